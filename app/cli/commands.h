@@ -1,0 +1,19 @@
+#pragma once
+// Every `adala` sub-command: takes the arguments after its name, returns the exit code.
+#include <string>
+#include <vector>
+
+namespace adala::cli {
+
+using Args = std::vector<std::string>;
+
+int info_command(const Args& args);
+int inspect_weights_command(const Args& args);
+int bench_command(const Args& args);
+int run_command(const Args& args);
+int ablate_command(const Args& args);
+#ifdef ADALA_HAVE_STORE
+int runs_command(const Args& args);
+#endif
+
+}  // namespace adala::cli

@@ -1,0 +1,54 @@
+#include <cstdio>
+#include <thread>
+
+#include <ATen/Parallel.h>
+
+#include "app/cli/arg_parser.h"
+#include "app/cli/commands.h"
+#include "engine/core/device.h"
+
+#ifdef ADALA_HAVE_STORE
+#include <sqlite3.h>
+#endif
+#ifdef ADALA_HAVE_OPENCV
+#include <opencv2/core/version.hpp>
+#endif
+#ifdef ADALA_HAVE_QT
+#include <QtGlobal>
+#endif
+
+namespace adala::cli {
+
+int info_command(const Args& args) {
+  ArgParser parser;
+  parser.flag("help");
+  parser.parse(args);
+  if (parser.flag_set("help")) {
+    std::printf("usage: adala info\n  prints library versions, CUDA availability and threads\n");
+    return 0;
+  }
+  std::printf("AdaLA Workbench %s (%s)\n", ADALA_VERSION, ADALA_GIT_VERSION);
+  std::printf("LibTorch        %s\n", torch_version_string().c_str());
+  std::printf("CUDA available  %s (%d device%s)\n", cuda_available() ? "yes" : "no",
+              cuda_device_count(), cuda_device_count() == 1 ? "" : "s");
+  std::printf("intra-op threads %d (hardware %u)\n", at::get_num_threads(),
+              std::thread::hardware_concurrency());
+#ifdef ADALA_HAVE_QT
+  std::printf("Qt              %s\n", qVersion());
+#else
+  std::printf("Qt              (not built: ADALA_BUILD_GUI=OFF)\n");
+#endif
+#ifdef ADALA_HAVE_OPENCV
+  std::printf("OpenCV          %s\n", CV_VERSION);
+#else
+  std::printf("OpenCV          (not built: ADALA_BUILD_GUI=OFF)\n");
+#endif
+#ifdef ADALA_HAVE_STORE
+  std::printf("SQLite          %s\n", sqlite3_libversion());
+#else
+  std::printf("SQLite          (not found at configure time)\n");
+#endif
+  return 0;
+}
+
+}  // namespace adala::cli

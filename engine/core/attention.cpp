@@ -1,0 +1,69 @@
+#include "engine/core/attention.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <torch/autograd.h>
+
+#include "engine/core/attention_ops.h"
+
+namespace adala {
+
+HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads) {
+  const int64_t b = qkv.size(0), n = qkv.size(1), d = qkv.size(2) / (3 * num_heads);
+  auto parts = qkv.reshape({b, n, 3, num_heads, d}).permute({2, 0, 3, 1, 4});
+  return {parts[0], parts[1], parts[2]};
+}
+
+torch::Tensor merge_heads(const torch::Tensor& x) {
+  return x.transpose(1, 2).flatten(2);
+}
+
+LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias,
+                                         double eps)
+    : num_heads_(num_heads), eps_(eps) {
+  qkv = register_module("qkv", torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
+  proj = register_module("proj", torch::nn::Linear(dim, dim));
+}
+
+HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
+  return split_heads(qkv->forward(x), num_heads_);
+}
+
+torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
+  auto h = project(x);
+  return proj->forward(merge_heads(linear_attention(h.q, h.k, h.v, eps_)));
+}
+
+AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps)
+    : num_heads_(num_heads), scale_(1.0 / std::sqrt(static_cast<double>(dim / num_heads))) {
+  if (dim % num_heads != 0) throw std::invalid_argument("Attention: dim must divide by heads");
+  qkv = register_module("qkv", torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
+  proj = register_module("proj", torch::nn::Linear(dim, dim));
+  linear = register_module("linear", LinearAttention(dim, num_heads, qkv_bias, linear_eps));
+}
+
+HeadProjections AttentionImpl::project_softmax(const torch::Tensor& x) {
+  return split_heads(qkv->forward(x), num_heads_);
+}
+
+torch::Tensor AttentionImpl::forward_softmax(const torch::Tensor& x) {
+  auto h = project_softmax(x);
+  auto out = softmax_chunk_ > 0 ? softmax_attention_chunked(h.q, h.k, h.v, scale_, softmax_chunk_)
+                                : softmax_attention(h.q, h.k, h.v, scale_);
+  return proj->forward(merge_heads(out));
+}
+
+torch::Tensor AttentionImpl::forward(const torch::Tensor& x) {
+  return mode_ == AttentionMode::Softmax ? forward_softmax(x) : forward_linear(x);
+}
+
+void AttentionImpl::init_linear_from_softmax() {
+  torch::NoGradGuard no_grad;
+  linear->qkv->weight.copy_(qkv->weight);
+  if (qkv->bias.defined() && linear->qkv->bias.defined()) linear->qkv->bias.copy_(qkv->bias);
+  linear->proj->weight.copy_(proj->weight);
+  linear->proj->bias.copy_(proj->bias);
+}
+
+}  // namespace adala

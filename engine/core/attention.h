@@ -1,0 +1,70 @@
+#pragma once
+#include <torch/nn/module.h>
+#include <torch/nn/modules/linear.h>
+
+#include "engine/core/vit_config.h"
+
+namespace adala {
+
+// Per-head projections of one token sequence, each (B, heads, N, head_dim).
+struct HeadProjections {
+  torch::Tensor q, k, v;
+};
+
+// The Stage-1 module: its own qkv/proj, trained to reproduce the softmax attention output
+// with phi(Q)(phi(K)^T V) normalised by phi(Q)(phi(K)^T 1) + eps.
+class LinearAttentionImpl : public torch::nn::Module {
+ public:
+  LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps);
+  torch::Tensor forward(const torch::Tensor& x);
+  HeadProjections project(const torch::Tensor& x);
+  double eps() const { return eps_; }
+
+  torch::nn::Linear qkv{nullptr};
+  torch::nn::Linear proj{nullptr};
+
+ private:
+  int64_t num_heads_;
+  double eps_;
+};
+TORCH_MODULE(LinearAttention);
+
+// Multi-head self-attention with a softmax path (timm's qkv/proj, the teacher's weights) and
+// a linear path (the "linear" submodule). The mode says which one forward() runs.
+class AttentionImpl : public torch::nn::Module {
+ public:
+  AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps);
+
+  torch::Tensor forward(const torch::Tensor& x);
+  torch::Tensor forward_softmax(const torch::Tensor& x);
+  torch::Tensor forward_linear(const torch::Tensor& x) { return linear->forward(x); }
+  HeadProjections project_softmax(const torch::Tensor& x);
+
+  AttentionMode mode() const { return mode_; }
+  void set_mode(AttentionMode mode) { mode_ = mode; }
+  // Softmax queries are chunked to this many rows when > 0 (memory-lean exact softmax).
+  void set_softmax_chunk(int64_t chunk) { softmax_chunk_ = chunk; }
+  // Copies qkv/proj into the linear path: the Stage-1 starting point.
+  void init_linear_from_softmax();
+
+  int64_t num_heads() const { return num_heads_; }
+  double scale() const { return scale_; }
+
+  torch::nn::Linear qkv{nullptr};
+  torch::nn::Linear proj{nullptr};
+  LinearAttention linear{nullptr};
+
+ private:
+  int64_t num_heads_;
+  double scale_;
+  AttentionMode mode_ = AttentionMode::Softmax;
+  int64_t softmax_chunk_ = 0;
+};
+TORCH_MODULE(Attention);
+
+// Splits a (B, N, 3D) qkv projection into per-head q, k, v (rows [Q | K | V], head-major).
+HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads);
+// (B, heads, N, d) -> (B, N, heads * d)
+torch::Tensor merge_heads(const torch::Tensor& x);
+
+}  // namespace adala

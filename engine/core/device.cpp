@@ -1,0 +1,49 @@
+#include "engine/core/device.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+#include <ATen/Parallel.h>
+
+#include <torch/cuda.h>
+#include <torch/version.h>
+
+namespace adala {
+
+c10::Device resolve_device(const std::string& name) {
+  if (name == "auto" || name.empty())
+    return cuda_available() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
+  if (name == "cpu") return c10::Device(c10::kCPU);
+  if (name == "cuda" || name.rfind("cuda:", 0) == 0) {
+    if (!cuda_available())
+      throw std::invalid_argument("device \"" + name +
+                                  "\" requested, but this LibTorch build has no usable CUDA "
+                                  "device (build against a CUDA LibTorch or use --device cpu)");
+    c10::Device device(name == "cuda" ? std::string("cuda:0") : name);
+    if (device.index() >= cuda_device_count())
+      throw std::invalid_argument("device \"" + name + "\" out of range: " +
+                                  std::to_string(cuda_device_count()) + " CUDA device(s) visible");
+    return device;
+  }
+  throw std::invalid_argument("unknown device \"" + name + "\" (expected auto, cpu, cuda or cuda:N)");
+}
+
+void configure_threads(int threads) {
+  if (!std::getenv("OPENBLAS_NUM_THREADS")) {
+    using SetThreads = void (*)(int);
+    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(1);
+  }
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  at::set_num_threads(threads);
+}
+
+std::string torch_version_string() { return TORCH_VERSION; }
+
+bool cuda_available() { return torch::cuda::is_available(); }
+
+int cuda_device_count() { return static_cast<int>(torch::cuda::device_count()); }
+
+}  // namespace adala

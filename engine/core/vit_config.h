@@ -1,0 +1,50 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace adala {
+
+// Which attention a block runs. The linear path is phi(Q)(phi(K)^T V), phi(x) = ELU(x) + 1.
+enum class AttentionMode { Softmax, Linear };
+
+const char* to_string(AttentionMode mode);
+AttentionMode attention_mode_from_string(const std::string& name);
+
+// One description of a Vision Transformer, in timm's vocabulary.
+struct ViTConfig {
+  std::string name = "custom";
+  int64_t img_size = 224;
+  int64_t patch_size = 16;
+  int64_t in_chans = 3;
+  int64_t embed_dim = 768;
+  int64_t depth = 12;
+  int64_t num_heads = 12;
+  double mlp_ratio = 4.0;
+  bool qkv_bias = true;
+  bool class_token = true;
+  int64_t num_register_tokens = 0;
+  // timm's no_embed_class: position embeddings cover patches only (DINOv2 reg variants).
+  bool no_embed_class = false;
+  bool layer_scale = false;
+  double layer_scale_init = 1e-5;
+  double norm_eps = 1e-6;
+  int64_t num_classes = 0;  // 0: no classifier head
+  double linear_attention_eps = 1e-6;
+
+  int64_t head_dim() const { return embed_dim / num_heads; }
+  int64_t mlp_hidden() const { return static_cast<int64_t>(embed_dim * mlp_ratio); }
+  int64_t grid_size() const { return img_size / patch_size; }
+  int64_t num_prefix_tokens() const { return (class_token ? 1 : 0) + num_register_tokens; }
+  // Tokens for an input of the given side length (prefix + patches).
+  int64_t num_tokens(int64_t height, int64_t width) const;
+  // Throws std::invalid_argument naming the field when the config cannot describe a ViT.
+  void validate() const;
+};
+
+// Presets: vit_tiny/small/base/large (patch 16), dinov2_vits14/vitb14/vitl14 (+ _reg),
+// and small models for 28x28 Fashion-MNIST (fmnist_tiny, fmnist_micro).
+ViTConfig vit_preset(const std::string& name);
+std::vector<std::string> vit_preset_names();
+
+}  // namespace adala

@@ -1,0 +1,126 @@
+#pragma once
+// The run database: every run, stage, metric, evaluation, artifact and attention snapshot
+// of the workbench in one SQLite file (sqlite3 C API; no Qt, no LibTorch).
+//
+// Concurrency: one writer (OpenMode::ReadWrite) and any number of readers
+// (OpenMode::ReadOnly, e.g. the GUI) at the same time, in any processes; WAL mode, so
+// readers never block the writer and see every committed transaction. A RunStore object is
+// not thread-safe: use one per thread.
+//
+// Crash safety: metrics are buffered and written by flush() in one transaction; stage and
+// status changes write the buffer and the change in one transaction. A process killed at
+// any moment leaves a consistent file holding everything flushed before (WAL,
+// synchronous=NORMAL: durable against process death; on power loss the last transactions
+// may roll back, never half-applied). A run left `running` by a writer that no longer
+// exists is marked `interrupted` (with its running stages) by the next read-write open;
+// a run another live process is writing is left alone.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/store/run_types.h"
+#include "engine/store/store_error.h"
+
+namespace adala::store {
+
+enum class OpenMode { ReadWrite, ReadOnly };
+
+class RunStore {
+ public:
+  // $XDG_DATA_HOME/adala/runs.sqlite, else ~/.local/share/adala/runs.sqlite.
+  static std::string default_path();
+
+  // ReadWrite: creates missing directories and the file, migrates to kSchemaVersion, WAL,
+  // marks runs whose writer is gone as interrupted. ReadOnly: never creates or modifies
+  // the file (SQLITE_OPEN_READONLY); needs an existing, current-schema database.
+  // Throws StoreError, leaving the file untouched, for: a non-SQLite or damaged file, a
+  // newer schema, a directory that cannot hold the file.
+  explicit RunStore(const std::string& path, OpenMode mode = OpenMode::ReadWrite);
+  ~RunStore();  // flushes buffered metrics (errors are printed, not thrown)
+  RunStore(RunStore&&) noexcept;
+  RunStore& operator=(RunStore&&) noexcept;
+  RunStore(const RunStore&) = delete;
+  RunStore& operator=(const RunStore&) = delete;
+
+  const std::string& path() const;
+  bool read_only() const;
+  int schema_version();
+  std::string integrity_check();  // "ok", or SQLite's findings
+
+  // --- writing (ReadWrite only; a ReadOnly store throws StoreErrorKind::ReadOnly) --------
+  // A new run in status `queued`; returns its id (ids are never reused).
+  int64_t create_run(const std::string& name, const std::string& config_json,
+                     const std::string& device, const std::string& torch_version,
+                     const std::string& project_version);
+  // queued | running | interrupted | failed | done. `running` records this process as the
+  // writer and sets started_at the first time; the last three set ended_at.
+  void set_run_status(int64_t run, const std::string& status);
+  // Starts (or, on resume, restarts) a stage: status running, started_at kept if it exists.
+  void begin_stage(int64_t run, const std::string& stage, int index, int64_t total_steps);
+  // status: done | failed | interrupted.
+  void end_stage(int64_t run, const std::string& stage, const std::string& status);
+
+  // Buffered; flush() writes the buffer in ONE transaction (also done by the stage and
+  // status calls and the destructor; automatically past kAutoFlushRows). A metric written
+  // again at the same (run, stage, step, key, block) replaces the old value.
+  void add_metric(int64_t run, const std::string& stage, int64_t step, const std::string& key,
+                  int block, double value);
+  void add_attention_snapshot(int64_t run, const std::string& stage, int64_t step,
+                              int64_t image, int block, int head, int64_t query,
+                              const std::vector<float>& softmax_row,
+                              const std::vector<float>& linear_row);
+  void flush();
+  size_t pending_rows() const;
+  static constexpr size_t kAutoFlushRows = 8192;
+
+  void add_evaluation(int64_t run, const std::string& stage, const std::string& key,
+                      double value);
+  // Records a file on disk with its sha256 and size (path stored absolute; re-adding the
+  // same path updates it). Throws InvalidArgument if the file is not a readable file.
+  void add_artifact(int64_t run, const std::string& kind, const std::string& path);
+
+  // Resume: drops the stage's metrics and snapshots with step > `step` (the last
+  // checkpoint), so the resumed stage continues with no duplicates and no gaps.
+  void delete_metrics_after(int64_t run, const std::string& stage, int64_t step);
+
+  void add_tag(int64_t run, const std::string& tag);
+  void remove_tag(int64_t run, const std::string& tag);
+  void set_notes(int64_t run, const std::string& notes);
+
+  // Deletes the run's rows (one transaction), then its artifact files, except files another
+  // run also records. Refuses a run that a live process is writing. Returns the files
+  // removed from disk.
+  std::vector<std::string> delete_run(int64_t run);
+
+  // --- reading --------------------------------------------------------------------------
+  // Newest first. A `running` run whose writer is gone reads as `interrupted` even through
+  // a ReadOnly store.
+  std::vector<RunInfo> list_runs();
+  std::optional<RunInfo> find_run(int64_t id);
+  // A decimal id, else a name; a name shared by several runs throws InvalidArgument
+  // listing their ids.
+  std::optional<RunInfo> find_run(const std::string& id_or_name);
+  std::vector<StageInfo> stages(int64_t run);  // by stage index
+  int64_t last_metric_step(int64_t run, const std::string& stage);  // -1 if none
+  // Ordered by stage index, step, key, block; "" = any stage / key.
+  std::vector<MetricRow> metrics(int64_t run, const std::string& stage = "",
+                                 const std::string& key = "");
+  // Rows with step > after_step, for a reader polling a live run.
+  std::vector<MetricRow> metrics_after(int64_t run, const std::string& stage, int64_t after_step);
+  // The value at the highest step of every (stage, key, block).
+  std::vector<MetricRow> final_metrics(int64_t run);
+  std::map<std::string, double> evaluations(int64_t run);  // "stage/key" -> value
+  std::vector<ArtifactInfo> artifacts(int64_t run);
+  std::vector<AttentionSnapshot> attention_snapshots(int64_t run, const std::string& stage = "",
+                                                     int64_t step = -1);
+  int64_t metric_count(int64_t run);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace adala::store

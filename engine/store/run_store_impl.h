@@ -1,0 +1,59 @@
+#pragma once
+// Private to engine/store: the state behind RunStore, shared by its .cpp files
+// (run_store_open.cpp, run_store_write.cpp, run_store_read.cpp).
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/store/run_store.h"
+#include "engine/store/sqlite_connection.h"
+
+namespace adala::store {
+
+// SQL for "now" in the stored time format.
+constexpr const char* kSqlNow = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+
+struct PendingMetric {
+  int64_t run;
+  std::string stage;
+  int64_t step;
+  std::string key;
+  int block;
+  double value;
+};
+
+struct PendingSnapshot {
+  int64_t run;
+  AttentionSnapshot snapshot;
+};
+
+struct RunStore::Impl {
+  Impl(const std::string& path, OpenMode mode);  // run_store_open.cpp
+
+  std::string path;            // as given
+  std::string canonical_path;  // identifies the file in the live-run registry
+  bool read_only = false;
+  std::unique_ptr<sqlite::Connection> db;
+  std::vector<PendingMetric> pending_metrics;
+  std::vector<PendingSnapshot> pending_snapshots;
+  std::set<int64_t> runs_running_here;  // set `running` through this store
+
+  void require_writable(const std::string& doing) const;
+  void require_run(int64_t run);  // InvalidArgument if there is no such run
+  // Writes and clears the buffers inside the caller's transaction. The buffers are taken
+  // first: rows of a failed write are dropped, never written twice.
+  void write_pending();
+  // True if a `running` run's writer is gone (killed, or a store of this process that
+  // was destroyed without ending it).
+  bool writer_gone(int64_t run, const std::string& writer_token) const;
+  void mark_abandoned_runs_interrupted();
+  void interrupt_runs_running_here();  // destructor
+};
+
+// Process-wide set of (database, run) that a live RunStore of this process is writing.
+void register_live_run(const std::string& canonical_path, int64_t run);
+void unregister_live_run(const std::string& canonical_path, int64_t run);
+bool is_live_run(const std::string& canonical_path, int64_t run);
+
+}  // namespace adala::store

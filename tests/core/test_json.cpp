@@ -1,0 +1,42 @@
+#include <QtTest/QtTest>
+
+#include "engine/core/json.h"
+
+using adala::Json;
+using adala::JsonError;
+
+class TestJson : public QObject {
+  Q_OBJECT
+ private slots:
+  void round_trip() {
+    const std::string text =
+        "{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"x\\\"y\\u00e9\"},\"e\":-2.5e-3}";
+    Json v = Json::parse(text);
+    QCOMPARE(v.at("a").as_int(), int64_t(1));
+    QCOMPARE(v.at("b").size(), size_t(3));
+    QCOMPARE(QString::fromStdString(v.at("c").at("d").as_string()), QString::fromUtf8("x\"y\xc3\xa9"));
+    QCOMPARE(v.at("e").as_double(), -2.5e-3);
+    Json again = Json::parse(v.dump(2));
+    QCOMPARE(QString::fromStdString(again.dump()), QString::fromStdString(v.dump()));
+  }
+  void errors_say_where() {
+    for (const char* bad : {"{", "{\"a\":}", "[1,]", "{\"a\":1,\"a\":2}", "tru", "\"abc", "1 2", "{'a':1}"}) {
+      bool threw = false;
+      try {
+        Json::parse(bad);
+      } catch (const JsonError& e) {
+        threw = std::string(e.what()).find("at byte") != std::string::npos;
+      }
+      QVERIFY2(threw, bad);
+    }
+  }
+  void type_errors() {
+    Json v = Json::parse("{\"n\":1.5}");
+    QVERIFY_EXCEPTION_THROWN(v.at("n").as_int(), JsonError);
+    QVERIFY_EXCEPTION_THROWN(v.at("n").as_string(), JsonError);
+    QVERIFY_EXCEPTION_THROWN(v.at("missing"), JsonError);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestJson)
+#include "test_json.moc"
