@@ -3,6 +3,5 @@
 namespace adala::cli {
 int inspect_weights_command(const Args&) { throw std::runtime_error("inspect-weights: in progress"); }
 int bench_command(const Args&) { throw std::runtime_error("bench: in progress"); }
-int run_command(const Args&) { throw std::runtime_error("run: in progress"); }
 int ablate_command(const Args&) { throw std::runtime_error("ablate: in progress"); }
 }

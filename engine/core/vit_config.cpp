@@ -85,7 +85,7 @@ const std::map<std::string, std::function<ViTConfig()>>& presets() {
       {"dinov2_vits14_reg", [] { return dinov2("dinov2_vits14_reg", 384, 12, 6, 4); }},
       {"dinov2_vitb14_reg", [] { return dinov2("dinov2_vitb14_reg", 768, 12, 12, 4); }},
       {"dinov2_vitl14_reg", [] { return dinov2("dinov2_vitl14_reg", 1024, 24, 16, 4); }},
-      {"fmnist_tiny", [] { return fmnist("fmnist_tiny", 96, 6, 4); }},
+      {"fmnist_tiny", [] { return fmnist("fmnist_tiny", 64, 4, 4); }},
       {"fmnist_micro", [] { return fmnist("fmnist_micro", 32, 2, 2); }},
   };
   return table;

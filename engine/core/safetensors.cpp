@@ -1,0 +1,441 @@
+#include "engine/core/safetensors.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+
+#include "engine/core/json.h"
+
+namespace adala {
+
+namespace {
+
+// The safetensors spec caps the header at 100 MB; anything larger is a corrupt length field.
+constexpr uint64_t kMaxHeaderBytes = 100ull * 1024 * 1024;
+
+struct DtypeEntry {
+  const char* name;
+  size_t itemsize;
+  bool loadable;
+  at::ScalarType type;
+};
+
+const DtypeEntry kDtypes[] = {
+    {"F64", 8, true, at::kDouble},     {"F32", 4, true, at::kFloat},
+    {"F16", 2, true, at::kHalf},       {"BF16", 2, true, at::kBFloat16},
+    {"I64", 8, true, at::kLong},       {"I32", 4, true, at::kInt},
+    {"I16", 2, true, at::kShort},      {"I8", 1, true, at::kChar},
+    {"U8", 1, true, at::kByte},        {"BOOL", 1, true, at::kBool},
+    {"U64", 8, false, at::kLong},      {"U32", 4, false, at::kInt},
+    {"U16", 2, false, at::kShort},     {"F8_E4M3", 1, false, at::kByte},
+    {"F8_E5M2", 1, false, at::kByte},
+};
+
+const DtypeEntry* find_dtype(const std::string& name) {
+  for (const auto& d : kDtypes)
+    if (name == d.name) return &d;
+  return nullptr;
+}
+
+bool host_is_little_endian() {
+  const uint16_t probe = 1;
+  unsigned char first = 0;
+  std::memcpy(&first, &probe, 1);
+  return first == 1;
+}
+
+// safetensors data is little-endian; on a big-endian host every element is reversed.
+void to_from_little_endian(void* data, size_t nbytes, size_t itemsize) {
+  if (itemsize <= 1 || host_is_little_endian()) return;
+  auto* p = static_cast<unsigned char*>(data);
+  for (size_t i = 0; i + itemsize <= nbytes; i += itemsize) std::reverse(p + i, p + i + itemsize);
+}
+
+uint64_t read_le_u64(const unsigned char* b) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | b[i];
+  return v;
+}
+
+std::string shape_string(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string offsets_string(const TensorInfo& t) {
+  return "[" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "]";
+}
+
+}  // namespace
+
+int64_t TensorInfo::numel() const {
+  int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+size_t safetensors_itemsize(const std::string& dtype) {
+  const auto* d = find_dtype(dtype);
+  return d ? d->itemsize : 0;
+}
+
+at::ScalarType safetensors_scalar_type(const std::string& dtype) {
+  const auto* d = find_dtype(dtype);
+  if (!d) throw SafetensorsError("unknown safetensors dtype \"" + dtype + "\"");
+  if (!d->loadable)
+    throw SafetensorsError("safetensors dtype " + dtype + " has no LibTorch tensor type");
+  return d->type;
+}
+
+std::string safetensors_dtype_name(at::ScalarType type) {
+  for (const auto& d : kDtypes)
+    if (d.loadable && d.type == type) return d.name;
+  throw SafetensorsError(std::string("tensors of type ") + c10::toString(type) +
+                         " cannot be stored in safetensors");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reader
+
+struct SafetensorsReader::Impl {
+  std::string path;
+  ReadMode mode = ReadMode::Mmap;
+  uint64_t file_size = 0;
+  uint64_t header_size = 0;
+  std::vector<TensorInfo> tensors;
+  std::map<std::string, size_t> index;
+  std::map<std::string, std::string> metadata;
+
+  // Mmap mode
+  int fd = -1;
+  void* map = nullptr;
+  // Stream mode
+  mutable std::ifstream stream;
+  mutable std::mutex stream_mutex;
+
+  ~Impl() {
+    if (map) munmap(map, file_size);
+    if (fd >= 0) close(fd);
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw SafetensorsError(path + ": " + what);
+  }
+
+  uint64_t data_start() const { return 8 + header_size; }
+  uint64_t data_size() const { return file_size - data_start(); }
+
+  void open_mmap() {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail(std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (fstat(fd, &st) != 0) fail(std::string("cannot stat: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) fail("not a regular file");
+    file_size = static_cast<uint64_t>(st.st_size);
+    check_length_prefix_size();
+    map = mmap(nullptr, file_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+      map = nullptr;
+      fail(std::string("cannot mmap: ") + std::strerror(errno));
+    }
+    const auto* bytes = static_cast<const unsigned char*>(map);
+    header_size = read_le_u64(bytes);
+    check_header_size();
+    parse_header(reinterpret_cast<const char*>(bytes + 8), header_size);
+  }
+
+  void open_stream() {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) fail(std::string("cannot open: ") + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) fail("not a regular file");
+    stream.open(path, std::ios::binary);
+    if (!stream) fail("cannot open for reading");
+    file_size = static_cast<uint64_t>(st.st_size);
+    check_length_prefix_size();
+    unsigned char prefix[8];
+    if (!stream.read(reinterpret_cast<char*>(prefix), 8)) fail("cannot read the header length");
+    header_size = read_le_u64(prefix);
+    check_header_size();
+    std::string header(header_size, '\0');
+    if (!stream.read(header.data(), static_cast<std::streamsize>(header_size)))
+      fail("cannot read the " + std::to_string(header_size) + "-byte header");
+    parse_header(header.data(), header_size);
+  }
+
+  void check_length_prefix_size() const {
+    if (file_size < 8)
+      fail("truncated: the file is " + std::to_string(file_size) +
+           " bytes, shorter than the 8-byte header length");
+  }
+
+  void check_header_size() const {
+    if (header_size > file_size - 8)
+      fail("header length " + std::to_string(header_size) + " runs past the end of the file (" +
+           std::to_string(file_size) + " bytes, so at most " + std::to_string(file_size - 8) +
+           " header bytes)");
+    if (header_size > kMaxHeaderBytes)
+      fail("header length " + std::to_string(header_size) + " is absurdly large (limit " +
+           std::to_string(kMaxHeaderBytes) + " bytes)");
+    if (header_size < 2) fail("header length " + std::to_string(header_size) + " is too short for a JSON object");
+  }
+
+  uint64_t as_offset(const Json& v, const std::string& name, const char* what) const {
+    if (!v.is_integer() || v.as_int() < 0)
+      fail("tensor \"" + name + "\": " + what + " must be a non-negative integer, got " +
+           v.dump());
+    return static_cast<uint64_t>(v.as_int());
+  }
+
+  void parse_header(const char* text, uint64_t length) {
+    Json header;
+    try {
+      header = Json::parse(std::string_view(text, length));
+    } catch (const JsonError& e) {
+      fail(std::string("malformed JSON header: ") + e.what());
+    }
+    if (!header.is_object())
+      fail(std::string("malformed header: expected a JSON object, got ") + header.type_name());
+
+    for (const auto& [name, entry] : header.as_object()) {
+      if (name == "__metadata__") {
+        if (!entry.is_object())
+          fail(std::string("\"__metadata__\" must be an object of strings, got ") +
+               entry.type_name());
+        for (const auto& [key, value] : entry.as_object()) {
+          if (!value.is_string())
+            fail("\"__metadata__\" entry \"" + key + "\" must be a string, got " +
+                 value.type_name());
+          metadata[key] = value.as_string();
+        }
+        continue;
+      }
+      const std::string where = "tensor \"" + name + "\": ";
+      if (!entry.is_object())
+        fail(where + "entry must be an object, got " + entry.type_name());
+      const Json* dtype = entry.find("dtype");
+      const Json* shape = entry.find("shape");
+      const Json* offsets = entry.find("data_offsets");
+      if (!dtype) fail(where + "missing \"dtype\"");
+      if (!shape) fail(where + "missing \"shape\"");
+      if (!offsets) fail(where + "missing \"data_offsets\"");
+      if (!dtype->is_string()) fail(where + "\"dtype\" must be a string, got " + dtype->dump());
+      TensorInfo info;
+      info.name = name;
+      info.dtype = dtype->as_string();
+      const size_t itemsize = safetensors_itemsize(info.dtype);
+      if (itemsize == 0) fail(where + "unknown dtype \"" + info.dtype + "\"");
+      if (!shape->is_array()) fail(where + "\"shape\" must be an array, got " + shape->dump());
+      uint64_t numel = 1;
+      for (const auto& d : shape->as_array()) {
+        if (!d.is_integer() || d.as_int() < 0)
+          fail(where + "shape entries must be non-negative integers, got " + shape->dump());
+        info.shape.push_back(d.as_int());
+        if (__builtin_mul_overflow(numel, static_cast<uint64_t>(d.as_int()), &numel))
+          fail(where + "shape " + shape->dump() + " overflows");
+      }
+      if (!offsets->is_array() || offsets->size() != 2)
+        fail(where + "\"data_offsets\" must be [begin, end], got " + offsets->dump());
+      info.begin = as_offset(offsets->as_array()[0], name, "data_offsets begin");
+      info.end = as_offset(offsets->as_array()[1], name, "data_offsets end");
+      if (info.end < info.begin)
+        fail(where + "data_offsets " + offsets_string(info) + " end before begin");
+      uint64_t expected = 0;
+      if (__builtin_mul_overflow(numel, static_cast<uint64_t>(itemsize), &expected))
+        fail(where + "shape " + shape->dump() + " overflows");
+      if (expected != info.nbytes())
+        fail(where + "shape " + shape_string(info.shape) + " of " + info.dtype + " needs " +
+             std::to_string(expected) + " bytes but data_offsets " + offsets_string(info) +
+             " span " + std::to_string(info.nbytes()) + " (shape/size mismatch)");
+      if (info.end > data_size())
+        fail(where + "data_offsets " + offsets_string(info) +
+             " out of range of the data section (" + std::to_string(data_size()) + " bytes)");
+      index[name] = tensors.size();
+      tensors.push_back(std::move(info));
+    }
+
+    // Overlaps: sort by begin; empty tensors occupy no bytes and cannot overlap.
+    std::vector<const TensorInfo*> by_offset;
+    for (const auto& t : tensors)
+      if (t.nbytes() > 0) by_offset.push_back(&t);
+    std::sort(by_offset.begin(), by_offset.end(), [](const TensorInfo* a, const TensorInfo* b) {
+      return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+    });
+    for (size_t i = 1; i < by_offset.size(); ++i) {
+      const auto* prev = by_offset[i - 1];
+      const auto* cur = by_offset[i];
+      if (cur->begin < prev->end)
+        fail("tensors \"" + prev->name + "\" " + offsets_string(*prev) + " and \"" + cur->name +
+             "\" " + offsets_string(*cur) + " have overlapping data_offsets");
+    }
+  }
+
+  at::Tensor load(const TensorInfo& info) const {
+    const auto type = [&] {
+      try {
+        return safetensors_scalar_type(info.dtype);
+      } catch (const SafetensorsError& e) {
+        fail("tensor \"" + info.name + "\": " + e.what());
+      }
+    }();
+    at::Tensor out = at::empty(info.shape, at::TensorOptions().dtype(type));
+    const size_t n = info.nbytes();
+    if (n == 0) return out;
+    if (static_cast<size_t>(out.nbytes()) != n)
+      fail("tensor \"" + info.name + "\": size mismatch while loading");
+    if (mode == ReadMode::Mmap) {
+      std::memcpy(out.data_ptr(),
+                  static_cast<const unsigned char*>(map) + data_start() + info.begin, n);
+    } else {
+      std::lock_guard<std::mutex> lock(stream_mutex);
+      stream.clear();
+      stream.seekg(static_cast<std::streamoff>(data_start() + info.begin));
+      if (!stream.read(static_cast<char*>(out.data_ptr()), static_cast<std::streamsize>(n)))
+        fail("tensor \"" + info.name + "\": short read (file changed or truncated?)");
+    }
+    to_from_little_endian(out.data_ptr(), n, out.element_size());
+    return out;
+  }
+};
+
+SafetensorsReader::SafetensorsReader(const std::string& path, ReadMode mode)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  impl_->mode = mode;
+  if (mode == ReadMode::Mmap)
+    impl_->open_mmap();
+  else
+    impl_->open_stream();
+}
+
+SafetensorsReader::~SafetensorsReader() = default;
+SafetensorsReader::SafetensorsReader(SafetensorsReader&&) noexcept = default;
+SafetensorsReader& SafetensorsReader::operator=(SafetensorsReader&&) noexcept = default;
+
+const std::string& SafetensorsReader::path() const { return impl_->path; }
+ReadMode SafetensorsReader::mode() const { return impl_->mode; }
+uint64_t SafetensorsReader::file_size() const { return impl_->file_size; }
+uint64_t SafetensorsReader::header_size() const { return impl_->header_size; }
+const std::vector<TensorInfo>& SafetensorsReader::tensors() const { return impl_->tensors; }
+const std::map<std::string, std::string>& SafetensorsReader::metadata() const {
+  return impl_->metadata;
+}
+
+bool SafetensorsReader::contains(const std::string& name) const {
+  return impl_->index.count(name) > 0;
+}
+
+const TensorInfo& SafetensorsReader::info(const std::string& name) const {
+  auto it = impl_->index.find(name);
+  if (it == impl_->index.end()) impl_->fail("no tensor named \"" + name + "\"");
+  return impl_->tensors[it->second];
+}
+
+at::Tensor SafetensorsReader::load(const std::string& name) const {
+  return impl_->load(info(name));
+}
+
+std::map<std::string, at::Tensor> SafetensorsReader::load_all() const {
+  std::map<std::string, at::Tensor> out;
+  for (const auto& t : impl_->tensors) out[t.name] = impl_->load(t);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
+
+void write_safetensors(const std::string& path,
+                       const std::vector<std::pair<std::string, at::Tensor>>& tensors,
+                       const std::map<std::string, std::string>& metadata) {
+  auto fail = [&](const std::string& what) -> void {
+    throw SafetensorsError(path + ": cannot write: " + what);
+  };
+  std::vector<std::pair<std::string, at::Tensor>> sorted;
+  sorted.reserve(tensors.size());
+  for (const auto& [name, t] : tensors) {
+    if (name.empty()) fail("a tensor has an empty name");
+    if (name == "__metadata__") fail("\"__metadata__\" is reserved and cannot name a tensor");
+    if (!t.defined()) fail("tensor \"" + name + "\" is undefined");
+    sorted.emplace_back(name, t.detach().to(at::kCPU).contiguous());
+  }
+  std::sort(sorted.begin(), sorted.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 1; i < sorted.size(); ++i)
+    if (sorted[i].first == sorted[i - 1].first)
+      fail("tensor name \"" + sorted[i].first + "\" appears twice");
+
+  Json header = Json::object();
+  if (!metadata.empty()) {
+    Json meta = Json::object();
+    for (const auto& [k, v] : metadata) meta[k] = Json(v);
+    header["__metadata__"] = std::move(meta);
+  }
+  uint64_t offset = 0;
+  for (const auto& [name, t] : sorted) {
+    std::string dtype;
+    try {
+      dtype = safetensors_dtype_name(t.scalar_type());
+    } catch (const SafetensorsError& e) {
+      fail("tensor \"" + name + "\": " + e.what());
+    }
+    Json shape = Json::array();
+    for (auto d : t.sizes()) shape.push_back(Json(static_cast<int64_t>(d)));
+    const auto n = static_cast<uint64_t>(t.nbytes());
+    Json entry = Json::object();
+    entry["dtype"] = Json(dtype);
+    entry["shape"] = std::move(shape);
+    Json offsets = Json::array();
+    offsets.push_back(Json(offset));
+    offsets.push_back(Json(offset + n));
+    entry["data_offsets"] = std::move(offsets);
+    header[name] = std::move(entry);
+    offset += n;
+  }
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');
+
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) fail(std::string("cannot create ") + tmp + ": " + std::strerror(errno));
+  bool ok = true;
+  unsigned char prefix[8];
+  uint64_t len = text.size();
+  for (int i = 0; i < 8; ++i) prefix[i] = static_cast<unsigned char>((len >> (8 * i)) & 0xff);
+  ok = ok && std::fwrite(prefix, 1, 8, f) == 8;
+  ok = ok && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  for (const auto& [name, t] : sorted) {
+    if (!ok) break;
+    const auto n = static_cast<size_t>(t.nbytes());
+    if (n == 0) continue;
+    if (host_is_little_endian() || t.element_size() <= 1) {
+      ok = std::fwrite(t.data_ptr(), 1, n, f) == n;
+    } else {
+      std::vector<unsigned char> buf(static_cast<const unsigned char*>(t.data_ptr()),
+                                     static_cast<const unsigned char*>(t.data_ptr()) + n);
+      to_from_little_endian(buf.data(), n, t.element_size());
+      ok = std::fwrite(buf.data(), 1, n, f) == n;
+    }
+  }
+  ok = ok && std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
+  const int saved_errno = errno;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) {
+    std::remove(tmp.c_str());
+    fail(std::strerror(saved_errno ? saved_errno : EIO));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    std::remove(tmp.c_str());
+    fail(std::string("cannot rename ") + tmp + ": " + std::strerror(e));
+  }
+}
+
+}  // namespace adala

@@ -1,0 +1,42 @@
+#include <torch/autograd.h>
+#include <torch/nn/functional/loss.h>
+
+#include "engine/train/stages.h"
+
+namespace adala {
+
+StepOutput AttentionAlignmentStage::loss(VisionTransformer& teacher, const at::Tensor& batch) {
+  StepOutput out;
+  torch::Tensor x;
+  {
+    torch::NoGradGuard no_grad;
+    x = teacher->prepare_tokens(batch);
+  }
+  std::vector<torch::Tensor> losses;
+  for (int64_t b = 0; b < teacher->depth(); ++b) {
+    auto r = teacher->block(b)->forward_alignment(x);
+    auto mse = torch::mse_loss(r.linear_attn, r.softmax_attn);
+    out.per_block_mse.push_back(mse.item<double>());
+    losses.push_back(mse);
+    x = r.next;
+  }
+  out.loss = torch::stack(losses).mean();
+  return out;
+}
+
+void AttentionAlignmentStage::run(VisionTransformer& teacher, const at::Tensor& images) {
+  const auto& cfg = ctx_.config.attention_alignment;
+  teacher->eval();
+  // Only the linear-attention modules learn; the teacher stays exactly as it was.
+  for (auto& p : teacher->parameters()) p.set_requires_grad(false);
+  auto params = teacher->linear_attention_parameters();
+  for (auto& p : params) p.set_requires_grad(true);
+  auto data = images.to(ctx_.device);
+  const uint64_t seed = uint64_t(ctx_.config.seed) + 1;
+  TrainingLoopSpec spec{stage_name(1), cfg, data.size(0), seed, ctx_.checkpoint_path(stage_name(1))};
+  TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);
+  loop.run([&](const at::Tensor& idx, int64_t) { return loss(teacher, data.index_select(0, idx.to(ctx_.device))); });
+  for (auto& p : teacher->parameters()) p.set_requires_grad(true);
+}
+
+}  // namespace adala

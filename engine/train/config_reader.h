@@ -1,0 +1,38 @@
+#pragma once
+// Reads one JSON object field by field, checking type and range, and rejects keys it was
+// never asked for. Every error is a ConfigError naming the dotted field path.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/core/json.h"
+#include "engine/train/experiment_config.h"
+
+namespace adala {
+
+class ConfigReader {
+ public:
+  ConfigReader(const Json& object, std::string path);
+
+  double number(const std::string& key, double fallback, double min, double max,
+                bool min_exclusive = false);
+  int64_t integer(const std::string& key, int64_t fallback, int64_t min, int64_t max);
+  std::string string(const std::string& key, const std::string& fallback,
+                     const std::vector<std::string>& allowed = {});
+  bool boolean(const std::string& key, bool fallback);
+  // A nested object (an empty one when absent).
+  ConfigReader child(const std::string& key);
+  bool has(const std::string& key) const { return object_.contains(key); }
+  // Throws on any key that no accessor asked for.
+  void finish() const;
+  std::string field(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+ private:
+  const Json* take(const std::string& key);
+
+  const Json& object_;
+  std::string path_;
+  std::set<std::string> known_;
+};
+
+}  // namespace adala

@@ -1,0 +1,42 @@
+#include <torch/autograd.h>
+
+#include "engine/train/stages.h"
+
+namespace adala {
+
+std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool include_head) {
+  const auto modes = model->attention_modes();
+  std::vector<at::Tensor> params;
+  for (const auto& p : model->named_parameters()) {
+    const std::string& name = p.key();
+    if (!include_head && name.rfind("head.", 0) == 0) continue;
+    if (name.rfind("blocks.", 0) == 0) {
+      const auto block = std::stol(name.substr(7));
+      const bool linear_mode = modes[size_t(block)] == AttentionMode::Linear;
+      const bool linear_param = name.find(".attn.linear.") != std::string::npos;
+      const bool softmax_param = !linear_param && name.find(".attn.") != std::string::npos;
+      if (linear_mode && softmax_param) continue;
+      if (!linear_mode && linear_param) continue;
+    }
+    params.push_back(p.value());
+  }
+  return params;
+}
+
+double evaluate_top1(VisionTransformer& model, const ImageDataset& data, const c10::Device& device,
+                     int64_t batch_size) {
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+  int64_t correct = 0;
+  for (int64_t start = 0; start < data.size(); start += batch_size) {
+    const int64_t len = std::min(batch_size, data.size() - start);
+    auto images = data.images.narrow(0, start, len).to(device);
+    auto labels = data.labels.narrow(0, start, len).to(device);
+    correct += model->forward(images).argmax(1).eq(labels).sum().item<int64_t>();
+  }
+  model->train(was_training);
+  return data.size() > 0 ? double(correct) / double(data.size()) : 0.0;
+}
+
+}  // namespace adala

@@ -1,0 +1,140 @@
+#include "engine/train/experiment_config.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "engine/data/fashion_mnist.h"
+#include "engine/train/config_reader.h"
+
+namespace adala {
+
+namespace {
+
+constexpr int64_t kMaxInt = int64_t(1) << 40;
+
+StageConfig read_stage(ConfigReader r, StageConfig d) {
+  StageConfig s;
+  s.enabled = r.boolean("enabled", d.enabled);
+  s.epochs = r.integer("epochs", d.epochs, 0, 100000);
+  s.max_steps = r.integer("max_steps", d.max_steps, 0, kMaxInt);
+  s.batch_size = r.integer("batch_size", d.batch_size, 1, 65536);
+  s.lr = r.number("lr", d.lr, 0.0, 10.0, true);
+  s.min_lr = r.number("min_lr", d.min_lr, 0.0, 10.0);
+  s.weight_decay = r.number("weight_decay", d.weight_decay, 0.0, 10.0);
+  s.warmup_steps = r.integer("warmup_steps", d.warmup_steps, 0, kMaxInt);
+  s.grad_clip = r.number("grad_clip", d.grad_clip, 0.0, 1e6);
+  s.label_smoothing = r.number("label_smoothing", d.label_smoothing, 0.0, 0.999);
+  s.augment = r.boolean("augment", d.augment);
+  s.checkpoint_every = r.integer("checkpoint_every", d.checkpoint_every, 0, kMaxInt);
+  s.log_every = r.integer("log_every", d.log_every, 1, kMaxInt);
+  r.finish();
+  if (s.min_lr > s.lr) throw ConfigError(r.field("min_lr"), "must not exceed lr");
+  if (s.enabled && s.epochs == 0 && s.max_steps == 0)
+    throw ConfigError(r.field("epochs"), "an enabled stage needs epochs > 0 or max_steps > 0");
+  return s;
+}
+
+ViTConfig read_model(ConfigReader r) {
+  std::vector<std::string> presets = vit_preset_names();
+  ViTConfig m = vit_preset(r.string("preset", "fmnist_tiny", presets));
+  m.img_size = r.integer("img_size", m.img_size, 1, 8192);
+  m.patch_size = r.integer("patch_size", m.patch_size, 1, 1024);
+  m.in_chans = r.integer("in_chans", m.in_chans, 1, 64);
+  m.embed_dim = r.integer("embed_dim", m.embed_dim, 1, 16384);
+  m.depth = r.integer("depth", m.depth, 1, 256);
+  m.num_heads = r.integer("num_heads", m.num_heads, 1, 256);
+  m.mlp_ratio = r.number("mlp_ratio", m.mlp_ratio, 0.0, 64.0, true);
+  m.qkv_bias = r.boolean("qkv_bias", m.qkv_bias);
+  m.class_token = r.boolean("class_token", m.class_token);
+  m.num_register_tokens = r.integer("num_register_tokens", m.num_register_tokens, 0, 64);
+  m.layer_scale = r.boolean("layer_scale", m.layer_scale);
+  m.num_classes = r.integer("num_classes", m.num_classes, 0, 100000);
+  m.linear_attention_eps = r.number("linear_attention_eps", m.linear_attention_eps, 0.0, 1.0, true);
+  r.finish();
+  if (m.embed_dim % m.num_heads != 0)
+    throw ConfigError(r.field("num_heads"), "embed_dim " + std::to_string(m.embed_dim) +
+                                             " is not divisible by num_heads " + std::to_string(m.num_heads));
+  if (m.img_size < m.patch_size)
+    throw ConfigError(r.field("patch_size"), "larger than img_size " + std::to_string(m.img_size));
+  return m;
+}
+
+}  // namespace
+
+const StageConfig& ExperimentConfig::stage(int index) const {
+  switch (index) {
+    case 0: return teacher;
+    case 1: return attention_alignment;
+    case 2: return feature_alignment;
+    case 3: return fine_tuning;
+    default: throw std::out_of_range("stage index must be 0..3");
+  }
+}
+
+ExperimentConfig parse_experiment_config(const Json& document) {
+  ConfigReader root(document, "");
+  ExperimentConfig c;
+  c.name = root.string("name", c.name);
+  if (c.name.empty() || c.name.find('/') != std::string::npos)
+    throw ConfigError("name", "must be non-empty and contain no '/'");
+  c.seed = root.integer("seed", c.seed, 0, kMaxInt);
+  c.device = root.string("device", c.device);
+  if (c.device != "auto" && c.device != "cpu" && c.device.rfind("cuda", 0) != 0)
+    throw ConfigError("device", "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
+  c.threads = root.integer("threads", c.threads, 0, 1024);
+  c.model = read_model(root.child("model"));
+  {
+    ConfigReader d = root.child("data");
+    c.data.dataset = d.string("dataset", c.data.dataset, {"fashion-mnist"});
+    c.data.root = d.string("root", default_fashion_mnist_root());
+    c.data.train_limit = d.integer("train_limit", 0, 0, kMaxInt);
+    c.data.test_limit = d.integer("test_limit", 0, 0, kMaxInt);
+    c.data.alignment_limit = d.integer("alignment_limit", 0, 0, kMaxInt);
+    d.finish();
+  }
+  {
+    ConfigReader t = root.child("teacher");
+    c.teacher_weights = t.string("weights", "");
+    t.finish();
+  }
+  {
+    ConfigReader s = root.child("stages");
+    StageConfig teacher_defaults;
+    teacher_defaults.epochs = 5;
+    teacher_defaults.augment = true;
+    teacher_defaults.label_smoothing = 0.1;
+    c.teacher = read_stage(s.child("teacher"), teacher_defaults);
+    StageConfig align_defaults;
+    align_defaults.weight_decay = 0.0;
+    c.attention_alignment = read_stage(s.child("attention_alignment"), align_defaults);
+    c.feature_alignment = read_stage(s.child("feature_alignment"), align_defaults);
+    StageConfig finetune_defaults;
+    finetune_defaults.lr = 2e-4;
+    c.fine_tuning = read_stage(s.child("fine_tuning"), finetune_defaults);
+    s.finish();
+  }
+  {
+    ConfigReader o = root.child("output");
+    c.runs_dir = o.string("runs_dir", c.runs_dir);
+    o.finish();
+  }
+  root.finish();
+  c.source = document;
+  return c;
+}
+
+ExperimentConfig load_experiment_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "cannot open the config file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Json doc;
+  try {
+    doc = Json::parse(ss.str());
+  } catch (const JsonError& e) {
+    throw ConfigError(path, e.what());
+  }
+  return parse_experiment_config(doc);
+}
+
+}  // namespace adala

@@ -1,0 +1,67 @@
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/core/json.h"
+#include "engine/core/vit_config.h"
+
+namespace adala {
+
+// A config problem, always naming the field (dotted path) and the reason.
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string field, const std::string& reason)
+      : std::runtime_error(field + ": " + reason), field_(std::move(field)) {}
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
+};
+
+// Optimisation budget and hyper-parameters of one stage.
+struct StageConfig {
+  bool enabled = true;
+  int64_t epochs = 1;
+  int64_t max_steps = 0;  // > 0 caps the steps (takes precedence over epochs)
+  int64_t batch_size = 64;
+  double lr = 1e-3;
+  double min_lr = 0.0;
+  double weight_decay = 0.05;
+  int64_t warmup_steps = 0;
+  double grad_clip = 1.0;  // 0 disables clipping
+  double label_smoothing = 0.0;
+  bool augment = false;
+  int64_t checkpoint_every = 0;  // 0: only at the end (and on cancel)
+  int64_t log_every = 1;
+};
+
+struct DataConfig {
+  std::string dataset = "fashion-mnist";
+  std::string root;            // default: the Debian package's folder
+  int64_t train_limit = 0;     // 0: the whole split
+  int64_t test_limit = 0;
+  int64_t alignment_limit = 0; // images used by Stages 1-2 (labels unused); 0: train split
+};
+
+struct ExperimentConfig {
+  std::string name = "experiment";
+  int64_t seed = 0;
+  std::string device = "auto";
+  int64_t threads = 0;
+  ViTConfig model;
+  std::string teacher_weights;  // non-empty: Stage 0 loads these instead of training
+  DataConfig data;
+  StageConfig teacher, attention_alignment, feature_alignment, fine_tuning;
+  std::string runs_dir = "runs";
+  Json source;  // the validated document, stored with the run
+
+  const StageConfig& stage(int index) const;
+};
+
+// Validates every field; throws ConfigError naming the first bad one. Nothing runs before.
+ExperimentConfig parse_experiment_config(const Json& document);
+ExperimentConfig load_experiment_config(const std::string& path);
+
+}  // namespace adala

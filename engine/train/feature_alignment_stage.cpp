@@ -1,0 +1,45 @@
+#include <torch/autograd.h>
+#include <torch/nn/functional/loss.h>
+
+#include "engine/train/stages.h"
+
+namespace adala {
+
+StepOutput FeatureAlignmentStage::loss(VisionTransformer& teacher, VisionTransformer& student,
+                                       const at::Tensor& batch) {
+  std::vector<torch::Tensor> target;
+  torch::Tensor target_features;
+  {
+    torch::NoGradGuard no_grad;
+    target = teacher->hidden_states(batch);
+    target_features = teacher->norm->forward(target.back());
+  }
+  auto states = student->hidden_states(batch);
+  StepOutput out;
+  out.loss = torch::mse_loss(student->norm->forward(states.back()), target_features);
+  torch::NoGradGuard no_grad;
+  for (size_t b = 1; b < states.size(); ++b)
+    out.per_block_mse.push_back(torch::mse_loss(states[b], target[b]).item<double>());
+  return out;
+}
+
+void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& student,
+                                const at::Tensor& images) {
+  const auto& cfg = ctx_.config.feature_alignment;
+  teacher->eval();
+  teacher->set_attention_mode(AttentionMode::Softmax);
+  for (auto& p : teacher->parameters()) p.set_requires_grad(false);
+  student->set_attention_mode(AttentionMode::Linear);
+  student->train();
+  auto data = images.to(ctx_.device);
+  const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
+  TrainingLoopSpec spec{stage_name(2), cfg, data.size(0), seed, ctx_.checkpoint_path(stage_name(2))};
+  TrainingLoop loop(spec, *student, trainable_parameters(student, false), ctx_.sink, ctx_.control);
+  loop.run([&](const at::Tensor& idx, int64_t) {
+    return loss(teacher, student, data.index_select(0, idx.to(ctx_.device)));
+  });
+  for (auto& p : teacher->parameters()) p.set_requires_grad(true);
+  student->eval();
+}
+
+}  // namespace adala

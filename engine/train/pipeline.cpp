@@ -1,0 +1,207 @@
+#include "engine/train/pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <torch/utils.h>
+
+#include "engine/core/device.h"
+#include "engine/core/load_weights.h"
+#include "engine/core/vision_transformer.h"
+#include "engine/data/fashion_mnist.h"
+#include "engine/train/stages.h"
+
+namespace adala {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path + ".tmp", std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
+  fs::rename(path + ".tmp", path);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool selected(const std::vector<int>& stages, int s) {
+  return std::find(stages.begin(), stages.end(), s) != stages.end();
+}
+
+class StageTimer {
+ public:
+  StageTimer(PipelineResult& r, const std::string& stage) : r_(r), stage_(stage), t0_(std::chrono::steady_clock::now()) {}
+  ~StageTimer() { r_.stage_seconds[stage_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+
+ private:
+  PipelineResult& r_;
+  std::string stage_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+VisionTransformer load_teacher_weights(const ExperimentConfig& c, const std::string& path,
+                                       const c10::Device& device) {
+  VisionTransformer model(c.model);
+  model->to(device);
+  LoadOptions options;
+  options.strict = true;
+  auto report = load_weights(model, path, options);
+  (void)report;
+  return model;
+}
+
+void emit_eval(EventSink& sink, const std::string& stage, const std::string& key, double value) {
+  sink.on_event(EvalMetrics{stage, key, value, 0});
+}
+
+}  // namespace
+
+std::string stage_output_path(const std::string& run_dir, int stage) {
+  static const char* files[] = {"teacher.safetensors", "student_stage1.safetensors",
+                                "student_stage2.safetensors", "student.safetensors"};
+  return run_dir + "/" + files[stage];
+}
+
+std::string make_run_dir(const ExperimentConfig& config) {
+  const std::time_t now = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
+  std::string base = config.runs_dir + "/" + config.name + "-" + stamp;
+  std::string dir = base;
+  for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);
+  return dir;
+}
+
+ExperimentConfig load_run_config(const std::string& run_dir) {
+  return load_experiment_config(run_dir + "/config.json");
+}
+
+std::vector<int> load_run_stages(const std::string& run_dir) {
+  std::vector<int> stages;
+  for (const auto& v : Json::parse(read_text(run_dir + "/stages.json")).as_array())
+    stages.push_back(static_cast<int>(v.as_int()));
+  return stages;
+}
+
+PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& options,
+                            EventSink& sink, JobControl& control) {
+  for (int s : options.stages)
+    if (s < 0 || s > 3) throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
+  const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
+  if (c.threads > 0) configure_threads(static_cast<int>(c.threads));
+  torch::manual_seed(static_cast<uint64_t>(c.seed));
+
+  PipelineResult result;
+  result.device = device.str();
+  result.run_dir = options.run_dir.empty() ? make_run_dir(c) : options.run_dir;
+  fs::create_directories(result.run_dir + "/checkpoints");
+  write_text(result.run_dir + "/config.json", c.source.dump(2));
+  Json stages_json = Json::array();
+  for (int s : options.stages) stages_json.push_back(Json(s));
+  write_text(result.run_dir + "/stages.json", stages_json.dump());
+
+  StageContext ctx{c, device, sink, control, result.run_dir};
+  const std::string root = c.data.root.empty() ? default_fashion_mnist_root() : c.data.root;
+  const bool needs_labels = selected(options.stages, 0) || selected(options.stages, 3);
+  ImageDataset train = load_fashion_mnist(root, "train", c.data.train_limit);
+  ImageDataset test = load_fashion_mnist(root, "test", c.data.test_limit);
+  (void)needs_labels;
+  at::Tensor alignment_images =
+      c.data.alignment_limit > 0 ? train.images.narrow(0, 0, std::min(c.data.alignment_limit, train.size()))
+                                 : train.images;
+  ctx.log("data: " + std::to_string(train.size()) + " train, " + std::to_string(test.size()) +
+          " test images from " + root + "; device " + device.str());
+
+  auto save = [&](VisionTransformer& model, int stage) {
+    const std::string path = stage_output_path(result.run_dir, stage);
+    save_weights(model, path, {{"adala.stage", stage_name(stage)}, {"adala.experiment", c.name}});
+    sink.on_event(ArtifactEvent{stage_name(stage), "weights", path});
+  };
+
+  // Stage 0: the teacher.
+  VisionTransformer teacher{nullptr};
+  const std::string teacher_path = stage_output_path(result.run_dir, 0);
+  {
+    StageTimer timer(result, stage_name(0));
+    if (fs::exists(teacher_path)) {
+      teacher = load_teacher_weights(c, teacher_path, device);
+      ctx.log("teacher: loaded " + teacher_path);
+    } else if (!c.teacher_weights.empty()) {
+      teacher = load_teacher_weights(c, c.teacher_weights, device);
+      ctx.log("teacher: loaded " + c.teacher_weights);
+      save(teacher, 0);
+    } else if (selected(options.stages, 0)) {
+      teacher = VisionTransformer(c.model);
+      teacher->to(device);
+      TeacherPretrainingStage(ctx).run(teacher, train);
+      save(teacher, 0);
+    } else {
+      throw ConfigError("teacher.weights", "no teacher: select stage 0 or give pretrained weights");
+    }
+    teacher->set_attention_mode(AttentionMode::Softmax);
+    teacher->init_linear_from_softmax();
+    result.teacher_top1 = evaluate_top1(teacher, test, device);
+    emit_eval(sink, stage_name(0), "top1", result.teacher_top1);
+  }
+
+  // The student of each later stage starts from the latest selected earlier stage.
+  VisionTransformer student = clone_model(teacher, device);
+  int latest = 0;
+  auto advance_to = [&](int stage) {
+    const std::string path = stage_output_path(result.run_dir, stage);
+    if (!fs::exists(path)) return false;
+    student = load_teacher_weights(c, path, device);
+    latest = stage;
+    ctx.log(std::string(stage_name(stage)) + ": already done, loaded " + path);
+    return true;
+  };
+
+  if (selected(options.stages, 1)) {
+    StageTimer timer(result, stage_name(1));
+    if (!advance_to(1)) {
+      student = clone_model(teacher, device);
+      AttentionAlignmentStage(ctx).run(student, alignment_images);
+      save(student, 1);
+      latest = 1;
+    }
+  }
+  if (selected(options.stages, 2)) {
+    StageTimer timer(result, stage_name(2));
+    if (!advance_to(2)) {
+      student->set_attention_mode(AttentionMode::Linear);
+      FeatureAlignmentStage(ctx).run(teacher, student, alignment_images);
+      save(student, 2);
+      latest = 2;
+    }
+    student->set_attention_mode(AttentionMode::Linear);
+    emit_eval(sink, stage_name(2), "top1_teacher_head", evaluate_top1(student, test, device));
+  }
+  if (selected(options.stages, 3)) {
+    StageTimer timer(result, stage_name(3));
+    student->set_attention_mode(AttentionMode::Linear);
+    if (!advance_to(3)) {
+      ctx.log("fine_tuning: student starts from " + std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
+      FineTuningStage(ctx).run(student, train);
+      save(student, 3);
+    }
+    student->set_attention_mode(AttentionMode::Linear);
+    result.student_top1 = evaluate_top1(student, test, device);
+    emit_eval(sink, stage_name(3), "top1", result.student_top1);
+  }
+  return result;
+}
+
+}  // namespace adala

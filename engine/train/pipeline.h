@@ -1,0 +1,44 @@
+#pragma once
+// One ViT-AdaLA run: Stage 0 (teacher), 1 (attention alignment), 2 (feature alignment),
+// 3 (fine-tuning), each optional, all resumable. Stage k starts from the output of the
+// highest earlier stage selected for this run; when there is none, from the teacher with its
+// linear attention initialised from the softmax weights (the naive swap).
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/train/cancellation.h"
+#include "engine/train/events.h"
+#include "engine/train/experiment_config.h"
+
+namespace adala {
+
+struct PipelineOptions {
+  std::vector<int> stages = {0, 1, 2, 3};
+  std::string run_dir;  // empty: <runs_dir>/<name>-<UTC timestamp>; existing: resume in it
+  std::string device;   // overrides the config's device when non-empty
+};
+
+struct PipelineResult {
+  std::string run_dir;
+  double teacher_top1 = std::numeric_limits<double>::quiet_NaN();
+  double student_top1 = std::numeric_limits<double>::quiet_NaN();
+  std::map<std::string, double> stage_seconds;
+  std::string device;
+};
+
+// Output file of each stage inside a run folder.
+std::string stage_output_path(const std::string& run_dir, int stage);
+std::string make_run_dir(const ExperimentConfig& config);
+
+// Runs the selected stages; throws JobCancelled (after checkpointing) on cancel, ConfigError
+// or std::runtime_error on bad input. Writes config.json and stages.json into the run folder.
+PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOptions& options,
+                            EventSink& sink, JobControl& control);
+
+// Reads back what run_pipeline wrote, to resume a run folder.
+ExperimentConfig load_run_config(const std::string& run_dir);
+std::vector<int> load_run_stages(const std::string& run_dir);
+
+}  // namespace adala

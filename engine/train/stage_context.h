@@ -1,0 +1,31 @@
+#pragma once
+#include <c10/core/Device.h>
+
+#include <string>
+
+#include "engine/train/cancellation.h"
+#include "engine/train/events.h"
+#include "engine/train/experiment_config.h"
+
+namespace adala {
+
+// What every stage needs from the job that runs it.
+struct StageContext {
+  const ExperimentConfig& config;
+  c10::Device device;
+  EventSink& sink;
+  JobControl& control;
+  std::string run_dir;  // checkpoints go to run_dir/checkpoints/<stage>.pt
+  std::string checkpoint_path(const std::string& stage) const {
+    return run_dir.empty() ? std::string() : run_dir + "/checkpoints/" + stage + ".pt";
+  }
+  void log(const std::string& message) const { sink.on_event(LogEvent{LogEvent::Level::Info, message}); }
+};
+
+// Stage names as stored in events, checkpoints and the run database.
+inline const char* stage_name(int index) {
+  static const char* names[] = {"teacher", "attention_alignment", "feature_alignment", "fine_tuning"};
+  return index >= 0 && index < 4 ? names[index] : "?";
+}
+
+}  // namespace adala

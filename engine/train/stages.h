@@ -1,0 +1,70 @@
+#pragma once
+// The four stages of ViT-AdaLA. Each trains in place and emits events through the context.
+#include <ATen/ATen.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/core/vision_transformer.h"
+#include "engine/data/fashion_mnist.h"
+#include "engine/train/stage_context.h"
+#include "engine/train/training_loop.h"
+
+namespace adala {
+
+// Stage 0: supervised softmax teacher (the embedded default trains one on Fashion-MNIST).
+class TeacherPretrainingStage {
+ public:
+  explicit TeacherPretrainingStage(StageContext& ctx) : ctx_(ctx) {}
+  void run(VisionTransformer& teacher, const ImageDataset& train);
+
+ private:
+  StageContext& ctx_;
+};
+
+// Stage 1: the teacher is frozen; every block's linear attention learns, from the teacher's
+// block input, to reproduce that block's softmax attention output (MSE, all blocks per pass).
+class AttentionAlignmentStage {
+ public:
+  explicit AttentionAlignmentStage(StageContext& ctx) : ctx_(ctx) {}
+  void run(VisionTransformer& teacher, const at::Tensor& images);
+  // Loss of one batch: mean over blocks of the attention MSE, and each block's value.
+  static StepOutput loss(VisionTransformer& teacher, const at::Tensor& batch);
+
+ private:
+  StageContext& ctx_;
+};
+
+// Stage 2: teacher (softmax, frozen) and student (linear) see the same images; MSE between
+// their final features (all tokens, after the final norm); every student weight updates.
+class FeatureAlignmentStage {
+ public:
+  explicit FeatureAlignmentStage(StageContext& ctx) : ctx_(ctx) {}
+  void run(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& images);
+  // Final-feature MSE, plus each block's hidden-state MSE as a diagnostic.
+  static StepOutput loss(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& batch);
+
+ private:
+  StageContext& ctx_;
+};
+
+// Stage 3: supervised fine-tuning of a model with its classifier head on labels.
+class FineTuningStage {
+ public:
+  FineTuningStage(StageContext& ctx, std::string stage = "fine_tuning") : ctx_(ctx), stage_(std::move(stage)) {}
+  void run(VisionTransformer& model, const ImageDataset& train);
+
+ private:
+  StageContext& ctx_;
+  std::string stage_;
+};
+
+// Parameters a stage may update: everything but the softmax branch of linear-mode blocks
+// (unused there) and, when include_head is false, the classifier.
+std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool include_head);
+
+// Top-1 accuracy in [0, 1] on a labelled split.
+double evaluate_top1(VisionTransformer& model, const ImageDataset& data, const c10::Device& device,
+                     int64_t batch_size = 500);
+
+}  // namespace adala

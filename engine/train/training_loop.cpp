@@ -1,0 +1,107 @@
+#include "engine/train/training_loop.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include <torch/autograd.h>
+#include <torch/nn/utils/clip_grad.h>
+
+#include "engine/train/lr_schedule.h"
+#include "engine/train/stage_checkpoint.h"
+
+namespace adala {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+// Weight decay on matrices only, as timm: biases, norms, tokens and gammas are exempt.
+std::vector<torch::optim::OptimizerParamGroup> param_groups(const std::vector<torch::Tensor>& params,
+                                                            const StageConfig& c) {
+  std::vector<torch::Tensor> decay, no_decay;
+  for (const auto& p : params) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  auto opts = [&](double wd) {
+    return std::make_unique<torch::optim::AdamWOptions>(
+        torch::optim::AdamWOptions(c.lr).weight_decay(wd).betas({0.9, 0.999}));
+  };
+  if (!decay.empty()) groups.emplace_back(decay, opts(c.weight_decay));
+  if (!no_decay.empty()) groups.emplace_back(no_decay, opts(0.0));
+  return groups;
+}
+}  // namespace
+
+TrainingLoop::TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointed,
+                           std::vector<torch::Tensor> params, EventSink& sink, JobControl& control)
+    : spec_(std::move(spec)),
+      checkpointed_(checkpointed),
+      params_(std::move(params)),
+      sink_(sink),
+      control_(control),
+      sampler_(spec_.dataset_size, spec_.config.batch_size, spec_.seed) {
+  const auto& c = spec_.config;
+  total_steps_ = c.max_steps > 0 ? c.max_steps : c.epochs * sampler_.steps_per_epoch();
+  optimizer_ = std::make_unique<torch::optim::AdamW>(param_groups(params_, c),
+                                                     torch::optim::AdamWOptions(c.lr));
+  if (!spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path))
+    start_step_ = load_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_);
+}
+
+void TrainingLoop::save(int64_t step) {
+  if (spec_.checkpoint_path.empty()) return;
+  save_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_, step);
+  sink_.on_event(ArtifactEvent{spec_.stage, "checkpoint", spec_.checkpoint_path});
+}
+
+void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t)>& step_fn) {
+  const auto& c = spec_.config;
+  CosineSchedule schedule(c.lr, c.warmup_steps, total_steps_, c.min_lr);
+  const auto started = Clock::now();
+  StageEvent start{spec_.stage, StageEvent::Kind::Started, total_steps_, start_step_, 0.0, ""};
+  if (start_step_ > 0) start.message = "resumed at step " + std::to_string(start_step_);
+  sink_.on_event(start);
+  double images_per_second = 0.0;
+  for (int64_t step = start_step_; step < total_steps_; ++step) {
+    if (control_.cancel_requested() || control_.wait_while_paused()) {
+      save(step);
+      sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Cancelled, total_steps_, step,
+                                std::chrono::duration<double>(Clock::now() - started).count(),
+                                "cancelled at step " + std::to_string(step)});
+      throw JobCancelled(spec_.stage);
+    }
+    const auto t0 = Clock::now();
+    const double lr = schedule.lr_at(step);
+    for (auto& group : optimizer_->param_groups())
+      static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+    auto indices = sampler_.indices(step);
+    optimizer_->zero_grad();
+    StepOutput out = step_fn(indices, step);
+    out.loss.backward();
+    if (c.grad_clip > 0) torch::nn::utils::clip_grad_norm_(params_, c.grad_clip);
+    optimizer_->step();
+    const double loss = out.loss.item<double>();
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double rate = double(indices.size(0)) / std::max(dt, 1e-9);
+    images_per_second = images_per_second == 0.0 ? rate : 0.9 * images_per_second + 0.1 * rate;
+    const int64_t done = step + 1;
+    if (done % c.log_every == 0 || done == total_steps_) {
+      StepMetrics m;
+      m.stage = spec_.stage;
+      m.step = done;
+      m.total_steps = total_steps_;
+      m.epoch = step / sampler_.steps_per_epoch();
+      m.loss = loss;
+      m.per_block_mse = std::move(out.per_block_mse);
+      m.lr = lr;
+      m.images_per_second = images_per_second;
+      m.eta_seconds = double(total_steps_ - done) * double(sampler_.batch_size()) / images_per_second;
+      m.extra = std::move(out.extra);
+      sink_.on_event(m);
+    }
+    if (c.checkpoint_every > 0 && done % c.checkpoint_every == 0 && done < total_steps_) save(done);
+  }
+  save(total_steps_);
+  sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Finished, total_steps_, total_steps_,
+                            std::chrono::duration<double>(Clock::now() - started).count(), ""});
+}
+
+}  // namespace adala

@@ -1,0 +1,60 @@
+#pragma once
+// The loop every stage shares: AdamW, warm-up + cosine schedule, gradient clipping,
+// deterministic batches, periodic checkpoints, resume, cooperative cancellation and events.
+#include <torch/nn/module.h>
+#include <torch/optim/adamw.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/train/batch_sampler.h"
+#include "engine/train/cancellation.h"
+#include "engine/train/events.h"
+#include "engine/train/experiment_config.h"
+
+namespace adala {
+
+struct StepOutput {
+  torch::Tensor loss;                  // scalar with a graph to the trained parameters
+  std::vector<double> per_block_mse;   // optional diagnostics
+  std::map<std::string, double> extra;
+};
+
+struct TrainingLoopSpec {
+  std::string stage;
+  StageConfig config;
+  int64_t dataset_size = 0;
+  uint64_t seed = 0;
+  std::string checkpoint_path;  // empty: no checkpoints
+};
+
+class TrainingLoop {
+ public:
+  // `checkpointed` is the module whose tensors the checkpoint holds (it must contain every
+  // trained parameter); `params` are the tensors the optimiser updates.
+  TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointed,
+               std::vector<torch::Tensor> params, EventSink& sink, JobControl& control);
+
+  int64_t total_steps() const { return total_steps_; }
+  // Runs from the checkpoint's step (if one exists) to total_steps. The step function gets
+  // the batch indices and the 0-based step. Throws JobCancelled after checkpointing.
+  void run(const std::function<StepOutput(const at::Tensor& indices, int64_t step)>& step_fn);
+  int64_t start_step() const { return start_step_; }
+
+ private:
+  void save(int64_t step);
+
+  TrainingLoopSpec spec_;
+  torch::nn::Module& checkpointed_;
+  std::vector<torch::Tensor> params_;
+  EventSink& sink_;
+  JobControl& control_;
+  BatchSampler sampler_;
+  std::unique_ptr<torch::optim::AdamW> optimizer_;
+  int64_t total_steps_ = 0;
+  int64_t start_step_ = 0;
+};
+
+}  // namespace adala

@@ -1,0 +1,208 @@
+// Schema migrations: from an empty file, from a hand-built version-1 database (the previous
+// schema, as files in the wild have it), and a failing step leaves the file untouched.
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+#include "engine/store/run_store.h"
+#include "engine/store/schema.h"
+#include "store_test_support.h"
+
+using adala::store::OpenMode;
+using adala::store::RunStore;
+using adala::store::StoreError;
+using store_test::RawDb;
+
+namespace {
+
+// Schema version 1 written out by hand: what a database created before version 2 holds.
+constexpr const char* kVersion1Fixture = R"sql(
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,
+  config_json TEXT NOT NULL DEFAULT '{}',
+  status TEXT NOT NULL DEFAULT 'queued'
+    CHECK (status IN ('queued', 'running', 'interrupted', 'failed', 'done')),
+  device TEXT NOT NULL DEFAULT '', torch_version TEXT NOT NULL DEFAULT '',
+  project_version TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL,
+  started_at TEXT, ended_at TEXT);
+CREATE TABLE stages (
+  run_id INTEGER NOT NULL REFERENCES runs(id), stage TEXT NOT NULL, idx INTEGER NOT NULL,
+  status TEXT NOT NULL, total_steps INTEGER NOT NULL DEFAULT 0,
+  last_step INTEGER NOT NULL DEFAULT -1, started_at TEXT NOT NULL, ended_at TEXT,
+  PRIMARY KEY (run_id, stage));
+CREATE TABLE metrics (
+  run_id INTEGER NOT NULL REFERENCES runs(id), stage TEXT NOT NULL, step INTEGER NOT NULL,
+  key TEXT NOT NULL, block INTEGER, value REAL);
+CREATE UNIQUE INDEX metrics_by_step ON metrics (run_id, stage, step, key, ifnull(block, -1));
+CREATE TABLE evaluations (
+  run_id INTEGER NOT NULL REFERENCES runs(id), stage TEXT NOT NULL, key TEXT NOT NULL,
+  value REAL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, stage, key));
+CREATE TABLE artifacts (
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), kind TEXT NOT NULL,
+  path TEXT NOT NULL, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, created_at TEXT NOT NULL,
+  UNIQUE (run_id, path));
+INSERT INTO runs (name, config_json, status, device, torch_version, project_version, created_at,
+                  started_at)
+  VALUES ('old-run', '{"stage2":{"lr":0.001}}', 'running', 'cuda:0', '2.1.0', '0.0.9',
+          '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:01.000Z');
+INSERT INTO runs (name, status, created_at, ended_at)
+  VALUES ('finished', 'done', '2024-01-02T00:00:00.000Z', '2024-01-02T01:00:00.000Z');
+INSERT INTO stages VALUES (1, 'stage1', 1, 'done', 10, 9, '2024-01-01T00:00:02.000Z', NULL);
+INSERT INTO stages VALUES (1, 'stage2', 2, 'running', 100, 4, '2024-01-01T00:01:00.000Z', NULL);
+INSERT INTO metrics VALUES (1, 'stage1', 9, 'loss', NULL, 0.5);
+INSERT INTO metrics VALUES (1, 'stage2', 3, 'loss', NULL, 0.25);
+INSERT INTO metrics VALUES (1, 'stage2', 4, 'loss', NULL, 0.125);
+INSERT INTO metrics VALUES (1, 'stage2', 4, 'attn_mse', 0, 0.01);
+INSERT INTO metrics VALUES (1, 'stage2', 4, 'attn_mse', 11, 0.02);
+INSERT INTO evaluations VALUES (1, 'stage1', 'top1', 0.75, '2024-01-01T00:00:30.000Z');
+INSERT INTO artifacts (run_id, kind, path, sha256, bytes, created_at)
+  VALUES (1, 'checkpoint', '/tmp/old.ckpt', 'ab', 2, '2024-01-01T00:00:31.000Z');
+PRAGMA user_version = 1;
+)sql";
+
+void write_version1_database(const std::string& path, const std::string& extra_sql = "") {
+  RawDb raw(path);
+  raw.exec(kVersion1Fixture);
+  if (!extra_sql.empty()) raw.exec(extra_sql);
+}
+
+bool has_table(RawDb& raw, const std::string& table) {
+  return raw.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" +
+                     table + "'") == 1;
+}
+
+}  // namespace
+
+class TestStoreMigration : public QObject {
+  Q_OBJECT
+ private slots:
+  void empty_file_gets_the_whole_schema() {
+    const std::string dir = store_test::fresh_dir("migrate-empty");
+    const std::string path = dir + "/runs.sqlite";
+    store_test::write_bytes(path, "");  // a 0-byte file is an empty SQLite database
+    {
+      RunStore store(path);
+      QCOMPARE(store.schema_version(), adala::store::kSchemaVersion);
+      QVERIFY(store.list_runs().empty());
+    }
+    RawDb raw(path);
+    QCOMPARE(raw.integer("PRAGMA user_version"), (long long)adala::store::kSchemaVersion);
+    for (const auto& table : adala::store::tables_of_version(adala::store::kSchemaVersion)) {
+      QVERIFY2(has_table(raw, table), table.c_str());
+    }
+    QCOMPARE(raw.scalar("PRAGMA journal_mode"), std::string("wal"));
+  }
+
+  void missing_file_and_directories_are_created() {
+    const std::string dir = store_test::fresh_dir("migrate-create");
+    const std::string path = dir + "/a/b/c/runs.sqlite";
+    {
+      RunStore store(path);
+      QCOMPARE(store.schema_version(), adala::store::kSchemaVersion);
+    }
+    QVERIFY(store_test::fs::exists(path));
+    // Reopening an up-to-date file migrates nothing and keeps what was written.
+    int64_t id = 0;
+    {
+      RunStore store(path);
+      id = store.create_run("r", "{}", "cpu", "", "");
+    }
+    RunStore again(path);
+    QCOMPARE(again.schema_version(), adala::store::kSchemaVersion);
+    QVERIFY(again.find_run(id).has_value());
+  }
+
+  void version1_is_upgraded_and_keeps_its_data() {
+    const std::string dir = store_test::fresh_dir("migrate-v1");
+    const std::string path = dir + "/runs.sqlite";
+    write_version1_database(path);
+    {
+      RawDb raw(path);
+      QCOMPARE(raw.integer("PRAGMA user_version"), 1LL);
+      QVERIFY(!has_table(raw, "tags"));
+    }
+
+    RunStore store(path);
+    QCOMPARE(store.schema_version(), 2);
+    const auto runs = store.list_runs();
+    QCOMPARE(runs.size(), size_t(2));
+    const auto old_run = store.find_run("old-run");
+    QVERIFY(old_run.has_value());
+    QCOMPARE(old_run->id, int64_t(1));
+    QCOMPARE(old_run->config_json, std::string(R"({"stage2":{"lr":0.001}})"));
+    QCOMPARE(old_run->device, std::string("cuda:0"));
+    QCOMPARE(old_run->started_at, std::string("2024-01-01T00:00:01.000Z"));
+    // Left `running` by a version-1 writer, which recorded no writer token: interrupted.
+    QCOMPARE(old_run->status, std::string("interrupted"));
+    QVERIFY(!old_run->ended_at.empty());
+    QCOMPARE(store.find_run("finished")->status, std::string("done"));
+
+    const auto stages = store.stages(1);
+    QCOMPARE(stages.size(), size_t(2));
+    QCOMPARE(stages[0].status, std::string("done"));
+    QCOMPARE(stages[1].status, std::string("interrupted"));
+    QCOMPARE(stages[1].last_step, int64_t(4));
+
+    const auto metrics = store.metrics(1);
+    QCOMPARE(metrics.size(), size_t(5));
+    QCOMPARE(metrics[0].stage, std::string("stage1"));
+    QCOMPARE(metrics[0].block, -1);  // NULL block
+    QCOMPARE(store.metrics(1, "stage2", "attn_mse").back().block, 11);
+    QCOMPARE(store.last_metric_step(1, "stage2"), int64_t(4));
+    QCOMPARE(store.evaluations(1).at("stage1/top1"), 0.75);
+    QCOMPARE(store.artifacts(1).at(0).path, std::string("/tmp/old.ckpt"));
+
+    // Version-2 features work on the upgraded file.
+    store.add_tag(1, "baseline");
+    store.set_notes(1, "from v1");
+    store.add_attention_snapshot(1, "stage2", 4, 0, 0, 0, 0, {0.5f, 0.5f}, {0.4f, 0.6f});
+    store.flush();
+    QCOMPARE(store.find_run(1)->tags, std::vector<std::string>{"baseline"});
+    QCOMPARE(store.find_run(1)->notes, std::string("from v1"));
+    QCOMPARE(store.attention_snapshots(1).size(), size_t(1));
+
+    RawDb raw(path);
+    QCOMPARE(raw.integer("PRAGMA user_version"), 2LL);
+    QVERIFY(has_table(raw, "attention_snapshots"));
+    QCOMPARE(raw.scalar("PRAGMA journal_mode"), std::string("wal"));
+  }
+
+  // A step that fails rolls back: the file keeps version 1 and every byte.
+  void failed_migration_leaves_the_file_untouched() {
+    const std::string dir = store_test::fresh_dir("migrate-fail");
+    const std::string path = dir + "/runs.sqlite";
+    write_version1_database(path, "CREATE TABLE tags (x INTEGER);");  // clashes with v2
+    const std::string before = store_test::file_sha256(path);
+    try {
+      RunStore store(path);
+      QFAIL("migration over a clashing table did not fail");
+    } catch (const StoreError& e) {
+      const std::string message = e.what();
+      QVERIFY2(message.find("from schema version 1 to 2") != std::string::npos, e.what());
+      QVERIFY2(message.find("keeps version 1") != std::string::npos, e.what());
+      QVERIFY2(message.find(path) != std::string::npos, e.what());
+    }
+    QCOMPARE(store_test::file_sha256(path), before);
+    RawDb raw(path);
+    QCOMPARE(raw.integer("PRAGMA user_version"), 1LL);
+  }
+
+  // A read-only store cannot migrate, and says how to get the file upgraded.
+  void read_only_open_of_version1_asks_for_an_upgrade() {
+    const std::string dir = store_test::fresh_dir("migrate-ro");
+    const std::string path = dir + "/runs.sqlite";
+    write_version1_database(path);
+    const std::string before = store_test::file_sha256(path);
+    try {
+      RunStore store(path, OpenMode::ReadOnly);
+      QFAIL("read-only open of a version-1 file did not fail");
+    } catch (const StoreError& e) {
+      QCOMPARE(e.kind(), adala::store::StoreErrorKind::OlderSchema);
+      QVERIFY2(std::string(e.what()).find("read-write") != std::string::npos, e.what());
+    }
+    QCOMPARE(store_test::file_sha256(path), before);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStoreMigration)
+#include "test_store_migration.moc"
