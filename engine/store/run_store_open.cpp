@@ -164,11 +164,15 @@ RunStore::Impl::Impl(const std::string& given_path, OpenMode mode)
   // Migrate before switching to WAL: a file in rollback-journal mode that fails a
   // migration keeps its exact bytes.
   if (version < kSchemaVersion) migrate(*db, version);
-  sqlite::Statement wal(*db, "PRAGMA journal_mode = WAL");
-  if (!wal.step() || wal.text_at(0) != "wal") {
-    throw StoreError(StoreErrorKind::Io, "run database " + given_path +
-                                             " cannot use WAL journaling (journal mode \"" +
-                                             wal.text_at(0) + "\")");
+  {
+    // Scoped: a statement still stepping would make later COMMITs fail.
+    sqlite::Statement wal(*db, "PRAGMA journal_mode = WAL");
+    const std::string journal_mode = wal.step() ? wal.text_at(0) : "";
+    if (journal_mode != "wal") {
+      throw StoreError(StoreErrorKind::Io, "run database " + given_path +
+                                               " cannot use WAL journaling (journal mode \"" +
+                                               journal_mode + "\")");
+    }
   }
   db->exec("PRAGMA synchronous = NORMAL");
   db->exec("PRAGMA foreign_keys = ON");

@@ -31,7 +31,10 @@ StoreErrorKind kind_of(int result_code) {
 Connection::Connection(const std::string& path, int flags) : path_(path) {
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
-    const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    if (db_ && sqlite3_system_errno(db_) != 0) {
+      message += std::string(" (") + std::strerror(sqlite3_system_errno(db_)) + ")";
+    }
     sqlite3_close_v2(db_);
     db_ = nullptr;
     throw StoreError(kind_of(rc), "cannot open run database " + path + ": " + message);

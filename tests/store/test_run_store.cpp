@@ -2,6 +2,10 @@
 // snapshots, tags, deletion, and resume (no duplicate or missing step).
 #include <QtTest/QtTest>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -308,6 +312,80 @@ class TestRunStore : public QObject {
     RunStore store(path);
     QCOMPARE(store.find_run(run)->status, std::string("interrupted"));
     QCOMPARE(store.stages(run).at(0).status, std::string("interrupted"));
+  }
+
+  // A WAL-mode file (as RunStore leaves it) holding a run whose writer is gone: the
+  // read-write open marks it interrupted in a transaction of its own.
+  void abandoned_run_in_wal_file_is_interrupted_on_open() {
+    const std::string path = store_test::fresh_dir("abandoned") + "/runs.sqlite";
+    int64_t run = 0;
+    {
+      RunStore store(path);
+      run = new_run(store);
+      store.begin_stage(run, "stage2", 2, 10);
+    }
+    {
+      store_test::RawDb raw(path);
+      QCOMPARE(raw.scalar("PRAGMA journal_mode"), std::string("wal"));
+      // Written by a process of an earlier boot.
+      raw.exec("UPDATE runs SET status = 'running', writer = 'old-boot-id:1:1'");
+    }
+    {
+      RunStore reader(path, OpenMode::ReadOnly);
+      QCOMPARE(reader.find_run(run)->status, std::string("interrupted"));  // read as such
+    }
+    {
+      store_test::RawDb raw(path);
+      QCOMPARE(raw.scalar("SELECT status FROM runs"), std::string("running"));  // not written
+    }
+    RunStore store(path);
+    store_test::RawDb raw(path);
+    QCOMPARE(raw.scalar("SELECT status FROM runs"), std::string("interrupted"));
+    QCOMPARE(raw.scalar("SELECT status FROM stages"), std::string("interrupted"));
+    QVERIFY(!raw.scalar("SELECT ended_at FROM runs").empty());
+  }
+
+  // Another live process is writing the run: opening read-write must not mark it
+  // interrupted, nor delete it; once that process is killed, the next open does.
+  void run_of_a_live_process_is_left_alone() {
+    const std::string path = store_test::fresh_dir("live-writer") + "/runs.sqlite";
+    int64_t run = 0;
+    {
+      RunStore store(path);
+      run = new_run(store);
+    }
+    int ready[2];
+    QVERIFY(pipe(ready) == 0);
+    const pid_t child = fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+      close(ready[0]);
+      RunStore store(path);
+      store.set_run_status(run, "running");
+      store.begin_stage(run, "stage2", 2, 10);
+      const char byte = 'r';
+      if (write(ready[1], &byte, 1) != 1) _exit(1);
+      pause();  // "training"
+      _exit(0);
+    }
+    close(ready[1]);
+    char byte = 0;
+    QVERIFY(read(ready[0], &byte, 1) == 1);
+    close(ready[0]);
+    {
+      RunStore other(path);
+      QCOMPARE(other.find_run(run)->status, std::string("running"));
+      QCOMPARE(other.stages(run).at(0).status, std::string("running"));
+      QVERIFY_EXCEPTION_THROWN(other.delete_run(run), StoreError);
+      RunStore reader(path, OpenMode::ReadOnly);
+      QCOMPARE(reader.find_run(run)->status, std::string("running"));
+    }
+    kill(child, SIGKILL);
+    int status = 0;
+    QCOMPARE(waitpid(child, &status, 0), child);
+    RunStore after(path);
+    QCOMPARE(after.find_run(run)->status, std::string("interrupted"));
+    QCOMPARE(after.stages(run).at(0).status, std::string("interrupted"));
   }
 
   // Resume: keep steps up to the last checkpoint, continue after it; every step exactly once.

@@ -164,6 +164,7 @@ class TestStoreMigration : public QObject {
     RawDb raw(path);
     QCOMPARE(raw.integer("PRAGMA user_version"), 2LL);
     QVERIFY(has_table(raw, "attention_snapshots"));
+    QCOMPARE(raw.scalar("SELECT status FROM runs WHERE id = 1"), std::string("interrupted"));
     QCOMPARE(raw.scalar("PRAGMA journal_mode"), std::string("wal"));
   }
 

@@ -1,0 +1,139 @@
+// `adala inspect-weights FILE.safetensors`: what a weight file holds and which ViT it fits.
+// Reads the header only; tensor data is never touched, so any size of file is quick.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "app/cli/arg_parser.h"
+#include "app/cli/commands.h"
+#include "engine/core/json.h"
+#include "engine/core/preset_match.h"
+#include "engine/core/safetensors.h"
+#include "engine/core/weight_mapping.h"
+
+namespace adala::cli {
+
+namespace {
+
+std::string shape_string(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string one_line(std::string text, size_t limit) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  if (text.size() > limit) text = text.substr(0, limit - 3) + "...";
+  return text;
+}
+
+void print_usage() {
+  std::printf(
+      "usage: adala inspect-weights FILE.safetensors [--stream]\n"
+      "  lists every tensor (name, dtype, shape, MB), totals, the file's metadata, the\n"
+      "  checkpoint naming it uses (timm, adala, meta-dinov2, hf-dinov2) and the ViT\n"
+      "  presets its shapes fit. Only the header is read.\n"
+      "  --stream   read with plain file reads instead of mmap\n");
+}
+
+}  // namespace
+
+int inspect_weights_command(const Args& args) {
+  ArgParser parser;
+  parser.flag("help").flag("stream");
+  parser.parse(args);
+  if (parser.flag_set("help")) {
+    print_usage();
+    return 0;
+  }
+  if (parser.positional().size() != 1)
+    throw UsageError("expected one FILE.safetensors (see adala inspect-weights --help)");
+  const std::string path = parser.positional()[0];
+  const ReadMode mode = parser.flag_set("stream") ? ReadMode::Stream : ReadMode::Mmap;
+  SafetensorsReader reader(path, mode);
+
+  const auto& tensors = reader.tensors();
+  const uint64_t data_bytes = reader.file_size() - 8 - reader.header_size();
+  std::printf("file      %s\n", path.c_str());
+  std::printf("          %llu bytes: 8 + %llu header + %llu data (%s read)\n",
+              static_cast<unsigned long long>(reader.file_size()),
+              static_cast<unsigned long long>(reader.header_size()),
+              static_cast<unsigned long long>(data_bytes),
+              mode == ReadMode::Mmap ? "mmap" : "stream");
+
+  std::vector<std::string> names;
+  ShapeMap shapes;
+  for (const auto& t : tensors) {
+    names.push_back(t.name);
+    shapes[t.name] = t.shape;
+  }
+  const KeyMapping plan = plan_key_mapping(names);
+  std::printf("format    %s: %s\n", to_string(plan.format), describe(plan.format).c_str());
+  for (const auto& n : plan.notes) std::printf("          note: %s\n", n.c_str());
+  if (!plan.dropped.empty())
+    std::printf("          %zu tensor(s) not used by our model (e.g. %s)\n", plan.dropped.size(),
+                plan.dropped[0].c_str());
+  if (!plan.unsupported.empty())
+    std::printf("          %zu tensor(s) unsupported (e.g. %s)\n", plan.unsupported.size(),
+                plan.unsupported[0].c_str());
+
+  const auto& meta = reader.metadata();
+  if (meta.empty()) {
+    std::printf("metadata  (none)\n");
+  } else {
+    std::printf("metadata  %zu entr%s\n", meta.size(), meta.size() == 1 ? "y" : "ies");
+    for (const auto& [k, v] : meta) std::printf("  %s = %s\n", k.c_str(), one_line(v, 160).c_str());
+  }
+
+  size_t name_width = 4, dtype_width = 5, shape_width = 5;
+  for (const auto& t : tensors) {
+    name_width = std::max(name_width, std::min<size_t>(t.name.size(), 72));
+    dtype_width = std::max(dtype_width, t.dtype.size());
+    shape_width = std::max(shape_width, shape_string(t.shape).size());
+  }
+  std::printf("\n  %-*s  %-*s  %-*s  %10s\n", static_cast<int>(name_width), "name",
+              static_cast<int>(dtype_width), "dtype", static_cast<int>(shape_width), "shape", "MB");
+  uint64_t total_bytes = 0;
+  int64_t total_params = 0;
+  std::map<std::string, size_t> by_dtype;
+  for (const auto& t : tensors) {
+    std::printf("  %-*s  %-*s  %-*s  %10.4f\n", static_cast<int>(name_width), t.name.c_str(),
+                static_cast<int>(dtype_width), t.dtype.c_str(), static_cast<int>(shape_width),
+                shape_string(t.shape).c_str(), static_cast<double>(t.nbytes()) / 1e6);
+    total_bytes += t.nbytes();
+    total_params += t.numel();
+    ++by_dtype[t.dtype];
+  }
+  std::string dtypes;
+  for (const auto& [d, n] : by_dtype) dtypes += (dtypes.empty() ? "" : ", ") + d + " x" + std::to_string(n);
+  std::printf("\ntotals    %zu tensors, %lld parameters, %llu bytes (%.3f MB)%s%s%s\n",
+              tensors.size(), static_cast<long long>(total_params),
+              static_cast<unsigned long long>(total_bytes), static_cast<double>(total_bytes) / 1e6,
+              dtypes.empty() ? "" : "  [", dtypes.c_str(), dtypes.empty() ? "" : "]");
+
+  const ShapeMap ours = apply_key_mapping(plan, shapes);
+  const VitShapeSummary summary = summarise_vit_shapes(ours);
+  std::printf("model     %s\n", summary.to_string().c_str());
+  for (const auto& p : summary.problems) std::printf("          problem: %s\n", p.c_str());
+  if (auto it = meta.find("adala.config"); it != meta.end()) {
+    try {
+      const Json config = Json::parse(it->second);
+      if (const Json* heads = config.find("num_heads"); heads && heads->is_integer())
+        std::printf("          heads %lld (from adala.config)\n",
+                    static_cast<long long>(heads->as_int()));
+    } catch (const JsonError& e) {
+      std::printf("          adala.config is not valid JSON: %s\n", e.what());
+    }
+  }
+  const PresetGuess guess = guess_preset(ours);
+  std::string matches;
+  for (const auto& m : guess.matches) matches += (matches.empty() ? "" : ", ") + m;
+  std::printf("presets   %s\n", matches.empty() ? "(none fit)" : matches.c_str());
+  if (!guess.best.empty() || !guess.reason.empty())
+    std::printf("best      %s%s%s\n", guess.best.c_str(), guess.best.empty() ? "" : ": ",
+                guess.reason.c_str());
+  return 0;
+}
+
+}  // namespace adala::cli

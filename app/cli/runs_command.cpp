@@ -1,0 +1,605 @@
+// `adala runs`: the run database from the command line — list, show, compare, export,
+// delete, tag, note, check and bench. Writes to std::cout / reads std::cin (tests swap them).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "app/cli/arg_parser.h"
+#include "app/cli/commands.h"
+#include "engine/core/json.h"
+#include "engine/store/run_store.h"
+#include "engine/store/store_benchmark.h"
+
+namespace adala::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using store::MetricRow;
+using store::OpenMode;
+using store::RunInfo;
+using store::RunStore;
+using store::StoreError;
+using store::StoreErrorKind;
+
+constexpr const char* kUsage =
+    "usage: adala runs COMMAND [--db FILE]\n"
+    "  list [--tag TAG]                 runs, newest first\n"
+    "  show RUN                         one run: stages, evaluations, final metrics, artifacts\n"
+    "  compare RUN RUN... [--blocks]    final metrics, evaluations and config differences\n"
+    "  export RUN --format csv|json [-o FILE]\n"
+    "                                   metrics as CSV, or the whole run as JSON\n"
+    "  delete RUN [--yes]               the run and its artifact files (asks first)\n"
+    "  tag RUN TAG [--remove]           add (or remove) a tag\n"
+    "  note RUN TEXT                    set the run's notes\n"
+    "  check                            PRAGMA integrity_check of the whole file\n"
+    "  bench [--metrics N] [--batch B] [--step-ms MS]\n"
+    "                                   metric writes/s with the pipeline's batching\n"
+    "RUN is a run id or a unique run name. --db defaults to $XDG_DATA_HOME/adala/runs.sqlite\n"
+    "(~/.local/share/adala/runs.sqlite).\n";
+
+// --- formatting ---------------------------------------------------------------------------
+
+std::string format_number(double value) {
+  if (std::isnan(value)) return "nan";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+// "2024-05-01T12:00:00.123Z" -> "2024-05-01 12:00:00"
+std::string short_time(const std::string& iso) {
+  if (iso.size() < 19) return iso.empty() ? "-" : iso;
+  std::string shown = iso.substr(0, 19);
+  shown[10] = ' ';
+  return shown;
+}
+
+std::optional<std::time_t> parse_utc(const std::string& iso) {
+  std::tm parts{};
+  if (iso.size() < 19 || std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &parts.tm_year, &parts.tm_mon,
+                                     &parts.tm_mday, &parts.tm_hour, &parts.tm_min,
+                                     &parts.tm_sec) != 6) {
+    return std::nullopt;
+  }
+  parts.tm_year -= 1900;
+  parts.tm_mon -= 1;
+  return timegm(&parts);
+}
+
+std::string duration_of(const RunInfo& run) {
+  const auto start = parse_utc(run.started_at);
+  if (!start) return "-";
+  const auto end = run.ended_at.empty() ? std::optional<std::time_t>(std::time(nullptr))
+                                        : parse_utc(run.ended_at);
+  if (!end) return "-";
+  const long seconds = static_cast<long>(std::max<std::time_t>(0, *end - *start));
+  char buffer[32];
+  if (seconds >= 3600) {
+    std::snprintf(buffer, sizeof buffer, "%ldh%02ldm", seconds / 3600, seconds / 60 % 60);
+  } else if (seconds >= 60) {
+    std::snprintf(buffer, sizeof buffer, "%ldm%02lds", seconds / 60, seconds % 60);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%lds", seconds);
+  }
+  return buffer;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string joined;
+  for (const auto& part : parts) joined += (joined.empty() ? "" : separator) + part;
+  return joined;
+}
+
+// Left-aligned columns, two spaces apart; the first row is the header.
+void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
+                 const std::string& indent = "") {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line = indent;
+    for (size_t c = 0; c < row.size(); ++c) {
+      line += row[c];
+      if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 2, ' ');
+    }
+    out << line << "\n";
+  }
+}
+
+std::string series_name(const MetricRow& metric) {
+  return metric.stage + "/" + metric.key +
+         (metric.block >= 0 ? "[" + std::to_string(metric.block) + "]" : "");
+}
+
+// Final value of every series; per-block series folded into their mean unless all_blocks.
+std::map<std::string, double> final_values(RunStore& store, int64_t run, bool all_blocks) {
+  std::map<std::string, double> values;
+  std::map<std::string, std::pair<double, int>> block_sums;
+  for (const MetricRow& metric : store.final_metrics(run)) {
+    if (metric.block < 0 || all_blocks) {
+      values[series_name(metric)] = metric.value;
+    } else {
+      auto& [sum, count] = block_sums[metric.stage + "/" + metric.key + "[mean]"];
+      sum += metric.value;
+      ++count;
+    }
+  }
+  for (const auto& [name, sum_count] : block_sums) {
+    values[name] = sum_count.first / sum_count.second;
+  }
+  return values;
+}
+
+// The shortest text that reads back as the same double (0.0003, not 0.00029999999999999997).
+std::string shortest_number(double value) {
+  char buffer[40];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+// {"a":{"b":1}} -> {"a.b": "1"}; arrays stay whole (their JSON text).
+void flatten(const Json& value, const std::string& prefix, std::map<std::string, std::string>& out) {
+  if (value.is_object() && value.size() > 0) {
+    for (const auto& [key, child] : value.as_object()) {
+      flatten(child, prefix.empty() ? key : prefix + "." + key, out);
+    }
+    return;
+  }
+  std::string text;
+  if (value.is_string()) {
+    text = value.as_string();
+  } else if (value.is_number() && !value.is_integer()) {
+    text = shortest_number(value.as_double());
+  } else {
+    text = value.dump();
+  }
+  out[prefix.empty() ? "(config)" : prefix] = text;
+}
+
+std::map<std::string, std::string> flat_config(const RunInfo& run) {
+  std::map<std::string, std::string> flat;
+  try {
+    flatten(Json::parse(run.config_json), "", flat);
+  } catch (const JsonError&) {
+    flat["(config)"] = run.config_json;  // not JSON: compare as one opaque value
+  }
+  return flat;
+}
+
+// --- opening the database -----------------------------------------------------------------
+
+std::string database_path(const ArgParser& parser) {
+  return parser.get("db").empty() ? RunStore::default_path() : parser.get("db");
+}
+
+void require_existing(const std::string& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    throw StoreError(StoreErrorKind::NotFound,
+                     "no run database at " + path + " (runs are recorded by `adala run`; "
+                     "choose another file with --db)");
+  }
+}
+
+// Readers open read-only (safe next to a training writer); a file from an older schema is
+// upgraded once through a read-write open.
+RunStore open_for_reading(const std::string& path) {
+  require_existing(path);
+  try {
+    return RunStore(path, OpenMode::ReadOnly);
+  } catch (const StoreError& e) {
+    if (e.kind() != StoreErrorKind::OlderSchema) throw;
+  }
+  std::cerr << "adala runs: upgrading the schema of " << path << "\n";
+  { RunStore upgrade(path); }
+  return RunStore(path, OpenMode::ReadOnly);
+}
+
+RunStore open_for_writing(const std::string& path) {
+  require_existing(path);
+  return RunStore(path);
+}
+
+RunInfo resolve_run(RunStore& store, const std::string& id_or_name) {
+  auto run = store.find_run(id_or_name);
+  if (!run) throw UsageError("no run \"" + id_or_name + "\" in " + store.path());
+  return *run;
+}
+
+// --- sub-commands -------------------------------------------------------------------------
+
+int list_runs(const ArgParser& parser, std::ostream& out) {
+  RunStore store = open_for_reading(database_path(parser));
+  const std::string tag = parser.get("tag");
+  std::vector<std::vector<std::string>> rows = {
+      {"ID", "NAME", "STATUS", "STAGES", "STARTED", "DURATION", "DEVICE", "TAGS"}};
+  for (const RunInfo& run : store.list_runs()) {
+    if (!tag.empty() && std::find(run.tags.begin(), run.tags.end(), tag) == run.tags.end()) continue;
+    const auto stages = store.stages(run.id);
+    const auto done = std::count_if(stages.begin(), stages.end(),
+                                    [](const auto& stage) { return stage.status == "done"; });
+    rows.push_back({std::to_string(run.id), run.name, run.status,
+                    std::to_string(done) + "/" + std::to_string(stages.size()),
+                    short_time(run.started_at), duration_of(run), run.device.empty() ? "-" : run.device,
+                    join(run.tags, ",")});
+  }
+  if (rows.size() == 1) {
+    out << "no runs in " << store.path() << "\n";
+    return 0;
+  }
+  print_table(out, rows);
+  return 0;
+}
+
+int show_run(const ArgParser& parser, std::ostream& out) {
+  if (parser.positional().size() != 2) throw UsageError("show needs one RUN");
+  RunStore store = open_for_reading(database_path(parser));
+  const RunInfo run = resolve_run(store, parser.positional()[1]);
+  out << "run " << run.id << "  " << run.name << "  [" << run.status << "]\n";
+  out << "  device " << (run.device.empty() ? "-" : run.device) << ", LibTorch "
+      << (run.torch_version.empty() ? "-" : run.torch_version) << ", AdaLA "
+      << (run.project_version.empty() ? "-" : run.project_version) << "\n";
+  out << "  created " << short_time(run.created_at) << ", started " << short_time(run.started_at)
+      << ", ended " << short_time(run.ended_at) << " (" << duration_of(run) << ")\n";
+  if (!run.tags.empty()) out << "  tags: " << join(run.tags, ", ") << "\n";
+  if (!run.notes.empty()) out << "  notes: " << run.notes << "\n";
+
+  const auto stages = store.stages(run.id);
+  if (!stages.empty()) {
+    out << "\nstages:\n";
+    std::vector<std::vector<std::string>> rows = {{"#", "STAGE", "STATUS", "STEPS", "STARTED", "ENDED"}};
+    for (const auto& stage : stages) {
+      rows.push_back({std::to_string(stage.index), stage.stage, stage.status,
+                      std::to_string(stage.last_step + 1) + "/" + std::to_string(stage.total_steps),
+                      short_time(stage.started_at), short_time(stage.ended_at)});
+    }
+    print_table(out, rows, "  ");
+  }
+  const auto evaluations = store.evaluations(run.id);
+  if (!evaluations.empty()) {
+    out << "\nevaluations:\n";
+    std::vector<std::vector<std::string>> rows = {{"KEY", "VALUE"}};
+    for (const auto& [key, value] : evaluations) rows.push_back({key, format_number(value)});
+    print_table(out, rows, "  ");
+  }
+  const auto finals = final_values(store, run.id, false);
+  if (!finals.empty()) {
+    out << "\nfinal metrics (" << store.metric_count(run.id) << " rows in all):\n";
+    std::vector<std::vector<std::string>> rows = {{"SERIES", "VALUE"}};
+    for (const auto& [name, value] : finals) rows.push_back({name, format_number(value)});
+    print_table(out, rows, "  ");
+  }
+  const auto artifacts = store.artifacts(run.id);
+  if (!artifacts.empty()) {
+    out << "\nartifacts:\n";
+    std::vector<std::vector<std::string>> rows = {{"KIND", "BYTES", "SHA256", "PATH"}};
+    for (const auto& artifact : artifacts) {
+      rows.push_back({artifact.kind, std::to_string(artifact.bytes), artifact.sha256.substr(0, 12),
+                      artifact.path});
+    }
+    print_table(out, rows, "  ");
+  }
+  out << "\nconfig:\n";
+  try {
+    out << Json::parse(run.config_json).dump(2) << "\n";
+  } catch (const JsonError&) {
+    out << run.config_json << "\n";
+  }
+  return 0;
+}
+
+int compare_runs(const ArgParser& parser, std::ostream& out) {
+  const auto& args = parser.positional();
+  if (args.size() < 3) throw UsageError("compare needs at least two RUNs");
+  RunStore store = open_for_reading(database_path(parser));
+  std::vector<RunInfo> runs;
+  for (size_t i = 1; i < args.size(); ++i) runs.push_back(resolve_run(store, args[i]));
+
+  std::vector<std::string> header = {""};
+  for (const auto& run : runs) header.push_back("run " + std::to_string(run.id) + " " + run.name);
+  const auto add_section = [&](const std::string& title,
+                               const std::vector<std::map<std::string, std::string>>& per_run,
+                               bool differences_only) {
+    std::set<std::string> keys;
+    for (const auto& values : per_run) {
+      for (const auto& [key, value] : values) keys.insert(key);
+    }
+    std::vector<std::vector<std::string>> rows = {header};
+    for (const auto& key : keys) {
+      std::vector<std::string> row = {key};
+      for (const auto& values : per_run) {
+        auto it = values.find(key);
+        row.push_back(it == values.end() ? "-" : it->second);
+      }
+      const bool all_same = std::all_of(row.begin() + 2, row.end(),
+                                        [&](const std::string& cell) { return cell == row[1]; });
+      if (!differences_only || !all_same) rows.push_back(row);
+    }
+    out << title << ":\n";
+    if (rows.size() == 1) {
+      out << "  (none)\n";
+    } else {
+      print_table(out, rows, "  ");
+    }
+  };
+
+  std::vector<std::map<std::string, std::string>> summary, metrics, evaluations, configs;
+  for (const auto& run : runs) {
+    summary.push_back({{"status", run.status}, {"device", run.device}, {"duration", duration_of(run)}});
+    std::map<std::string, std::string> finals;
+    for (const auto& [name, value] : final_values(store, run.id, parser.flag_set("blocks"))) {
+      finals[name] = format_number(value);
+    }
+    metrics.push_back(finals);
+    std::map<std::string, std::string> evals;
+    for (const auto& [key, value] : store.evaluations(run.id)) evals[key] = format_number(value);
+    evaluations.push_back(evals);
+    configs.push_back(flat_config(run));
+  }
+  add_section("runs", summary, false);
+  out << "\n";
+  add_section("final metrics (value at the last step)", metrics, false);
+  out << "\n";
+  add_section("evaluations", evaluations, false);
+  out << "\n";
+  add_section("config differences", configs, true);
+  return 0;
+}
+
+void write_csv(RunStore& store, const RunInfo& run, std::ostream& out) {
+  out << "run_id,stage,step,key,block,value\n";
+  char value[40];
+  for (const MetricRow& metric : store.metrics(run.id)) {
+    std::snprintf(value, sizeof value, "%.17g", metric.value);
+    out << run.id << "," << metric.stage << "," << metric.step << "," << metric.key << ","
+        << (metric.block >= 0 ? std::to_string(metric.block) : "") << ","
+        << (std::isnan(metric.value) ? "nan" : value) << "\n";
+  }
+}
+
+Json run_as_json(RunStore& store, const RunInfo& run) {
+  Json doc = Json::object();
+  Json info = Json::object();
+  info["id"] = Json(run.id);
+  info["name"] = Json(run.name);
+  info["status"] = Json(run.status);
+  info["device"] = Json(run.device);
+  info["torch_version"] = Json(run.torch_version);
+  info["project_version"] = Json(run.project_version);
+  info["created_at"] = Json(run.created_at);
+  info["started_at"] = run.started_at.empty() ? Json() : Json(run.started_at);
+  info["ended_at"] = run.ended_at.empty() ? Json() : Json(run.ended_at);
+  Json tags = Json::array();
+  for (const auto& tag : run.tags) tags.push_back(Json(tag));
+  info["tags"] = tags;
+  info["notes"] = Json(run.notes);
+  doc["run"] = info;
+  try {
+    doc["config"] = Json::parse(run.config_json);
+  } catch (const JsonError&) {
+    doc["config"] = Json(run.config_json);
+  }
+  Json stages = Json::array();
+  for (const auto& stage : store.stages(run.id)) {
+    Json row = Json::object();
+    row["stage"] = Json(stage.stage);
+    row["index"] = Json(stage.index);
+    row["status"] = Json(stage.status);
+    row["total_steps"] = Json(stage.total_steps);
+    row["last_step"] = Json(stage.last_step);
+    row["started_at"] = Json(stage.started_at);
+    row["ended_at"] = stage.ended_at.empty() ? Json() : Json(stage.ended_at);
+    stages.push_back(row);
+  }
+  doc["stages"] = stages;
+  Json metrics = Json::array();
+  for (const MetricRow& metric : store.metrics(run.id)) {
+    Json row = Json::object();
+    row["stage"] = Json(metric.stage);
+    row["step"] = Json(metric.step);
+    row["key"] = Json(metric.key);
+    row["block"] = metric.block >= 0 ? Json(metric.block) : Json();
+    row["value"] = Json(metric.value);  // NaN is written as null
+    metrics.push_back(row);
+  }
+  doc["metrics"] = metrics;
+  Json evaluations = Json::object();
+  for (const auto& [key, value] : store.evaluations(run.id)) evaluations[key] = Json(value);
+  doc["evaluations"] = evaluations;
+  Json artifacts = Json::array();
+  for (const auto& artifact : store.artifacts(run.id)) {
+    Json row = Json::object();
+    row["kind"] = Json(artifact.kind);
+    row["path"] = Json(artifact.path);
+    row["sha256"] = Json(artifact.sha256);
+    row["bytes"] = Json(artifact.bytes);
+    artifacts.push_back(row);
+  }
+  doc["artifacts"] = artifacts;
+  return doc;
+}
+
+int export_run(const ArgParser& parser, std::ostream& out) {
+  if (parser.positional().size() != 2) throw UsageError("export needs one RUN");
+  const std::string format = parser.get("format");
+  if (format != "csv" && format != "json") throw UsageError("--format must be csv or json");
+  RunStore store = open_for_reading(database_path(parser));
+  const RunInfo run = resolve_run(store, parser.positional()[1]);
+
+  std::ofstream file;
+  const std::string output = parser.get("output");
+  if (!output.empty()) {
+    file.open(output, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::runtime_error("cannot write " + output);
+  }
+  std::ostream& sink = output.empty() ? out : file;
+  if (format == "csv") {
+    write_csv(store, run, sink);
+  } else {
+    sink << run_as_json(store, run).dump(2) << "\n";
+  }
+  sink.flush();
+  if (!sink) throw std::runtime_error("writing " + (output.empty() ? "stdout" : output) + " failed");
+  if (!output.empty()) std::cerr << "wrote run " << run.id << " to " << output << "\n";
+  return 0;
+}
+
+bool confirmed(const std::string& question, std::ostream& out) {
+  out << question << " [y/N] " << std::flush;
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  std::transform(answer.begin(), answer.end(), answer.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return answer == "y" || answer == "yes";
+}
+
+int delete_run(const ArgParser& parser, std::ostream& out) {
+  if (parser.positional().size() != 2) throw UsageError("delete needs one RUN");
+  RunStore store = open_for_writing(database_path(parser));
+  const RunInfo run = resolve_run(store, parser.positional()[1]);
+  const size_t artifact_count = store.artifacts(run.id).size();
+  if (!parser.flag_set("yes") &&
+      !confirmed("Delete run " + std::to_string(run.id) + " (" + run.name + ") and its " +
+                     std::to_string(artifact_count) + " artifacts?",
+                 out)) {
+    out << "not deleted\n";
+    return 1;
+  }
+  const auto removed = store.delete_run(run.id);
+  out << "deleted run " << run.id << " (" << run.name << "); removed " << removed.size() << " of "
+      << artifact_count << " artifact files";
+  if (removed.size() < artifact_count) out << " (the others are missing or shared with other runs)";
+  out << "\n";
+  return 0;
+}
+
+int tag_run(const ArgParser& parser, std::ostream& out) {
+  if (parser.positional().size() != 3) throw UsageError("tag needs RUN TAG");
+  RunStore store = open_for_writing(database_path(parser));
+  const RunInfo run = resolve_run(store, parser.positional()[1]);
+  const std::string& tag = parser.positional()[2];
+  if (parser.flag_set("remove")) {
+    store.remove_tag(run.id, tag);
+  } else {
+    store.add_tag(run.id, tag);
+  }
+  out << "run " << run.id << " tags: " << join(store.find_run(run.id)->tags, ", ") << "\n";
+  return 0;
+}
+
+int note_run(const ArgParser& parser, std::ostream& out) {
+  if (parser.positional().size() != 3) throw UsageError("note needs RUN TEXT");
+  RunStore store = open_for_writing(database_path(parser));
+  const RunInfo run = resolve_run(store, parser.positional()[1]);
+  store.set_notes(run.id, parser.positional()[2]);
+  out << "run " << run.id << " notes set\n";
+  return 0;
+}
+
+int check_database(const ArgParser& parser, std::ostream& out) {
+  RunStore store = open_for_reading(database_path(parser));
+  const std::string findings = store.integrity_check();
+  out << store.path() << ": " << findings << "\n";
+  return findings == "ok" ? 0 : 1;
+}
+
+int bench_store(const ArgParser& parser, std::ostream& out) {
+  const int64_t metrics = parser.get_int("metrics");
+  const int64_t batch = parser.get_int("batch");
+  const bool own_file = parser.get("db").empty();
+  const std::string path = own_file ? (fs::temp_directory_path() /
+                                       ("adala-store-bench-" + std::to_string(getpid()) + ".sqlite"))
+                                          .string()
+                                    : parser.get("db");
+  store::MetricWriteBenchmark result;
+  try {
+    result = store::run_metric_write_benchmark(path, metrics, static_cast<int>(batch));
+  } catch (...) {
+    if (own_file) {
+      for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path + suffix);
+    }
+    throw;
+  }
+  if (own_file) {
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path + suffix);
+  }
+  char line[160];
+  std::snprintf(line, sizeof line, "%lld metrics in flushes of %d: %.3f s, %.0f metrics/s, %.1f us per flush\n",
+                static_cast<long long>(result.metrics), result.batch, result.seconds,
+                result.metrics_per_second, result.seconds_per_flush * 1e6);
+  out << line;
+  if (parser.has("step-ms")) {
+    const double step_ms = parser.get_double("step-ms");
+    if (step_ms <= 0) throw UsageError("--step-ms must be positive");
+    std::snprintf(line, sizeof line, "overhead on a %.3f ms step: %.4f%% (one flush per step)\n",
+                  step_ms, 100.0 * result.seconds_per_flush * 1e3 / step_ms);
+    out << line;
+  }
+  return 0;
+}
+
+// "-o FILE" and "-y" are the short forms ArgParser does not know.
+Args expand_short_options(const Args& args) {
+  Args expanded;
+  for (const auto& arg : args) {
+    if (arg == "-o") {
+      expanded.push_back("--output");
+    } else if (arg == "-y") {
+      expanded.push_back("--yes");
+    } else if (arg == "-h") {
+      expanded.push_back("--help");
+    } else {
+      expanded.push_back(arg);
+    }
+  }
+  return expanded;
+}
+
+}  // namespace
+
+int runs_command(const Args& args) {
+  ArgParser parser;
+  parser.option("db").option("format", "csv").option("output").option("tag");
+  parser.option("metrics", "300000").option("batch", "15").option("step-ms");
+  parser.flag("yes").flag("remove").flag("blocks").flag("help");
+  parser.parse(expand_short_options(args));
+  std::ostream& out = std::cout;
+  if (parser.flag_set("help") || parser.positional().empty()) {
+    out << kUsage;
+    return parser.flag_set("help") ? 0 : 2;
+  }
+  const std::string& command = parser.positional()[0];
+  if (command == "list") return list_runs(parser, out);
+  if (command == "show") return show_run(parser, out);
+  if (command == "compare") return compare_runs(parser, out);
+  if (command == "export") return export_run(parser, out);
+  if (command == "delete") return delete_run(parser, out);
+  if (command == "tag") return tag_run(parser, out);
+  if (command == "note") return note_run(parser, out);
+  if (command == "check") return check_database(parser, out);
+  if (command == "bench") return bench_store(parser, out);
+  throw UsageError("unknown runs command \"" + command + "\" (list, show, compare, export, delete, "
+                   "tag, note, check, bench)");
+}
+
+}  // namespace adala::cli

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The main job on the embedded default: set up, build, then run the whole ViT-AdaLA pipeline
+# headless on Fashion-MNIST (teacher, Stage 1, 2, 3), writing the run database and a report.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/setup.sh"
+export OPENBLAS_NUM_THREADS=1
+CONFIG="${1:-$ROOT/experiments/fashion-mnist-tiny.json}"
+cd "$ROOT"
+time "$BUILD_DIR/bin/adala" run "$CONFIG" "${@:2}"

@@ -1,0 +1,228 @@
+// `adala runs ...` on a real database: the command's output (std::cout swapped for a
+// buffer), its confirmation prompt (std::cin swapped) and its effect on the file.
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/arg_parser.h"
+#include "app/cli/commands.h"
+#include "engine/core/json.h"
+#include "engine/store/run_store.h"
+#include "store_test_support.h"
+
+using adala::Json;
+using adala::cli::Args;
+using adala::store::RunStore;
+using adala::store::StoreError;
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+};
+
+// Runs `adala runs ARGS... --db PATH` with `input` on stdin.
+Outcome run_command(Args args, const std::string& db, const std::string& input = "") {
+  args.push_back("--db");
+  args.push_back(db);
+  std::ostringstream out;
+  std::istringstream in(input);
+  auto* saved_out = std::cout.rdbuf(out.rdbuf());
+  auto* saved_in = std::cin.rdbuf(in.rdbuf());
+  Outcome outcome;
+  try {
+    outcome.code = adala::cli::runs_command(args);
+  } catch (...) {
+    std::cout.rdbuf(saved_out);
+    std::cin.rdbuf(saved_in);
+    throw;
+  }
+  std::cout.rdbuf(saved_out);
+  std::cin.rdbuf(saved_in);
+  std::cin.clear();
+  outcome.out = out.str();
+  return outcome;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// Two finished runs that differ in one config value and in their results.
+std::string make_database(const std::string& dir) {
+  const std::string path = dir + "/runs.sqlite";
+  RunStore store(path);
+  const double lrs[] = {0.001, 0.0003};
+  for (int i = 0; i < 2; ++i) {
+    const std::string config = R"({"depth":12,"stage2":{"lr":)" + std::to_string(lrs[i]) + "}}";
+    const int64_t run = store.create_run(i == 0 ? "fast" : "slow", config, "cpu", "2.1.0", "0.1.0");
+    store.set_run_status(run, "running");
+    store.begin_stage(run, "stage2", 2, 3);
+    for (int step = 0; step < 3; ++step) {
+      store.add_metric(run, "stage2", step, "loss", -1, (i + 1) * (3 - step));
+      store.add_metric(run, "stage2", step, "attn_mse", 0, 0.5);
+      store.add_metric(run, "stage2", step, "attn_mse", 1, 1.5);
+    }
+    store.end_stage(run, "stage2", "done");
+    store.add_evaluation(run, "stage3", "top1", 0.8 + i * 0.05);
+    const std::string artifact = dir + "/run" + std::to_string(run) + ".ckpt";
+    store_test::write_bytes(artifact, "weights");
+    store.add_artifact(run, "checkpoint", artifact);
+    store.set_run_status(run, "done");
+  }
+  store.add_metric(1, "stage2", 3, "loss", -1, std::nan(""));
+  return path;
+}
+
+}  // namespace
+
+class TestRunsCommand : public QObject {
+  Q_OBJECT
+ private slots:
+  void list_shows_every_run() {
+    const std::string db = make_database(store_test::fresh_dir("cli-list"));
+    const Outcome outcome = run_command({"list"}, db);
+    QCOMPARE(outcome.code, 0);
+    QVERIFY2(contains(outcome.out, "fast") && contains(outcome.out, "slow"), outcome.out.c_str());
+    QVERIFY2(contains(outcome.out, "done") && contains(outcome.out, "1/1"), outcome.out.c_str());
+    QVERIFY(outcome.out.find("slow") < outcome.out.find("fast"));  // newest first
+  }
+
+  void show_prints_stages_evaluations_metrics_artifacts() {
+    const std::string db = make_database(store_test::fresh_dir("cli-show"));
+    const Outcome outcome = run_command({"show", "fast"}, db);
+    QCOMPARE(outcome.code, 0);
+    for (const char* part : {"run 1  fast  [done]", "stage2", "stage3/top1", "0.8",
+                             "stage2/attn_mse[mean]", "checkpoint", "\"depth\": 12"}) {
+      QVERIFY2(contains(outcome.out, part), (std::string(part) + " in:\n" + outcome.out).c_str());
+    }
+  }
+
+  void compare_lists_final_metrics_and_config_differences() {
+    const std::string db = make_database(store_test::fresh_dir("cli-compare"));
+    const Outcome outcome = run_command({"compare", "1", "2"}, db);
+    QCOMPARE(outcome.code, 0);
+    const std::string& out = outcome.out;
+    QVERIFY2(contains(out, "run 1 fast") && contains(out, "run 2 slow"), out.c_str());
+    const size_t config_at = out.find("config differences");
+    QVERIFY(config_at != std::string::npos);
+    const std::string config = out.substr(config_at);
+    QVERIFY2(contains(config, "stage2.lr"), out.c_str());
+    QVERIFY2(contains(config, "0.001") && contains(config, "0.0003"), out.c_str());
+    QVERIFY2(!contains(config, "depth"), out.c_str());  // equal in both: not a difference
+    // run 1 ended with a NaN loss at step 3, run 2 with 2 at step 2.
+    QVERIFY2(contains(out, "stage2/loss"), out.c_str());
+    QVERIFY2(contains(out, "nan"), out.c_str());
+    QVERIFY2(contains(out, "stage2/attn_mse[mean]"), out.c_str());
+    QVERIFY2(contains(out, "0.85"), out.c_str());
+    const Outcome blocks = run_command({"compare", "1", "2", "--blocks"}, db);
+    QVERIFY2(contains(blocks.out, "stage2/attn_mse[1]"), blocks.out.c_str());
+    QVERIFY_EXCEPTION_THROWN(run_command({"compare", "1"}, db), adala::cli::UsageError);
+  }
+
+  void export_csv_and_json() {
+    const std::string dir = store_test::fresh_dir("cli-export");
+    const std::string db = make_database(dir);
+    const Outcome csv = run_command({"export", "1", "--format", "csv"}, db);
+    QCOMPARE(csv.code, 0);
+    std::istringstream lines(csv.out);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(lines, line);) rows.push_back(line);
+    QCOMPARE(rows.size(), size_t(1 + 10));
+    QCOMPARE(rows[0], std::string("run_id,stage,step,key,block,value"));
+    QCOMPARE(rows[1], std::string("1,stage2,0,attn_mse,0,0.5"));
+    QCOMPARE(rows[3], std::string("1,stage2,0,loss,,3"));
+    QCOMPARE(rows.back(), std::string("1,stage2,3,loss,,nan"));
+
+    const std::string file = dir + "/run1.json";
+    const Outcome json = run_command({"export", "fast", "--format", "json", "-o", file}, db);
+    QCOMPARE(json.code, 0);
+    const Json doc = Json::parse(store_test::read_bytes(file));
+    QCOMPARE(doc.at("run").at("name").as_string(), std::string("fast"));
+    QCOMPARE(doc.at("config").at("depth").as_int(), int64_t(12));
+    QCOMPARE(doc.at("metrics").size(), size_t(10));
+    QVERIFY(doc.at("metrics").as_array().back().at("value").is_null());  // NaN
+    QVERIFY(doc.at("metrics").as_array().front().at("block").is_integer());
+    QCOMPARE(doc.at("evaluations").at("stage3/top1").as_double(), 0.8);
+    QCOMPARE(doc.at("artifacts").size(), size_t(1));
+    QCOMPARE(doc.at("stages").as_array().at(0).at("status").as_string(), std::string("done"));
+    QVERIFY_EXCEPTION_THROWN(run_command({"export", "1", "--format", "xml"}, db), adala::cli::UsageError);
+  }
+
+  void delete_asks_first() {
+    const std::string dir = store_test::fresh_dir("cli-delete");
+    const std::string db = make_database(dir);
+    const std::string artifact = dir + "/run1.ckpt";
+
+    Outcome refused = run_command({"delete", "1"}, db, "n\n");
+    QCOMPARE(refused.code, 1);
+    QVERIFY2(contains(refused.out, "Delete run 1 (fast) and its 1 artifacts? [y/N]"), refused.out.c_str());
+    QVERIFY(store_test::fs::exists(artifact));
+    refused = run_command({"delete", "1"}, db, "");  // no answer at all: no
+    QCOMPARE(refused.code, 1);
+    QVERIFY(RunStore(db).find_run(1).has_value());
+
+    const Outcome accepted = run_command({"delete", "1"}, db, "y\n");
+    QCOMPARE(accepted.code, 0);
+    QVERIFY2(contains(accepted.out, "deleted run 1"), accepted.out.c_str());
+    QVERIFY(!store_test::fs::exists(artifact));
+    QVERIFY(!RunStore(db).find_run(1).has_value());
+
+    const Outcome forced = run_command({"delete", "slow", "--yes"}, db, "");
+    QCOMPARE(forced.code, 0);
+    QVERIFY(!contains(forced.out, "[y/N]"));
+    QVERIFY(RunStore(db).list_runs().empty());
+  }
+
+  void tag_and_note() {
+    const std::string db = make_database(store_test::fresh_dir("cli-tag"));
+    QCOMPARE(run_command({"tag", "2", "best"}, db).code, 0);
+    QCOMPARE(run_command({"note", "2", "use this one"}, db).code, 0);
+    const auto run = RunStore(db).find_run(2);
+    QCOMPARE(run->tags, std::vector<std::string>{"best"});
+    QCOMPARE(run->notes, std::string("use this one"));
+    const Outcome listed = run_command({"list", "--tag", "best"}, db);
+    QVERIFY2(contains(listed.out, "slow") && !contains(listed.out, "fast"), listed.out.c_str());
+    run_command({"tag", "2", "best", "--remove"}, db);
+    QVERIFY(RunStore(db).find_run(2)->tags.empty());
+  }
+
+  void errors_name_the_problem() {
+    const std::string dir = store_test::fresh_dir("cli-errors");
+    const std::string db = make_database(dir);
+    try {
+      run_command({"show", "nope"}, db);
+      QFAIL("unknown run accepted");
+    } catch (const adala::cli::UsageError& e) {
+      QVERIFY2(contains(e.what(), "no run \"nope\""), e.what());
+    }
+    const std::string missing = dir + "/missing.sqlite";
+    try {
+      run_command({"list"}, missing);
+      QFAIL("missing database accepted");
+    } catch (const StoreError& e) {
+      QVERIFY2(contains(e.what(), "no run database at " + missing), e.what());
+    }
+    QVERIFY_EXCEPTION_THROWN(run_command({"tag", "1", "x"}, missing), StoreError);
+    QVERIFY(!store_test::fs::exists(missing));  // no command creates a database
+    QVERIFY_EXCEPTION_THROWN(run_command({"frobnicate"}, db), adala::cli::UsageError);
+    QCOMPARE(run_command({"check"}, db).code, 0);
+  }
+
+  void bench_reports_throughput_and_overhead() {
+    const std::string dir = store_test::fresh_dir("cli-bench");
+    const std::string db = dir + "/bench.sqlite";
+    const Outcome outcome =
+        run_command({"bench", "--metrics", "3000", "--batch", "15", "--step-ms", "100"}, db);
+    QCOMPARE(outcome.code, 0);
+    QVERIFY2(contains(outcome.out, "metrics/s") && contains(outcome.out, "overhead on a 100.000 ms step"),
+             outcome.out.c_str());
+    QVERIFY_EXCEPTION_THROWN(run_command({"bench", "--metrics", "10"}, db), StoreError);  // exists
+  }
+};
+
+QTEST_GUILESS_MAIN(TestRunsCommand)
+#include "test_runs_command.moc"

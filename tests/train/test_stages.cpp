@@ -1,0 +1,226 @@
+// The stages on a micro ViT and synthetic images: gradient masks, overfitting, exact zeros,
+// resume determinism and cancellation.
+#include <torch/torch.h>
+
+#include <QtTest/QtTest>
+
+#include <filesystem>
+
+#include "engine/train/stage_checkpoint.h"
+#include "engine/train/stages.h"
+
+using namespace adala;
+
+namespace {
+
+ExperimentConfig micro_config() {
+  ExperimentConfig c;
+  c.model = vit_preset("fmnist_micro");
+  c.seed = 7;
+  for (StageConfig* s : {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning}) {
+    s->epochs = 0;
+    s->max_steps = 12;
+    s->batch_size = 8;
+    s->lr = 3e-3;
+    s->warmup_steps = 2;
+    s->checkpoint_every = 0;
+  }
+  return c;
+}
+
+std::string fresh_dir(const std::string& name) {
+  const std::string dir = std::string(ADALA_TEST_TMP) + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Cancels the job once a given stage has logged `after` steps.
+class CancelAfterSink : public RecordingSink {
+ public:
+  CancelAfterSink(JobControl& control, int64_t after) : control_(control), after_(after) {}
+  void on_event(const Event& e) override {
+    RecordingSink::on_event(e);
+    if (const auto* m = std::get_if<StepMetrics>(&e); m && m->step >= after_) control_.request_cancel();
+  }
+
+ private:
+  JobControl& control_;
+  int64_t after_;
+};
+
+std::vector<double> losses(const RecordingSink& sink, const std::string& stage) {
+  std::vector<double> out;
+  for (const auto& m : sink.steps(stage)) out.push_back(m.loss);
+  return out;
+}
+
+}  // namespace
+
+class TestStages : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { torch::manual_seed(0); }
+
+  void stage1_gradients_reach_only_linear_attention() {
+    VisionTransformer teacher(vit_preset("fmnist_micro"));
+    auto before = clone_model(teacher, torch::kCPU);
+    auto out = AttentionAlignmentStage::loss(teacher, torch::rand({4, 1, 28, 28}));
+    QCOMPARE(out.per_block_mse.size(), size_t(teacher->depth()));
+    out.loss.backward();
+    int with_grad = 0;
+    for (const auto& p : teacher->named_parameters()) {
+      const bool linear = p.key().find(".attn.linear.") != std::string::npos;
+      const bool grad = p.value().grad().defined() && p.value().grad().abs().sum().item<double>() > 0;
+      QVERIFY2(linear == grad, qPrintable(QString::fromStdString(p.key())));
+      with_grad += grad;
+    }
+    QCOMPARE(with_grad, int(teacher->depth() * 4));  // qkv.{weight,bias}, proj.{weight,bias}
+    // And a full Stage-1 run leaves every teacher tensor bit-identical.
+    ExperimentConfig c = micro_config();
+    NullSink sink;
+    JobControl control;
+    StageContext ctx{c, torch::kCPU, sink, control, ""};
+    AttentionAlignmentStage(ctx).run(teacher, torch::rand({32, 1, 28, 28}));
+    auto ref = before->named_parameters();
+    int changed = 0;
+    for (const auto& p : teacher->named_parameters()) {
+      const bool same = torch::equal(p.value(), ref[p.key()]);
+      if (p.key().find(".attn.linear.") == std::string::npos) QVERIFY2(same, qPrintable(QString::fromStdString(p.key())));
+      else changed += !same;
+    }
+    QVERIFY(changed > 0);
+  }
+
+  void stage1_overfits_a_small_batch() {
+    VisionTransformer teacher(vit_preset("fmnist_micro"));
+    {
+      // Peaky softmax attention with outputs of unit scale (a fresh init gives ~1e-9 MSE),
+      // and a linear branch pushed away from it, so there is something to learn.
+      torch::NoGradGuard g;
+      for (int64_t b = 0; b < teacher->depth(); ++b) {
+        auto attn = teacher->block(b)->attn;
+        attn->qkv->weight.mul_(20.0);
+        attn->proj->weight.mul_(20.0);
+        attn->init_linear_from_softmax();
+        attn->linear->qkv->weight.add_(torch::randn_like(attn->linear->qkv->weight) * 0.2);
+      }
+    }
+    ExperimentConfig c = micro_config();
+    c.attention_alignment.max_steps = 150;
+    c.attention_alignment.batch_size = 16;
+    c.attention_alignment.lr = 3e-3;
+    RecordingSink sink;
+    JobControl control;
+    StageContext ctx{c, torch::kCPU, sink, control, ""};
+    auto images = torch::rand({16, 1, 28, 28});
+    const double initial = AttentionAlignmentStage::loss(teacher, images).loss.item<double>();
+    AttentionAlignmentStage(ctx).run(teacher, images);
+    const double final_loss = AttentionAlignmentStage::loss(teacher, images).loss.item<double>();
+    QVERIFY2(final_loss < 0.3 * initial, qPrintable(QString("initial %1 final %2").arg(initial).arg(final_loss)));
+    QCOMPARE(sink.steps("attention_alignment").size(), size_t(150));
+  }
+
+  void stage2_teacher_against_itself_is_exactly_zero() {
+    VisionTransformer teacher(vit_preset("fmnist_micro"));
+    auto student = clone_model(teacher, torch::kCPU);
+    auto out = FeatureAlignmentStage::loss(teacher, student, torch::rand({4, 1, 28, 28}));
+    QCOMPARE(out.loss.item<double>(), 0.0);
+    for (double v : out.per_block_mse) QCOMPARE(v, 0.0);
+    // The linear student is not the teacher: the loss is positive and reaches all of it.
+    student->set_attention_mode(AttentionMode::Linear);
+    auto lin = FeatureAlignmentStage::loss(teacher, student, torch::rand({4, 1, 28, 28}));
+    QVERIFY(lin.loss.item<double>() > 0.0);
+    lin.loss.backward();
+    QVERIFY(student->blocks->ptr(0)->named_parameters()["mlp.fc1.weight"].grad().defined());
+    QVERIFY(student->named_parameters()["patch_embed.proj.weight"].grad().defined());
+    QVERIFY(!teacher->named_parameters()["patch_embed.proj.weight"].grad().defined());
+  }
+
+  void resume_gives_the_same_next_loss() {
+    auto images = torch::rand({64, 1, 28, 28});
+    ExperimentConfig c = micro_config();
+    c.feature_alignment.max_steps = 10;
+    auto run = [&](const std::string& dir, int64_t cancel_after, RecordingSink& sink) {
+      torch::manual_seed(3);
+      VisionTransformer teacher(c.model);
+      VisionTransformer student = clone_model(teacher, torch::kCPU);
+      JobControl control;
+      CancelAfterSink cancel(control, cancel_after);
+      EventSink& target = cancel_after > 0 ? static_cast<EventSink&>(cancel) : sink;
+      StageContext ctx{c, torch::kCPU, target, control, dir};
+      try {
+        FeatureAlignmentStage(ctx).run(teacher, student, images);
+      } catch (const JobCancelled&) {
+        for (const auto& e : cancel.events()) sink.on_event(e);
+        return false;
+      }
+      return true;
+    };
+    RecordingSink straight, first, second;
+    QVERIFY(run(fresh_dir("resume_straight"), 0, straight));
+    const std::string dir = fresh_dir("resume_split");
+    QVERIFY(!run(dir, 4, first));  // cancelled after step 4, checkpoint written at step 4
+    QCOMPARE(checkpoint_step(dir + "/checkpoints/feature_alignment.pt"), int64_t(4));
+    QVERIFY(run(dir, 0, second));
+    auto a = losses(straight, "feature_alignment"), b = losses(first, "feature_alignment"),
+         r = losses(second, "feature_alignment");
+    QCOMPARE(a.size(), size_t(10));
+    QCOMPARE(b.size(), size_t(4));
+    QCOMPARE(r.size(), size_t(6));
+    QCOMPARE(second.steps("feature_alignment").front().step, int64_t(5));
+    for (size_t i = 0; i < 4; ++i) QCOMPARE(b[i], a[i]);
+    for (size_t i = 0; i < 6; ++i) QCOMPARE(r[i], a[4 + i]);  // bit-identical continuation
+  }
+
+  void cancellation_leaves_a_loadable_checkpoint() {
+    ExperimentConfig c = micro_config();
+    c.teacher.max_steps = 50;
+    const std::string dir = fresh_dir("cancel");
+    VisionTransformer model(c.model);
+    JobControl control;
+    CancelAfterSink sink(control, 3);
+    StageContext ctx{c, torch::kCPU, sink, control, dir};
+    ImageDataset data{torch::rand({40, 1, 28, 28}), torch::randint(0, 10, {40})};
+    bool cancelled = false;
+    try {
+      TeacherPretrainingStage(ctx).run(model, data);
+    } catch (const JobCancelled& e) {
+      cancelled = true;
+      QCOMPARE(QString::fromStdString(e.stage()), QString("teacher"));
+    }
+    QVERIFY(cancelled);
+    bool saw_cancel_event = false;
+    for (const auto& e : sink.events())
+      if (const auto* s = std::get_if<StageEvent>(&e)) saw_cancel_event |= s->kind == StageEvent::Kind::Cancelled;
+    QVERIFY(saw_cancel_event);
+    VisionTransformer restored(c.model);
+    QCOMPARE(load_checkpoint_weights(dir + "/checkpoints/teacher.pt", *restored), int64_t(3));
+    auto x = torch::rand({2, 1, 28, 28});
+    torch::NoGradGuard g;
+    model->eval();
+    restored->eval();
+    QVERIFY(torch::equal(restored->forward(x), model->forward(x)));
+  }
+
+  void teacher_learns_a_separable_task() {
+    // Labels depend on which image half is bright: a few dozen steps must get it right.
+    ExperimentConfig c = micro_config();
+    c.teacher.max_steps = 80;
+    c.teacher.batch_size = 32;
+    auto images = torch::rand({256, 1, 28, 28}) * 0.2;
+    auto labels = torch::randint(0, 2, {256});
+    for (int64_t i = 0; i < 256; ++i)
+      images[i].narrow(2, labels[i].item<int64_t>() * 14, 14).add_(0.8);
+    ImageDataset data{images, labels};
+    VisionTransformer model(c.model);
+    NullSink sink;
+    JobControl control;
+    StageContext ctx{c, torch::kCPU, sink, control, ""};
+    TeacherPretrainingStage(ctx).run(model, data);
+    QVERIFY(evaluate_top1(model, data, torch::kCPU) > 0.95);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestStages)
+#include "test_stages.moc"
