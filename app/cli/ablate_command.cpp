@@ -8,7 +8,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "app/cli/progress_sink.h"
+#include "app/cli/tracked_run.h"
 #include "engine/train/pipeline.h"
 
 namespace adala::cli {
@@ -22,17 +22,6 @@ struct Variant {
   std::vector<StepMetrics> stage2;
 };
 
-// Fan-out to the progress bar and a recorder (for the Stage-2 curves).
-class AblationSink : public EventSink {
- public:
-  void on_event(const Event& e) override {
-    progress.on_event(e);
-    record.on_event(e);
-  }
-  ProgressBarSink progress;
-  RecordingSink record;
-};
-
 std::string pct(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f", 100.0 * v);
@@ -43,11 +32,11 @@ std::string pct(double v) {
 
 int ablate_command(const Args& args) {
   ArgParser p;
-  p.option("device", "").option("out", "").flag("help");
+  p.option("device", "").option("out", "").option("db", "").flag("help");
   p.parse(args);
   if (p.flag_set("help") || p.positional().size() != 1) {
     std::printf(
-        "usage: adala ablate CONFIG.json [--out DIR] [--device auto|cpu|cuda]\n"
+        "usage: adala ablate CONFIG.json [--out DIR] [--device auto|cpu|cuda] [--db FILE|none]\n"
         "  (a) teacher, (b) naive swap (Stage 3 only), (c) Stage 2+3, (d) Stage 1+2+3, on the\n"
         "  same data and budget. Writes ablation.md / ablation.csv / stage2_curves.csv.\n");
     return p.flag_set("help") ? 0 : 2;
@@ -56,13 +45,24 @@ int ablate_command(const Args& args) {
   const std::string out = p.has("out") ? p.get("out") : make_run_dir(config) + "-ablation";
   std::filesystem::create_directories(out);
 
-  JobControl control;
-  PipelineOptions teacher_options;
-  teacher_options.stages = {0};
-  teacher_options.run_dir = out + "/a-teacher";
-  teacher_options.device = p.get("device");
-  AblationSink teacher_sink;
-  PipelineResult teacher = run_pipeline(config, teacher_options, teacher_sink, control);
+  TrackedRunOptions tracking;
+  tracking.db_path = p.get("db");
+  tracking.tags = {"ablation", "ablation:" + std::filesystem::path(out).filename().string()};
+  auto run_variant = [&](const ExperimentConfig& c, const std::vector<int>& stages, const std::string& key,
+                         RecordingSink& record) {
+    PipelineOptions o;
+    o.stages = stages;
+    o.run_dir = out + "/" + key;
+    o.device = p.get("device");
+    TrackedRunOptions t = tracking;
+    t.tags.push_back("variant:" + key);
+    t.extra_sink = &record;
+    TrackedRunResult r = run_tracked(c, o, t);
+    if (r.cancelled) throw std::runtime_error("ablation interrupted in variant " + key + "; partial results in " + out);
+    return r.pipeline;
+  };
+  RecordingSink teacher_record;
+  PipelineResult teacher = run_variant(config, {0}, "a-teacher", teacher_record);
 
   std::vector<Variant> variants = {{"b", "naive swap (Stage 3 only)", {3}, {}, {}},
                                    {"c", "Stage 2 + 3", {2, 3}, {}, {}},
@@ -71,13 +71,9 @@ int ablate_command(const Args& args) {
   student_config.teacher_weights = stage_output_path(teacher.run_dir, 0);
   for (auto& v : variants) {
     std::fprintf(stderr, "\n##### variant (%s) %s\n", v.key.c_str(), v.label.c_str());
-    PipelineOptions o;
-    o.stages = v.stages;
-    o.run_dir = out + "/" + v.key;
-    o.device = p.get("device");
-    AblationSink sink;
-    v.result = run_pipeline(student_config, o, sink, control);
-    v.stage2 = sink.record.steps("feature_alignment");
+    RecordingSink record;
+    v.result = run_variant(student_config, v.stages, v.key, record);
+    v.stage2 = record.steps("feature_alignment");
   }
 
   std::ostringstream md;

@@ -106,7 +106,8 @@ int inspect_weights_command(const Args& args) {
     ++by_dtype[t.dtype];
   }
   std::string dtypes;
-  for (const auto& [d, n] : by_dtype) dtypes += (dtypes.empty() ? "" : ", ") + d + " x" + std::to_string(n);
+  for (const auto& [d, n] : by_dtype)
+    dtypes += (dtypes.empty() ? "" : ", ") + d + " x" + std::to_string(n);
   std::printf("\ntotals    %zu tensors, %lld parameters, %llu bytes (%.3f MB)%s%s%s\n",
               tensors.size(), static_cast<long long>(total_params),
               static_cast<unsigned long long>(total_bytes), static_cast<double>(total_bytes) / 1e6,

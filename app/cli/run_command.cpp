@@ -6,8 +6,8 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "app/cli/progress_sink.h"
 #include "app/cli/run_summary.h"
+#include "app/cli/tracked_run.h"
 #include "engine/train/pipeline.h"
 
 namespace adala::cli {
@@ -27,16 +27,17 @@ std::vector<int> parse_stages(const std::string& text) {
 
 const char* kRunHelp =
     "usage: adala run CONFIG.json [--stages 0,1,2,3] [--resume RUN_DIR] [--device auto|cpu|cuda]\n"
-    "                 [--runs-dir DIR] [--threads N]\n"
+    "                 [--runs-dir DIR] [--db FILE|none] [--threads N]\n"
     "  Runs the ViT-AdaLA stages: 0 teacher, 1 attention alignment, 2 feature alignment,\n"
     "  3 fine-tuning. --resume continues an interrupted run from its last checkpoint\n"
-    "  (CONFIG is then optional: the run's own config.json is used).\n";
+    "  (a run folder, or a run id/name from the database; CONFIG is then optional).\n"
+    "  Ctrl-C stops after the current step, checkpoints, and marks the run interrupted.\n";
 
 }  // namespace
 
 int run_command(const Args& args) {
   ArgParser p;
-  p.option("stages", "").option("resume", "").option("device", "").option("runs-dir", "").flag("help");
+  p.option("stages", "").option("resume", "").option("device", "").option("runs-dir", "").option("db", "").flag("help");
   p.parse(args);
   if (p.flag_set("help")) {
     std::printf("%s", kRunHelp);
@@ -49,11 +50,10 @@ int run_command(const Args& args) {
   ExperimentConfig config;
   PipelineOptions options;
   if (!resume.empty()) {
-    if (!std::filesystem::exists(resume + "/config.json"))
-      throw UsageError("--resume " + resume + ": not a run folder (no config.json)");
-    config = load_run_config(resume);
-    options.stages = load_run_stages(resume);
-    options.run_dir = resume;
+    const std::string dir = resolve_run_dir(p.get("db"), resume);
+    config = load_run_config(dir);
+    options.stages = load_run_stages(dir);
+    options.run_dir = dir;
   } else {
     config = load_experiment_config(p.positional()[0]);
   }
@@ -61,13 +61,12 @@ int run_command(const Args& args) {
   if (p.has("runs-dir")) config.runs_dir = p.get("runs-dir");
   options.device = p.get("device");
 
-  ProgressBarSink progress;
-  JobControl control;
-  PipelineResult result = run_pipeline(config, options, progress, control);
-  const std::string summary = run_summary_markdown(config, result);
-  const std::string report_path = result.run_dir + "/summary.md";
-  std::ofstream(report_path) << summary;
-  std::printf("%s\nsummary written to %s\n", summary.c_str(), report_path.c_str());
+  TrackedRunOptions tracking;
+  tracking.db_path = p.get("db");
+  TrackedRunResult result = run_tracked(config, options, tracking);
+  if (result.cancelled) return 130;
+  std::printf("%s\nsummary written to %s\n", run_summary_markdown(config, result.pipeline).c_str(),
+              result.summary_path.c_str());
   return 0;
 }
 

@@ -2,8 +2,6 @@
 
 #include <torch/autograd.h>
 
-#include <set>
-
 #include "engine/core/json.h"
 #include "engine/core/preset_match.h"
 #include "engine/core/vit_config_json.h"
@@ -66,8 +64,8 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
 
   const ViTConfig& cfg = model->config();
   const int64_t model_pos_len = model->pos_embed.size(1);
-  const std::string pos_note = adjust_pos_embed_layout(
-      ours, model_pos_len, cfg.no_embed_class, cfg.class_token, cfg.num_register_tokens);
+  const std::string pos_note = adjust_pos_embed_layout(ours, model_pos_len, cfg.no_embed_class,
+                                                       cfg.class_token, cfg.num_register_tokens);
   if (!pos_note.empty()) r.notes.push_back(pos_note);
   if (o.interpolate_pos_embed) {
     auto it = ours.find("pos_embed");
@@ -94,8 +92,7 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
   };
 
   const auto targets = model_tensors(model);
-  std::set<std::string> target_names;
-  for (const auto& kv : targets) target_names.insert(kv.first);
+  const std::map<std::string, at::Tensor> by_name(targets.begin(), targets.end());
 
   std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // dst, src
   std::vector<std::string> to_initialise;
@@ -104,10 +101,12 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
     if (!o.load_head && is_head(name)) continue;
     auto it = ours.find(name);
     if (it == ours.end()) {
-      if (is_linear_branch(name) && o.init_missing_linear_from_softmax &&
-          target_names.count(softmax_counterpart(name))) {
-        to_initialise.push_back(name);
-        continue;
+      if (is_linear_branch(name) && o.init_missing_linear_from_softmax) {
+        auto soft = by_name.find(softmax_counterpart(name));
+        if (soft != by_name.end() && soft->second.sizes() == dst.sizes()) {
+          to_initialise.push_back(name);
+          continue;
+        }
       }
       r.missing.push_back(name);
       continue;
@@ -130,31 +129,20 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
       r.skipped.push_back(from + " (load_head = false)");
       continue;
     }
-    if (target_names.count(name)) continue;
+    if (by_name.count(name)) continue;
     r.unexpected.push_back(from == name ? name : from + " (as " + name + ")");
   }
   for (const auto& [what, n] : conversions)
     r.notes.push_back("converted " + std::to_string(n) + " tensor" + (n == 1 ? "" : "s") + " " +
                       what);
 
+  r.initialised = to_initialise;
   if (o.strict && !r.ok()) throw WeightLoadError(source, r);
 
   torch::NoGradGuard no_grad;
   for (auto& [dst, src] : copies) dst.copy_(src);
-  std::map<std::string, at::Tensor> by_name(targets.begin(), targets.end());
-  for (const auto& name : to_initialise) {
-    auto dst = by_name.at(name);
-    const auto& src = by_name.at(softmax_counterpart(name));
-    if (dst.sizes() != src.sizes()) {
-      r.notes.push_back(name + ": cannot initialise from " + softmax_counterpart(name) +
-                        " (shape " + shape_str(src.sizes()) + " vs " + shape_str(dst.sizes()) +
-                        ")");
-      r.missing.push_back(name);
-      continue;
-    }
-    dst.copy_(src);
-    r.initialised.push_back(name);
-  }
+  for (const auto& name : to_initialise)
+    by_name.at(name).copy_(by_name.at(softmax_counterpart(name)));
   return r;
 }
 
@@ -182,11 +170,7 @@ std::string LoadReport::summary() const {
 }
 
 WeightLoadError::WeightLoadError(const std::string& source, LoadReport report)
-    : std::runtime_error(source + ": the weights do not fit the model (" +
-                         std::to_string(report.missing.size()) + " missing, " +
-                         std::to_string(report.unexpected.size()) + " unexpected, " +
-                         std::to_string(report.misshapen.size()) + " misshapen); " +
-                         report.summary()),
+    : std::runtime_error(source + ": the weights do not fit the model: " + report.summary()),
       report_(std::move(report)) {}
 
 LoadReport load_weights(VisionTransformer& model, const std::string& path,
@@ -225,8 +209,8 @@ VisionTransformer load_model(const std::string& path, const c10::Device& device,
     try {
       config = vit_config_from_json(Json::parse(it->second));
     } catch (const std::exception& e) {
-      throw std::runtime_error(path + ": metadata \"adala.config\" is not a usable ViT config: " +
-                               e.what());
+      throw std::runtime_error(
+          path + ": metadata \"adala.config\" is not a usable ViT config: " + e.what());
     }
   } else {
     ShapeMap shapes;

@@ -19,7 +19,9 @@ int64_t square_root(int64_t n) {
   return r * r == n ? r : -1;
 }
 
-int64_t preset_pos_prefix(const ViTConfig& c) { return c.no_embed_class ? 0 : c.num_prefix_tokens(); }
+int64_t preset_pos_prefix(const ViTConfig& c) {
+  return c.no_embed_class ? 0 : c.num_prefix_tokens();
+}
 
 struct Comparison {
   std::vector<std::string> required;  // architecture differences: not this preset
@@ -51,9 +53,16 @@ Comparison compare(const VitShapeSummary& s, const ViTConfig& c) {
   if (s.img_size() > 0 && s.img_size() != c.img_size)
     r.soft.push_back(vs("image size", s.img_size(), c.img_size) + " (position grid " +
                      std::to_string(s.grid) + "x" + std::to_string(s.grid) + ")");
-  if (s.pos_prefix >= 0 && s.pos_prefix != preset_pos_prefix(c))
-    r.soft.push_back(vs("pos_embed prefix slots", s.pos_prefix, preset_pos_prefix(c)));
-  if (s.num_classes != c.num_classes) r.soft.push_back(vs("head classes", s.num_classes, c.num_classes));
+  if (s.pos_prefix >= 0 && s.pos_prefix != preset_pos_prefix(c)) {
+    std::string why = vs("pos_embed prefix slots", s.pos_prefix, preset_pos_prefix(c));
+    if (s.pos_prefix == 1 && preset_pos_prefix(c) == 0 && c.class_token)
+      why += " (the cls slot is folded into cls_token when loading)";
+    else if (s.pos_prefix == 0 && preset_pos_prefix(c) == 1 && c.num_register_tokens == 0)
+      why += " (a zero cls slot is inserted when loading)";
+    r.soft.push_back(why);
+  }
+  if (s.num_classes != c.num_classes)
+    r.soft.push_back(vs("head classes", s.num_classes, c.num_classes));
   return r;
 }
 
@@ -93,7 +102,8 @@ VitShapeSummary summarise_vit_shapes(const ShapeMap& shapes) {
   s.in_chans = (*pw)[1];
   s.patch_size = (*pw)[2];
   s.class_token = find(shapes, "cls_token") != nullptr;
-  if (const auto* r = find(shapes, "reg_token"); r && r->size() == 3) s.num_register_tokens = (*r)[1];
+  if (const auto* r = find(shapes, "reg_token"); r && r->size() == 3)
+    s.num_register_tokens = (*r)[1];
   if (const auto* h = find(shapes, "head.weight"); h && h->size() == 2) s.num_classes = (*h)[0];
   std::set<int64_t> blocks;
   for (const auto& [name, shape] : shapes) {
@@ -110,7 +120,8 @@ VitShapeSummary summarise_vit_shapes(const ShapeMap& shapes) {
     s.problems.push_back("block indices are not 0.." + std::to_string(s.depth - 1));
   s.layer_scale = find(shapes, "blocks.0.ls1.gamma") != nullptr;
   s.qkv_bias = find(shapes, "blocks.0.attn.qkv.bias") != nullptr;
-  if (const auto* f = find(shapes, "blocks.0.mlp.fc1.weight"); f && f->size() == 2) s.mlp_hidden = (*f)[0];
+  if (const auto* f = find(shapes, "blocks.0.mlp.fc1.weight"); f && f->size() == 2)
+    s.mlp_hidden = (*f)[0];
   if (const auto* p = find(shapes, "pos_embed"); p && p->size() == 3) {
     s.pos_len = (*p)[1];
     const int64_t prefix = (s.class_token ? 1 : 0) + s.num_register_tokens;
@@ -122,8 +133,9 @@ VitShapeSummary summarise_vit_shapes(const ShapeMap& shapes) {
         break;
       }
     }
-    if (s.grid < 0) s.problems.push_back("pos_embed has " + std::to_string(s.pos_len) +
-                                         " slots: no square patch grid after the prefix");
+    if (s.grid < 0)
+      s.problems.push_back("pos_embed has " + std::to_string(s.pos_len) +
+                           " slots: no square patch grid after the prefix");
   }
   return s;
 }

@@ -29,13 +29,13 @@ struct DtypeEntry {
 };
 
 const DtypeEntry kDtypes[] = {
-    {"F64", 8, true, at::kDouble},     {"F32", 4, true, at::kFloat},
-    {"F16", 2, true, at::kHalf},       {"BF16", 2, true, at::kBFloat16},
-    {"I64", 8, true, at::kLong},       {"I32", 4, true, at::kInt},
-    {"I16", 2, true, at::kShort},      {"I8", 1, true, at::kChar},
-    {"U8", 1, true, at::kByte},        {"BOOL", 1, true, at::kBool},
-    {"U64", 8, false, at::kLong},      {"U32", 4, false, at::kInt},
-    {"U16", 2, false, at::kShort},     {"F8_E4M3", 1, false, at::kByte},
+    {"F64", 8, true, at::kDouble},    {"F32", 4, true, at::kFloat},
+    {"F16", 2, true, at::kHalf},      {"BF16", 2, true, at::kBFloat16},
+    {"I64", 8, true, at::kLong},      {"I32", 4, true, at::kInt},
+    {"I16", 2, true, at::kShort},     {"I8", 1, true, at::kChar},
+    {"U8", 1, true, at::kByte},       {"BOOL", 1, true, at::kBool},
+    {"U64", 8, false, at::kLong},     {"U32", 4, false, at::kInt},
+    {"U16", 2, false, at::kShort},    {"F8_E4M3", 1, false, at::kByte},
     {"F8_E5M2", 1, false, at::kByte},
 };
 
@@ -185,13 +185,13 @@ struct SafetensorsReader::Impl {
     if (header_size > kMaxHeaderBytes)
       fail("header length " + std::to_string(header_size) + " is absurdly large (limit " +
            std::to_string(kMaxHeaderBytes) + " bytes)");
-    if (header_size < 2) fail("header length " + std::to_string(header_size) + " is too short for a JSON object");
+    if (header_size < 2)
+      fail("header length " + std::to_string(header_size) + " is too short for a JSON object");
   }
 
   uint64_t as_offset(const Json& v, const std::string& name, const char* what) const {
     if (!v.is_integer() || v.as_int() < 0)
-      fail("tensor \"" + name + "\": " + what + " must be a non-negative integer, got " +
-           v.dump());
+      fail("tensor \"" + name + "\": " + what + " must be a non-negative integer, got " + v.dump());
     return static_cast<uint64_t>(v.as_int());
   }
 
@@ -219,8 +219,7 @@ struct SafetensorsReader::Impl {
         continue;
       }
       const std::string where = "tensor \"" + name + "\": ";
-      if (!entry.is_object())
-        fail(where + "entry must be an object, got " + entry.type_name());
+      if (!entry.is_object()) fail(where + "entry must be an object, got " + entry.type_name());
       const Json* dtype = entry.find("dtype");
       const Json* shape = entry.find("shape");
       const Json* offsets = entry.find("data_offsets");

@@ -37,8 +37,8 @@ ViTConfig vit_config_from_json(const Json& j) {
     c = vit_preset(preset->as_string());
   }
   auto bad = [](const std::string& key, const char* expected, const Json& v) {
-    return std::invalid_argument("ViT config field \"" + key + "\" must be " + expected +
-                                 ", got " + v.dump());
+    return std::invalid_argument("ViT config field \"" + key + "\" must be " + expected + ", got " +
+                                 v.dump());
   };
   for (const auto& [key, v] : j.as_object()) {
     auto integer = [&](int64_t& field) {
@@ -57,22 +57,38 @@ ViTConfig vit_config_from_json(const Json& j) {
     if (key == "name") {
       if (!v.is_string()) throw bad(key, "a string", v);
       c.name = v.as_string();
-    } else if (key == "img_size") integer(c.img_size);
-    else if (key == "patch_size") integer(c.patch_size);
-    else if (key == "in_chans") integer(c.in_chans);
-    else if (key == "embed_dim") integer(c.embed_dim);
-    else if (key == "depth") integer(c.depth);
-    else if (key == "num_heads") integer(c.num_heads);
-    else if (key == "mlp_ratio") number(c.mlp_ratio);
-    else if (key == "qkv_bias") boolean(c.qkv_bias);
-    else if (key == "class_token") boolean(c.class_token);
-    else if (key == "num_register_tokens") integer(c.num_register_tokens);
-    else if (key == "no_embed_class") boolean(c.no_embed_class);
-    else if (key == "layer_scale") boolean(c.layer_scale);
-    else if (key == "layer_scale_init") number(c.layer_scale_init);
-    else if (key == "norm_eps") number(c.norm_eps);
-    else if (key == "num_classes") integer(c.num_classes);
-    else if (key == "linear_attention_eps") number(c.linear_attention_eps);
+    } else if (key == "img_size")
+      integer(c.img_size);
+    else if (key == "patch_size")
+      integer(c.patch_size);
+    else if (key == "in_chans")
+      integer(c.in_chans);
+    else if (key == "embed_dim")
+      integer(c.embed_dim);
+    else if (key == "depth")
+      integer(c.depth);
+    else if (key == "num_heads")
+      integer(c.num_heads);
+    else if (key == "mlp_ratio")
+      number(c.mlp_ratio);
+    else if (key == "qkv_bias")
+      boolean(c.qkv_bias);
+    else if (key == "class_token")
+      boolean(c.class_token);
+    else if (key == "num_register_tokens")
+      integer(c.num_register_tokens);
+    else if (key == "no_embed_class")
+      boolean(c.no_embed_class);
+    else if (key == "layer_scale")
+      boolean(c.layer_scale);
+    else if (key == "layer_scale_init")
+      number(c.layer_scale_init);
+    else if (key == "norm_eps")
+      number(c.norm_eps);
+    else if (key == "num_classes")
+      integer(c.num_classes);
+    else if (key == "linear_attention_eps")
+      number(c.linear_attention_eps);
     else
       throw std::invalid_argument("ViT config has an unknown field \"" + key + "\"");
   }

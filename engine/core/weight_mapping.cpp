@@ -13,7 +13,8 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 }
 
 bool is_number(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 std::vector<std::string> split_dots(const std::string& s) {
@@ -69,25 +70,33 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
 
 const char* to_string(CheckpointFormat format) {
   switch (format) {
-    case CheckpointFormat::Timm: return "timm";
-    case CheckpointFormat::Adala: return "adala";
-    case CheckpointFormat::MetaDinov2: return "meta-dinov2";
-    case CheckpointFormat::HuggingFaceDinov2: return "hf-dinov2";
-    case CheckpointFormat::Unknown: return "unknown";
+    case CheckpointFormat::Timm:
+      return "timm";
+    case CheckpointFormat::Adala:
+      return "adala";
+    case CheckpointFormat::MetaDinov2:
+      return "meta-dinov2";
+    case CheckpointFormat::HuggingFaceDinov2:
+      return "hf-dinov2";
+    case CheckpointFormat::Unknown:
+      return "unknown";
   }
   return "unknown";
 }
 
 std::string describe(CheckpointFormat format) {
   switch (format) {
-    case CheckpointFormat::Timm: return "timm (our names; no linear-attention branch)";
-    case CheckpointFormat::Adala: return "adala (timm names + Stage-1 linear-attention branch)";
+    case CheckpointFormat::Timm:
+      return "timm (our names; no linear-attention branch)";
+    case CheckpointFormat::Adala:
+      return "adala (timm names + Stage-1 linear-attention branch)";
     case CheckpointFormat::MetaDinov2:
       return "Meta DINOv2 (register_tokens, mask_token, pos_embed with cls slot, "
              "blocks.{chunk}.{i})";
     case CheckpointFormat::HuggingFaceDinov2:
       return "Hugging Face DINOv2 (embeddings.*, encoder.layer.{i}.*, separate q/k/v)";
-    case CheckpointFormat::Unknown: return "unknown (no ViT tensor names recognised)";
+    case CheckpointFormat::Unknown:
+      return "unknown (no ViT tensor names recognised)";
   }
   return "unknown";
 }
@@ -158,8 +167,9 @@ KeyMapping plan_key_mapping(const std::vector<std::string>& names, CheckpointFor
       identity(source, n);
     }
     if (swiglu)
-      m.notes.push_back("SwiGLU feed-forward (mlp.w12 / mlp.w3, as in DINOv2 ViT-g) is not "
-                        "supported: our blocks use fc1 -> GELU -> fc2");
+      m.notes.push_back(
+          "SwiGLU feed-forward (mlp.w12 / mlp.w3, as in DINOv2 ViT-g) is not "
+          "supported: our blocks use fc1 -> GELU -> fc2");
     return m;
   }
 
@@ -188,7 +198,8 @@ KeyMapping plan_key_mapping(const std::vector<std::string>& names, CheckpointFor
           continue;
         }
         const int64_t layer = std::stoll(parts[2]);
-        const std::string rest = join(std::vector<std::string>(parts.begin() + 3, parts.end()), ".");
+        const std::string rest =
+            join(std::vector<std::string>(parts.begin() + 3, parts.end()), ".");
         const std::string block = "blocks." + parts[2] + ".";
         static const char* kQkv[3] = {"attention.attention.query.", "attention.attention.key.",
                                       "attention.attention.value."};
@@ -236,8 +247,9 @@ KeyMapping plan_key_mapping(const std::vector<std::string>& names, CheckpointFor
                         " (query, key and value are needed)");
     }
     if (swiglu)
-      m.notes.push_back("SwiGLU feed-forward (mlp.weights_in / mlp.weights_out) is not "
-                        "supported: our blocks use fc1 -> GELU -> fc2");
+      m.notes.push_back(
+          "SwiGLU feed-forward (mlp.weights_in / mlp.weights_out) is not "
+          "supported: our blocks use fc1 -> GELU -> fc2");
     return m;
   }
 
@@ -284,7 +296,8 @@ void apply_plan(const KeyMapping& mapping, const std::map<std::string, T>& in,
   auto put = [&](const std::string& target, T value, const std::string& from) {
     if (out.count(target)) {
       // Two checkpoint names claim one of ours: keep the first, surface the second as is.
-      if (notes) notes->push_back(from + " maps to " + target + ", which another tensor already filled");
+      if (notes)
+        notes->push_back(from + " maps to " + target + ", which another tensor already filled");
       out[from] = std::move(value);
       if (origin) (*origin)[from] = from;
       return;
@@ -334,9 +347,9 @@ std::map<std::string, std::vector<int64_t>> apply_key_mapping(
   return out;
 }
 
-std::string adjust_pos_embed_layout(std::map<std::string, at::Tensor>& ours,
-                                    int64_t model_pos_len, bool model_no_embed_class,
-                                    bool model_class_token, int64_t model_num_registers) {
+std::string adjust_pos_embed_layout(std::map<std::string, at::Tensor>& ours, int64_t model_pos_len,
+                                    bool model_no_embed_class, bool model_class_token,
+                                    int64_t model_num_registers) {
   auto pos_it = ours.find("pos_embed");
   if (pos_it == ours.end() || pos_it->second.dim() != 3) return "";
   at::Tensor pos = pos_it->second;

@@ -64,19 +64,19 @@ struct KeyMapping {
     std::vector<std::string> sources;  // checkpoint names; several are concatenated on dim 0
   };
   CheckpointFormat format = CheckpointFormat::Unknown;
-  std::vector<Entry> entries;           // includes identity entries for names not recognised
-  std::vector<std::string> dropped;     // checkpoint names deliberately ignored (mask_token)
-  std::vector<std::string> unsupported; // checkpoint names we recognise but cannot represent
-  std::vector<std::string> notes;       // human-readable explanations (SwiGLU, prefix, ...)
+  std::vector<Entry> entries;            // includes identity entries for names not recognised
+  std::vector<std::string> dropped;      // checkpoint names deliberately ignored (mask_token)
+  std::vector<std::string> unsupported;  // checkpoint names we recognise but cannot represent
+  std::vector<std::string> notes;        // human-readable explanations (SwiGLU, prefix, ...)
 };
 
 KeyMapping plan_key_mapping(const std::vector<std::string>& names);
 KeyMapping plan_key_mapping(const std::vector<std::string>& names, CheckpointFormat format);
 
 struct MappedTensors {
-  std::map<std::string, at::Tensor> tensors;     // by our name
-  std::map<std::string, std::string> origin;     // our name -> checkpoint name(s), "a + b + c"
-  std::vector<std::string> notes;                // problems met while applying (e.g. q/k/v shapes)
+  std::map<std::string, at::Tensor> tensors;  // by our name
+  std::map<std::string, std::string> origin;  // our name -> checkpoint name(s), "a + b + c"
+  std::vector<std::string> notes;             // problems met while applying (e.g. q/k/v shapes)
 };
 
 // Applies a plan. Sources that cannot be concatenated (different shapes) stay under their own
@@ -92,8 +92,8 @@ std::map<std::string, std::vector<int64_t>> apply_key_mapping(
 // (no_embed_class, class token): cls_token += pos_embed[:, :1], slot dropped;
 // checkpoint [1, P, D] and a model expecting [1, 1+P, D] (class token, no registers):
 // a zero slot is inserted. Returns a note describing what was done, or "" if nothing.
-std::string adjust_pos_embed_layout(std::map<std::string, at::Tensor>& ours,
-                                    int64_t model_pos_len, bool model_no_embed_class,
-                                    bool model_class_token, int64_t model_num_registers);
+std::string adjust_pos_embed_layout(std::map<std::string, at::Tensor>& ours, int64_t model_pos_len,
+                                    bool model_no_embed_class, bool model_class_token,
+                                    int64_t model_num_registers);
 
 }  // namespace adala

@@ -48,7 +48,7 @@ std::string current_process_token() {
 }
 
 WriterState writer_state(const std::string& token) {
-  return WriterState::Gone;
+  if (token.empty()) return WriterState::Gone;
   if (token == current_process_token()) return WriterState::ThisProcess;
 
   std::vector<std::string> parts;

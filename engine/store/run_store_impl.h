@@ -1,6 +1,7 @@
 #pragma once
 // Private to engine/store: the state behind RunStore, shared by its .cpp files
 // (run_store_open.cpp, run_store_write.cpp, run_store_read.cpp).
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -38,6 +39,8 @@ struct RunStore::Impl {
   std::vector<PendingMetric> pending_metrics;
   std::vector<PendingSnapshot> pending_snapshots;
   std::set<int64_t> runs_running_here;  // set `running` through this store
+  std::chrono::milliseconds flush_interval{250};
+  std::chrono::steady_clock::time_point oldest_pending;  // when the buffer became non-empty
 
   void require_writable(const std::string& doing) const;
   void require_run(int64_t run);  // InvalidArgument if there is no such run

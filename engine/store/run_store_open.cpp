@@ -21,9 +21,13 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
 
-bool has_sqlite_header(const fs::path& file) {
+bool has_sqlite_header(const fs::path& file, const std::string& shown) {
   char header[16] = {};
   std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw StoreError(StoreErrorKind::Io, "cannot read run database " + shown + ": " +
+                                             std::strerror(errno));
+  }
   in.read(header, sizeof(header));
   return in.gcount() == sizeof(header) && std::memcmp(header, "SQLite format 3\0", 16) == 0;
 }
@@ -41,7 +45,7 @@ void check_file_before_open(const fs::path& file, const std::string& shown, Open
     throw StoreError(StoreErrorKind::Io,
                      "run database path " + shown + " is a directory, not a file");
   }
-  if (exists && fs::file_size(file, ec) > 0 && !has_sqlite_header(file)) {
+  if (exists && fs::file_size(file, ec) > 0 && !has_sqlite_header(file, shown)) {
     throw StoreError(StoreErrorKind::NotADatabase,
                      shown + " is not an SQLite database (it does not start with the SQLite "
                      "header); refusing to open it, the file was left untouched");

@@ -1,5 +1,6 @@
 // Everything RunStore writes. Each public call is one transaction, which also carries the
 // buffered metrics and snapshots written before it.
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -196,6 +197,7 @@ void RunStore::end_stage(int64_t run, const std::string& stage, const std::strin
 void RunStore::add_metric(int64_t run, const std::string& stage, int64_t step,
                           const std::string& key, int block, double value) {
   impl_->require_writable("add a metric");
+  if (pending_rows() == 0) impl_->oldest_pending = std::chrono::steady_clock::now();
   impl_->pending_metrics.push_back({run, stage, step, key, block < 0 ? -1 : block, value});
   if (pending_rows() >= kAutoFlushRows) flush();
 }
@@ -205,6 +207,7 @@ void RunStore::add_attention_snapshot(int64_t run, const std::string& stage, int
                                       const std::vector<float>& softmax_row,
                                       const std::vector<float>& linear_row) {
   impl_->require_writable("add an attention snapshot");
+  if (pending_rows() == 0) impl_->oldest_pending = std::chrono::steady_clock::now();
   impl_->pending_snapshots.push_back(
       {run, AttentionSnapshot{stage, step, image, block, head, query, softmax_row, linear_row}});
   if (pending_rows() >= kAutoFlushRows) flush();
@@ -224,6 +227,20 @@ void RunStore::flush() {
   } catch (const StoreError& e) {
     throw StoreError(e.kind(), std::to_string(rows) + " buffered rows were dropped: " + e.what());
   }
+}
+
+bool RunStore::flush_if_due() {
+  if (pending_rows() == 0) return false;
+  if (std::chrono::steady_clock::now() - impl_->oldest_pending < impl_->flush_interval &&
+      pending_rows() < kAutoFlushRows) {
+    return false;
+  }
+  flush();
+  return true;
+}
+
+void RunStore::set_flush_interval(std::chrono::milliseconds interval) {
+  impl_->flush_interval = interval;
 }
 
 void RunStore::add_evaluation(int64_t run, const std::string& stage, const std::string& key,

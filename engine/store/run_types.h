@@ -12,9 +12,10 @@ struct RunInfo {
   std::string name, config_json;
   std::string status;  // queued | running | interrupted | failed | done
   std::string device, torch_version, project_version;
-  std::string created_at, started_at, ended_at;
+  std::string started_at, ended_at;
   std::vector<std::string> tags;  // sorted
   std::string notes;
+  std::string created_at;
 };
 
 struct StageInfo {

@@ -1,6 +1,7 @@
 #pragma once
-// Write throughput of the run database with the pipeline's batching: add_metric() for each
-// metric of a step, then one flush() (one transaction) per step.
+// Write cost of the run database with the pipeline's batching: add_metric() for each
+// metric of a step, then one flush() (one transaction) — the two timed apart, so the
+// overhead of any flush policy on a step of known length follows.
 #include <cstdint>
 #include <string>
 
@@ -8,10 +9,16 @@ namespace adala::store {
 
 struct MetricWriteBenchmark {
   int64_t metrics = 0;
-  int batch = 0;          // metrics per flush
-  double seconds = 0.0;
+  int batch = 0;  // metrics per flush
+  int64_t flushes = 0;
+  double seconds = 0.0;  // adding + flushing
   double metrics_per_second = 0.0;
-  double seconds_per_flush = 0.0;  // the cost the pipeline pays once per step
+  double seconds_per_add = 0.0;    // one add_metric() (buffering only)
+  double seconds_per_flush = 0.0;  // one commit of `batch` metrics, checkpoints included
+
+  // Store time per step as a fraction of a step of `step_seconds`, for a pipeline that
+  // adds `batch` metrics per step and commits every `flush_every_seconds` (0: every step).
+  double overhead(double step_seconds, double flush_every_seconds = 0.0) const;
 };
 
 // Writes `metrics` metrics in flushes of `batch` into a new database at `path` (which must

@@ -112,6 +112,7 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
   Json stages_json = Json::array();
   for (int s : options.stages) stages_json.push_back(Json(s));
   write_text(result.run_dir + "/stages.json", stages_json.dump());
+  sink.on_event(ArtifactEvent{"", "config", result.run_dir + "/config.json"});
 
   StageContext ctx{c, device, sink, control, result.run_dir};
   const std::string root = c.data.root.empty() ? default_fashion_mnist_root() : c.data.root;

@@ -311,10 +311,12 @@ class TestLoadWeights : public QObject {
 
     // The fold is what Meta's forward does: cat(cls, patches) + pos, registers after cls.
     auto patches = b->patch_embed->forward(images_);
-    auto tokens = torch::cat({meta.at("cls_token").expand({2, -1, -1}), patches}, 1) + meta.at("pos_embed");
-    auto reference = torch::cat({tokens.narrow(1, 0, 1), meta.at("register_tokens").expand({2, -1, -1}),
-                                 tokens.narrow(1, 1, tokens.size(1) - 1)},
-                                1);
+    auto tokens =
+        torch::cat({meta.at("cls_token").expand({2, -1, -1}), patches}, 1) + meta.at("pos_embed");
+    auto reference =
+        torch::cat({tokens.narrow(1, 0, 1), meta.at("register_tokens").expand({2, -1, -1}),
+                    tokens.narrow(1, 1, tokens.size(1) - 1)},
+                   1);
     auto ours = b->prepare_tokens(images_);
     QCOMPARE(ours.sizes().vec(), reference.sizes().vec());
     QVERIFY(torch::allclose(ours, reference, 0.0, 1e-6));
@@ -514,7 +516,8 @@ class TestLoadWeights : public QObject {
     QCOMPARE(back.mlp_ratio, 2.5);
     QCOMPARE(back.no_embed_class, true);
 
-    const ViTConfig from_preset = vit_config_from_json(Json::parse("{\"preset\": \"fmnist_micro\", \"depth\": 3}"));
+    const ViTConfig from_preset =
+        vit_config_from_json(Json::parse("{\"preset\": \"fmnist_micro\", \"depth\": 3}"));
     QCOMPARE(from_preset.depth, int64_t{3});
     QCOMPARE(from_preset.embed_dim, int64_t{32});
     auto error = [](const char* text) {
@@ -531,11 +534,15 @@ class TestLoadWeights : public QObject {
   }
 
   void checkpoint_format_detection() {
-    QCOMPARE(detect_checkpoint_format({"cls_token", "blocks.0.attn.qkv.weight"}), CheckpointFormat::Timm);
-    QCOMPARE(detect_checkpoint_format({"blocks.0.attn.linear.qkv.weight"}), CheckpointFormat::Adala);
-    QCOMPARE(detect_checkpoint_format({"mask_token", "blocks.0.norm1.weight"}), CheckpointFormat::MetaDinov2);
+    QCOMPARE(detect_checkpoint_format({"cls_token", "blocks.0.attn.qkv.weight"}),
+             CheckpointFormat::Timm);
+    QCOMPARE(detect_checkpoint_format({"blocks.0.attn.linear.qkv.weight"}),
+             CheckpointFormat::Adala);
+    QCOMPARE(detect_checkpoint_format({"mask_token", "blocks.0.norm1.weight"}),
+             CheckpointFormat::MetaDinov2);
     QCOMPARE(detect_checkpoint_format({"blocks.0.3.norm1.weight"}), CheckpointFormat::MetaDinov2);
-    QCOMPARE(detect_checkpoint_format({"embeddings.cls_token"}), CheckpointFormat::HuggingFaceDinov2);
+    QCOMPARE(detect_checkpoint_format({"embeddings.cls_token"}),
+             CheckpointFormat::HuggingFaceDinov2);
     QCOMPARE(detect_checkpoint_format({"dinov2.encoder.layer.0.norm1.weight", "classifier.weight"}),
              CheckpointFormat::HuggingFaceDinov2);
     QCOMPARE(detect_checkpoint_format({"module.pos_embed", "module.blocks.0.norm1.weight"}),

@@ -24,7 +24,8 @@ std::string q(const char* text) {
 
 std::string le64(uint64_t v) {
   std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[static_cast<size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    out[static_cast<size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
   return out;
 }
 
@@ -108,7 +109,8 @@ class TestSafetensors : public QObject {
     // Layout, independent of the reader: aligned header, name order, contiguous LE data.
     const std::string bytes = read_bytes(file);
     uint64_t n = 0;
-    for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<size_t>(i)]);
+    for (int i = 7; i >= 0; --i)
+      n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<size_t>(i)]);
     QCOMPARE((8 + n) % 8, uint64_t{0});
     QVERIFY(bytes.substr(8, n).find_last_not_of(' ') < n);
 
@@ -135,10 +137,12 @@ class TestSafetensors : public QObject {
         QCOMPARE(loaded.sizes().vec(), original.sizes().vec());
         QVERIFY2(loaded.is_contiguous(), name.c_str());
         const std::string want = tensor_bytes(original);
-        QVERIFY2(tensor_bytes(loaded) == want, qPrintable(QString("%1 (%2)").arg(name.c_str(), mode_name(mode))));
+        QVERIFY2(tensor_bytes(loaded) == want,
+                 qPrintable(QString("%1 (%2)").arg(name.c_str(), mode_name(mode))));
         QVERIFY2(tensor_bytes(all.at(name)) == want, name.c_str());
         QVERIFY2(bytes.substr(8 + n + info.begin, info.nbytes()) == want, name.c_str());
-        if (name != "weights.f32") QVERIFY2(torch::equal(loaded, original.contiguous()), name.c_str());
+        if (name != "weights.f32")
+          QVERIFY2(torch::equal(loaded, original.contiguous()), name.c_str());
       }
       // Owning copies: writing into one does not change a second load.
       auto a = reader.load("weights.f32");
@@ -149,11 +153,12 @@ class TestSafetensors : public QObject {
 
   void reads_hand_written_little_endian_file() {
     // 1.0 in F32 (00 00 80 3f), F16 (00 3c), BF16 (80 3f); I32 258 (02 01 00 00); padded header.
-    std::string header = q("{'__metadata__': {'k': 'v'}, 'a': {'dtype': 'F32', 'shape': [1], "
-                           "'data_offsets': [0, 4]}, 'b': {'dtype': 'F16', 'shape': [1, 1], "
-                           "'data_offsets': [4, 6]}, 'c': {'dtype': 'BF16', 'shape': [1], "
-                           "'data_offsets': [6, 8]}, 'd': {'dtype': 'I32', 'shape': [], "
-                           "'data_offsets': [8, 12]}}");
+    std::string header =
+        q("{'__metadata__': {'k': 'v'}, 'a': {'dtype': 'F32', 'shape': [1], "
+          "'data_offsets': [0, 4]}, 'b': {'dtype': 'F16', 'shape': [1, 1], "
+          "'data_offsets': [4, 6]}, 'c': {'dtype': 'BF16', 'shape': [1], "
+          "'data_offsets': [6, 8]}, 'd': {'dtype': 'I32', 'shape': [], "
+          "'data_offsets': [8, 12]}}");
     header += std::string(5, ' ');
     const std::string data("\x00\x00\x80\x3f\x00\x3c\x80\x3f\x02\x01\x00\x00", 12);
     const std::string file = path("hand.safetensors");
@@ -203,20 +208,26 @@ class TestSafetensors : public QObject {
         {"malformed JSON header", "duplicate key"});
     row("header not an object", raw_file("[1, 2]", ""), {"expected a JSON object"});
     row("entry not an object", raw_file(q("{'a': 5}"), ""), {"tensor \"a\"", "must be an object"});
-    row("missing dtype", raw_file(q("{'a': {'shape': [1], 'data_offsets': [0, 4]}}"), std::string(4, '\0')),
+    row("missing dtype",
+        raw_file(q("{'a': {'shape': [1], 'data_offsets': [0, 4]}}"), std::string(4, '\0')),
         {"tensor \"a\"", "missing \"dtype\""});
-    row("missing shape", raw_file(q("{'a': {'dtype': 'F32', 'data_offsets': [0, 4]}}"), std::string(4, '\0')),
+    row("missing shape",
+        raw_file(q("{'a': {'dtype': 'F32', 'data_offsets': [0, 4]}}"), std::string(4, '\0')),
         {"tensor \"a\"", "missing \"shape\""});
-    row("missing data_offsets", raw_file(q("{'a': {'dtype': 'F32', 'shape': [1]}}"), std::string(4, '\0')),
+    row("missing data_offsets",
+        raw_file(q("{'a': {'dtype': 'F32', 'shape': [1]}}"), std::string(4, '\0')),
         {"tensor \"a\"", "missing \"data_offsets\""});
     row("unknown dtype",
-        raw_file(q("{'w': {'dtype': 'F33', 'shape': [1], 'data_offsets': [0, 4]}}"), std::string(4, '\0')),
+        raw_file(q("{'w': {'dtype': 'F33', 'shape': [1], 'data_offsets': [0, 4]}}"),
+                 std::string(4, '\0')),
         {"tensor \"w\"", "unknown dtype \"F33\""});
     row("shape/size mismatch",
-        raw_file(q("{'w': {'dtype': 'F32', 'shape': [3], 'data_offsets': [0, 8]}}"), std::string(8, '\0')),
+        raw_file(q("{'w': {'dtype': 'F32', 'shape': [3], 'data_offsets': [0, 8]}}"),
+                 std::string(8, '\0')),
         {"tensor \"w\"", "shape/size mismatch", "needs 12 bytes"});
     row("offsets out of range",
-        raw_file(q("{'w': {'dtype': 'F16', 'shape': [4], 'data_offsets': [4, 12]}}"), std::string(8, '\0')),
+        raw_file(q("{'w': {'dtype': 'F16', 'shape': [4], 'data_offsets': [4, 12]}}"),
+                 std::string(8, '\0')),
         {"tensor \"w\"", "[4, 12]", "out of range"});
     row("offsets overlapping",
         raw_file(q("{'first': {'dtype': 'F32', 'shape': [2], 'data_offsets': [0, 8]}, "
@@ -224,21 +235,26 @@ class TestSafetensors : public QObject {
                  std::string(12, '\0')),
         {"\"first\"", "\"second\"", "overlapping"});
     row("end before begin",
-        raw_file(q("{'w': {'dtype': 'U8', 'shape': [0], 'data_offsets': [4, 0]}}"), std::string(4, '\0')),
+        raw_file(q("{'w': {'dtype': 'U8', 'shape': [0], 'data_offsets': [4, 0]}}"),
+                 std::string(4, '\0')),
         {"tensor \"w\"", "end before begin"});
     row("negative offset",
-        raw_file(q("{'w': {'dtype': 'U8', 'shape': [4], 'data_offsets': [-4, 0]}}"), std::string(4, '\0')),
+        raw_file(q("{'w': {'dtype': 'U8', 'shape': [4], 'data_offsets': [-4, 0]}}"),
+                 std::string(4, '\0')),
         {"tensor \"w\"", "non-negative"});
     row("negative dimension",
-        raw_file(q("{'w': {'dtype': 'U8', 'shape': [-4], 'data_offsets': [0, 4]}}"), std::string(4, '\0')),
+        raw_file(q("{'w': {'dtype': 'U8', 'shape': [-4], 'data_offsets': [0, 4]}}"),
+                 std::string(4, '\0')),
         {"tensor \"w\"", "non-negative integers"});
     row("offsets not a pair",
-        raw_file(q("{'w': {'dtype': 'U8', 'shape': [4], 'data_offsets': [0]}}"), std::string(4, '\0')),
+        raw_file(q("{'w': {'dtype': 'U8', 'shape': [4], 'data_offsets': [0]}}"),
+                 std::string(4, '\0')),
         {"tensor \"w\"", "[begin, end]"});
     row("metadata not strings", raw_file(q("{'__metadata__': {'epoch': 3}}"), ""),
         {"__metadata__", "\"epoch\"", "must be a string"});
     row("huge shape overflows",
-        raw_file(q("{'w': {'dtype': 'F32', 'shape': [4294967296, 4294967296, 16], 'data_offsets': [0, 4]}}"),
+        raw_file(q("{'w': {'dtype': 'F32', 'shape': [4294967296, 4294967296, 16], 'data_offsets': "
+                   "[0, 4]}}"),
                  std::string(4, '\0')),
         {"tensor \"w\"", "overflows"});
   }
@@ -253,15 +269,19 @@ class TestSafetensors : public QObject {
       QVERIFY2(!message.empty(), mode_name(mode));
       QVERIFY2(message.find(file) == 0, message.c_str());  // names the file
       for (const auto& piece : expected)
-        QVERIFY2(message.find(piece.toStdString()) != std::string::npos,
-                 qPrintable(QString("%1: \"%2\" not in: %3").arg(mode_name(mode), piece, message.c_str())));
+        QVERIFY2(
+            message.find(piece.toStdString()) != std::string::npos,
+            qPrintable(
+                QString("%1: \"%2\" not in: %3").arg(mode_name(mode), piece, message.c_str())));
     }
   }
 
   void missing_path_and_directory_are_refused() {
     for (ReadMode mode : {ReadMode::Mmap, ReadMode::Stream}) {
-      QVERIFY(open_error(path("does-not-exist.safetensors"), mode).find("cannot open") != std::string::npos);
-      QVERIFY(open_error(dir_.path().toStdString(), mode).find("not a regular file") != std::string::npos);
+      QVERIFY(open_error(path("does-not-exist.safetensors"), mode).find("cannot open") !=
+              std::string::npos);
+      QVERIFY(open_error(dir_.path().toStdString(), mode).find("not a regular file") !=
+              std::string::npos);
     }
   }
 
@@ -290,11 +310,12 @@ class TestSafetensors : public QObject {
   void writer_refuses_bad_input_and_is_atomic() {
     const std::string file = path("atomic.safetensors");
     write_safetensors(file, {{"x", torch::ones({3})}});
+    QVERIFY_THROWS_EXCEPTION(SafetensorsError, write_safetensors(file, {{"x", torch::ones({1})},
+                                                                        {"x", torch::ones({2})}}));
+    QVERIFY_THROWS_EXCEPTION(
+        SafetensorsError, write_safetensors(file, {{"c", torch::ones({2}, torch::kComplexFloat)}}));
     QVERIFY_THROWS_EXCEPTION(SafetensorsError,
-                             write_safetensors(file, {{"x", torch::ones({1})}, {"x", torch::ones({2})}}));
-    QVERIFY_THROWS_EXCEPTION(SafetensorsError,
-                             write_safetensors(file, {{"c", torch::ones({2}, torch::kComplexFloat)}}));
-    QVERIFY_THROWS_EXCEPTION(SafetensorsError, write_safetensors(file, {{"__metadata__", torch::ones({1})}}));
+                             write_safetensors(file, {{"__metadata__", torch::ones({1})}}));
     // The failed writes left the old file intact and no temporary behind.
     SafetensorsReader r(file);
     QVERIFY(torch::equal(r.load("x"), torch::ones({3})));
@@ -302,8 +323,8 @@ class TestSafetensors : public QObject {
     // Overwrite in place.
     write_safetensors(file, {{"y", torch::zeros({2})}});
     QVERIFY(SafetensorsReader(file).contains("y"));
-    QVERIFY_THROWS_EXCEPTION(SafetensorsError,
-                             write_safetensors(path("no/such/dir/x.safetensors"), {{"x", torch::ones({1})}}));
+    QVERIFY_THROWS_EXCEPTION(SafetensorsError, write_safetensors(path("no/such/dir/x.safetensors"),
+                                                                 {{"x", torch::ones({1})}}));
   }
 };
 

@@ -9,8 +9,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <thread>
 
 #include "engine/store/run_store.h"
+#include "engine/store/store_benchmark.h"
 #include "store_test_support.h"
 
 using adala::store::OpenMode;
@@ -157,6 +159,38 @@ class TestRunStore : public QObject {
     QCOMPARE(store.pending_rows(), size_t(0));
     RunStore reader(store.path(), OpenMode::ReadOnly);
     QCOMPARE(reader.metric_count(run), int64_t(RunStore::kAutoFlushRows));
+  }
+
+  void flush_if_due_waits_for_the_interval() {
+    RunStore store(store_test::fresh_dir("flush-due") + "/runs.sqlite");
+    const int64_t run = new_run(store);
+    QVERIFY(!store.flush_if_due());  // nothing buffered
+    store.set_flush_interval(std::chrono::milliseconds(80));
+    store.add_metric(run, "stage2", 0, "loss", -1, 1.0);
+    QVERIFY(!store.flush_if_due());
+    QCOMPARE(store.pending_rows(), size_t(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    store.add_metric(run, "stage2", 1, "loss", -1, 1.0);  // the oldest row sets the clock
+    QVERIFY(store.flush_if_due());
+    QCOMPARE(store.pending_rows(), size_t(0));
+    store.set_flush_interval(std::chrono::milliseconds(0));
+    store.add_metric(run, "stage2", 2, "loss", -1, 1.0);
+    QVERIFY(store.flush_if_due());
+    RunStore reader(store.path(), OpenMode::ReadOnly);
+    QCOMPARE(reader.metric_count(run), int64_t(3));
+  }
+
+  void benchmark_overhead_arithmetic() {
+    adala::store::MetricWriteBenchmark bench;
+    bench.batch = 15;
+    bench.seconds_per_add = 1e-6;
+    bench.seconds_per_flush = 200e-6;
+    // 10 ms step, commit every step: (15 us + 200 us) / 10 ms.
+    QVERIFY(std::abs(bench.overhead(0.010) - 0.0215) < 1e-12);
+    // Commit every 250 ms = every 25 steps: (15 us + 8 us) / 10 ms.
+    QVERIFY(std::abs(bench.overhead(0.010, 0.25) - 0.0023) < 1e-12);
+    // Steps longer than the interval still commit once per step.
+    QVERIFY(std::abs(bench.overhead(1.0, 0.25) - 215e-6) < 1e-12);
   }
 
   void destructor_flushes() {

@@ -15,6 +15,8 @@ using store_test::RawDb;
 
 namespace {
 
+constexpr const char* kOldRunConfig = "{\"stage2\":{\"lr\":0.001}}";
+
 // Schema version 1 written out by hand: what a database created before version 2 holds.
 constexpr const char* kVersion1Fixture = R"sql(
 CREATE TABLE runs (
@@ -112,7 +114,8 @@ class TestStoreMigration : public QObject {
     QVERIFY(again.find_run(id).has_value());
   }
 
-  void version1_is_upgraded_and_keeps_its_data() {
+  // (Not "..._data": QtTest takes a slot named *_data for a data function and never runs it.)
+  void version1_is_upgraded_keeping_its_rows() {
     const std::string dir = store_test::fresh_dir("migrate-v1");
     const std::string path = dir + "/runs.sqlite";
     write_version1_database(path);
@@ -129,7 +132,7 @@ class TestStoreMigration : public QObject {
     const auto old_run = store.find_run("old-run");
     QVERIFY(old_run.has_value());
     QCOMPARE(old_run->id, int64_t(1));
-    QCOMPARE(old_run->config_json, std::string(R"({"stage2":{"lr":0.001}})"));
+    QCOMPARE(old_run->config_json, std::string(kOldRunConfig));
     QCOMPARE(old_run->device, std::string("cuda:0"));
     QCOMPARE(old_run->started_at, std::string("2024-01-01T00:00:01.000Z"));
     // Left `running` by a version-1 writer, which recorded no writer token: interrupted.

@@ -1,0 +1,80 @@
+#pragma once
+// Softmax-vs-linear attention rows of one image, on demand.
+//
+// The probe runs the model once over the image (any resolution the model accepts: position
+// embeddings interpolate) and caches, per block, what one attention row needs: the block's
+// attention input norm1(x) (to project a query) and the keys of both paths, softmax and
+// linear, each (heads, N, head_dim). A row then costs O(N * d):
+// no N x N matrix is ever formed, so a 1024 x 1024 image stays interactive.
+//
+// Hidden states follow the model's own attention modes (a teacher or Stage-1 checkpoint
+// propagates through softmax attention, a Stage-2/3 student through linear attention); the
+// forward pass chunks softmax queries so it never holds more than ~kSoftmaxChunkBudget scores.
+//
+// The API is plain C++ (std::vector<float>) so Qt widgets can draw the rows without torch.
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/core/vision_transformer.h"
+
+namespace adala {
+
+// One query's row of each attention matrix, over all N tokens (prefix tokens first).
+struct AttentionRowPair {
+  std::vector<float> softmax;  // sums to 1
+  std::vector<float> linear;   // sums to 1 - O(eps)
+  double kl = 0.0;             // KL(softmax || linear), natural log
+  double mse = 0.0;            // mean over the N entries of (softmax - linear)^2
+};
+
+// KL(p || q) = sum p log(p / q) with both clamped below at 1e-12, and the mean squared error.
+double attention_row_kl(const std::vector<float>& p, const std::vector<float>& q);
+double attention_row_mse(const std::vector<float>& p, const std::vector<float>& q);
+
+class AttentionProbe {
+ public:
+  // image: (1, C, H, W) (or (C, H, W)), float; H and W must be multiples of the patch size.
+  // The model is used in eval mode without gradients and is kept (shared) by the probe.
+  AttentionProbe(VisionTransformer model, const at::Tensor& image);
+
+  int64_t depth() const { return depth_; }
+  int64_t num_heads() const { return heads_; }
+  int64_t head_dim() const { return head_dim_; }
+  int64_t num_tokens() const { return tokens_; }           // N = prefix + grid_h * grid_w
+  int64_t num_prefix_tokens() const { return prefix_; }    // class + register tokens
+  int64_t grid_height() const { return grid_h_; }
+  int64_t grid_width() const { return grid_w_; }
+  // Token index of patch (row, col) of the grid.
+  int64_t patch_token(int64_t row, int64_t col) const { return prefix_ + row * grid_w_ + col; }
+  double forward_seconds() const { return forward_seconds_; }
+  // Bytes held by the per-block caches.
+  int64_t cache_bytes() const;
+
+  // Rows of block `block`, head `head`, query token `query` (0 <= query < N). Thread-safe
+  // for concurrent readers (the caches are immutable after construction).
+  AttentionRowPair rows(int64_t block, int64_t head, int64_t query) const;
+  // KL and MSE of every head for one query (the inspector's per-head table).
+  std::vector<AttentionRowPair> all_heads(int64_t block, int64_t query, bool with_rows = false) const;
+
+  // Scores held at once by the forward pass's chunked softmax (per head and batch item).
+  static constexpr int64_t kSoftmaxChunkBudget = int64_t(1) << 24;
+
+ private:
+  struct BlockCache {
+    at::Tensor x;             // (N, D) norm1 output: queries are projected from it
+    at::Tensor softmax_keys;  // (heads, N, d)
+    at::Tensor linear_keys;   // (heads, N, d), before the feature map phi
+    at::Tensor wq_softmax, bq_softmax, wq_linear, bq_linear;  // (D, D), (D) or undefined
+    double scale = 1.0;
+    double eps = 1e-6;
+  };
+
+  VisionTransformer model_;
+  std::vector<BlockCache> blocks_;
+  int64_t depth_ = 0, heads_ = 0, head_dim_ = 0, tokens_ = 0, prefix_ = 0, grid_h_ = 0, grid_w_ = 0;
+  double forward_seconds_ = 0.0;
+};
+
+}  // namespace adala

@@ -1,0 +1,30 @@
+#pragma once
+// Small pieces every benchmark in engine/analysis shares: progress reporting, timing with a
+// device synchronisation, medians and byte formatting.
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace adala {
+
+// Called before each measured point: (points done so far, total points, what runs next).
+// Called once more with done == total and an empty label when everything has run.
+using ProgressFn = std::function<void(size_t done, size_t total, const std::string& label)>;
+
+// Waits for queued work on a CUDA device; nothing to do on CPU.
+void synchronize_device(const c10::Device& device);
+
+// Median of the values (0 for none).
+double median(std::vector<double> values);
+
+// Runs fn `warmup` times, then `repeats` timed times; returns each timed run in milliseconds.
+std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
+                                 const c10::Device& device);
+
+// "12.4 GB", "274 MB", "3.1 kB" (decimal units, as memory figures are usually quoted).
+std::string format_bytes(double bytes);
+
+}  // namespace adala
