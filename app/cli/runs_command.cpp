@@ -71,9 +71,9 @@ std::string short_time(const std::string& iso) {
 
 std::optional<std::time_t> parse_utc(const std::string& iso) {
   std::tm parts{};
-  if (iso.size() < 19 || std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &parts.tm_year, &parts.tm_mon,
-                                     &parts.tm_mday, &parts.tm_hour, &parts.tm_min,
-                                     &parts.tm_sec) != 6) {
+  if (iso.size() < 19 ||
+      std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &parts.tm_year, &parts.tm_mon, &parts.tm_mday,
+                  &parts.tm_hour, &parts.tm_min, &parts.tm_sec) != 6) {
     return std::nullopt;
   }
   parts.tm_year -= 1900;
@@ -158,7 +158,8 @@ std::string shortest_number(double value) {
 }
 
 // {"a":{"b":1}} -> {"a.b": "1"}; arrays stay whole (their JSON text).
-void flatten(const Json& value, const std::string& prefix, std::map<std::string, std::string>& out) {
+void flatten(const Json& value, const std::string& prefix,
+             std::map<std::string, std::string>& out) {
   if (value.is_object() && value.size() > 0) {
     for (const auto& [key, child] : value.as_object()) {
       flatten(child, prefix.empty() ? key : prefix + "." + key, out);
@@ -195,9 +196,9 @@ std::string database_path(const ArgParser& parser) {
 void require_existing(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    throw StoreError(StoreErrorKind::NotFound,
-                     "no run database at " + path + " (runs are recorded by `adala run`; "
-                     "choose another file with --db)");
+    throw StoreError(StoreErrorKind::NotFound, "no run database at " + path +
+                                                   " (runs are recorded by `adala run`; "
+                                                   "choose another file with --db)");
   }
 }
 
@@ -234,14 +235,15 @@ int list_runs(const ArgParser& parser, std::ostream& out) {
   std::vector<std::vector<std::string>> rows = {
       {"ID", "NAME", "STATUS", "STAGES", "STARTED", "DURATION", "DEVICE", "TAGS"}};
   for (const RunInfo& run : store.list_runs()) {
-    if (!tag.empty() && std::find(run.tags.begin(), run.tags.end(), tag) == run.tags.end()) continue;
+    if (!tag.empty() && std::find(run.tags.begin(), run.tags.end(), tag) == run.tags.end())
+      continue;
     const auto stages = store.stages(run.id);
     const auto done = std::count_if(stages.begin(), stages.end(),
                                     [](const auto& stage) { return stage.status == "done"; });
     rows.push_back({std::to_string(run.id), run.name, run.status,
                     std::to_string(done) + "/" + std::to_string(stages.size()),
-                    short_time(run.started_at), duration_of(run), run.device.empty() ? "-" : run.device,
-                    join(run.tags, ",")});
+                    short_time(run.started_at), duration_of(run),
+                    run.device.empty() ? "-" : run.device, join(run.tags, ",")});
   }
   if (rows.size() == 1) {
     out << "no runs in " << store.path() << "\n";
@@ -267,7 +269,8 @@ int show_run(const ArgParser& parser, std::ostream& out) {
   const auto stages = store.stages(run.id);
   if (!stages.empty()) {
     out << "\nstages:\n";
-    std::vector<std::vector<std::string>> rows = {{"#", "STAGE", "STATUS", "STEPS", "STARTED", "ENDED"}};
+    std::vector<std::vector<std::string>> rows = {
+        {"#", "STAGE", "STATUS", "STEPS", "STARTED", "ENDED"}};
     for (const auto& stage : stages) {
       rows.push_back({std::to_string(stage.index), stage.stage, stage.status,
                       std::to_string(stage.last_step + 1) + "/" + std::to_string(stage.total_steps),
@@ -345,7 +348,8 @@ int compare_runs(const ArgParser& parser, std::ostream& out) {
 
   std::vector<std::map<std::string, std::string>> summary, metrics, evaluations, configs;
   for (const auto& run : runs) {
-    summary.push_back({{"status", run.status}, {"device", run.device}, {"duration", duration_of(run)}});
+    summary.push_back(
+        {{"status", run.status}, {"device", run.device}, {"duration", duration_of(run)}});
     std::map<std::string, std::string> finals;
     for (const auto& [name, value] : final_values(store, run.id, parser.flag_set("blocks"))) {
       finals[name] = format_number(value);
@@ -459,7 +463,8 @@ int export_run(const ArgParser& parser, std::ostream& out) {
     sink << run_as_json(store, run).dump(2) << "\n";
   }
   sink.flush();
-  if (!sink) throw std::runtime_error("writing " + (output.empty() ? "stdout" : output) + " failed");
+  if (!sink)
+    throw std::runtime_error("writing " + (output.empty() ? "stdout" : output) + " failed");
   if (!output.empty()) std::cerr << "wrote run " << run.id << " to " << output << "\n";
   return 0;
 }
@@ -527,10 +532,11 @@ int bench_store(const ArgParser& parser, std::ostream& out) {
   const int64_t metrics = parser.get_int("metrics");
   const int64_t batch = parser.get_int("batch");
   const bool own_file = parser.get("db").empty();
-  const std::string path = own_file ? (fs::temp_directory_path() /
-                                       ("adala-store-bench-" + std::to_string(getpid()) + ".sqlite"))
-                                          .string()
-                                    : parser.get("db");
+  const std::string path = own_file
+                               ? (fs::temp_directory_path() /
+                                  ("adala-store-bench-" + std::to_string(getpid()) + ".sqlite"))
+                                     .string()
+                               : parser.get("db");
   store::MetricWriteBenchmark result;
   try {
     result = store::run_metric_write_benchmark(path, metrics, static_cast<int>(batch));
@@ -604,7 +610,8 @@ int runs_command(const Args& args) {
   if (command == "note") return note_run(parser, out);
   if (command == "check") return check_database(parser, out);
   if (command == "bench") return bench_store(parser, out);
-  throw UsageError("unknown runs command \"" + command + "\" (list, show, compare, export, delete, "
+  throw UsageError("unknown runs command \"" + command +
+                   "\" (list, show, compare, export, delete, "
                    "tag, note, check, bench)");
 }
 

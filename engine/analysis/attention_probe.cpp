@@ -14,11 +14,8 @@ namespace adala {
 
 namespace {
 
-std::vector<float> to_vector(const at::Tensor& t) {
-  auto c = t.to(at::kCPU, at::kFloat).contiguous();
-  const float* p = c.data_ptr<float>();
-  return std::vector<float>(p, p + c.numel());
-}
+// CPU float32, contiguous, detached: what the row loops read.
+at::Tensor host(const at::Tensor& t) { return t.detach().to(at::kCPU, at::kFloat).contiguous().clone(); }
 
 void check_index(const char* what, int64_t value, int64_t size) {
   if (value < 0 || value >= size)
@@ -50,7 +47,8 @@ double attention_row_mse(const std::vector<float>& p, const std::vector<float>& 
   return sum / double(p.size());
 }
 
-AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image)
+AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
+                               const ProbeOptions& options)
     : model_(std::move(model)) {
   const auto& cfg = model_->config();
   at::Tensor img = image.dim() == 3 ? image.unsqueeze(0) : image;
@@ -75,30 +73,66 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image)
   const auto t0 = std::chrono::steady_clock::now();
   torch::NoGradGuard no_grad;
   model_->eval();
-  // Bound the softmax score buffer of the forward pass (exact result, chunked queries).
-  model_->set_softmax_chunk(std::max<int64_t>(16, kSoftmaxChunkBudget / std::max<int64_t>(1, tokens_)));
   const auto device = model_->pos_embed.device();
-  auto x = model_->prepare_tokens(img.to(device, at::kFloat));
   const int64_t dim = cfg.embed_dim;
+  // Softmax blocks are evaluated one query chunk at a time (exact, memory-lean, cancellable).
+  const int64_t chunk = std::max<int64_t>(16, kSoftmaxChunkBudget / std::max<int64_t>(1, tokens_));
+  const auto modes = model_->attention_modes();
+  // Progress in units of query chunks (a linear block counts as one unit: it is O(N d^2)).
+  double total_units = 1.0, done_units = 0.0;
+  const double chunks_per_block = std::ceil(double(tokens_) / double(chunk));
+  for (int64_t b = 0; b + 1 < depth_; ++b)
+    total_units += modes[size_t(b)] == AttentionMode::Softmax ? chunks_per_block : 1.0;
+  auto report = [&](double units) {
+    done_units += units;
+    if (options.progress && !options.progress(std::min(1.0, done_units / total_units))) throw ProbeCancelled();
+  };
+  report(0.0);
+
+  auto x = model_->prepare_tokens(img.to(device, at::kFloat));
   blocks_.reserve(static_cast<size_t>(depth_));
   for (int64_t b = 0; b < depth_; ++b) {
     auto block = model_->block(b);
     auto h = block->attention_input(x);
+    auto softmax_heads = block->attn->project_softmax(h);
     BlockCache c;
-    c.x = h[0].contiguous();
-    c.softmax_keys = block->attn->project_softmax(h).k[0].contiguous();
-    c.linear_keys = block->attn->linear->project(h).k[0].contiguous();
+    c.x = host(h[0]);
+    c.softmax_keys = host(softmax_heads.k[0]);
+    c.linear_keys = host(elu_plus_one(block->attn->linear->project(h).k[0].to(at::kFloat)));
     // Query rows of each path's qkv projection: output features [0, D) are Q, head-major.
-    c.wq_softmax = block->attn->qkv->weight.narrow(0, 0, dim).contiguous();
-    if (block->attn->qkv->bias.defined()) c.bq_softmax = block->attn->qkv->bias.narrow(0, 0, dim).contiguous();
-    c.wq_linear = block->attn->linear->qkv->weight.narrow(0, 0, dim).contiguous();
+    c.wq_softmax = host(block->attn->qkv->weight.narrow(0, 0, dim));
+    if (block->attn->qkv->bias.defined()) c.bq_softmax = host(block->attn->qkv->bias.narrow(0, 0, dim));
+    c.wq_linear = host(block->attn->linear->qkv->weight.narrow(0, 0, dim));
     if (block->attn->linear->qkv->bias.defined())
-      c.bq_linear = block->attn->linear->qkv->bias.narrow(0, 0, dim).contiguous();
+      c.bq_linear = host(block->attn->linear->qkv->bias.narrow(0, 0, dim));
     c.scale = block->attn->scale();
     c.eps = block->attn->linear->eps();
     blocks_.push_back(std::move(c));
-    if (b + 1 < depth_) x = block->forward(x);
+    if (b + 1 == depth_) break;
+
+    // The block's own forward (BlockImpl::forward), with the softmax path chunked here so
+    // that progress and cancellation reach inside a long block.
+    at::Tensor a;
+    if (block->attn->mode() == AttentionMode::Softmax) {
+      const auto& q = softmax_heads.q;
+      auto kt = softmax_heads.k.transpose(-2, -1);
+      auto out = at::empty(q.sizes(), q.options());
+      for (int64_t start = 0; start < tokens_; start += chunk) {
+        const int64_t len = std::min(chunk, tokens_ - start);
+        auto probs = at::softmax(at::matmul(q.narrow(-2, start, len) * block->attn->scale(), kt), -1);
+        out.narrow(-2, start, len).copy_(at::matmul(probs, softmax_heads.v));
+        report(1.0);
+      }
+      a = block->attn->proj->forward(merge_heads(out));
+    } else {
+      a = block->attn->forward_linear(h);
+      report(1.0);
+    }
+    x = x + (block->ls1 ? block->ls1->forward(a) : a);
+    auto m = block->mlp->forward(block->norm2->forward(x));
+    x = x + (block->ls2 ? block->ls2->forward(m) : m);
   }
+  report(1.0);
   forward_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -114,17 +148,54 @@ AttentionRowPair AttentionProbe::rows(int64_t block, int64_t head, int64_t query
   check_index("block", block, depth_);
   check_index("head", head, heads_);
   check_index("query", query, tokens_);
-  torch::NoGradGuard no_grad;
+  // Plain loops over the cached float buffers: a row is O(N d) and so small that LibTorch's
+  // dispatch and intra-op pool (shared with a training job on another thread) would dominate.
   const auto& c = blocks_[static_cast<size_t>(block)];
-  const auto xq = c.x[query];
+  const int64_t n = tokens_, d = head_dim_, dim = heads_ * head_dim_;
+  const float* xq = c.x.data_ptr<float>() + query * dim;
   auto project = [&](const at::Tensor& w, const at::Tensor& bias) {
-    auto q = at::mv(w.narrow(0, head * head_dim_, head_dim_), xq);
-    if (bias.defined()) q = q + bias.narrow(0, head * head_dim_, head_dim_);
+    std::vector<double> q(static_cast<size_t>(d));
+    const float* wp = w.data_ptr<float>() + head * d * dim;
+    const float* bp = bias.defined() ? bias.data_ptr<float>() + head * d : nullptr;
+    for (int64_t i = 0; i < d; ++i) {
+      double acc = bp ? bp[i] : 0.0;
+      for (int64_t j = 0; j < dim; ++j) acc += double(wp[i * dim + j]) * xq[j];
+      q[static_cast<size_t>(i)] = acc;
+    }
     return q;
   };
   AttentionRowPair out;
-  out.softmax = to_vector(softmax_attention_row(project(c.wq_softmax, c.bq_softmax), c.softmax_keys[head], c.scale));
-  out.linear = to_vector(linear_attention_row(project(c.wq_linear, c.bq_linear), c.linear_keys[head], c.eps));
+  out.softmax.resize(static_cast<size_t>(n));
+  out.linear.resize(static_cast<size_t>(n));
+  {  // softmax(K q * scale)
+    const auto q = project(c.wq_softmax, c.bq_softmax);
+    const float* k = c.softmax_keys.data_ptr<float>() + head * n * d;
+    std::vector<double> s(static_cast<size_t>(n));
+    double top = -INFINITY;
+    for (int64_t t = 0; t < n; ++t) {
+      double acc = 0.0;
+      for (int64_t i = 0; i < d; ++i) acc += double(k[t * d + i]) * q[static_cast<size_t>(i)];
+      s[static_cast<size_t>(t)] = acc * c.scale;
+      top = std::max(top, acc * c.scale);
+    }
+    double sum = 0.0;
+    for (auto& v : s) sum += (v = std::exp(v - top));
+    for (int64_t t = 0; t < n; ++t) out.softmax[static_cast<size_t>(t)] = float(s[static_cast<size_t>(t)] / sum);
+  }
+  {  // phi(K) phi(q) / (1^T phi(K) phi(q) + eps), phi = ELU + 1 (the keys are cached as phi(K))
+    auto q = project(c.wq_linear, c.bq_linear);
+    for (auto& v : q) v = v >= 0.0 ? v + 1.0 : std::exp(v);
+    const float* k = c.linear_keys.data_ptr<float>() + head * n * d;
+    std::vector<double> w(static_cast<size_t>(n));
+    double sum = 0.0;
+    for (int64_t t = 0; t < n; ++t) {
+      double acc = 0.0;
+      for (int64_t i = 0; i < d; ++i) acc += double(k[t * d + i]) * q[static_cast<size_t>(i)];
+      w[static_cast<size_t>(t)] = acc;
+      sum += acc;
+    }
+    for (int64_t t = 0; t < n; ++t) out.linear[static_cast<size_t>(t)] = float(w[static_cast<size_t>(t)] / (sum + c.eps));
+  }
   out.kl = attention_row_kl(out.softmax, out.linear);
   out.mse = attention_row_mse(out.softmax, out.linear);
   return out;

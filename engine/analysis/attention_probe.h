@@ -3,18 +3,21 @@
 //
 // The probe runs the model once over the image (any resolution the model accepts: position
 // embeddings interpolate) and caches, per block, what one attention row needs: the block's
-// attention input norm1(x) (to project a query) and the keys of both paths, softmax and
-// linear, each (heads, N, head_dim). A row then costs O(N * d):
+// attention input norm1(x) (to project a query), the softmax path's keys and the linear
+// path's feature-mapped keys phi(K), each (heads, N, head_dim), on the CPU in float32. A row then costs O(N * d):
 // no N x N matrix is ever formed, so a 1024 x 1024 image stays interactive.
 //
 // Hidden states follow the model's own attention modes (a teacher or Stage-1 checkpoint
 // propagates through softmax attention, a Stage-2/3 student through linear attention); the
-// forward pass chunks softmax queries so it never holds more than ~kSoftmaxChunkBudget scores.
+// forward pass chunks softmax queries so it never holds more than ~kSoftmaxChunkBudget scores
+// and can report progress and be cancelled between chunks.
 //
 // The API is plain C++ (std::vector<float>) so Qt widgets can draw the rows without torch.
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/core/vision_transformer.h"
@@ -33,11 +36,26 @@ struct AttentionRowPair {
 double attention_row_kl(const std::vector<float>& p, const std::vector<float>& q);
 double attention_row_mse(const std::vector<float>& p, const std::vector<float>& q);
 
+// Thrown by the constructor when the progress callback asks it to stop.
+class ProbeCancelled : public std::runtime_error {
+ public:
+  ProbeCancelled() : std::runtime_error("attention probe cancelled") {}
+};
+
+struct ProbeOptions {
+  // Called during the forward pass with the fraction done in [0, 1] (at least once per
+  // block, and per softmax query chunk); returning false stops it (ProbeCancelled).
+  std::function<bool(double fraction)> progress;
+};
+
 class AttentionProbe {
  public:
   // image: (1, C, H, W) (or (C, H, W)), float; H and W must be multiples of the patch size.
   // The model is used in eval mode without gradients and is kept (shared) by the probe.
-  AttentionProbe(VisionTransformer model, const at::Tensor& image);
+  // Cost: one forward pass, O(N^2 d) per softmax-propagating block (a patch-4 model at
+  // 1024 x 1024, N = 65537, takes minutes on two cores; the same model in linear mode or a
+  // patch-16 model, N = 4097, about a second); every row afterwards is O(N d).
+  AttentionProbe(VisionTransformer model, const at::Tensor& image, const ProbeOptions& options = {});
 
   int64_t depth() const { return depth_; }
   int64_t num_heads() const { return heads_; }
@@ -65,7 +83,7 @@ class AttentionProbe {
   struct BlockCache {
     at::Tensor x;             // (N, D) norm1 output: queries are projected from it
     at::Tensor softmax_keys;  // (heads, N, d)
-    at::Tensor linear_keys;   // (heads, N, d), before the feature map phi
+    at::Tensor linear_keys;   // (heads, N, d), phi(K) = ELU(K) + 1
     at::Tensor wq_softmax, bq_softmax, wq_linear, bq_linear;  // (D, D), (D) or undefined
     double scale = 1.0;
     double eps = 1e-6;

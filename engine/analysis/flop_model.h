@@ -2,6 +2,9 @@
 // Analytic operation counts of a ViT forward pass, in multiply-accumulates (1 MAC = one
 // multiply plus one add). Multiply by 2 for the "2 FLOPs per MAC" convention of
 // torch.utils.flop_counter; fvcore/mmengine and the ViT-AdaLA paper count 1 MAC as 1 FLOP.
+// Counted: every matmul and convolution (patch embed, qkv, Q K^T, A V or the two linear-
+// attention products, proj, MLP, head). Not counted: elementwise work (softmax, GELU,
+// LayerNorm, phi, the normaliser division, residual adds), as fvcore does not count it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,5 +32,18 @@ struct ModelFlops {
 
 // MACs of one forward pass of one image of side height x width.
 ModelFlops model_flops(const ViTConfig& config, AttentionMode mode, int64_t height, int64_t width);
+
+// MACs of one attention kernel call on (batch_heads, n, head_dim) q, k, v: softmax
+// 2 * BH * N^2 * d (Q K^T and A V); linear 2 * BH * N * d * (d + 1) (phi(K)^T [V | 1] and
+// phi(Q) times that; the ones column is the normaliser).
+double attention_kernel_macs(AttentionMode mode, int64_t batch_heads, int64_t n, int64_t head_dim);
+
+// The ViT-AdaLA paper's ViT-L figures at 1024^2 (GFLOPs, 1 MAC = 1 FLOP).
+constexpr double kPaperViTL1024SoftmaxGFlops = 1241.0;
+constexpr double kPaperViTL1024LinearGFlops = 429.35;
+
+// What `adala bench flops` prints: per-layer breakdown, whole-model and attention-only
+// totals for both modes in both conventions, and the paper's figures where they apply.
+std::string format_flops_report(const ViTConfig& config, int64_t height, int64_t width);
 
 }  // namespace adala

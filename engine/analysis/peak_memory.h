@@ -40,8 +40,9 @@ class AllocatorPeakTracker {
   struct State;
 
  private:
+  struct Guard;
   std::shared_ptr<State> state_;
-  std::unique_ptr<struct TrackerGuard> guard_;
+  std::unique_ptr<Guard> guard_;
 };
 
 struct PeakMemory {

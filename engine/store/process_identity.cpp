@@ -35,7 +35,9 @@ std::string process_start_time(long pid) {
   return rest[19];
 }
 
-bool pid_alive(long pid) { return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
+bool pid_alive(long pid) {
+  return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
 
 }  // namespace
 
@@ -65,7 +67,7 @@ WriterState writer_state(const std::string& token) {
     return process_start_time(pid) == parts[2] ? WriterState::OtherLiveProcess : WriterState::Gone;
   }
   return pid_alive(pid) && pid != static_cast<long>(getpid()) ? WriterState::OtherLiveProcess
-                                                                : WriterState::Gone;
+                                                              : WriterState::Gone;
 }
 
 }  // namespace adala::store

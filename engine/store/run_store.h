@@ -69,8 +69,8 @@ class RunStore {
   // again at the same (run, stage, step, key, block) replaces the old value.
   void add_metric(int64_t run, const std::string& stage, int64_t step, const std::string& key,
                   int block, double value);
-  void add_attention_snapshot(int64_t run, const std::string& stage, int64_t step,
-                              int64_t image, int block, int head, int64_t query,
+  void add_attention_snapshot(int64_t run, const std::string& stage, int64_t step, int64_t image,
+                              int block, int head, int64_t query,
                               const std::vector<float>& softmax_row,
                               const std::vector<float>& linear_row);
   void flush();
@@ -83,8 +83,7 @@ class RunStore {
   size_t pending_rows() const;
   static constexpr size_t kAutoFlushRows = 8192;
 
-  void add_evaluation(int64_t run, const std::string& stage, const std::string& key,
-                      double value);
+  void add_evaluation(int64_t run, const std::string& stage, const std::string& key, double value);
   // Records a file on disk with its sha256 and size (path stored absolute; re-adding the
   // same path updates it). Throws InvalidArgument if the file is not a readable file.
   void add_artifact(int64_t run, const std::string& kind, const std::string& path);
@@ -110,7 +109,7 @@ class RunStore {
   // A decimal id, else a name; a name shared by several runs throws InvalidArgument
   // listing their ids.
   std::optional<RunInfo> find_run(const std::string& id_or_name);
-  std::vector<StageInfo> stages(int64_t run);  // by stage index
+  std::vector<StageInfo> stages(int64_t run);                       // by stage index
   int64_t last_metric_step(int64_t run, const std::string& stage);  // -1 if none
   // Ordered by stage index, step, key, block; "" = any stage / key.
   std::vector<MetricRow> metrics(int64_t run, const std::string& stage = "",

@@ -25,8 +25,8 @@ bool has_sqlite_header(const fs::path& file, const std::string& shown) {
   char header[16] = {};
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    throw StoreError(StoreErrorKind::Io, "cannot read run database " + shown + ": " +
-                                             std::strerror(errno));
+    throw StoreError(StoreErrorKind::Io,
+                     "cannot read run database " + shown + ": " + std::strerror(errno));
   }
   in.read(header, sizeof(header));
   return in.gcount() == sizeof(header) && std::memcmp(header, "SQLite format 3\0", 16) == 0;
@@ -37,9 +37,9 @@ void check_file_before_open(const fs::path& file, const std::string& shown, Open
   std::error_code ec;
   const bool exists = fs::exists(file, ec);
   if (!exists && mode == OpenMode::ReadOnly) {
-    throw StoreError(StoreErrorKind::NotFound,
-                     "no run database at " + shown + " (nothing to read; runs are recorded by "
-                     "`adala run`)");
+    throw StoreError(StoreErrorKind::NotFound, "no run database at " + shown +
+                                                   " (nothing to read; runs are recorded by "
+                                                   "`adala run`)");
   }
   if (exists && fs::is_directory(file, ec)) {
     throw StoreError(StoreErrorKind::Io,
@@ -47,8 +47,9 @@ void check_file_before_open(const fs::path& file, const std::string& shown, Open
   }
   if (exists && fs::file_size(file, ec) > 0 && !has_sqlite_header(file, shown)) {
     throw StoreError(StoreErrorKind::NotADatabase,
-                     shown + " is not an SQLite database (it does not start with the SQLite "
-                     "header); refusing to open it, the file was left untouched");
+                     shown +
+                         " is not an SQLite database (it does not start with the SQLite "
+                         "header); refusing to open it, the file was left untouched");
   }
   if (mode == OpenMode::ReadOnly) return;
 
@@ -62,13 +63,12 @@ void check_file_before_open(const fs::path& file, const std::string& shown, Open
   // WAL keeps -wal and -shm files next to the database: the directory must be writable.
   if (access(dir.c_str(), W_OK) != 0) {
     throw StoreError(StoreErrorKind::Io, "directory " + dir.string() + " of the run database " +
-                                             shown + " is not writable: " +
-                                             std::strerror(errno) +
+                                             shown + " is not writable: " + std::strerror(errno) +
                                              " (open the database read-only to view it)");
   }
   if (exists && access(file.c_str(), W_OK) != 0) {
-    throw StoreError(StoreErrorKind::Io, "run database " + shown + " is not writable: " +
-                                             std::strerror(errno) +
+    throw StoreError(StoreErrorKind::Io, "run database " + shown +
+                                             " is not writable: " + std::strerror(errno) +
                                              " (open it read-only to view it)");
   }
 }
@@ -88,9 +88,11 @@ void check_structure(sqlite::Connection& db, int version, const std::string& sho
     bool foreign = false;
     for (const auto& name : present) foreign = foreign || name.rfind("sqlite_", 0) != 0;
     if (foreign) {
-      throw StoreError(StoreErrorKind::NotADatabase,
-                       shown + " is an SQLite database but not an AdaLA run database "
-                       "(schema version 0 with tables of its own); the file was left untouched");
+      throw StoreError(
+          StoreErrorKind::NotADatabase,
+          shown +
+              " is an SQLite database but not an AdaLA run database "
+              "(schema version 0 with tables of its own); the file was left untouched");
     }
     return;
   }
@@ -158,8 +160,8 @@ RunStore::Impl::Impl(const std::string& given_path, OpenMode mode)
     if (version < kSchemaVersion) {
       throw StoreError(StoreErrorKind::OlderSchema,
                        "run database " + given_path + " has schema version " +
-                           std::to_string(version) + " (current: " +
-                           std::to_string(kSchemaVersion) +
+                           std::to_string(version) +
+                           " (current: " + std::to_string(kSchemaVersion) +
                            "); a read-only open cannot upgrade it, open it read-write once "
                            "(e.g. `adala runs list`)");
     }
@@ -185,9 +187,12 @@ RunStore::Impl::Impl(const std::string& given_path, OpenMode mode)
 
 bool RunStore::Impl::writer_gone(int64_t run, const std::string& writer_token) const {
   switch (writer_state(writer_token)) {
-    case WriterState::Gone: return true;
-    case WriterState::OtherLiveProcess: return false;
-    case WriterState::ThisProcess: return !is_live_run(canonical_path, run);
+    case WriterState::Gone:
+      return true;
+    case WriterState::OtherLiveProcess:
+      return false;
+    case WriterState::ThisProcess:
+      return !is_live_run(canonical_path, run);
   }
   return true;
 }
@@ -264,7 +269,9 @@ RunStore& RunStore::operator=(RunStore&& other) noexcept {
 
 const std::string& RunStore::path() const { return impl_->path; }
 bool RunStore::read_only() const { return impl_->read_only; }
-int RunStore::schema_version() { return static_cast<int>(impl_->db->query_int("PRAGMA user_version")); }
+int RunStore::schema_version() {
+  return static_cast<int>(impl_->db->query_int("PRAGMA user_version"));
+}
 
 std::string RunStore::integrity_check() {
   sqlite::Statement check(*impl_->db, "PRAGMA integrity_check");

@@ -14,8 +14,9 @@ constexpr const char* kRunColumns =
     " started_at, ended_at, notes, writer";
 
 // Stages in pipeline order, then metrics of stages that were never begun, by name.
-constexpr const char* kStageOrder = "ifnull((SELECT idx FROM stages s WHERE s.run_id = m.run_id"
-                                    " AND s.stage = m.stage), 2147483647), m.stage";
+constexpr const char* kStageOrder =
+    "ifnull((SELECT idx FROM stages s WHERE s.run_id = m.run_id"
+    " AND s.stage = m.stage), 2147483647), m.stage";
 
 MetricRow metric_from(const sqlite::Statement& row) {
   MetricRow metric;
@@ -50,7 +51,8 @@ std::vector<RunInfo> RunStore::list_runs() {
     query.reset();
   }
   std::vector<RunInfo> runs;
-  auto& query = impl_->db->cached(std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id DESC");
+  auto& query =
+      impl_->db->cached(std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id DESC");
   while (query.step()) {
     RunInfo run;
     run.id = query.int64_at(0);
@@ -94,10 +96,9 @@ std::optional<RunInfo> RunStore::find_run(const std::string& id_or_name) {
   if (named.size() > 1) {
     std::string ids;
     for (const RunInfo& run : named) ids += (ids.empty() ? "" : ", ") + std::to_string(run.id);
-    throw StoreError(StoreErrorKind::InvalidArgument, std::to_string(named.size()) +
-                                                          " runs are named \"" + id_or_name +
-                                                          "\" (ids " + ids +
-                                                          "); give the id instead");
+    throw StoreError(StoreErrorKind::InvalidArgument,
+                     std::to_string(named.size()) + " runs are named \"" + id_or_name + "\" (ids " +
+                         ids + "); give the id instead");
   }
   return std::move(named.front());
 }
@@ -138,7 +139,8 @@ int64_t RunStore::last_metric_step(int64_t run, const std::string& stage) {
 std::vector<MetricRow> RunStore::metrics(int64_t run, const std::string& stage,
                                          const std::string& key) {
   flush();  // a writer reads its own buffered rows
-  std::string sql = "SELECT m.stage, m.step, m.key, m.block, m.value FROM metrics m WHERE m.run_id = ?1";
+  std::string sql =
+      "SELECT m.stage, m.step, m.key, m.block, m.value FROM metrics m WHERE m.run_id = ?1";
   if (!stage.empty()) sql += " AND m.stage = ?2";
   if (!key.empty()) sql += " AND m.key = ?3";
   sql += std::string(" ORDER BY ") + kStageOrder + ", m.step, m.key, ifnull(m.block, -1)";

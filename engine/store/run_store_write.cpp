@@ -187,9 +187,8 @@ void RunStore::end_stage(int64_t run, const std::string& stage, const std::strin
       .bind(3, status)
       .run();
   if (impl_->db->changes() == 0) {
-    throw StoreError(StoreErrorKind::InvalidArgument, "stage " + stage + " of run " +
-                                                          std::to_string(run) +
-                                                          " was never begun");
+    throw StoreError(StoreErrorKind::InvalidArgument,
+                     "stage " + stage + " of run " + std::to_string(run) + " was never begun");
   }
   transaction.commit();
 }
@@ -305,8 +304,9 @@ void RunStore::delete_metrics_after(int64_t run, const std::string& stage, int64
       .bind(2, stage)
       .bind(3, step)
       .run();
-  db.cached("UPDATE stages SET last_step = (SELECT ifnull(max(step), -1) FROM metrics"
-            " WHERE run_id = ?1 AND stage = ?2) WHERE run_id = ?1 AND stage = ?2")
+  db.cached(
+        "UPDATE stages SET last_step = (SELECT ifnull(max(step), -1) FROM metrics"
+        " WHERE run_id = ?1 AND stage = ?2) WHERE run_id = ?1 AND stage = ?2")
       .bind(1, run)
       .bind(2, stage)
       .run();
@@ -330,7 +330,10 @@ void RunStore::remove_tag(int64_t run, const std::string& tag) {
   impl_->require_writable("untag a run");
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
-  impl_->db->cached("DELETE FROM tags WHERE run_id = ?1 AND tag = ?2").bind(1, run).bind(2, tag).run();
+  impl_->db->cached("DELETE FROM tags WHERE run_id = ?1 AND tag = ?2")
+      .bind(1, run)
+      .bind(2, tag)
+      .run();
   transaction.commit();
 }
 
@@ -362,7 +365,9 @@ std::vector<std::string> RunStore::delete_run(int64_t run) {
   impl_->write_pending();
   for (const char* table :
        {"metrics", "attention_snapshots", "evaluations", "artifacts", "tags", "stages"}) {
-    impl_->db->cached(std::string("DELETE FROM ") + table + " WHERE run_id = ?1").bind(1, run).run();
+    impl_->db->cached(std::string("DELETE FROM ") + table + " WHERE run_id = ?1")
+        .bind(1, run)
+        .run();
   }
   impl_->db->cached("DELETE FROM runs WHERE id = ?1").bind(1, run).run();
   transaction.commit();

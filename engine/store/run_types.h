@@ -22,7 +22,7 @@ struct StageInfo {
   int64_t run_id = 0;
   std::string stage;
   int index = 0;
-  std::string status;  // running | interrupted | failed | done
+  std::string status;                       // running | interrupted | failed | done
   int64_t total_steps = 0, last_step = -1;  // last_step: highest step with committed metrics
   std::string started_at, ended_at;
 };
@@ -31,7 +31,7 @@ struct MetricRow {
   std::string stage;
   int64_t step = 0;
   std::string key;
-  int block = -1;  // -1 = not per block (NULL in the database)
+  int block = -1;      // -1 = not per block (NULL in the database)
   double value = 0.0;  // NaN survives the round trip
 };
 

@@ -10,17 +10,24 @@ namespace {
 
 StoreErrorKind kind_of(int result_code) {
   switch (result_code & 0xff) {
-    case SQLITE_CORRUPT: return StoreErrorKind::Corrupt;
-    case SQLITE_NOTADB: return StoreErrorKind::NotADatabase;
+    case SQLITE_CORRUPT:
+      return StoreErrorKind::Corrupt;
+    case SQLITE_NOTADB:
+      return StoreErrorKind::NotADatabase;
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return StoreErrorKind::Busy;
-    case SQLITE_READONLY: return StoreErrorKind::ReadOnly;
+    case SQLITE_LOCKED:
+      return StoreErrorKind::Busy;
+    case SQLITE_READONLY:
+      return StoreErrorKind::ReadOnly;
     case SQLITE_CANTOPEN:
     case SQLITE_IOERR:
     case SQLITE_FULL:
-    case SQLITE_PERM: return StoreErrorKind::Io;
-    case SQLITE_CONSTRAINT: return StoreErrorKind::Constraint;
-    default: return StoreErrorKind::Sqlite;
+    case SQLITE_PERM:
+      return StoreErrorKind::Io;
+    case SQLITE_CONSTRAINT:
+      return StoreErrorKind::Constraint;
+    default:
+      return StoreErrorKind::Sqlite;
   }
 }
 
@@ -55,8 +62,8 @@ void Connection::fail(int result_code, const std::string& doing) const {
     message = "run database " + path_ + " is damaged (" + detail + ") while " + doing +
               "; the file was left untouched";
   } else if (kind == StoreErrorKind::Busy) {
-    message = "run database " + path_ + " is locked by another writer (" + detail + ") while " +
-              doing;
+    message =
+        "run database " + path_ + " is locked by another writer (" + detail + ") while " + doing;
   } else {
     message = "run database " + path_ + ": " + doing + " failed: " + detail;
   }
@@ -135,9 +142,9 @@ Statement& Statement::bind_optional_text(int index, const std::string& value) {
 Statement& Statement::bind_floats(int index, const std::vector<float>& values) {
   static_assert(std::numeric_limits<float>::is_iec559, "float rows are stored as IEEE-754");
   // x86-64 and aarch64 are little-endian: the BLOB is the raw float32 array.
-  const int rc = sqlite3_bind_blob(stmt_, index, values.data(),
-                                   static_cast<int>(values.size() * sizeof(float)),
-                                   SQLITE_TRANSIENT);
+  const int rc =
+      sqlite3_bind_blob(stmt_, index, values.data(),
+                        static_cast<int>(values.size() * sizeof(float)), SQLITE_TRANSIENT);
   if (rc != SQLITE_OK) connection_->fail(rc, "binding a float row");
   return *this;
 }

@@ -31,14 +31,14 @@ class Statement {
   Statement& bind(int index, const std::string& value);
   Statement& bind_null(int index);
   Statement& bind_floats(int index, const std::vector<float>& values);  // little-endian BLOB
-  Statement& bind_optional_text(int index, const std::string& value);    // "" -> NULL
+  Statement& bind_optional_text(int index, const std::string& value);   // "" -> NULL
 
   bool step();  // true while a row is available
   void run();   // steps to completion, then resets for reuse
   void reset();
 
   int64_t int64_at(int column) const;
-  double double_at(int column) const;  // NULL reads as NaN (SQLite stores NaN as NULL)
+  double double_at(int column) const;     // NULL reads as NaN (SQLite stores NaN as NULL)
   std::string text_at(int column) const;  // NULL reads as ""
   bool null_at(int column) const;
   std::vector<float> floats_at(int column) const;

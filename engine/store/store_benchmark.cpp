@@ -61,7 +61,8 @@ MetricWriteBenchmark run_metric_write_benchmark(const std::string& path, int64_t
   result.batch = batch;
   result.flushes = flushes;
   result.seconds = seconds(adding + flushing);
-  result.metrics_per_second = result.seconds > 0 ? static_cast<double>(written) / result.seconds : 0.0;
+  result.metrics_per_second =
+      result.seconds > 0 ? static_cast<double>(written) / result.seconds : 0.0;
   result.seconds_per_add = written > 0 ? seconds(adding) / static_cast<double>(written) : 0.0;
   result.seconds_per_flush = flushes > 0 ? seconds(flushing) / static_cast<double>(flushes) : 0.0;
   return result;

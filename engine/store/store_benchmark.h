@@ -23,7 +23,8 @@ struct MetricWriteBenchmark {
 
 // Writes `metrics` metrics in flushes of `batch` into a new database at `path` (which must
 // not exist; throws StoreError otherwise). The caller removes the file.
-MetricWriteBenchmark run_metric_write_benchmark(const std::string& path, int64_t metrics, int batch);
+MetricWriteBenchmark run_metric_write_benchmark(const std::string& path, int64_t metrics,
+                                                int batch);
 
 // metrics / second of run_metric_write_benchmark.
 double benchmark_metric_writes(const std::string& path, int64_t metrics, int batch);

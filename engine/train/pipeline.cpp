@@ -91,7 +91,8 @@ ExperimentConfig load_run_config(const std::string& run_dir) {
 
 std::vector<int> load_run_stages(const std::string& run_dir) {
   std::vector<int> stages;
-  for (const auto& v : Json::parse(read_text(run_dir + "/stages.json")).as_array())
+  const Json doc = Json::parse(read_text(run_dir + "/stages.json"));
+  for (const auto& v : doc.as_array())
     stages.push_back(static_cast<int>(v.as_int()));
   return stages;
 }

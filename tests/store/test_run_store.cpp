@@ -145,7 +145,8 @@ class TestRunStore : public QObject {
       QFAIL("metric of a missing run was written");
     } catch (const StoreError& e) {
       QCOMPARE(e.kind(), StoreErrorKind::Constraint);
-      QVERIFY2(std::string(e.what()).find("1 buffered rows were dropped") != std::string::npos, e.what());
+      QVERIFY2(std::string(e.what()).find("1 buffered rows were dropped") != std::string::npos,
+               e.what());
     }
     QCOMPARE(store.pending_rows(), size_t(0));
   }
@@ -272,8 +273,8 @@ class TestRunStore : public QObject {
       store.find_run("beta");
       QFAIL("an ambiguous name was accepted");
     } catch (const StoreError& e) {
-      QVERIFY2(std::string(e.what()).find("ids " + std::to_string(b + 1) + ", " + std::to_string(b)) !=
-                   std::string::npos,
+      QVERIFY2(std::string(e.what()).find("ids " + std::to_string(b + 1) + ", " +
+                                          std::to_string(b)) != std::string::npos,
                e.what());
     }
     const auto runs = store.list_runs();
@@ -304,9 +305,10 @@ class TestRunStore : public QObject {
     QVERIFY(store_test::fs::exists(dir + "/shared.ckpt"));  // still recorded by `keep`
     QVERIFY(!store.find_run(drop).has_value());
     store_test::RawDb raw(store.path());
-    for (const char* table : {"metrics", "stages", "evaluations", "artifacts", "tags", "attention_snapshots"}) {
-      QCOMPARE(raw.integer(std::string("SELECT count(*) FROM ") + table + " WHERE run_id = " +
-                           std::to_string(drop)),
+    for (const char* table :
+         {"metrics", "stages", "evaluations", "artifacts", "tags", "attention_snapshots"}) {
+      QCOMPARE(raw.integer(std::string("SELECT count(*) FROM ") + table +
+                           " WHERE run_id = " + std::to_string(drop)),
                0LL);
     }
     QCOMPARE(store.metric_count(keep), int64_t(1));

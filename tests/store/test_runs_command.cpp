@@ -149,7 +149,8 @@ class TestRunsCommand : public QObject {
     QCOMPARE(doc.at("evaluations").at("stage3/top1").as_double(), 0.8);
     QCOMPARE(doc.at("artifacts").size(), size_t(1));
     QCOMPARE(doc.at("stages").as_array().at(0).at("status").as_string(), std::string("done"));
-    QVERIFY_EXCEPTION_THROWN(run_command({"export", "1", "--format", "xml"}, db), adala::cli::UsageError);
+    QVERIFY_EXCEPTION_THROWN(run_command({"export", "1", "--format", "xml"}, db),
+                             adala::cli::UsageError);
   }
 
   void delete_asks_first() {
@@ -159,7 +160,8 @@ class TestRunsCommand : public QObject {
 
     Outcome refused = run_command({"delete", "1"}, db, "n\n");
     QCOMPARE(refused.code, 1);
-    QVERIFY2(contains(refused.out, "Delete run 1 (fast) and its 1 artifacts? [y/N]"), refused.out.c_str());
+    QVERIFY2(contains(refused.out, "Delete run 1 (fast) and its 1 artifacts? [y/N]"),
+             refused.out.c_str());
     QVERIFY(store_test::fs::exists(artifact));
     refused = run_command({"delete", "1"}, db, "");  // no answer at all: no
     QCOMPARE(refused.code, 1);
@@ -218,7 +220,8 @@ class TestRunsCommand : public QObject {
     const Outcome outcome =
         run_command({"bench", "--metrics", "3000", "--batch", "15", "--step-ms", "100"}, db);
     QCOMPARE(outcome.code, 0);
-    QVERIFY2(contains(outcome.out, "metrics/s") && contains(outcome.out, "overhead on a 100.000 ms step"),
+    QVERIFY2(contains(outcome.out, "metrics/s") &&
+                 contains(outcome.out, "overhead on a 100.000 ms step"),
              outcome.out.c_str());
     QVERIFY_EXCEPTION_THROWN(run_command({"bench", "--metrics", "10"}, db), StoreError);  // exists
   }

@@ -43,7 +43,8 @@ void write_steps(const std::string& path, int64_t run, Progress& progress) {
     RunStore store(path);
     store.set_run_status(run, "running");
     for (int step = 0; step < kSteps; ++step) {
-      for (int i = 0; i < 5; ++i) store.add_metric(run, "stage2", step, "k" + std::to_string(i), -1, step);
+      for (int i = 0; i < 5; ++i)
+        store.add_metric(run, "stage2", step, "k" + std::to_string(i), -1, step);
       for (int block = 0; block < kMetricsPerStep - 5; ++block) {
         store.add_metric(run, "stage2", step, "attn_mse", block, step);
       }
@@ -72,7 +73,8 @@ void read_while_writing(const std::string& path, int64_t run, Progress& progress
     const int64_t committed_before = progress.committed_steps.load();
     const int64_t rows = reader.metric_count(run);
     const int64_t committed_after = progress.committed_steps.load();
-    QVERIFY2(rows % kMetricsPerStep == 0, ("half a flush visible: " + std::to_string(rows)).c_str());
+    QVERIFY2(rows % kMetricsPerStep == 0,
+             ("half a flush visible: " + std::to_string(rows)).c_str());
     QVERIFY2(rows >= committed_before * kMetricsPerStep,
              ("committed metrics missing: " + std::to_string(rows)).c_str());
     QVERIFY(rows <= (committed_after + 1) * kMetricsPerStep);
@@ -119,8 +121,8 @@ class TestStoreConcurrency : public QObject {
   void reader_process_sees_committed_metrics_of_writer_process() {
     const std::string path = store_test::fresh_dir("concurrent-process") + "/runs.sqlite";
     const int64_t run = create_run(path);
-    void* shared = mmap(nullptr, sizeof(Progress), PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void* shared =
+        mmap(nullptr, sizeof(Progress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     QVERIFY(shared != MAP_FAILED);
     auto* progress = new (shared) Progress;
     const pid_t child = fork();

@@ -34,7 +34,8 @@ constexpr int kMetricsPerStep = 15;
     store.begin_stage(run, "stage2", 2, 1000000);
     if (write(report_fd, &run, sizeof(run)) != sizeof(run)) _exit(3);
     for (int64_t step = 0;; ++step) {
-      for (int i = 0; i < 5; ++i) store.add_metric(run, "stage2", step, "k" + std::to_string(i), -1, step * 0.5);
+      for (int i = 0; i < 5; ++i)
+        store.add_metric(run, "stage2", step, "k" + std::to_string(i), -1, step * 0.5);
       for (int block = 0; block < kMetricsPerStep - 5; ++block) {
         store.add_metric(run, "stage2", step, "attn_mse", block, step * 0.25);
       }
@@ -65,7 +66,8 @@ ChildReport drain(int fd, ChildReport report) {
   char buffer[4096];
   std::string bytes;
   ssize_t got = 0;
-  while ((got = read(fd, buffer, sizeof(buffer))) > 0) bytes.append(buffer, static_cast<size_t>(got));
+  while ((got = read(fd, buffer, sizeof(buffer))) > 0)
+    bytes.append(buffer, static_cast<size_t>(got));
   for (size_t at = 0; at + sizeof(value) <= bytes.size(); at += sizeof(value)) {
     std::memcpy(&value, bytes.data() + at, sizeof(value));
     if (report.run < 0) {
@@ -125,23 +127,29 @@ class TestStoreCrash : public QObject {
       {
         RunStore reader(path, OpenMode::ReadOnly);
         QCOMPARE(reader.integrity_check(), std::string("ok"));
-        if (report.run >= 0) QCOMPARE(reader.find_run(report.run)->status, std::string("interrupted"));
+        if (report.run >= 0)
+          QCOMPARE(reader.find_run(report.run)->status, std::string("interrupted"));
       }
       RunStore store(path);
       QCOMPARE(store.integrity_check(), std::string("ok"));
       if (report.run >= 0) {
         store_test::RawDb raw(path);
         const std::string id = std::to_string(report.run);
-        QCOMPARE(raw.scalar("SELECT status FROM runs WHERE id = " + id), std::string("interrupted"));
-        QCOMPARE(raw.scalar("SELECT status FROM stages WHERE run_id = " + id), std::string("interrupted"));
+        QCOMPARE(raw.scalar("SELECT status FROM runs WHERE id = " + id),
+                 std::string("interrupted"));
+        QCOMPARE(raw.scalar("SELECT status FROM stages WHERE run_id = " + id),
+                 std::string("interrupted"));
         const long long rows = raw.integer("SELECT count(*) FROM metrics WHERE run_id = " + id);
-        const long long steps = raw.integer("SELECT count(DISTINCT step) FROM metrics WHERE run_id = " + id);
-        const long long max_step = raw.integer("SELECT ifnull(max(step), -1) FROM metrics WHERE run_id = " + id);
-        const std::string where = "iteration " + std::to_string(iteration) + ": " + std::to_string(rows) +
-                                  " rows, reported " + std::to_string(report.committed_steps) + " steps";
+        const long long steps =
+            raw.integer("SELECT count(DISTINCT step) FROM metrics WHERE run_id = " + id);
+        const long long max_step =
+            raw.integer("SELECT ifnull(max(step), -1) FROM metrics WHERE run_id = " + id);
+        const std::string where = "iteration " + std::to_string(iteration) + ": " +
+                                  std::to_string(rows) + " rows, reported " +
+                                  std::to_string(report.committed_steps) + " steps";
         QVERIFY2(rows >= report.committed_steps * kMetricsPerStep, where.c_str());
         QVERIFY2(rows == steps * kMetricsPerStep, where.c_str());  // whole steps only
-        QVERIFY2(steps == max_step + 1, where.c_str());              // no gap
+        QVERIFY2(steps == max_step + 1, where.c_str());            // no gap
         QVERIFY2(store.last_metric_step(report.run, "stage2") == max_step, where.c_str());
         // At most one step committed that the child had no time to report.
         QVERIFY2(steps <= report.committed_steps + 1, where.c_str());

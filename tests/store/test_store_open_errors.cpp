@@ -107,7 +107,8 @@ class TestStoreOpenErrors : public QObject {
     }
     std::string bytes = store_test::read_bytes(path);
     QVERIFY(static_cast<long long>(bytes.size()) >= root * page_size);
-    for (long long i = (root - 1) * page_size; i < root * page_size; ++i) bytes[i] = char(0xFF - i % 7);
+    for (long long i = (root - 1) * page_size; i < root * page_size; ++i)
+      bytes[i] = char(0xFF - i % 7);
     store_test::write_bytes(path, bytes);
     expect_refused_untouched(path, StoreErrorKind::Corrupt, "damaged");
   }
@@ -164,7 +165,8 @@ class TestStoreOpenErrors : public QObject {
   void read_only_directory_for_non_root() {
     if (geteuid() == 0) QSKIP("root ignores directory permissions");
     const std::string dir = store_test::fresh_dir("open-rodir");
-    store_test::fs::permissions(dir, store_test::fs::perms::owner_read | store_test::fs::perms::owner_exec);
+    store_test::fs::permissions(
+        dir, store_test::fs::perms::owner_read | store_test::fs::perms::owner_exec);
     const Refusal refusal = refusal_of(dir + "/runs.sqlite", OpenMode::ReadWrite);
     store_test::fs::permissions(dir, store_test::fs::perms::owner_all);
     QVERIFY2(refusal.kind == StoreErrorKind::Io, refusal.message.c_str());

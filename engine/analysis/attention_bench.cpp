@@ -1,0 +1,233 @@
+#include "engine/analysis/attention_bench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+
+#include "engine/analysis/child_process.h"
+#include "engine/analysis/flop_model.h"
+#include "engine/analysis/linear_attention_kernels.h"
+#include "engine/analysis/peak_memory.h"
+#include "engine/core/attention_ops.h"
+#include "engine/core/json.h"
+
+namespace adala {
+
+const std::vector<std::string>& attention_kernel_names() {
+  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear", "linear-blocked"};
+  return names;
+}
+
+bool is_attention_kernel(const std::string& name) {
+  const auto& n = attention_kernel_names();
+  return std::find(n.begin(), n.end(), name) != n.end();
+}
+
+int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes) {
+  const double per_row = 4.0 * double(batch_heads) * double(std::max<int64_t>(n, 1));
+  int64_t rows = static_cast<int64_t>(double(budget_bytes) / per_row);
+  rows = std::max<int64_t>(64, rows / 64 * 64);
+  return std::min(rows, std::max<int64_t>(n, 1));
+}
+
+int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t bh, int64_t n,
+                                         int64_t d, int64_t chunk) {
+  const double f = 4.0, b = double(bh), nn = double(n), dd = double(d);
+  double bytes = 0;
+  if (kernel == "softmax")
+    bytes = 2 * b * nn * nn * f + 2 * b * nn * dd * f;
+  else if (kernel == "softmax-chunked")
+    bytes = 2 * b * double(std::min(chunk, n)) * nn * f + 2 * b * nn * dd * f;
+  else if (kernel == "linear")
+    bytes = 6 * b * nn * (dd + 1) * f;
+  else
+    bytes = b * nn * dd * f + 4.0 * 1024 * (dd + 2) * f * double(at::get_num_threads());
+  return static_cast<int64_t>(bytes);
+}
+
+at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, const at::Tensor& k,
+                                const at::Tensor& v, int64_t chunk, double eps) {
+  const double scale = 1.0 / std::sqrt(double(q.size(-1)));
+  if (kernel == "softmax") return softmax_attention(q, k, v, scale);
+  if (kernel == "softmax-chunked") return softmax_attention_chunked(q, k, v, scale, chunk);
+  if (kernel == "linear") return linear_attention(q, k, v, eps);
+  if (kernel == "linear-blocked") return linear_attention_blocked(q, k, v, eps);
+  throw std::invalid_argument("unknown attention kernel \"" + kernel +
+                              "\" (expected softmax, softmax-chunked, linear or linear-blocked)");
+}
+
+namespace {
+
+// Runs on the measuring side (a child process, or in-process off CPU).
+Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, int64_t n, int64_t chunk) {
+  c10::InferenceMode inference;
+  at::manual_seed(1234);
+  auto opts = at::TensorOptions().dtype(at::kFloat).device(o.device);
+  auto q = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
+  auto k = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
+  auto v = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
+  synchronize_device(o.device);
+  Json r = Json::object();
+  {
+    PeakMemoryProbe probe;  // baseline: inputs in place
+    at::Tensor out;
+    auto times = time_runs_ms([&] { out = run_attention_kernel(kernel, q, k, v, chunk); },
+                              o.warmup, o.repeats, o.device);
+    out = at::Tensor();
+    const auto mem = probe.result();
+    r["median_ms"] = median(times);
+    r["min_ms"] = *std::min_element(times.begin(), times.end());
+    r["rss"] = mem.rss_bytes;
+    r["alloc"] = mem.allocator_bytes;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& o,
+                                                     const ProgressFn& progress) {
+  for (const auto& kname : o.kernels)
+    if (!is_attention_kernel(kname)) run_attention_kernel(kname, {}, {}, {}, 0);  // throws, naming it
+  if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
+  std::vector<AttentionBenchPoint> points;
+  const size_t total = o.tokens.size() * o.kernels.size();
+  const bool isolate = o.isolate && o.device.is_cpu();
+  for (int64_t n : o.tokens) {
+    for (const auto& kernel : o.kernels) {
+      if (progress)
+        progress(points.size(), total, "N=" + std::to_string(n) + " " + kernel);
+      AttentionBenchPoint p;
+      p.tokens = n;
+      p.kernel = kernel;
+      const int64_t bh = o.batch * o.heads;
+      p.chunk = kernel == "softmax-chunked" ? (o.chunk > 0 ? o.chunk : auto_softmax_chunk(bh, n)) : 0;
+      p.macs = attention_kernel_macs(kernel.rfind("softmax", 0) == 0 ? AttentionMode::Softmax
+                                                                     : AttentionMode::Linear,
+                                     bh, n, o.head_dim);
+      p.estimate_bytes = attention_kernel_memory_estimate(kernel, bh, n, o.head_dim, p.chunk);
+      const int64_t inputs = 3 * bh * n * o.head_dim * 4;
+      const int64_t available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
+      if (o.device.is_cpu() && available > 0 &&
+          o.memory_margin * double(p.estimate_bytes + inputs) > double(available)) {
+        p.note = "skipped: needs ~" + format_bytes(double(p.estimate_bytes + inputs)) + " (" +
+                 format_bytes(double(available)) + " available)";
+        points.push_back(p);
+        continue;
+      }
+      try {
+        Json r;
+        if (isolate) {
+          auto outcome = run_in_child(
+              [&] { return measure_point(o, kernel, n, p.chunk).dump(); }, o.timeout_s);
+          if (!outcome.ok) throw std::runtime_error(outcome.error);
+          r = Json::parse(outcome.payload);
+        } else {
+          r = measure_point(o, kernel, n, p.chunk);
+        }
+        p.ran = true;
+        p.median_ms = r.at("median_ms").as_double();
+        p.min_ms = r.at("min_ms").as_double();
+        p.peak_rss_bytes = r.at("rss").as_int();
+        p.peak_alloc_bytes = r.at("alloc").as_int();
+      } catch (const std::exception& e) {
+        p.note = std::string("failed: ") + e.what();
+      }
+      points.push_back(p);
+    }
+  }
+  if (progress) progress(total, total, "");
+  return points;
+}
+
+std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
+                                   const AttentionBenchOptions& o) {
+  std::string out;
+  char line[1024];
+  std::snprintf(line, sizeof line,
+                "attention kernels: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
+                "of %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC;\npeak memory measured above "
+                "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
+                "peak)\n\n",
+                (long long)o.batch, (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(),
+                at::get_num_threads(), o.repeats, o.warmup);
+  out += line;
+  std::snprintf(line, sizeof line, "%7s  %-16s %6s %11s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
+                "ms", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
+  out += line;
+  std::map<int64_t, const AttentionBenchPoint*> softmax, chunked;
+  for (const auto& p : points) {
+    if (!p.ran) continue;
+    if (p.kernel == "softmax") softmax[p.tokens] = &p;
+    if (p.kernel == "softmax-chunked") chunked[p.tokens] = &p;
+  }
+  int64_t last_n = -1;
+  for (const auto& p : points) {
+    if (last_n >= 0 && p.tokens != last_n) out += "\n";
+    last_n = p.tokens;
+    const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
+    if (!p.ran) {
+      std::snprintf(line, sizeof line, "%7lld  %-16s %6s  %s\n", (long long)p.tokens, p.kernel.c_str(),
+                    chunk.c_str(), p.note.c_str());
+      out += line;
+      continue;
+    }
+    const AttentionBenchPoint* ref = nullptr;
+    const char* ref_mark = "";
+    if (auto it = softmax.find(p.tokens); it != softmax.end()) {
+      ref = it->second;
+    } else if (auto jt = chunked.find(p.tokens); jt != chunked.end()) {
+      ref = jt->second;
+      ref_mark = "c";  // relative to softmax-chunked: plain softmax did not run
+    }
+    char tr[24] = "-", mr[24] = "-";
+    if (ref && ref != &p) {
+      std::snprintf(tr, sizeof tr, "%.3f%s", p.median_ms / ref->median_ms, ref_mark);
+      if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
+        std::snprintf(mr, sizeof mr, "%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), ref_mark);
+    }
+    std::snprintf(line, sizeof line, "%7lld  %-16s %6s %11.2f %9.1f %11s %11s %9s %9s\n",
+                  (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms, p.gflops(),
+                  format_bytes(double(p.peak_rss_bytes)).c_str(),
+                  format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr);
+    out += line;
+  }
+  out += "\nx time / x memory: relative to plain softmax at the same N (suffix c: to softmax-chunked,\n"
+         "where plain softmax was skipped); memory ratios use the RSS peaks.\n";
+  return out;
+}
+
+GemmRate measure_gemm_rate(int64_t n, int repeats) {
+  c10::InferenceMode inference;
+  GemmRate r;
+  r.n = n;
+  r.threads = at::get_num_threads();
+  const double flops = 2.0 * double(n) * double(n) * double(n);
+  auto a = at::randn({n, n}), b = at::randn({n, n});
+  auto c = at::empty({n, n});
+  auto t1 = time_runs_ms([&] { at::mm_out(c, a, b); }, 1, repeats, c10::Device(c10::kCPU));
+  r.library_gflops = flops / (median(t1) * 1e6);
+  const int t = std::max(1, r.threads);
+  std::vector<at::Tensor> as, bs, cs;
+  for (int i = 0; i < t; ++i) {
+    as.push_back(at::randn({n, n}));
+    bs.push_back(at::randn({n, n}));
+    cs.push_back(at::empty({n, n}));
+  }
+  auto t2 = time_runs_ms(
+      [&] {
+        at::parallel_for(0, t, 1, [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) at::mm_out(cs[size_t(i)], as[size_t(i)], bs[size_t(i)]);
+        });
+      },
+      1, repeats, c10::Device(c10::kCPU));
+  r.all_threads_gflops = double(t) * flops / (median(t2) * 1e6);
+  return r;
+}
+
+}  // namespace adala

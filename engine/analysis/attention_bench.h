@@ -1,0 +1,79 @@
+#pragma once
+// `adala bench attention`: the attention kernels alone on (batch, heads, N, d) float32 inputs,
+// time (median of repeats after warm-up) and measured peak memory per point, each point in a
+// fresh child process on CPU.
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <ATen/ATen.h>
+
+#include "engine/analysis/bench_common.h"
+
+namespace adala {
+
+// "softmax" (plain, holds the N x N scores), "softmax-chunked" (query chunks: at most
+// chunk x N scores at a time), "linear" (adala::linear_attention, what the model runs),
+// "linear-blocked" (linear_attention_blocked, the head-parallel inference variant).
+const std::vector<std::string>& attention_kernel_names();
+bool is_attention_kernel(const std::string& name);
+
+// Query rows per chunk so that one chunk's scores for all heads take about budget_bytes
+// (float32), a multiple of 64, at least 64.
+int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes = 64LL << 20);
+
+// Working memory a kernel needs beyond its inputs, in bytes (our estimate: two score-sized
+// buffers for softmax, the scores and their softmax being alive together).
+int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t batch_heads, int64_t n,
+                                         int64_t head_dim, int64_t chunk);
+
+at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, const at::Tensor& k,
+                                const at::Tensor& v, int64_t chunk, double eps = 1e-6);
+
+struct AttentionBenchOptions {
+  int64_t batch = 1, heads = 6, head_dim = 64;
+  std::vector<int64_t> tokens{196, 576, 1024, 2304, 4096, 9216, 16384};
+  std::vector<std::string> kernels{"softmax", "softmax-chunked", "linear", "linear-blocked"};
+  int repeats = 3, warmup = 1;
+  int64_t chunk = 0;  // softmax-chunked query rows; 0: auto_softmax_chunk
+  c10::Device device = c10::Device(c10::kCPU);
+  double memory_margin = 1.5;     // a point runs when margin * estimate <= available memory
+  int64_t available_bytes = -1;   // -1: MemAvailable when the point starts
+  bool isolate = true;            // CPU: a fresh child process per point
+  double timeout_s = 900;
+};
+
+struct AttentionBenchPoint {
+  int64_t tokens = 0;
+  std::string kernel;
+  bool ran = false;
+  std::string note;  // why it did not run, or what went wrong
+  int64_t chunk = 0;
+  double median_ms = 0, min_ms = 0;
+  int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
+  double macs = 0;
+  double gflops() const { return ran && median_ms > 0 ? 2.0 * macs / (median_ms * 1e6) : 0.0; }
+};
+
+std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& options,
+                                                     const ProgressFn& progress = nullptr);
+
+// One row per (N, kernel) with time, GFLOP/s (2 per MAC), both peak figures and the ratios
+// to plain softmax at the same N (to softmax-chunked where plain softmax was skipped).
+std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
+                                   const AttentionBenchOptions& options);
+
+// This machine's matmul rate at the current thread settings, float32 n x n x n:
+// `library` is one at::mm (what LibTorch does with the configured threads);
+// `all_threads` runs one independent at::mm per intra-op thread at once (the most the cores
+// deliver when work is split by head, as linear_attention_blocked does).
+struct GemmRate {
+  int64_t n = 0;
+  int threads = 0;
+  double library_gflops = 0, all_threads_gflops = 0;
+};
+GemmRate measure_gemm_rate(int64_t n = 2048, int repeats = 5);
+
+}  // namespace adala

@@ -1,0 +1,385 @@
+#include "engine/analysis/scaling_bench.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/optim/adamw.h>
+
+#include "engine/analysis/attention_bench.h"
+#include "engine/analysis/child_process.h"
+#include "engine/analysis/flop_model.h"
+#include "engine/analysis/op_counter.h"
+#include "engine/analysis/peak_memory.h"
+#include "engine/core/json.h"
+#include "engine/core/vision_transformer.h"
+
+namespace adala {
+
+const std::vector<std::string>& scaling_mode_names() {
+  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear"};
+  return names;
+}
+
+namespace {
+
+AttentionMode mode_of(const std::string& mode) {
+  if (mode == "softmax" || mode == "softmax-chunked") return AttentionMode::Softmax;
+  if (mode == "linear") return AttentionMode::Linear;
+  throw std::invalid_argument("unknown mode \"" + mode + "\" (expected softmax, softmax-chunked or linear)");
+}
+
+ViTConfig config_at(const std::string& preset, int64_t resolution) {
+  ViTConfig c = vit_preset(preset);
+  c.img_size = resolution;  // native position embeddings at this size (no interpolation)
+  c.num_classes = 0;
+  c.validate();
+  return c;
+}
+
+VisionTransformer build_model(const ViTConfig& c, const std::string& mode, int64_t chunk,
+                              const c10::Device& device) {
+  torch::manual_seed(1234);
+  VisionTransformer model(c);
+  model->to(device);
+  model->set_attention_mode(mode_of(mode));
+  model->set_softmax_chunk(mode == "softmax-chunked" ? chunk : 0);
+  return model;
+}
+
+Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
+                       int64_t chunk) {
+  c10::InferenceMode inference;
+  auto model = build_model(c, mode, chunk, o.device);
+  model->eval();
+  auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
+                             torch::TensorOptions().device(o.device));
+  synchronize_device(o.device);
+  Json r = Json::object();
+  {
+    PeakMemoryProbe probe;  // baseline: weights and input in place
+    torch::Tensor out;
+    auto times = time_runs_ms([&] { out = model->forward_features(images); }, o.warmup, o.repeats,
+                              o.device);
+    out = torch::Tensor();
+    const auto mem = probe.result();
+    r["median_ms"] = median(times);
+    r["rss"] = mem.rss_bytes;
+    r["alloc"] = mem.allocator_bytes;
+  }
+  if (o.count_ops) {
+    auto ops = count_ops([&] { model->forward_features(images); });
+    r["macs"] = ops.macs / double(o.batch);
+  }
+  return r;
+}
+
+Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
+                        int64_t chunk) {
+  auto model = build_model(c, mode, chunk, o.device);
+  model->train();
+  auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
+                             torch::TensorOptions().device(o.device));
+  const int64_t tokens = c.num_tokens(c.img_size, c.img_size);
+  auto target = torch::randn({o.batch, tokens, c.embed_dim}, torch::TensorOptions().device(o.device));
+  synchronize_device(o.device);
+  Json r = Json::object();
+  {
+    PeakMemoryProbe probe;  // baseline: weights, input and target in place
+    // Adam moments are created on the first step, inside the measured stretch.
+    torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
+    auto step = [&] {
+      opt.zero_grad();
+      auto loss = torch::nn::functional::mse_loss(model->forward_features(images), target);
+      loss.backward();
+      opt.step();
+    };
+    auto times = time_runs_ms(step, o.warmup, o.repeats, o.device);
+    opt.zero_grad();
+    const auto mem = probe.result();
+    r["median_ms"] = median(times);
+    r["rss"] = mem.rss_bytes;
+    r["alloc"] = mem.allocator_bytes;
+  }
+  return r;
+}
+
+Json run_point(const ScalingOptions& o, const std::function<Json()>& fn) {
+  if (o.isolate && o.device.is_cpu()) {
+    auto outcome = run_in_child([&] { return fn().dump(); }, o.timeout_s);
+    if (!outcome.ok) throw std::runtime_error(outcome.error);
+    return Json::parse(outcome.payload);
+  }
+  return fn();
+}
+
+std::string skip_note(int64_t estimate, int64_t available) {
+  return "skipped: needs ~" + format_bytes(double(estimate)) + " (" + format_bytes(double(available)) +
+         " available)";
+}
+
+}  // namespace
+
+int64_t vit_memory_estimate(const ViTConfig& c, const std::string& mode, int64_t resolution,
+                            int64_t batch, int64_t chunk, bool train) {
+  const double f = 4.0, b = double(batch);
+  const double n = double(c.num_tokens(resolution, resolution)), dm = double(c.embed_dim);
+  const double h = double(c.num_heads), d = double(c.head_dim()), depth = double(c.depth);
+  const double params = depth * (16.0 * dm * dm) + n * dm;
+  const double activations = 16.0 * n * dm * b * f;  // one block's live tensors
+  double attention = 0, saved_attention = 0;
+  if (mode == "softmax") {
+    attention = 2.0 * h * n * n * b * f;
+    saved_attention = h * n * n * b * f;  // the probabilities, kept for backward
+  } else if (mode == "softmax-chunked") {
+    attention = 2.0 * h * double(std::min<int64_t>(chunk, int64_t(n))) * n * b * f;
+    saved_attention = h * n * n * b * f;  // every chunk's probabilities, kept for backward
+  } else {
+    attention = 6.0 * h * n * (d + 1) * b * f;
+    saved_attention = 5.0 * h * n * (d + 1) * b * f;
+  }
+  if (!train) return static_cast<int64_t>(activations + attention);
+  const double saved = depth * (18.0 * n * dm * b * f + saved_attention);
+  return static_cast<int64_t>(3.0 * params * f + saved + activations + attention);
+}
+
+std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const ProgressFn& progress) {
+  for (const auto& m : o.modes) mode_of(m);
+  if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
+  if (o.batch < 1) throw std::invalid_argument("batch must be >= 1");
+  vit_preset(o.preset);  // throws, naming the known presets
+  const size_t per_point = o.train_step ? 2 : 1;
+  const size_t total = o.resolutions.size() * o.modes.size() * per_point;
+  size_t done = 0;
+  std::vector<ScalingPoint> points;
+  for (int64_t res : o.resolutions) {
+    const ViTConfig c = config_at(o.preset, res);
+    for (const auto& mode : o.modes) {
+      ScalingPoint p;
+      p.preset = o.preset;
+      p.mode = mode;
+      p.resolution = res;
+      p.batch = o.batch;
+      p.tokens = c.num_tokens(res, res);
+      p.chunk = mode == "softmax-chunked"
+                    ? (o.softmax_chunk > 0 ? o.softmax_chunk
+                                           : auto_softmax_chunk(o.batch * c.num_heads, p.tokens))
+                    : 0;
+      const auto flops = model_flops(c, mode_of(mode), res, res);
+      p.model_macs = flops.total();
+      p.attention_only_macs = flops.attention_only();
+      const double weights = 4.0 * double(c.depth) * 16.0 * double(c.embed_dim) * double(c.embed_dim);
+      const double input = 4.0 * double(o.batch) * double(c.in_chans * res * res);
+
+      if (progress) progress(done, total, std::to_string(res) + "px " + mode);
+      ++done;
+      p.estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, false);
+      int64_t available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
+      if (o.device.is_cpu() && available > 0 &&
+          o.memory_margin * (double(p.estimate_bytes) + weights + input) > double(available)) {
+        p.note = skip_note(int64_t(double(p.estimate_bytes) + weights + input), available);
+      } else {
+        try {
+          auto r = run_point(o, [&] { return measure_inference(o, c, mode, p.chunk); });
+          p.ran = true;
+          p.ms_per_img = r.at("median_ms").as_double() / double(o.batch);
+          p.imgs_per_s = 1000.0 / p.ms_per_img;
+          p.peak_rss_bytes = r.at("rss").as_int();
+          p.peak_alloc_bytes = r.at("alloc").as_int();
+          if (r.contains("macs")) p.measured_macs = r.at("macs").as_double();
+        } catch (const std::exception& e) {
+          p.note = std::string("failed: ") + e.what();
+        }
+      }
+
+      if (o.train_step) {
+        if (progress) progress(done, total, std::to_string(res) + "px " + mode + " train step");
+        ++done;
+        p.train_estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, true);
+        available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
+        if (o.device.is_cpu() && available > 0 &&
+            o.memory_margin * (double(p.train_estimate_bytes) + weights + input) > double(available)) {
+          p.train_note = skip_note(int64_t(double(p.train_estimate_bytes) + weights + input), available);
+        } else {
+          try {
+            auto r = run_point(o, [&] { return measure_train_step(o, c, mode, p.chunk); });
+            p.train_ran = true;
+            p.train_ms = r.at("median_ms").as_double();
+            p.train_peak_rss_bytes = r.at("rss").as_int();
+            p.train_peak_alloc_bytes = r.at("alloc").as_int();
+          } catch (const std::exception& e) {
+            p.train_note = std::string("failed: ") + e.what();
+          }
+        }
+      }
+      points.push_back(p);
+    }
+  }
+  if (progress) progress(total, total, "");
+  return points;
+}
+
+namespace {
+
+std::string mb(int64_t bytes) {
+  if (bytes < 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", double(bytes) / 1e6);
+  return buf;
+}
+
+// Plain softmax at the same resolution, else softmax-chunked (marked "c").
+const ScalingPoint* reference_of(const std::vector<ScalingPoint>& points, const ScalingPoint& p,
+                                 bool train, const char** mark) {
+  const ScalingPoint* chunked = nullptr;
+  for (const auto& q : points) {
+    if (q.resolution != p.resolution || !(train ? q.train_ran : q.ran)) continue;
+    if (q.mode == "softmax") {
+      *mark = "";
+      return &q;
+    }
+    if (q.mode == "softmax-chunked") chunked = &q;
+  }
+  *mark = "c";
+  return chunked;
+}
+
+}  // namespace
+
+std::string format_scaling_table(const std::vector<ScalingPoint>& points, const ScalingOptions& o) {
+  std::string out;
+  char line[1024];
+  const ViTConfig c = vit_preset(o.preset);
+  std::snprintf(line, sizeof line,
+                "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %d threads, "
+                "median of %d after %d warm-up\n"
+                "GMACs: 1 multiply-add = 1 FLOP (the paper's convention); 'model' = whole forward, "
+                "'attn' = attention sub-layers + patch embed\n(the paper's GFLOPs), 'measured' = counted "
+                "from the matmul/conv operators that ran, '2F/MAC' = whole model at 2 FLOPs per MAC.\n"
+                "peak MB: RSS high-water mark above weights+input in a fresh process per point; alloc = "
+                "LibTorch allocator peak.\n\n",
+                o.preset.c_str(), (long long)c.embed_dim, (long long)c.depth, (long long)c.num_heads,
+                (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(), at::get_num_threads(),
+                o.repeats, o.warmup);
+  out += line;
+  std::snprintf(line, sizeof line, "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %9s %8s %7s %7s\n", "res",
+                "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB", "alloc MB",
+                "ms/img", "imgs/s", "x time", "x mem");
+  out += line;
+  int64_t last = -1;
+  for (const auto& p : points) {
+    if (last >= 0 && p.resolution != last) out += "\n";
+    last = p.resolution;
+    const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
+    char measured[24] = "-";
+    if (p.measured_macs >= 0) std::snprintf(measured, sizeof measured, "%.2f", p.measured_macs * 1e-9);
+    std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %5s %9.2f %9.2f %9s %9.2f ", (long long)p.resolution,
+                  (long long)p.tokens, p.mode.c_str(), chunk.c_str(), p.model_macs * 1e-9,
+                  p.attention_only_macs * 1e-9, measured, 2e-9 * p.model_macs);
+    out += line;
+    if (!p.ran) {
+      out += " " + p.note + "\n";
+      continue;
+    }
+    const char* mark = "";
+    const ScalingPoint* ref = reference_of(points, p, false, &mark);
+    char tr[24] = "-", mr[24] = "-";
+    if (ref && ref != &p) {
+      std::snprintf(tr, sizeof tr, "%.3f%s", p.ms_per_img / ref->ms_per_img, mark);
+      if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
+        std::snprintf(mr, sizeof mr, "%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
+    }
+    std::snprintf(line, sizeof line, "%9s %9s %9.1f %8.2f %7s %7s\n", mb(p.peak_rss_bytes).c_str(),
+                  mb(p.peak_alloc_bytes).c_str(), p.ms_per_img, p.imgs_per_s, tr, mr);
+    out += line;
+  }
+  bool any_train = false;
+  for (const auto& p : points) any_train = any_train || p.train_ran || !p.train_note.empty();
+  if (any_train) {
+    out += "\none training step (forward, MSE to a fixed target, backward, AdamW), batch " +
+           std::to_string(o.batch) + "\n";
+    std::snprintf(line, sizeof line, "%5s %6s  %-15s %9s %9s %9s %7s %7s\n", "res", "tokens", "mode", "ms/step",
+                  "peak MB", "alloc MB", "x time", "x mem");
+    out += line;
+    last = -1;
+    for (const auto& p : points) {
+      if (last >= 0 && p.resolution != last) out += "\n";
+      last = p.resolution;
+      if (!p.train_ran) {
+        std::snprintf(line, sizeof line, "%5lld %6lld  %-15s  %s\n", (long long)p.resolution,
+                      (long long)p.tokens, p.mode.c_str(), p.train_note.c_str());
+        out += line;
+        continue;
+      }
+      const char* mark = "";
+      const ScalingPoint* ref = reference_of(points, p, true, &mark);
+      char tr[24] = "-", mr[24] = "-";
+      if (ref && ref != &p) {
+        std::snprintf(tr, sizeof tr, "%.3f%s", p.train_ms / ref->train_ms, mark);
+        if (ref->train_peak_rss_bytes > 0)
+          std::snprintf(mr, sizeof mr, "%.3f%s", double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes),
+                        mark);
+      }
+      std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %9.1f %9s %9s %7s %7s\n", (long long)p.resolution,
+                    (long long)p.tokens, p.mode.c_str(), p.train_ms, mb(p.train_peak_rss_bytes).c_str(),
+                    mb(p.train_peak_alloc_bytes).c_str(), tr, mr);
+      out += line;
+    }
+  }
+  out += "\nx time / x mem: relative to plain softmax at the same resolution (suffix c: to "
+         "softmax-chunked, where plain softmax was skipped).\n";
+  return out;
+}
+
+namespace {
+std::string csv_text(const std::string& s) {
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+}  // namespace
+
+void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& points) {
+  out << "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_measured,"
+         "gflops_model_2x,ran,note,ms_per_img,imgs_per_s,peak_rss_mb,peak_alloc_mb,train_ran,"
+         "train_note,train_ms,train_peak_rss_mb,train_peak_alloc_mb\n";
+  char buf[512];
+  for (const auto& p : points) {
+    std::snprintf(buf, sizeof buf, "%s,%lld,%lld,%s,%lld,%lld,%.6f,%.6f,%s,%.6f,%d,",
+                  p.preset.c_str(), (long long)p.resolution, (long long)p.tokens, p.mode.c_str(),
+                  (long long)p.chunk, (long long)p.batch, p.model_macs * 1e-9, p.attention_only_macs * 1e-9,
+                  p.measured_macs >= 0 ? std::to_string(p.measured_macs * 1e-9).c_str() : "",
+                  2e-9 * p.model_macs, p.ran ? 1 : 0);
+    out << buf << csv_text(p.note) << ',';
+    if (p.ran) {
+      std::snprintf(buf, sizeof buf, "%.4f,%.4f,%s,%s,", p.ms_per_img, p.imgs_per_s,
+                    mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str());
+      out << buf;
+    } else {
+      out << ",,,,";
+    }
+    out << (p.train_ran ? 1 : 0) << ',' << csv_text(p.train_note) << ',';
+    if (p.train_ran) {
+      std::snprintf(buf, sizeof buf, "%.4f,%s,%s", p.train_ms, mb(p.train_peak_rss_bytes).c_str(),
+                    mb(p.train_peak_alloc_bytes).c_str());
+      out << buf;
+    } else {
+      out << ",,";
+    }
+    out << '\n';
+  }
+}
+
+void write_scaling_csv(const std::string& path, const std::vector<ScalingPoint>& points) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  write_scaling_csv(out, points);
+  if (!out) throw std::runtime_error("error writing " + path);
+}
+
+}  // namespace adala

@@ -1,0 +1,66 @@
+#pragma once
+// `adala bench scaling`: a whole ViT at growing resolution, per attention mode: analytic and
+// measured MACs, measured peak memory, latency and throughput (inference, and optionally one
+// training step), each point in a fresh child process on CPU.
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "engine/analysis/bench_common.h"
+#include "engine/core/vit_config.h"
+
+namespace adala {
+
+// "softmax" (plain), "softmax-chunked" (exact softmax, query-chunked: the memory-lean
+// baseline), "linear" (ELU+1 linear attention).
+const std::vector<std::string>& scaling_mode_names();
+
+struct ScalingOptions {
+  std::string preset = "vit_base";
+  std::vector<int64_t> resolutions{224, 448, 672, 1024, 2048};
+  std::vector<std::string> modes{"softmax", "softmax-chunked", "linear"};
+  int64_t batch = 1;
+  int repeats = 3, warmup = 1;
+  bool train_step = false;  // also time one training step per point (separate child)
+  bool count_ops = true;    // measured MACs: one extra forward under an OpCounter
+  int64_t softmax_chunk = 0;  // query rows per chunk; 0: auto_softmax_chunk per resolution
+  c10::Device device = c10::Device(c10::kCPU);
+  double memory_margin = 1.5;
+  int64_t available_bytes = -1;  // -1: MemAvailable when each point starts
+  bool isolate = true;
+  double timeout_s = 1800;
+};
+
+struct ScalingPoint {
+  std::string preset, mode;
+  int64_t resolution = 0, tokens = 0, batch = 1, chunk = 0;
+  double model_macs = 0;           // analytic, whole model, per image
+  double attention_only_macs = 0;  // analytic, attention sub-layers + patch embed (paper's)
+  double measured_macs = -1;       // counted from the operators that ran, per image; -1: not run
+  // inference
+  bool ran = false;
+  std::string note;
+  double ms_per_img = 0, imgs_per_s = 0;
+  int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
+  // one training step (forward, MSE to a fixed target, backward, AdamW)
+  bool train_ran = false;
+  std::string train_note;
+  double train_ms = 0;
+  int64_t train_peak_rss_bytes = -1, train_peak_alloc_bytes = -1, train_estimate_bytes = 0;
+};
+
+// Our working-memory estimate of one point beyond what is in place before it (bytes).
+int64_t vit_memory_estimate(const ViTConfig& config, const std::string& mode, int64_t resolution,
+                            int64_t batch, int64_t chunk, bool train);
+
+std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& options,
+                                            const ProgressFn& progress = nullptr);
+
+std::string format_scaling_table(const std::vector<ScalingPoint>& points, const ScalingOptions& options);
+void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& points);
+void write_scaling_csv(const std::string& path, const std::vector<ScalingPoint>& points);
+
+}  // namespace adala

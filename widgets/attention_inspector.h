@@ -1,0 +1,133 @@
+#pragma once
+// Softmax vs linear attention of one query patch: the image, the softmax map, the linear map
+// and their absolute difference, side by side as colour-mapped overlays on one shared scale
+// with a colour bar, plus KL / MSE of every head. The widget only draws: it asks for a probe
+// (checkpoint + image) and for rows (block, head, query) through signals, and is answered
+// through onProbeReady / onRows (from the engine's inspection thread, as plain data).
+#include <QImage>
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QWidget>
+
+#include "widgets/colormap.h"
+#include "widgets/run_types.h"
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTableWidget;
+class QTimer;
+
+namespace adala::widgets {
+
+class ImagePane;
+class ColourBar;
+
+class AttentionInspector : public QWidget {
+  Q_OBJECT
+ public:
+  enum Pane { ImagePaneIndex = 0, SoftmaxPane = 1, LinearPane = 2, DifferencePane = 3 };
+
+  explicit AttentionInspector(QWidget* parent = nullptr);
+
+  // (label, path) of the stage checkpoints on offer; `select` picks one by path.
+  void setCheckpoints(const QList<QPair<QString, QString>>& checkpoints, const QString& select = {});
+  void addCheckpoint(const QString& label, const QString& path, bool select);
+  QString checkpoint() const;
+  void setDatasetItem(int index);
+  void setImageFile(const QString& path);
+  // 0 = the model's own size, -1 = the image's own size, else a square side in pixels.
+  void setInputSize(int size);
+  void setBlock(int block);
+  void setHead(int head);
+  // Token index (prefix tokens first); a patch (row, col) is prefix + row * gridWidth + col.
+  void setQuery(int token);
+  void setQueryPatch(int row, int col);
+  void setOpacity(double opacity);  // overlay opacity in [0, 1]
+  void setColormap(Colormap map);
+
+  int block() const { return block_; }
+  int head() const { return head_; }
+  int query() const { return query_; }
+  bool hasProbe() const { return haveProbe_; }
+  const InspectorImage& probeImage() const { return image_; }
+  const AttentionRows& rows() const { return rows_; }
+  // Upper end of the shared colour scale (lower end is 0) and the colour map in use.
+  double scaleMax() const { return scaleMax_; }
+  Colormap colormap() const { return colormap_; }
+  double opacity() const { return opacity_; }
+  // The composed pane images and their pixel rectangle of grid cell (row, col).
+  QImage paneImage(Pane pane) const;
+  ImagePane* pane(Pane pane) const { return panes_[pane]; }
+  QRect cellRect(int row, int col) const;
+  int displayScale() const { return displayScale_; }
+
+ public slots:
+  void onProbeProgress(double fraction);
+  void onProbeReady(const adala::widgets::InspectorImage& image);
+  void onProbeFailed(const QString& message);
+  void onRows(const adala::widgets::AttentionRows& rows);
+
+ signals:
+  void probeRequested(const adala::widgets::ProbeRequest& request);
+  void probeCancelRequested();
+  void rowsRequested(quint64 requestId, int block, int head, int query);
+  void openCheckpointRequested();
+  void openImageRequested();
+  // After new rows have been drawn.
+  void mapsUpdated();
+
+ protected:
+  void keyPressEvent(QKeyEvent* event) override;
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void scheduleProbe();
+  void emitProbe();
+  void requestRows();
+  void redraw();
+  void updateQueryLabel();
+  void onPaneClicked(QPointF imagePoint);
+  void moveQuery(int dRow, int dCol);
+
+  QComboBox* checkpointCombo_ = nullptr;
+  QComboBox* sourceCombo_ = nullptr;
+  QSpinBox* itemSpin_ = nullptr;
+  QPushButton* openImageButton_ = nullptr;
+  QLabel* imageFileLabel_ = nullptr;
+  QComboBox* sizeCombo_ = nullptr;
+  QSlider* blockSlider_ = nullptr;
+  QLabel* blockLabel_ = nullptr;
+  QComboBox* headCombo_ = nullptr;
+  QPushButton* clsButton_ = nullptr;
+  QSlider* opacitySlider_ = nullptr;
+  QComboBox* colormapCombo_ = nullptr;
+  QLabel* queryLabel_ = nullptr;
+  QLabel* statsLabel_ = nullptr;
+  QLabel* statusLabel_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QTableWidget* headTable_ = nullptr;
+  ImagePane* panes_[4] = {};
+  ColourBar* colourBar_ = nullptr;
+  QTimer* probeTimer_ = nullptr;
+
+  QString imagePath_;
+  InspectorImage image_;
+  QImage base_;  // the model input, enlarged to the display scale
+  int displayScale_ = 1;
+  bool haveProbe_ = false;
+  int block_ = 0, head_ = 0, query_ = -1;
+  AttentionRows rows_;
+  quint64 lastRequest_ = 0;
+  double scaleMax_ = 0.0;
+  double opacity_ = 0.75;
+  Colormap colormap_ = Colormap::Viridis;
+  bool updatingControls_ = false;
+};
+
+}  // namespace adala::widgets

@@ -1,0 +1,89 @@
+#include "widgets/image_pane.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace adala::widgets {
+
+namespace {
+constexpr int kTitleHeight = 20;
+}
+
+ImagePane::ImagePane(const QString& title, QWidget* parent) : QWidget(parent), title_(title) {
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+  setCursor(Qt::CrossCursor);
+  setFocusPolicy(Qt::ClickFocus);
+}
+
+void ImagePane::setImage(const QImage& image) {
+  image_ = image;
+  update();
+}
+
+void ImagePane::setTitle(const QString& title) {
+  title_ = title;
+  update();
+}
+
+void ImagePane::setHighlight(const QRect& imageRect) {
+  highlight_ = imageRect;
+  update();
+}
+
+QRectF ImagePane::imageRectInWidget() const {
+  const QRectF area(0, kTitleHeight, width(), height() - kTitleHeight);
+  if (image_.isNull() || area.width() <= 0 || area.height() <= 0) return area;
+  const double scale = std::min(area.width() / image_.width(), area.height() / image_.height());
+  const QSizeF size(image_.width() * scale, image_.height() * scale);
+  return QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size);
+}
+
+QPointF ImagePane::toWidget(const QPointF& p) const {
+  const QRectF r = imageRectInWidget();
+  if (image_.isNull()) return r.topLeft();
+  return {r.left() + p.x() * r.width() / image_.width(), r.top() + p.y() * r.height() / image_.height()};
+}
+
+QPointF ImagePane::toImage(const QPointF& p) const {
+  const QRectF r = imageRectInWidget();
+  if (image_.isNull() || r.width() <= 0) return {-1, -1};
+  return {(p.x() - r.left()) * image_.width() / r.width(), (p.y() - r.top()) * image_.height() / r.height()};
+}
+
+void ImagePane::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.fillRect(rect(), palette().base());
+  p.setPen(palette().color(QPalette::Text));
+  QFont f = font();
+  f.setBold(true);
+  p.setFont(f);
+  p.drawText(QRect(4, 0, width() - 8, kTitleHeight), Qt::AlignVCenter | Qt::AlignLeft, title_);
+  if (image_.isNull()) {
+    p.setFont(font());
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(rect().adjusted(0, kTitleHeight, 0, 0), Qt::AlignCenter | Qt::TextWordWrap, tr("no image"));
+    return;
+  }
+  const QRectF target = imageRectInWidget();
+  // Patches must stay crisp squares: nearest-neighbour when enlarging.
+  p.setRenderHint(QPainter::SmoothPixmapTransform, target.width() < image_.width());
+  p.drawImage(target, image_);
+  if (!highlight_.isEmpty()) {
+    const QRectF cell(toWidget(highlight_.topLeft()), toWidget(highlight_.topLeft() + QPoint(highlight_.width(), highlight_.height())));
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(Qt::black, 3));
+    p.drawRect(cell.adjusted(-1, -1, 1, 1));
+    p.setPen(QPen(Qt::white, 1.5));
+    p.drawRect(cell.adjusted(-1, -1, 1, 1));
+  }
+}
+
+void ImagePane::mousePressEvent(QMouseEvent* event) {
+  if (event->button() != Qt::LeftButton || image_.isNull()) return QWidget::mousePressEvent(event);
+  const QPointF ip = toImage(event->position());
+  if (ip.x() < 0 || ip.y() < 0 || ip.x() >= image_.width() || ip.y() >= image_.height()) return;
+  emit clicked(ip);
+}
+
+}  // namespace adala::widgets

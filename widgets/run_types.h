@@ -1,0 +1,111 @@
+#pragma once
+// Qt value types of what a training job reports, as the views receive them. The engine's own
+// events (engine/train/events.h) are converted to these on the engine thread and delivered
+// through queued signals, so no view ever sees an engine type (or a tensor).
+#include <QByteArray>
+#include <QImage>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace adala::widgets {
+
+// Stage names as the engine and the run database spell them, in stage order 0..3.
+const QStringList& stageNames();
+int stageIndex(const QString& stage);    // -1 when unknown
+QString stageTitle(int index);           // "Stage 1 · attention alignment" (translated)
+
+struct StepUpdate {
+  QString stage;
+  qint64 step = 0, totalSteps = 0, epoch = 0;
+  double loss = 0.0, lr = 0.0, imagesPerSecond = 0.0, etaSeconds = 0.0;
+  QVector<double> perBlockMse;
+  QMap<QString, double> extra;
+};
+
+struct StageUpdate {
+  enum class Kind { Started, Finished, Cancelled, Failed };
+  QString stage;
+  Kind kind = Kind::Started;
+  qint64 totalSteps = 0, step = 0;
+  double seconds = 0.0;
+  QString message;
+};
+
+struct EvalUpdate {
+  QString stage, key;
+  double value = 0.0;
+};
+
+struct ArtifactUpdate {
+  QString stage, kind, path;
+};
+
+struct LogLine {
+  enum class Level { Info, Warning, Error };
+  Level level = Level::Info;
+  QString message;
+};
+
+// A job's life on the engine thread.
+struct JobState {
+  qint64 jobId = 0;
+  qint64 runId = -1;  // database row, -1 before it exists
+  QString runDir;
+  QString name;
+  // queued | running | done | interrupted | failed | cancelled (never started)
+  QString status;
+  QString message;
+};
+
+// A run to start (or resume) as the launcher describes it.
+struct StartRequest {
+  QByteArray configJson;  // the experiment document (validated by the engine again)
+  QList<int> stages;      // 0..3
+  QString device;         // "" = the document's
+  QString resumeRunDir;   // non-empty: continue this run folder (configJson unused)
+  QStringList tags;
+};
+
+// Which model and image the attention inspector should probe.
+struct ProbeRequest {
+  QString checkpoint;     // a .safetensors file
+  bool datasetItem = true;
+  int itemIndex = 0;      // Fashion-MNIST test split
+  QString imagePath;      // when !datasetItem
+  int inputSize = 0;      // 0 = the model's img_size, -1 = the image's own size, else a square side
+};
+
+// What the attention inspector shows: the exact model input (as an 8-bit image) and its grid.
+struct InspectorImage {
+  QImage image;
+  int gridHeight = 0, gridWidth = 0, prefixTokens = 0, patchSize = 1;
+  int depth = 0, heads = 0;
+  QString checkpoint, description;
+  double forwardSeconds = 0.0;
+};
+
+// One query's rows (prefix tokens first, then the patch grid row-major) and per-head stats.
+struct AttentionRows {
+  quint64 requestId = 0;
+  int block = 0, head = 0, query = 0;
+  QVector<float> softmax, linear;
+  double kl = 0.0, mse = 0.0;
+  QVector<double> headKl, headMse;  // every head of the block, same query
+};
+
+}  // namespace adala::widgets
+
+Q_DECLARE_METATYPE(adala::widgets::StepUpdate)
+Q_DECLARE_METATYPE(adala::widgets::StageUpdate)
+Q_DECLARE_METATYPE(adala::widgets::EvalUpdate)
+Q_DECLARE_METATYPE(adala::widgets::ArtifactUpdate)
+Q_DECLARE_METATYPE(adala::widgets::LogLine)
+Q_DECLARE_METATYPE(adala::widgets::JobState)
+Q_DECLARE_METATYPE(adala::widgets::StartRequest)
+Q_DECLARE_METATYPE(adala::widgets::ProbeRequest)
+Q_DECLARE_METATYPE(adala::widgets::InspectorImage)
+Q_DECLARE_METATYPE(adala::widgets::AttentionRows)
