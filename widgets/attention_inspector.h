@@ -125,7 +125,7 @@ class AttentionInspector : public QWidget {
   AttentionRows rows_;
   quint64 lastRequest_ = 0;
   double scaleMax_ = 0.0;
-  double opacity_ = 0.75;
+  double opacity_ = 0.7;
   Colormap colormap_ = Colormap::Viridis;
   bool updatingControls_ = false;
 };

@@ -32,11 +32,12 @@ std::string pct(double v) {
 
 int ablate_command(const Args& args) {
   ArgParser p;
-  p.option("device", "").option("out", "").option("db", "").flag("help");
+  p.option("device", "").option("out", "").option("db", "").option("teacher", "").flag("help");
   p.parse(args);
   if (p.flag_set("help") || p.positional().size() != 1) {
     std::printf(
-        "usage: adala ablate CONFIG.json [--out DIR] [--device auto|cpu|cuda] [--db FILE|none]\n"
+        "usage: adala ablate CONFIG.json [--out DIR] [--teacher FILE] [--device auto|cpu|cuda] [--db FILE|none]\n"
+        "  --teacher reuses trained teacher weights (e.g. a run's teacher.safetensors) for (a).\n"
         "  (a) teacher, (b) naive swap (Stage 3 only), (c) Stage 2+3, (d) Stage 1+2+3, on the\n"
         "  same data and budget. Writes ablation.md / ablation.csv / stage2_curves.csv.\n");
     return p.flag_set("help") ? 0 : 2;
@@ -62,7 +63,9 @@ int ablate_command(const Args& args) {
     return r.pipeline;
   };
   RecordingSink teacher_record;
-  PipelineResult teacher = run_variant(config, {0}, "a-teacher", teacher_record);
+  ExperimentConfig teacher_config = config;
+  if (p.has("teacher")) teacher_config.teacher_weights = p.get("teacher");
+  PipelineResult teacher = run_variant(teacher_config, {0}, "a-teacher", teacher_record);
 
   std::vector<Variant> variants = {{"b", "naive swap (Stage 3 only)", {3}, {}, {}},
                                    {"c", "Stage 2 + 3", {2, 3}, {}, {}},

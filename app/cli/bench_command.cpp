@@ -27,8 +27,8 @@ std::vector<int64_t> int_list(const ArgParser& p, const std::string& name) {
     char* end = nullptr;
     const long long v = std::strtoll(part.c_str(), &end, 10);
     if (part.empty() || *end != '\0' || v <= 0)
-      throw UsageError("option --" + name + " expects positive integers separated by commas, got \"" +
-                       part + "\"");
+      throw UsageError("option --" + name +
+                       " expects positive integers separated by commas, got \"" + part + "\"");
     out.push_back(v);
   }
   if (out.empty()) throw UsageError("option --" + name + " is empty");
@@ -48,7 +48,8 @@ ProgressFn progress_bar(const std::string& title) {
                    label.c_str());
       if (done == total) std::fprintf(stderr, "\n");
     } else if (done < total) {
-      std::fprintf(stderr, "%s [%s] %zu/%zu %s\n", title.c_str(), bar.c_str(), done, total, label.c_str());
+      std::fprintf(stderr, "%s [%s] %zu/%zu %s\n", title.c_str(), bar.c_str(), done, total,
+                   label.c_str());
     } else {
       std::fprintf(stderr, "%s [%s] %zu/%zu done\n", title.c_str(), bar.c_str(), done, total);
     }
@@ -58,19 +59,29 @@ ProgressFn progress_bar(const std::string& title) {
 
 int bench_attention(const Args& args) {
   ArgParser p;
-  p.option("heads", "6").option("head-dim", "64").option("batch", "1")
-      .option("tokens", "196,576,1024,2304,4096,9216,16384").option("repeats", "3")
-      .option("warmup", "1").option("kernels", "softmax,softmax-chunked,linear,linear-blocked")
-      .option("chunk", "0").option("device", "cpu").option("memory-margin", "1.5")
-      .option("gemm-n", "2048").flag("no-gemm").flag("in-process").flag("help");
+  p.option("heads", "6")
+      .option("head-dim", "64")
+      .option("batch", "1")
+      .option("tokens", "196,576,1024,2304,4096,9216,16384")
+      .option("repeats", "3")
+      .option("warmup", "1")
+      .option("kernels", "softmax,softmax-chunked,linear,linear-blocked")
+      .option("chunk", "0")
+      .option("device", "cpu")
+      .option("memory-margin", "1.5")
+      .option("point-budget", "120")
+      .option("gemm-n", "2048")
+      .flag("no-gemm")
+      .flag("in-process")
+      .flag("help");
   p.parse(args);
   if (p.flag_set("help")) {
     std::printf(
         "usage: adala bench attention [--heads 6] [--head-dim 64] [--batch 1]\n"
         "         [--tokens 196,576,1024,2304,4096,9216,16384] [--repeats 3] [--warmup 1]\n"
         "         [--kernels softmax,softmax-chunked,linear,linear-blocked] [--chunk ROWS]\n"
-        "         [--device cpu|cuda|auto] [--memory-margin 1.5] [--gemm-n 2048] [--no-gemm]\n"
-        "         [--in-process] [--threads N]\n"
+        "         [--device cpu|cuda|auto] [--memory-margin 1.5] [--point-budget 120]\n"
+        "         [--gemm-n 2048] [--no-gemm] [--in-process] [--threads N]\n"
         "  times each attention kernel on (batch, heads, N, d) float32 inputs and measures its\n"
         "  peak memory in a fresh child process per point; prints ratios to plain softmax and\n"
         "  the kernels' GFLOP/s against this machine's measured matmul rate.\n");
@@ -87,20 +98,23 @@ int bench_attention(const Args& args) {
   o.chunk = p.get_int("chunk");
   o.device = resolve_device(p.get("device"));
   o.memory_margin = p.get_double("memory-margin");
+  o.point_budget_s = p.get_double("point-budget");
   o.isolate = !p.flag_set("in-process");
   auto points = run_attention_bench(o, progress_bar("bench attention"));
   std::printf("%s", format_attention_table(points, o).c_str());
   if (!p.flag_set("no-gemm") && o.device.is_cpu()) {
     // After the points: this runs in the parent, whose own thread pool starts only now.
     const auto g = measure_gemm_rate(p.get_int("gemm-n"));
-    std::printf("\nmatmul rate here (float32 %lld^3, %d threads): one at::mm %.1f GFLOP/s; one at::mm per "
-                "thread at once %.1f GFLOP/s\n",
-                (long long)g.n, g.threads, g.library_gflops, g.all_threads_gflops);
+    std::printf(
+        "\nmatmul rate here (float32 %lld^3, %d threads): one at::mm %.1f GFLOP/s; one at::mm per "
+        "thread at once %.1f GFLOP/s\n",
+        (long long)g.n, g.threads, g.library_gflops, g.all_threads_gflops);
     for (const auto& pt : points) {
       if (!pt.ran || pt.kernel.rfind("linear", 0) != 0 || pt.tokens != o.tokens.back()) continue;
-      std::printf("  %-15s N=%lld: %.1f GFLOP/s = %.0f%% of one at::mm, %.0f%% of the all-threads rate\n",
-                  pt.kernel.c_str(), (long long)pt.tokens, pt.gflops(), 100.0 * pt.gflops() / g.library_gflops,
-                  100.0 * pt.gflops() / g.all_threads_gflops);
+      std::printf(
+          "  %-15s N=%lld: %.1f GFLOP/s = %.0f%% of one at::mm, %.0f%% of the all-threads rate\n",
+          pt.kernel.c_str(), (long long)pt.tokens, pt.gflops(),
+          100.0 * pt.gflops() / g.library_gflops, 100.0 * pt.gflops() / g.all_threads_gflops);
     }
   }
   return 0;
@@ -108,17 +122,30 @@ int bench_attention(const Args& args) {
 
 int bench_scaling(const Args& args) {
   ArgParser p;
-  p.option("preset", "vit_base").option("res", "224,448,672,1024,2048")
-      .option("modes", "softmax,softmax-chunked,linear").option("batch", "1").option("repeats", "3")
-      .option("warmup", "1").option("chunk", "0").option("device", "cpu").option("csv", "")
-      .option("memory-margin", "1.5").flag("train-step").flag("no-count").flag("in-process").flag("help");
+  p.option("preset", "vit_base")
+      .option("res", "224,448,672,1024,2048")
+      .option("modes", "softmax,softmax-chunked,linear")
+      .option("batch", "1")
+      .option("repeats", "3")
+      .option("warmup", "1")
+      .option("chunk", "0")
+      .option("device", "cpu")
+      .option("csv", "")
+      .option("memory-margin", "1.5")
+      .option("point-budget", "120")
+      .flag("train-step")
+      .flag("no-count")
+      .flag("in-process")
+      .flag("help");
   p.parse(args);
   if (p.flag_set("help")) {
     std::printf(
         "usage: adala bench scaling [--preset vit_small|vit_base|vit_large|...]\n"
         "         [--res 224,448,672,1024,2048] [--modes softmax,softmax-chunked,linear]\n"
         "         [--batch 1] [--repeats 3] [--warmup 1] [--chunk ROWS] [--device cpu|cuda|auto]\n"
-        "         [--csv out.csv] [--train-step] [--no-count] [--memory-margin 1.5] [--in-process]\n"
+        "         [--csv out.csv] [--train-step] [--no-count] [--memory-margin 1.5] "
+        "[--in-process]\n"
+        "         [--point-budget 120]  (seconds: fewer timed repeats where one run takes long)\n"
         "  per resolution and attention mode: analytic and measured GMACs, peak memory (fresh\n"
         "  child process per point), ms/img and imgs/s, ratios to plain softmax.\n");
     return 0;
@@ -134,6 +161,7 @@ int bench_scaling(const Args& args) {
   o.device = resolve_device(p.get("device"));
   o.memory_margin = p.get_double("memory-margin");
   o.train_step = p.flag_set("train-step");
+  o.point_budget_s = p.get_double("point-budget");
   o.count_ops = !p.flag_set("no-count");
   o.isolate = !p.flag_set("in-process");
   auto points = run_scaling_bench(o, progress_bar("bench scaling"));
@@ -150,9 +178,10 @@ int bench_flops(const Args& args) {
   p.option("preset", "vit_large").option("res", "1024").flag("help");
   p.parse(args);
   if (p.flag_set("help")) {
-    std::printf("usage: adala bench flops [--preset vit_large] [--res 1024[,...]]\n"
-                "  the analytic FLOP model: per-layer MACs, whole-model and attention-only totals,\n"
-                "  and the paper's ViT-L 1024^2 figures.\n");
+    std::printf(
+        "usage: adala bench flops [--preset vit_large] [--res 1024[,...]]\n"
+        "  the analytic FLOP model: per-layer MACs, whole-model and attention-only totals,\n"
+        "  and the paper's ViT-L 1024^2 figures.\n");
     return 0;
   }
   const ViTConfig c = vit_preset(p.get("preset"));
@@ -167,14 +196,22 @@ int bench_flops(const Args& args) {
 
 int bench_peer(const Args& args) {
   ArgParser p;
-  p.option("preset", "vit_small").option("res", "224").option("batch", "2").option("repeats", "5")
-      .option("python", "/usr/bin/python3").option("script", "").option("work-dir", "")
-      .option("device", "cpu").flag("keep").flag("help");
+  p.option("preset", "vit_small")
+      .option("res", "224")
+      .option("batch", "2")
+      .option("repeats", "5")
+      .option("python", "/usr/bin/python3")
+      .option("script", "")
+      .option("work-dir", "")
+      .option("device", "cpu")
+      .flag("keep")
+      .flag("help");
   p.parse(args);
   if (p.flag_set("help")) {
     std::printf(
         "usage: adala bench peer [--preset vit_small] [--res 224] [--batch 2] [--repeats 5]\n"
-        "         [--python /usr/bin/python3] [--script scripts/peer_vit.py] [--work-dir DIR] [--keep]\n"
+        "         [--python /usr/bin/python3] [--script scripts/peer_vit.py] [--work-dir DIR] "
+        "[--keep]\n"
         "  runs the same ViT (same weights, input, threads) in this engine and in a plain PyTorch\n"
         "  peer (scripts/peer_vit.py) and prints the outputs' relative difference and the time\n"
         "  ratio, for inference and one Stage-2 step (student linear features vs teacher softmax\n"
@@ -193,7 +230,8 @@ int bench_peer(const Args& args) {
   if (resolve_device(p.get("device")) != c10::Device(c10::kCPU))
     throw UsageError("bench peer compares on CPU only (Debian's python3-torch is CPU-only)");
   if (o.script.empty()) o.script = find_peer_script();
-  std::fprintf(stderr, "bench peer: running the engine, then %s %s ...\n", o.python.c_str(), o.script.c_str());
+  std::fprintf(stderr, "bench peer: running the engine, then %s %s ...\n", o.python.c_str(),
+               o.script.c_str());
   const auto report = run_peer_comparison(o);
   std::printf("%s", format_peer_report(report, o).c_str());
   return report.agrees ? 0 : 1;
@@ -217,7 +255,8 @@ int bench_command(const Args& args) {
   if (what == "scaling") return bench_scaling(rest);
   if (what == "flops") return bench_flops(rest);
   if (what == "peer") return bench_peer(rest);
-  throw UsageError("unknown benchmark \"" + what + "\" (expected attention, scaling, flops or peer)");
+  throw UsageError("unknown benchmark \"" + what +
+                   "\" (expected attention, scaling, flops or peer)");
 }
 
 }  // namespace adala::cli

@@ -15,5 +15,8 @@ int ablate_command(const Args& args);
 #ifdef ADALA_HAVE_STORE
 int runs_command(const Args& args);
 #endif
+#ifdef ADALA_HAVE_REPORT
+int report_command(const Args& args);
+#endif
 
 }  // namespace adala::cli

@@ -30,6 +30,9 @@ const std::map<std::string, Command>& command_table() {
 #ifdef ADALA_HAVE_STORE
       {"runs", {runs_command, "list|show|compare|export|delete|tag: the run database"}},
 #endif
+#ifdef ADALA_HAVE_REPORT
+      {"report", {report_command, "RUN [RUN...] --format html|pdf|md -o FILE: run report / comparison"}},
+#endif
   };
   return table;
 }

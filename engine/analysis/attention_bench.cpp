@@ -19,7 +19,8 @@
 namespace adala {
 
 const std::vector<std::string>& attention_kernel_names() {
-  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear", "linear-blocked"};
+  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear",
+                                              "linear-blocked"};
   return names;
 }
 
@@ -31,7 +32,7 @@ bool is_attention_kernel(const std::string& name) {
 int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes) {
   const double per_row = 4.0 * double(batch_heads) * double(std::max<int64_t>(n, 1));
   int64_t rows = static_cast<int64_t>(double(budget_bytes) / per_row);
-  rows = std::max<int64_t>(64, rows / 64 * 64);
+  rows = std::max<int64_t>(32, rows / 32 * 32);
   return std::min(rows, std::max<int64_t>(n, 1));
 }
 
@@ -64,23 +65,36 @@ at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, 
 namespace {
 
 // Runs on the measuring side (a child process, or in-process off CPU).
-Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, int64_t n, int64_t chunk) {
+Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, int64_t n,
+                   int64_t chunk) {
   c10::InferenceMode inference;
   at::manual_seed(1234);
   auto opts = at::TensorOptions().dtype(at::kFloat).device(o.device);
   auto q = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
   auto k = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
   auto v = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
+  {
+    // Libraries initialise on first use (OpenBLAS's ~32 MB GEMM buffers, oneDNN): done here
+    // on a tiny input so that the peak below is this point's own memory.
+    auto t = at::randn({o.batch, o.heads, 8, o.head_dim}, opts);
+    run_attention_kernel(kernel, t, t, t, 8);
+  }
   synchronize_device(o.device);
   Json r = Json::object();
   {
-    PeakMemoryProbe probe;  // baseline: inputs in place
+    PeakMemoryProbe probe;  // baseline: inputs in place, libraries initialised
     at::Tensor out;
-    auto times = time_runs_ms([&] { out = run_attention_kernel(kernel, q, k, v, chunk); },
-                              o.warmup, o.repeats, o.device);
+    // The previous output is released first, so it never adds to the next run's peak.
+    auto times = time_runs_ms(
+        [&] {
+          out = at::Tensor();
+          out = run_attention_kernel(kernel, q, k, v, chunk);
+        },
+        o.warmup, o.repeats, o.device, o.point_budget_s);
     out = at::Tensor();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
+    r["runs"] = int64_t(times.size());
     r["min_ms"] = *std::min_element(times.begin(), times.end());
     r["rss"] = mem.rss_bytes;
     r["alloc"] = mem.allocator_bytes;
@@ -93,26 +107,28 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
 std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& o,
                                                      const ProgressFn& progress) {
   for (const auto& kname : o.kernels)
-    if (!is_attention_kernel(kname)) run_attention_kernel(kname, {}, {}, {}, 0);  // throws, naming it
+    if (!is_attention_kernel(kname))
+      run_attention_kernel(kname, {}, {}, {}, 0);  // throws, naming it
   if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
   std::vector<AttentionBenchPoint> points;
   const size_t total = o.tokens.size() * o.kernels.size();
   const bool isolate = o.isolate && o.device.is_cpu();
   for (int64_t n : o.tokens) {
     for (const auto& kernel : o.kernels) {
-      if (progress)
-        progress(points.size(), total, "N=" + std::to_string(n) + " " + kernel);
+      if (progress) progress(points.size(), total, "N=" + std::to_string(n) + " " + kernel);
       AttentionBenchPoint p;
       p.tokens = n;
       p.kernel = kernel;
       const int64_t bh = o.batch * o.heads;
-      p.chunk = kernel == "softmax-chunked" ? (o.chunk > 0 ? o.chunk : auto_softmax_chunk(bh, n)) : 0;
-      p.macs = attention_kernel_macs(kernel.rfind("softmax", 0) == 0 ? AttentionMode::Softmax
-                                                                     : AttentionMode::Linear,
-                                     bh, n, o.head_dim);
+      p.chunk =
+          kernel == "softmax-chunked" ? (o.chunk > 0 ? o.chunk : auto_softmax_chunk(bh, n)) : 0;
+      p.macs = attention_kernel_macs(
+          kernel.rfind("softmax", 0) == 0 ? AttentionMode::Softmax : AttentionMode::Linear, bh, n,
+          o.head_dim);
       p.estimate_bytes = attention_kernel_memory_estimate(kernel, bh, n, o.head_dim, p.chunk);
       const int64_t inputs = 3 * bh * n * o.head_dim * 4;
-      const int64_t available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
+      const int64_t available =
+          o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
       if (o.device.is_cpu() && available > 0 &&
           o.memory_margin * double(p.estimate_bytes + inputs) > double(available)) {
         p.note = "skipped: needs ~" + format_bytes(double(p.estimate_bytes + inputs)) + " (" +
@@ -123,8 +139,8 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
       try {
         Json r;
         if (isolate) {
-          auto outcome = run_in_child(
-              [&] { return measure_point(o, kernel, n, p.chunk).dump(); }, o.timeout_s);
+          auto outcome = run_in_child([&] { return measure_point(o, kernel, n, p.chunk).dump(); },
+                                      o.timeout_s);
           if (!outcome.ok) throw std::runtime_error(outcome.error);
           r = Json::parse(outcome.payload);
         } else {
@@ -133,6 +149,7 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
         p.ran = true;
         p.median_ms = r.at("median_ms").as_double();
         p.min_ms = r.at("min_ms").as_double();
+        p.timed_runs = static_cast<int>(r.at("runs").as_int());
         p.peak_rss_bytes = r.at("rss").as_int();
         p.peak_alloc_bytes = r.at("alloc").as_int();
       } catch (const std::exception& e) {
@@ -149,16 +166,17 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
                                    const AttentionBenchOptions& o) {
   std::string out;
   char line[1024];
-  std::snprintf(line, sizeof line,
-                "attention kernels: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
-                "of %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC;\npeak memory measured above "
-                "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
-                "peak)\n\n",
-                (long long)o.batch, (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(),
-                at::get_num_threads(), o.repeats, o.warmup);
+  std::snprintf(
+      line, sizeof line,
+      "attention kernels: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
+      "of up to %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC;\npeak memory measured above "
+      "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
+      "peak)\n\n",
+      (long long)o.batch, (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(),
+      at::get_num_threads(), o.repeats, o.warmup);
   out += line;
-  std::snprintf(line, sizeof line, "%7s  %-16s %6s %11s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
-                "ms", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
+  std::snprintf(line, sizeof line, "%7s  %-16s %6s %11s %4s %9s %11s %11s %9s %9s\n", "N", "kernel",
+                "chunk", "ms", "runs", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
   out += line;
   std::map<int64_t, const AttentionBenchPoint*> softmax, chunked;
   for (const auto& p : points) {
@@ -172,8 +190,8 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
     last_n = p.tokens;
     const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
     if (!p.ran) {
-      std::snprintf(line, sizeof line, "%7lld  %-16s %6s  %s\n", (long long)p.tokens, p.kernel.c_str(),
-                    chunk.c_str(), p.note.c_str());
+      std::snprintf(line, sizeof line, "%7lld  %-16s %6s  %s\n", (long long)p.tokens,
+                    p.kernel.c_str(), chunk.c_str(), p.note.c_str());
       out += line;
       continue;
     }
@@ -189,16 +207,19 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
     if (ref && ref != &p) {
       std::snprintf(tr, sizeof tr, "%.3f%s", p.median_ms / ref->median_ms, ref_mark);
       if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
-        std::snprintf(mr, sizeof mr, "%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), ref_mark);
+        std::snprintf(mr, sizeof mr, "%.3f%s",
+                      double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), ref_mark);
     }
-    std::snprintf(line, sizeof line, "%7lld  %-16s %6s %11.2f %9.1f %11s %11s %9s %9s\n",
-                  (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms, p.gflops(),
-                  format_bytes(double(p.peak_rss_bytes)).c_str(),
+    std::snprintf(line, sizeof line, "%7lld  %-16s %6s %11.2f %4d %9.1f %11s %11s %9s %9s\n",
+                  (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms, p.timed_runs,
+                  p.gflops(), format_bytes(double(p.peak_rss_bytes)).c_str(),
                   format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr);
     out += line;
   }
-  out += "\nx time / x memory: relative to plain softmax at the same N (suffix c: to softmax-chunked,\n"
-         "where plain softmax was skipped); memory ratios use the RSS peaks.\n";
+  out +=
+      "\nx time / x memory: relative to plain softmax at the same N (suffix c: to "
+      "softmax-chunked,\n"
+      "where plain softmax was skipped); memory ratios use the RSS peaks.\n";
   return out;
 }
 
@@ -222,7 +243,8 @@ GemmRate measure_gemm_rate(int64_t n, int repeats) {
   auto t2 = time_runs_ms(
       [&] {
         at::parallel_for(0, t, 1, [&](int64_t begin, int64_t end) {
-          for (int64_t i = begin; i < end; ++i) at::mm_out(cs[size_t(i)], as[size_t(i)], bs[size_t(i)]);
+          for (int64_t i = begin; i < end; ++i)
+            at::mm_out(cs[size_t(i)], as[size_t(i)], bs[size_t(i)]);
         });
       },
       1, repeats, c10::Device(c10::kCPU));

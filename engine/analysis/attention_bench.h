@@ -21,8 +21,10 @@ const std::vector<std::string>& attention_kernel_names();
 bool is_attention_kernel(const std::string& name);
 
 // Query rows per chunk so that one chunk's scores for all heads take about budget_bytes
-// (float32), a multiple of 64, at least 64.
-int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes = 64LL << 20);
+// (float32), a multiple of 32, at least 32. The default keeps each chunk's scores well under
+// glibc's 32 MB mmap threshold, so chunk buffers are reused from the heap instead of being
+// mapped and page-faulted in afresh for every chunk, and mostly in cache.
+int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes = 16LL << 20);
 
 // Working memory a kernel needs beyond its inputs, in bytes (our estimate: two score-sized
 // buffers for softmax, the scores and their softmax being alive together).
@@ -39,9 +41,10 @@ struct AttentionBenchOptions {
   int repeats = 3, warmup = 1;
   int64_t chunk = 0;  // softmax-chunked query rows; 0: auto_softmax_chunk
   c10::Device device = c10::Device(c10::kCPU);
-  double memory_margin = 1.5;     // a point runs when margin * estimate <= available memory
-  int64_t available_bytes = -1;   // -1: MemAvailable when the point starts
-  bool isolate = true;            // CPU: a fresh child process per point
+  double memory_margin = 1.5;    // a point runs when margin * estimate <= available memory
+  int64_t available_bytes = -1;  // -1: MemAvailable when the point starts
+  bool isolate = true;           // CPU: a fresh child process per point
+  double point_budget_s = 120;   // fewer timed repeats (>= 1) where they would take longer
   double timeout_s = 900;
 };
 
@@ -52,6 +55,7 @@ struct AttentionBenchPoint {
   std::string note;  // why it did not run, or what went wrong
   int64_t chunk = 0;
   double median_ms = 0, min_ms = 0;
+  int timed_runs = 0;
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
   double macs = 0;
   double gflops() const { return ran && median_ms > 0 ? 2.0 * macs / (median_ms * 1e6) : 0.0; }

@@ -20,16 +20,31 @@ double median(std::vector<double> values) {
 }
 
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
-                                 const c10::Device& device) {
-  for (int i = 0; i < warmup; ++i) fn();
+                                 const c10::Device& device, double budget_s,
+                                 const std::function<void()>& first_warmup) {
+  using clock = std::chrono::steady_clock;
+  double last_warmup_ms = 0;
+  if (warmup <= 0 && first_warmup) first_warmup();
+  for (int i = 0; i < warmup; ++i) {
+    const auto start = clock::now();
+    if (i == 0 && first_warmup)
+      first_warmup();
+    else
+      fn();
+    synchronize_device(device);
+    last_warmup_ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+  }
   synchronize_device(device);
+  if (budget_s > 0 && last_warmup_ms > 0) {
+    const int affordable = static_cast<int>(budget_s * 1000.0 / last_warmup_ms);
+    repeats = std::max(1, std::min(repeats, affordable));
+  }
   std::vector<double> times;
   for (int i = 0; i < repeats; ++i) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = clock::now();
     fn();
     synchronize_device(device);
-    times.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count());
   }
   return times;
 }

@@ -21,8 +21,12 @@ void synchronize_device(const c10::Device& device);
 double median(std::vector<double> values);
 
 // Runs fn `warmup` times, then `repeats` timed times; returns each timed run in milliseconds.
+// budget_s > 0: fewer timed runs (at least one) when the last warm-up run shows that `repeats`
+// of them would take longer than that. first_warmup, when given, replaces fn for the first
+// warm-up run (e.g. fn under an operation counter); with warmup == 0 it runs once, untimed.
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
-                                 const c10::Device& device);
+                                 const c10::Device& device, double budget_s = 0,
+                                 const std::function<void()>& first_warmup = nullptr);
 
 // "12.4 GB", "274 MB", "3.1 kB" (decimal units, as memory figures are usually quoted).
 std::string format_bytes(double bytes);

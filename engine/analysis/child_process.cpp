@@ -79,7 +79,8 @@ ChildOutcome run_in_child(const std::function<std::string()>& fn, double timeout
     int wait_ms = -1;
     if (timeout_s > 0) {
       const double left =
-          timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          timeout_s -
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (left <= 0) {
         out.timed_out = true;
         break;
@@ -111,7 +112,8 @@ ChildOutcome run_in_child(const std::function<std::string()>& fn, double timeout
     return out;
   }
   if (data.empty()) {
-    out.error = "child exited without a result (status " + std::to_string(WEXITSTATUS(status)) + ")";
+    out.error =
+        "child exited without a result (status " + std::to_string(WEXITSTATUS(status)) + ")";
     return out;
   }
   if (data[0] == 'O') {

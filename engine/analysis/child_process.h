@@ -8,10 +8,10 @@
 namespace adala {
 
 struct ChildOutcome {
-  bool ok = false;          // fn returned normally and its result came back
-  std::string payload;      // fn's return value
-  std::string error;        // otherwise: fn's exception text, the signal, or the timeout
-  int term_signal = 0;      // signal that ended the child (9 is also what the OOM killer sends)
+  bool ok = false;      // fn returned normally and its result came back
+  std::string payload;  // fn's return value
+  std::string error;    // otherwise: fn's exception text, the signal, or the timeout
+  int term_signal = 0;  // signal that ended the child (9 is also what the OOM killer sends)
   bool timed_out = false;
 };
 

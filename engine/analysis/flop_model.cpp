@@ -40,30 +40,35 @@ std::string format_flops_report(const ViTConfig& c, int64_t height, int64_t widt
     out += line;
   };
   const double g = 1e-9;
-  add("FLOP model: %s at %lldx%lld, N = %lld tokens, D = %lld, heads = %lld, d = %lld, depth = %lld\n",
-      c.name.c_str(), (long long)height, (long long)width, (long long)s.tokens, (long long)c.embed_dim,
-      (long long)c.num_heads, (long long)c.head_dim(), (long long)c.depth);
+  add("FLOP model: %s at %lldx%lld, N = %lld tokens, D = %lld, heads = %lld, d = %lld, depth = "
+      "%lld\n",
+      c.name.c_str(), (long long)height, (long long)width, (long long)s.tokens,
+      (long long)c.embed_dim, (long long)c.num_heads, (long long)c.head_dim(), (long long)c.depth);
   add("convention: 1 multiply-add (MAC) = 1 FLOP, as fvcore and the ViT-AdaLA paper; x2 for\n"
       "torch.utils.flop_counter's 2 FLOPs per MAC. Matmuls and convolutions only.\n\n");
   add("%-28s %14s %14s\n", "GMACs", "softmax", "linear");
   add("%-28s %14.3f %14.3f\n", "patch embed", s.patch_embed * g, l.patch_embed * g);
   add("%-28s %14.3f %14.3f\n", "qkv (per layer)", s.per_layer.qkv * g, l.per_layer.qkv * g);
-  add("%-28s %14.3f %14.3f\n", "attention (per layer)", s.per_layer.attention * g, l.per_layer.attention * g);
+  add("%-28s %14.3f %14.3f\n", "attention (per layer)", s.per_layer.attention * g,
+      l.per_layer.attention * g);
   add("%-28s %14.3f %14.3f\n", "proj (per layer)", s.per_layer.proj * g, l.per_layer.proj * g);
   add("%-28s %14.3f %14.3f\n", "mlp (per layer)", s.per_layer.mlp * g, l.per_layer.mlp * g);
   add("%-28s %14.3f %14.3f\n", "head", s.head * g, l.head * g);
-  add("%-28s %14.2f %14.2f   (ratio %.3f)\n", "attention-only (paper conv.)", s.attention_only() * g,
-      l.attention_only() * g, l.attention_only() / s.attention_only());
-  add("%-28s %14.2f %14.2f   (ratio %.3f)\n", "whole model, 1 FLOP/MAC", s.total() * g, l.total() * g,
-      l.total() / s.total());
+  add("%-28s %14.2f %14.2f   (ratio %.3f)\n", "attention-only (paper conv.)",
+      s.attention_only() * g, l.attention_only() * g, l.attention_only() / s.attention_only());
+  add("%-28s %14.2f %14.2f   (ratio %.3f)\n", "whole model, 1 FLOP/MAC", s.total() * g,
+      l.total() * g, l.total() / s.total());
   add("%-28s %14.2f %14.2f\n", "whole model, 2 FLOPs/MAC", 2 * s.total() * g, 2 * l.total() * g);
-  add("\nattention-only = patch embed + depth x (qkv + attention + proj): (4ND^2 + 2N^2D)L + PE for\n"
+  add("\nattention-only = patch embed + depth x (qkv + attention + proj): (4ND^2 + 2N^2D)L + PE "
+      "for\n"
       "softmax, (4ND^2 + 2ND(d+1))L + PE for linear.\n");
-  if (c.embed_dim == 1024 && c.depth == 24 && c.patch_size == 16 && height == 1024 && width == 1024) {
+  if (c.embed_dim == 1024 && c.depth == 24 && c.patch_size == 16 && height == 1024 &&
+      width == 1024) {
     add("paper (ViT-L, 1024^2): %.1f -> %.2f GFLOPs; ours attention-only: %.1f -> %.2f "
         "(%+.2f%%, %+.2f%%)\n",
         kPaperViTL1024SoftmaxGFlops, kPaperViTL1024LinearGFlops, s.attention_only() * g,
-        l.attention_only() * g, 100.0 * (s.attention_only() * g / kPaperViTL1024SoftmaxGFlops - 1.0),
+        l.attention_only() * g,
+        100.0 * (s.attention_only() * g / kPaperViTL1024SoftmaxGFlops - 1.0),
         100.0 * (l.attention_only() * g / kPaperViTL1024LinearGFlops - 1.0));
     add("so the paper's figures count the attention sub-layers and the patch embedding only (no\n"
         "MLP), N = 4097 tokens, 1 MAC = 1 FLOP; the whole model is %.1f -> %.1f GMACs.\n",

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <ATen/Parallel.h>
+#include <ATen/ThreadLocalState.h>
 #include <c10/core/GradMode.h>
 
 #include "engine/core/attention_ops.h"
@@ -28,7 +29,11 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   const int64_t block = std::max<int64_t>(1, std::min(block_rows, n));
   auto q3 = q.reshape({bh, n, d}), k3 = k.reshape({bh, n, d}), v3 = v.reshape({bh, n, dv});
   auto out = at::empty({bh, n, dv}, q.options());
+  // at::parallel_for does not carry thread-local state (inference mode, grad mode, the
+  // allocator's memory reporting) to OpenMP workers; each task takes the caller's.
+  const at::ThreadLocalState caller_state;
   at::parallel_for(0, bh, 1, [&](int64_t begin, int64_t end) {
+    at::ThreadLocalStateGuard state_guard(caller_state);
     auto opts = q.options();
     auto phi = at::empty({block, d}, opts), tmp = at::empty({block, d}, opts);
     auto v1 = at::empty({block, dv + 1}, opts);

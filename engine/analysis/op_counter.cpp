@@ -82,8 +82,9 @@ double macs_of(const char* name, c10::ArrayRef<const c10::IValue> in) {
     const size_t first = is("aten::bmm") ? 0 : 1;
     if (in.size() < first + 2) return 0;
     const auto a = sizes_of(in[first]), b = sizes_of(in[first + 1]);
-    return a.size() == 3 && b.size() == 3 ? double(a[0]) * double(a[1]) * double(a[2]) * double(b[2])
-                                          : 0;
+    return a.size() == 3 && b.size() == 3
+               ? double(a[0]) * double(a[1]) * double(a[2]) * double(b[2])
+               : 0;
   }
   if (is("aten::mv") || is("aten::addmv")) {
     const size_t first = is("aten::mv") ? 0 : 1;
@@ -101,9 +102,9 @@ double macs_of(const char* name, c10::ArrayRef<const c10::IValue> in) {
 }
 
 bool is_counted(const char* name) {
-  static const char* const names[] = {"aten::mm",  "aten::addmm", "aten::bmm",   "aten::baddbmm",
-                                      "aten::addbmm", "aten::mv", "aten::addmv", "aten::dot",
-                                      "aten::vdot", "aten::convolution"};
+  static const char* const names[] = {
+      "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
+      "aten::mv", "aten::addmv", "aten::dot", "aten::vdot",    "aten::convolution"};
   for (const char* n : names)
     if (std::strcmp(name, n) == 0) return true;
   return false;
@@ -140,8 +141,9 @@ OpCounter::OpCounter() {
   t_active = this;
   t_ops = &ops_;
   t_depth = 0;
-  handle_ = at::addThreadLocalCallback(
-      at::RecordFunctionCallback(&on_start, &on_end).needsInputs(true).scopes({at::RecordScope::FUNCTION}));
+  handle_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&on_start, &on_end)
+                                           .needsInputs(true)
+                                           .scopes({at::RecordScope::FUNCTION}));
 }
 
 OpCounter::~OpCounter() {
@@ -174,8 +176,8 @@ double profiler_matmul_flops(const std::function<void()>& fn) {
     for (auto& ev : list) {
       if (ev.kindStr() != "push") continue;
       const char* n = ev.name();
-      if (!std::strcmp(n, "aten::mm") || !std::strcmp(n, "aten::addmm") || !std::strcmp(n, "aten::bmm") ||
-          !std::strcmp(n, "aten::baddbmm"))
+      if (!std::strcmp(n, "aten::mm") || !std::strcmp(n, "aten::addmm") ||
+          !std::strcmp(n, "aten::bmm") || !std::strcmp(n, "aten::baddbmm"))
         flops += double(ev.flops());
     }
   return flops;

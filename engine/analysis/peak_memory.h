@@ -49,7 +49,7 @@ struct PeakMemory {
   int64_t rss_bytes = -1;        // RSS high-water mark above the baseline; -1 unknown
   int64_t allocator_bytes = -1;  // allocator peak above the baseline; -1 unknown
   int64_t baseline_rss_bytes = -1;
-  bool rss_mark_reset = false;   // false: rss_bytes may include history before the baseline
+  bool rss_mark_reset = false;  // false: rss_bytes may include history before the baseline
 };
 
 // Both measurements over one stretch of work: construct it when the inputs are in place (the

@@ -31,7 +31,8 @@ namespace {
 AttentionMode mode_of(const std::string& mode) {
   if (mode == "softmax" || mode == "softmax-chunked") return AttentionMode::Softmax;
   if (mode == "linear") return AttentionMode::Linear;
-  throw std::invalid_argument("unknown mode \"" + mode + "\" (expected softmax, softmax-chunked or linear)");
+  throw std::invalid_argument("unknown mode \"" + mode +
+                              "\" (expected softmax, softmax-chunked or linear)");
 }
 
 ViTConfig config_at(const std::string& preset, int64_t resolution) {
@@ -52,6 +53,20 @@ VisionTransformer build_model(const ViTConfig& c, const std::string& mode, int64
   return model;
 }
 
+// Libraries initialise on first use (OpenBLAS's ~32 MB GEMM buffers, oneDNN's convolution
+// primitives, autograd's engine): one pass on a 2 x 2-patch image first, so the measured peak
+// is the point's own memory. The training variant leaves no gradients behind.
+void warm_up_libraries(VisionTransformer& model, const ViTConfig& c, const ScalingOptions& o,
+                       bool backward) {
+  auto tiny = torch::randn({1, c.in_chans, 2 * c.patch_size, 2 * c.patch_size},
+                           torch::TensorOptions().device(o.device));
+  auto y = model->forward_features(tiny);
+  if (backward) {
+    y.sum().backward();
+    model->zero_grad(/*set_to_none=*/true);
+  }
+}
+
 Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
                        int64_t chunk) {
   c10::InferenceMode inference;
@@ -59,22 +74,27 @@ Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::s
   model->eval();
   auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
                              torch::TensorOptions().device(o.device));
+  warm_up_libraries(model, c, o, false);
   synchronize_device(o.device);
   Json r = Json::object();
   {
-    PeakMemoryProbe probe;  // baseline: weights and input in place
+    PeakMemoryProbe probe;  // baseline: weights and input in place, libraries initialised
     torch::Tensor out;
-    auto times = time_runs_ms([&] { out = model->forward_features(images); }, o.warmup, o.repeats,
-                              o.device);
+    auto forward = [&] {
+      out = torch::Tensor();  // the previous output never adds to the next run's peak
+      out = model->forward_features(images);
+    };
+    MeasuredOps ops;
+    std::function<void()> counted;
+    if (o.count_ops) counted = [&] { ops = count_ops(forward); };
+    auto times = time_runs_ms(forward, o.warmup, o.repeats, o.device, o.point_budget_s, counted);
     out = torch::Tensor();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
+    r["runs"] = int64_t(times.size());
     r["rss"] = mem.rss_bytes;
     r["alloc"] = mem.allocator_bytes;
-  }
-  if (o.count_ops) {
-    auto ops = count_ops([&] { model->forward_features(images); });
-    r["macs"] = ops.macs / double(o.batch);
+    if (o.count_ops) r["macs"] = ops.macs / double(o.batch);
   }
   return r;
 }
@@ -86,23 +106,27 @@ Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::
   auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
                              torch::TensorOptions().device(o.device));
   const int64_t tokens = c.num_tokens(c.img_size, c.img_size);
-  auto target = torch::randn({o.batch, tokens, c.embed_dim}, torch::TensorOptions().device(o.device));
+  auto target =
+      torch::randn({o.batch, tokens, c.embed_dim}, torch::TensorOptions().device(o.device));
+  warm_up_libraries(model, c, o, true);
   synchronize_device(o.device);
   Json r = Json::object();
   {
     PeakMemoryProbe probe;  // baseline: weights, input and target in place
     // Adam moments are created on the first step, inside the measured stretch.
-    torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
+    torch::optim::AdamW opt(model->parameters(),
+                            torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
     auto step = [&] {
       opt.zero_grad();
       auto loss = torch::nn::functional::mse_loss(model->forward_features(images), target);
       loss.backward();
       opt.step();
     };
-    auto times = time_runs_ms(step, o.warmup, o.repeats, o.device);
+    auto times = time_runs_ms(step, o.warmup, o.repeats, o.device, o.point_budget_s);
     opt.zero_grad();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
+    r["runs"] = int64_t(times.size());
     r["rss"] = mem.rss_bytes;
     r["alloc"] = mem.allocator_bytes;
   }
@@ -119,8 +143,8 @@ Json run_point(const ScalingOptions& o, const std::function<Json()>& fn) {
 }
 
 std::string skip_note(int64_t estimate, int64_t available) {
-  return "skipped: needs ~" + format_bytes(double(estimate)) + " (" + format_bytes(double(available)) +
-         " available)";
+  return "skipped: needs ~" + format_bytes(double(estimate)) + " (" +
+         format_bytes(double(available)) + " available)";
 }
 
 }  // namespace
@@ -173,7 +197,8 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
       const auto flops = model_flops(c, mode_of(mode), res, res);
       p.model_macs = flops.total();
       p.attention_only_macs = flops.attention_only();
-      const double weights = 4.0 * double(c.depth) * 16.0 * double(c.embed_dim) * double(c.embed_dim);
+      const double weights =
+          4.0 * double(c.depth) * 16.0 * double(c.embed_dim) * double(c.embed_dim);
       const double input = 4.0 * double(o.batch) * double(c.in_chans * res * res);
 
       if (progress) progress(done, total, std::to_string(res) + "px " + mode);
@@ -189,6 +214,7 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
           p.ran = true;
           p.ms_per_img = r.at("median_ms").as_double() / double(o.batch);
           p.imgs_per_s = 1000.0 / p.ms_per_img;
+          p.timed_runs = static_cast<int>(r.at("runs").as_int());
           p.peak_rss_bytes = r.at("rss").as_int();
           p.peak_alloc_bytes = r.at("alloc").as_int();
           if (r.contains("macs")) p.measured_macs = r.at("macs").as_double();
@@ -203,13 +229,16 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
         p.train_estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, true);
         available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
         if (o.device.is_cpu() && available > 0 &&
-            o.memory_margin * (double(p.train_estimate_bytes) + weights + input) > double(available)) {
-          p.train_note = skip_note(int64_t(double(p.train_estimate_bytes) + weights + input), available);
+            o.memory_margin * (double(p.train_estimate_bytes) + weights + input) >
+                double(available)) {
+          p.train_note =
+              skip_note(int64_t(double(p.train_estimate_bytes) + weights + input), available);
         } else {
           try {
             auto r = run_point(o, [&] { return measure_train_step(o, c, mode, p.chunk); });
             p.train_ran = true;
             p.train_ms = r.at("median_ms").as_double();
+            p.train_timed_runs = static_cast<int>(r.at("runs").as_int());
             p.train_peak_rss_bytes = r.at("rss").as_int();
             p.train_peak_alloc_bytes = r.at("alloc").as_int();
           } catch (const std::exception& e) {
@@ -255,21 +284,23 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   std::string out;
   char line[1024];
   const ViTConfig c = vit_preset(o.preset);
-  std::snprintf(line, sizeof line,
-                "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %d threads, "
-                "median of %d after %d warm-up\n"
-                "GMACs: 1 multiply-add = 1 FLOP (the paper's convention); 'model' = whole forward, "
-                "'attn' = attention sub-layers + patch embed\n(the paper's GFLOPs), 'measured' = counted "
-                "from the matmul/conv operators that ran, '2F/MAC' = whole model at 2 FLOPs per MAC.\n"
-                "peak MB: RSS high-water mark above weights+input in a fresh process per point; alloc = "
-                "LibTorch allocator peak.\n\n",
-                o.preset.c_str(), (long long)c.embed_dim, (long long)c.depth, (long long)c.num_heads,
-                (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(), at::get_num_threads(),
-                o.repeats, o.warmup);
+  std::snprintf(
+      line, sizeof line,
+      "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %d threads, "
+      "median of up to %d timed runs after %d warm-up ('runs': fewer where %.0f s would not do)\n"
+      "GMACs: 1 multiply-add = 1 FLOP (the paper's convention); 'model' = whole forward, "
+      "'attn' = attention sub-layers + patch embed\n(the paper's GFLOPs), 'measured' = counted "
+      "from the matmul/conv operators that ran, '2F/MAC' = whole model at 2 FLOPs per MAC.\n"
+      "peak MB: RSS high-water mark above weights+input in a fresh process per point; alloc = "
+      "LibTorch allocator peak.\n\n",
+      o.preset.c_str(), (long long)c.embed_dim, (long long)c.depth, (long long)c.num_heads,
+      (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(), at::get_num_threads(),
+      o.repeats, o.warmup, o.point_budget_s);
   out += line;
-  std::snprintf(line, sizeof line, "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %9s %8s %7s %7s\n", "res",
-                "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB", "alloc MB",
-                "ms/img", "imgs/s", "x time", "x mem");
+  std::snprintf(line, sizeof line,
+                "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %4s %8s %7s %7s\n", "res",
+                "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB",
+                "alloc MB", "ms/img", "runs", "imgs/s", "x time", "x mem");
   out += line;
   int64_t last = -1;
   for (const auto& p : points) {
@@ -277,10 +308,11 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
     last = p.resolution;
     const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
     char measured[24] = "-";
-    if (p.measured_macs >= 0) std::snprintf(measured, sizeof measured, "%.2f", p.measured_macs * 1e-9);
-    std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %5s %9.2f %9.2f %9s %9.2f ", (long long)p.resolution,
-                  (long long)p.tokens, p.mode.c_str(), chunk.c_str(), p.model_macs * 1e-9,
-                  p.attention_only_macs * 1e-9, measured, 2e-9 * p.model_macs);
+    if (p.measured_macs >= 0)
+      std::snprintf(measured, sizeof measured, "%.2f", p.measured_macs * 1e-9);
+    std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %5s %9.2f %9.2f %9s %9.2f ",
+                  (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), chunk.c_str(),
+                  p.model_macs * 1e-9, p.attention_only_macs * 1e-9, measured, 2e-9 * p.model_macs);
     out += line;
     if (!p.ran) {
       out += " " + p.note + "\n";
@@ -292,10 +324,12 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
     if (ref && ref != &p) {
       std::snprintf(tr, sizeof tr, "%.3f%s", p.ms_per_img / ref->ms_per_img, mark);
       if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
-        std::snprintf(mr, sizeof mr, "%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
+        std::snprintf(mr, sizeof mr, "%.3f%s",
+                      double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
     }
-    std::snprintf(line, sizeof line, "%9s %9s %9.1f %8.2f %7s %7s\n", mb(p.peak_rss_bytes).c_str(),
-                  mb(p.peak_alloc_bytes).c_str(), p.ms_per_img, p.imgs_per_s, tr, mr);
+    std::snprintf(line, sizeof line, "%9s %9s %10.1f %4d %8.3f %7s %7s\n",
+                  mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str(), p.ms_per_img,
+                  p.timed_runs, p.imgs_per_s, tr, mr);
     out += line;
   }
   bool any_train = false;
@@ -303,8 +337,8 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   if (any_train) {
     out += "\none training step (forward, MSE to a fixed target, backward, AdamW), batch " +
            std::to_string(o.batch) + "\n";
-    std::snprintf(line, sizeof line, "%5s %6s  %-15s %9s %9s %9s %7s %7s\n", "res", "tokens", "mode", "ms/step",
-                  "peak MB", "alloc MB", "x time", "x mem");
+    std::snprintf(line, sizeof line, "%5s %6s  %-15s %10s %4s %9s %9s %7s %7s\n", "res", "tokens",
+                  "mode", "ms/step", "runs", "peak MB", "alloc MB", "x time", "x mem");
     out += line;
     last = -1;
     for (const auto& p : points) {
@@ -322,17 +356,19 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       if (ref && ref != &p) {
         std::snprintf(tr, sizeof tr, "%.3f%s", p.train_ms / ref->train_ms, mark);
         if (ref->train_peak_rss_bytes > 0)
-          std::snprintf(mr, sizeof mr, "%.3f%s", double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes),
-                        mark);
+          std::snprintf(mr, sizeof mr, "%.3f%s",
+                        double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes), mark);
       }
-      std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %9.1f %9s %9s %7s %7s\n", (long long)p.resolution,
-                    (long long)p.tokens, p.mode.c_str(), p.train_ms, mb(p.train_peak_rss_bytes).c_str(),
+      std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %10.1f %4d %9s %9s %7s %7s\n",
+                    (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), p.train_ms,
+                    p.train_timed_runs, mb(p.train_peak_rss_bytes).c_str(),
                     mb(p.train_peak_alloc_bytes).c_str(), tr, mr);
       out += line;
     }
   }
-  out += "\nx time / x mem: relative to plain softmax at the same resolution (suffix c: to "
-         "softmax-chunked, where plain softmax was skipped).\n";
+  out +=
+      "\nx time / x mem: relative to plain softmax at the same resolution (suffix c: to "
+      "softmax-chunked, where plain softmax was skipped).\n";
   return out;
 }
 
@@ -345,31 +381,33 @@ std::string csv_text(const std::string& s) {
 }  // namespace
 
 void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& points) {
-  out << "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_measured,"
-         "gflops_model_2x,ran,note,ms_per_img,imgs_per_s,peak_rss_mb,peak_alloc_mb,train_ran,"
-         "train_note,train_ms,train_peak_rss_mb,train_peak_alloc_mb\n";
+  out << "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_"
+         "measured,"
+         "gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,peak_alloc_mb,"
+         "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb\n";
   char buf[512];
   for (const auto& p : points) {
     std::snprintf(buf, sizeof buf, "%s,%lld,%lld,%s,%lld,%lld,%.6f,%.6f,%s,%.6f,%d,",
                   p.preset.c_str(), (long long)p.resolution, (long long)p.tokens, p.mode.c_str(),
-                  (long long)p.chunk, (long long)p.batch, p.model_macs * 1e-9, p.attention_only_macs * 1e-9,
+                  (long long)p.chunk, (long long)p.batch, p.model_macs * 1e-9,
+                  p.attention_only_macs * 1e-9,
                   p.measured_macs >= 0 ? std::to_string(p.measured_macs * 1e-9).c_str() : "",
                   2e-9 * p.model_macs, p.ran ? 1 : 0);
     out << buf << csv_text(p.note) << ',';
     if (p.ran) {
-      std::snprintf(buf, sizeof buf, "%.4f,%.4f,%s,%s,", p.ms_per_img, p.imgs_per_s,
-                    mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str());
+      std::snprintf(buf, sizeof buf, "%.4f,%d,%.4f,%s,%s,", p.ms_per_img, p.timed_runs,
+                    p.imgs_per_s, mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str());
       out << buf;
     } else {
-      out << ",,,,";
+      out << ",,,,,";
     }
     out << (p.train_ran ? 1 : 0) << ',' << csv_text(p.train_note) << ',';
     if (p.train_ran) {
-      std::snprintf(buf, sizeof buf, "%.4f,%s,%s", p.train_ms, mb(p.train_peak_rss_bytes).c_str(),
-                    mb(p.train_peak_alloc_bytes).c_str());
+      std::snprintf(buf, sizeof buf, "%.4f,%d,%s,%s", p.train_ms, p.train_timed_runs,
+                    mb(p.train_peak_rss_bytes).c_str(), mb(p.train_peak_alloc_bytes).c_str());
       out << buf;
     } else {
-      out << ",,";
+      out << ",,,";
     }
     out << '\n';
   }

@@ -24,8 +24,11 @@ struct ScalingOptions {
   std::vector<std::string> modes{"softmax", "softmax-chunked", "linear"};
   int64_t batch = 1;
   int repeats = 3, warmup = 1;
-  bool train_step = false;  // also time one training step per point (separate child)
-  bool count_ops = true;    // measured MACs: one extra forward under an OpCounter
+  bool train_step = false;    // also time one training step per point (separate child)
+  bool count_ops = true;      // measured MACs: the first warm-up forward runs under an OpCounter
+  // Timed repeats are cut (to at least one) where the warm-up shows they would take longer
+  // than this in all: a 2048^2 point can take minutes per forward on a small CPU.
+  double point_budget_s = 120;
   int64_t softmax_chunk = 0;  // query rows per chunk; 0: auto_softmax_chunk per resolution
   c10::Device device = c10::Device(c10::kCPU);
   double memory_margin = 1.5;
@@ -44,11 +47,13 @@ struct ScalingPoint {
   bool ran = false;
   std::string note;
   double ms_per_img = 0, imgs_per_s = 0;
+  int timed_runs = 0;
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
   // one training step (forward, MSE to a fixed target, backward, AdamW)
   bool train_ran = false;
   std::string train_note;
   double train_ms = 0;
+  int train_timed_runs = 0;
   int64_t train_peak_rss_bytes = -1, train_peak_alloc_bytes = -1, train_estimate_bytes = 0;
 };
 
@@ -59,7 +64,8 @@ int64_t vit_memory_estimate(const ViTConfig& config, const std::string& mode, in
 std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& options,
                                             const ProgressFn& progress = nullptr);
 
-std::string format_scaling_table(const std::vector<ScalingPoint>& points, const ScalingOptions& options);
+std::string format_scaling_table(const std::vector<ScalingPoint>& points,
+                                 const ScalingOptions& options);
 void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& points);
 void write_scaling_csv(const std::string& path, const std::vector<ScalingPoint>& points);
 

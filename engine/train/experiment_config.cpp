@@ -1,5 +1,6 @@
 #include "engine/train/experiment_config.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -134,7 +135,18 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   } catch (const JsonError& e) {
     throw ConfigError(path, e.what());
   }
-  return parse_experiment_config(doc);
+  ExperimentConfig config = parse_experiment_config(doc);
+  // A relative teacher.weights is relative to the config file; the run keeps the absolute path.
+  if (!config.teacher_weights.empty()) {
+    std::filesystem::path weights(config.teacher_weights);
+    if (weights.is_relative()) weights = std::filesystem::path(path).parent_path() / weights;
+    weights = weights.lexically_normal();
+    if (!std::filesystem::exists(weights))
+      throw ConfigError("teacher.weights", "file not found: " + weights.string());
+    config.teacher_weights = std::filesystem::absolute(weights).string();
+    config.source["teacher"]["weights"] = Json(config.teacher_weights);
+  }
+  return config;
 }
 
 }  // namespace adala

@@ -3,6 +3,7 @@
 
 #include <QtTest/QtTest>
 
+#include <filesystem>
 #include <fstream>
 
 #include "engine/data/fashion_mnist.h"
@@ -71,6 +72,25 @@ class TestExperimentConfig : public QObject {
       QVERIFY(std::string(e.what()).find("at byte") != std::string::npos);
     }
     QVERIFY_EXCEPTION_THROWN(load_experiment_config(ADALA_TEST_TMP "/does/not/exist.json"), ConfigError);
+  }
+
+  void teacher_weights_resolve_next_to_the_config() {
+    const std::string dir = ADALA_TEST_TMP "/config_weights";
+    std::filesystem::create_directories(dir + "/ckpt");
+    std::ofstream(dir + "/ckpt/t.safetensors") << "x";
+    std::ofstream(dir + "/ok.json") << "{\"teacher\":{\"weights\":\"ckpt/t.safetensors\"}}";
+    auto c = load_experiment_config(dir + "/ok.json");
+    QCOMPARE(QString::fromStdString(c.teacher_weights),
+             QString::fromStdString(std::filesystem::absolute(dir + "/ckpt/t.safetensors").lexically_normal().string()));
+    QCOMPARE(QString::fromStdString(c.source.at("teacher").at("weights").as_string()), QString::fromStdString(c.teacher_weights));
+    std::ofstream(dir + "/bad.json") << "{\"teacher\":{\"weights\":\"nope.safetensors\"}}";
+    try {
+      load_experiment_config(dir + "/bad.json");
+      QFAIL("no error");
+    } catch (const ConfigError& e) {
+      QCOMPARE(QString::fromStdString(e.field()), QString("teacher.weights"));
+      QVERIFY(std::string(e.what()).find("file not found: ") != std::string::npos);
+    }
   }
 
   void missing_dataset_names_the_expected_path() {

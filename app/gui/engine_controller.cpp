@@ -1,0 +1,183 @@
+// Engine headers (no LibTorch among these) before Qt's.
+#include "engine/core/json.h"
+#include "engine/core/vit_config.h"
+#include "engine/train/cancellation.h"
+#include "engine/train/experiment_config.h"
+
+#include "app/gui/engine_controller.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QMetaObject>
+#include <QTimer>
+
+#include "app/gui/engine_worker.h"
+#include "app/gui/inspection_worker.h"
+
+namespace adala::gui {
+
+using namespace adala::widgets;
+
+void registerMetaTypes() {
+  qRegisterMetaType<StepUpdate>();
+  qRegisterMetaType<QVector<StepUpdate>>();
+  qRegisterMetaType<StageUpdate>();
+  qRegisterMetaType<EvalUpdate>();
+  qRegisterMetaType<ArtifactUpdate>();
+  qRegisterMetaType<LogLine>();
+  qRegisterMetaType<JobState>();
+  qRegisterMetaType<StartRequest>();
+  qRegisterMetaType<ProbeRequest>();
+  qRegisterMetaType<InspectorImage>();
+  qRegisterMetaType<AttentionRows>();
+}
+
+EngineController::EngineController(const QString& dbPath, QObject* parent) : QObject(parent), dbPath_(dbPath) {
+  registerMetaTypes();
+  engine_ = new EngineWorker(dbPath_);
+  engine_->moveToThread(&engineThread_);
+  connect(&engineThread_, &QThread::finished, engine_, &QObject::deleteLater);
+  inspection_ = new InspectionWorker;
+  inspection_->moveToThread(&inspectionThread_);
+  connect(&inspectionThread_, &QThread::finished, inspection_, &QObject::deleteLater);
+
+  // Worker signals arrive queued (the workers live on other threads).
+  connect(engine_, &EngineWorker::jobStarted, this, &EngineController::onWorkerStarted);
+  connect(engine_, &EngineWorker::jobFinished, this, &EngineController::onWorkerFinished);
+  connect(engine_, &EngineWorker::steps, this, &EngineController::steps);
+  connect(engine_, &EngineWorker::stageChanged, this, &EngineController::stageChanged);
+  connect(engine_, &EngineWorker::evaluation, this, &EngineController::evaluation);
+  connect(engine_, &EngineWorker::artifact, this, &EngineController::artifact);
+  connect(engine_, &EngineWorker::log, this, &EngineController::log);
+  connect(inspection_, &InspectionWorker::progress, this, &EngineController::probeProgress);
+  connect(inspection_, &InspectionWorker::ready, this, &EngineController::probeReady);
+  connect(inspection_, &InspectionWorker::failed, this, &EngineController::probeFailed);
+  connect(inspection_, &InspectionWorker::rowsReady, this, &EngineController::rowsReady);
+
+  engineThread_.setObjectName(QStringLiteral("adala-engine"));
+  inspectionThread_.setObjectName(QStringLiteral("adala-inspection"));
+  engineThread_.start();
+  inspectionThread_.start(QThread::LowPriority);
+}
+
+EngineController::~EngineController() {
+  shutdown();
+  inspection_->latestLoad = ~quint64(0);  // stops a forward pass at its next progress check
+  engineThread_.quit();
+  inspectionThread_.quit();
+  engineThread_.wait();
+  inspectionThread_.wait();
+}
+
+qint64 EngineController::submit(const StartRequest& request) {
+  const qint64 id = ++nextJob_;
+  auto control = std::make_shared<JobControl>();
+  jobs_[id] = control;
+  JobState state;
+  state.jobId = id;
+  state.status = QStringLiteral("queued");
+  state.runDir = request.resumeRunDir;
+  emit jobQueued(state);
+  EngineWorker* worker = engine_;
+  QMetaObject::invokeMethod(
+      engine_, [worker, id, request, control] { worker->run(id, request, control); }, Qt::QueuedConnection);
+  return id;
+}
+
+int EngineController::queuedJobs() const {
+  return static_cast<int>(jobs_.size()) - (current_ != 0 && jobs_.count(current_) ? 1 : 0);
+}
+
+void EngineController::setPaused(bool paused) {
+  if (paused_ == paused) return;
+  paused_ = paused;
+  if (auto it = jobs_.find(current_); it != jobs_.end()) it->second->set_paused(paused);
+  emit pausedChanged(paused);
+}
+
+void EngineController::cancelCurrent() {
+  if (auto it = jobs_.find(current_); it != jobs_.end()) {
+    it->second->request_cancel();
+    emit log(LogLine{LogLine::Level::Warning, tr("Cancelling after the current step…")});
+  }
+}
+
+void EngineController::cancelAll() {
+  for (auto& [id, control] : jobs_) control->request_cancel();
+  if (!jobs_.empty()) emit log(LogLine{LogLine::Level::Warning, tr("Cancelling every job…")});
+}
+
+bool EngineController::shutdown(int timeoutMs) {
+  cancelAll();
+  if (jobs_.empty()) return true;
+  // Let the worker finish its step, checkpoint and report; keep delivering its signals.
+  QEventLoop loop;
+  connect(this, &EngineController::idle, &loop, &QEventLoop::quit);
+  QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+  if (!jobs_.empty()) loop.exec();
+  return jobs_.empty();
+}
+
+void EngineController::onWorkerStarted(const JobState& state) {
+  current_ = state.jobId;
+  if (auto it = jobs_.find(current_); it != jobs_.end()) it->second->set_paused(paused_);
+  emit jobStarted(state);
+}
+
+void EngineController::onWorkerFinished(const JobState& state) {
+  jobs_.erase(state.jobId);
+  if (current_ == state.jobId) current_ = 0;
+  if (jobs_.empty() && paused_) {
+    paused_ = false;
+    emit pausedChanged(false);
+  }
+  emit jobFinished(state);
+  if (jobs_.empty()) emit idle();
+}
+
+void EngineController::requestProbe(const ProbeRequest& request) {
+  const quint64 generation = ++probeGeneration_;
+  inspection_->latestLoad = generation;
+  InspectionWorker* worker = inspection_;
+  QMetaObject::invokeMethod(
+      inspection_, [worker, generation, request] { worker->load(generation, request); }, Qt::QueuedConnection);
+}
+
+void EngineController::cancelProbe() {
+  inspection_->latestLoad = ++probeGeneration_;
+  emit probeFailed(tr("Cancelled."));
+}
+
+void EngineController::requestRows(quint64 requestId, int block, int head, int query) {
+  inspection_->latestRows = requestId;
+  InspectionWorker* worker = inspection_;
+  QMetaObject::invokeMethod(
+      inspection_, [worker, requestId, block, head, query] { worker->rows(requestId, block, head, query); },
+      Qt::QueuedConnection);
+}
+
+FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages) {
+  try {
+    const ExperimentConfig c = parse_experiment_config(Json::parse(json.toStdString()));
+    // What run_pipeline would refuse before training anything.
+    if (!stages.contains(0) && c.teacher_weights.empty() && !stages.isEmpty())
+      return {QStringLiteral("teacher.weights"),
+              tr("no teacher: select stage 0 or give pretrained teacher weights")};
+    return {};
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    const std::string prefix = e.field() + ": ";
+    return {QString::fromStdString(e.field()),
+            QString::fromStdString(what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what)};
+  } catch (const std::exception& e) {
+    return {QString(), tr("not valid JSON: %1").arg(QString::fromUtf8(e.what()))};
+  }
+}
+
+QStringList EngineController::presetNames() {
+  QStringList names;
+  for (const auto& n : vit_preset_names()) names << QString::fromStdString(n);
+  return names;
+}
+
+}  // namespace adala::gui

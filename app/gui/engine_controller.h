@@ -1,0 +1,95 @@
+#pragma once
+// The GUI's handle on the engine. Two worker objects live on their own QThreads:
+//   * the engine worker runs jobs (training runs) one after another, in submission order;
+//     its events become Qt value types (widgets/run_types.h) delivered by queued signals,
+//     step metrics in batches of at most ~50 ms so a fast run cannot flood the GUI thread;
+//   * the inspection worker answers attention-inspector requests (load a checkpoint + image,
+//     then rows on demand), so inspecting stays interactive while a run trains.
+// Pause / resume / cancel go straight to the job's JobControl (atomics), which the training
+// loop polls once per step. No torch type crosses this header.
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QThread>
+
+#include <memory>
+#include <map>
+
+#include "widgets/run_types.h"
+#include "widgets/stage_launcher.h"
+
+namespace adala {
+class JobControl;
+}
+
+namespace adala::gui {
+
+class EngineWorker;
+class InspectionWorker;
+
+class EngineController : public QObject {
+  Q_OBJECT
+ public:
+  // dbPath: the run database every GUI run is recorded in (created on first use).
+  explicit EngineController(const QString& dbPath, QObject* parent = nullptr);
+  ~EngineController() override;  // cancels every job, waits for both threads
+
+  QString databasePath() const { return dbPath_; }
+
+  // Queues a run (or a resume); returns its job id. Jobs run one at a time, in order.
+  qint64 submit(const adala::widgets::StartRequest& request);
+  bool busy() const { return !jobs_.empty(); }
+  qint64 currentJob() const { return current_; }
+  int queuedJobs() const;
+  bool paused() const { return paused_; }
+  void setPaused(bool paused);
+  void cancelCurrent();
+  void cancelAll();
+  // Cancels everything and blocks until the engine thread is idle (at most timeoutMs).
+  bool shutdown(int timeoutMs = 60000);
+
+  // Attention inspection: the newest request wins, older ones are dropped unanswered.
+  void requestProbe(const adala::widgets::ProbeRequest& request);
+  void cancelProbe();
+  void requestRows(quint64 requestId, int block, int head, int query);
+
+  // The engine's own validation of an experiment document for these stages.
+  static adala::widgets::FieldProblem validateConfig(const QByteArray& json, const QList<int>& stages);
+  static QStringList presetNames();
+
+ signals:
+  void jobQueued(const adala::widgets::JobState& state);
+  void jobStarted(const adala::widgets::JobState& state);
+  void jobFinished(const adala::widgets::JobState& state);
+  void idle();
+  void steps(const QVector<adala::widgets::StepUpdate>& steps);
+  void stageChanged(const adala::widgets::StageUpdate& update);
+  void evaluation(const adala::widgets::EvalUpdate& update);
+  void artifact(const adala::widgets::ArtifactUpdate& update);
+  void log(const adala::widgets::LogLine& line);
+  void pausedChanged(bool paused);
+
+  void probeProgress(double fraction);
+  void probeReady(const adala::widgets::InspectorImage& image);
+  void probeFailed(const QString& message);
+  void rowsReady(const adala::widgets::AttentionRows& rows);
+
+ private:
+  void onWorkerStarted(const adala::widgets::JobState& state);
+  void onWorkerFinished(const adala::widgets::JobState& state);
+
+  QString dbPath_;
+  QThread engineThread_, inspectionThread_;
+  EngineWorker* engine_ = nullptr;
+  InspectionWorker* inspection_ = nullptr;
+  std::map<qint64, std::shared_ptr<adala::JobControl>> jobs_;  // queued + running
+  qint64 nextJob_ = 0;
+  qint64 current_ = 0;
+  bool paused_ = false;
+  quint64 probeGeneration_ = 0;
+};
+
+// Registers the widgets' value types for queued signals (idempotent).
+void registerMetaTypes();
+
+}  // namespace adala::gui

@@ -1,0 +1,184 @@
+// LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
+#include "engine/analysis/attention_probe.h"
+#include "engine/core/load_weights.h"
+#include "engine/data/fashion_mnist.h"
+
+#include "app/gui/inspection_worker.h"
+
+#include "app/gui/engine_worker.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace adala::gui {
+
+using namespace adala::widgets;
+
+struct InspectionWorker::State {
+  std::shared_ptr<AttentionProbe> probe;
+  std::string modelPath;
+  std::filesystem::file_time_type modelTime{};
+  VisionTransformer model{nullptr};
+  ImageDataset test;
+};
+
+InspectionWorker::InspectionWorker() : state_(std::make_unique<State>()) {}
+InspectionWorker::~InspectionWorker() = default;
+
+namespace {
+
+// H x W x C float image in [0, 1] -> (1, C, H, W) tensor (copied).
+at::Tensor to_tensor(const cv::Mat& image) {
+  cv::Mat contiguous = image.isContinuous() ? image : image.clone();
+  auto t = at::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, contiguous.channels()}, at::kFloat);
+  return t.permute({2, 0, 1}).unsqueeze(0).clone();
+}
+
+// (1, C, H, W) in [0, 1] -> what the user sees (exactly the model's input, 8 bits).
+QImage to_qimage(const at::Tensor& t) {
+  auto hwc = (t[0].permute({1, 2, 0}).clamp(0, 1) * 255.0).round().to(at::kByte).contiguous();
+  const int h = static_cast<int>(hwc.size(0)), w = static_cast<int>(hwc.size(1)), c = static_cast<int>(hwc.size(2));
+  QImage image(w, h, c == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
+  const uint8_t* p = hwc.data_ptr<uint8_t>();
+  for (int y = 0; y < h; ++y) {
+    uchar* line = image.scanLine(y);
+    if (c == 1 || c == 3) {
+      std::copy_n(p + size_t(y) * w * c, size_t(w) * c, line);
+    } else {  // other channel counts: show the first one
+      for (int x = 0; x < w; ++x) line[x] = p[(size_t(y) * w + x) * c];
+    }
+  }
+  return c == 1 || c == 3 ? image : image.convertToFormat(QImage::Format_Grayscale8);
+}
+
+int round_to_patch(int size, int patch) { return std::max(patch, static_cast<int>(std::lround(double(size) / patch)) * patch); }
+
+}  // namespace
+
+void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
+  if (generation != latestLoad.load()) return;  // superseded before it started
+  lowerCurrentThreadPriority(5);
+  try {
+    auto& s = *state_;
+    const std::string path = request.checkpoint.toStdString();
+    if (!std::filesystem::exists(path)) throw std::runtime_error("no such checkpoint: " + path);
+    const auto mtime = std::filesystem::last_write_time(path);
+    if (!s.model || s.modelPath != path || s.modelTime != mtime) {
+      s.model = load_model(path, c10::Device(c10::kCPU));
+      s.modelPath = path;
+      s.modelTime = mtime;
+    }
+    const ViTConfig& cfg = s.model->config();
+    const int patch = static_cast<int>(cfg.patch_size);
+    const int channels = static_cast<int>(cfg.in_chans);
+
+    // The image as float H x W x C in [0, 1].
+    cv::Mat image;
+    QString description;
+    if (request.datasetItem) {
+      if (!s.test.images.defined()) s.test = load_fashion_mnist(default_fashion_mnist_root(), "test");
+      const int64_t i = std::clamp<int64_t>(request.itemIndex, 0, s.test.size() - 1);
+      auto item = s.test.images[i].permute({1, 2, 0}).contiguous();  // H, W, 1
+      image = cv::Mat(static_cast<int>(item.size(0)), static_cast<int>(item.size(1)), CV_32FC1, item.data_ptr<float>()).clone();
+      description = tr("Fashion-MNIST test item %1 (%2)")
+                        .arg(i)
+                        .arg(QString::fromLatin1(fashion_mnist_class_name(s.test.labels[i].item<int64_t>())));
+    } else {
+      cv::Mat raw = cv::imread(request.imagePath.toStdString(), channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+      if (raw.empty()) throw std::runtime_error("cannot read the image " + request.imagePath.toStdString());
+      if (raw.channels() == 3) cv::cvtColor(raw, raw, cv::COLOR_BGR2RGB);
+      raw.convertTo(image, raw.channels() == 1 ? CV_32FC1 : CV_32FC3, 1.0 / 255.0);
+      description = QFileInfo(request.imagePath).fileName();
+    }
+    if (image.channels() != channels) {
+      cv::Mat converted;
+      if (image.channels() == 1) {
+        std::vector<cv::Mat> planes(static_cast<size_t>(channels), image);
+        cv::merge(planes, converted);
+      } else {
+        cv::cvtColor(image, converted, cv::COLOR_RGB2GRAY);
+      }
+      image = converted;
+    }
+    // The size the model sees: its own, the image's (rounded to whole patches) or a square.
+    int h = image.rows, w = image.cols;
+    if (request.inputSize == 0) h = w = static_cast<int>(cfg.img_size);
+    else if (request.inputSize > 0) h = w = request.inputSize;
+    h = round_to_patch(h, patch);
+    w = round_to_patch(w, patch);
+    if (h != image.rows || w != image.cols) {
+      cv::Mat resized;
+      const bool shrink = h < image.rows && w < image.cols;
+      cv::resize(image, resized, cv::Size(w, h), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+      image = resized;
+    }
+    at::Tensor input = to_tensor(image);
+
+    ProbeOptions options;
+    auto lastEmit = std::chrono::steady_clock::now();
+    options.progress = [&](double f) {
+      if (latestLoad.load() != generation) return false;
+      const auto now = std::chrono::steady_clock::now();
+      if (now - lastEmit > std::chrono::milliseconds(100) || f >= 1.0) {
+        lastEmit = now;
+        emit progress(f);
+      }
+      return true;
+    };
+    s.probe.reset();
+    auto probe = std::make_shared<AttentionProbe>(s.model, input, options);
+    s.probe = probe;
+    InspectorImage out;
+    out.image = to_qimage(input);
+    out.gridHeight = static_cast<int>(probe->grid_height());
+    out.gridWidth = static_cast<int>(probe->grid_width());
+    out.prefixTokens = static_cast<int>(probe->num_prefix_tokens());
+    out.patchSize = patch;
+    out.depth = static_cast<int>(probe->depth());
+    out.heads = static_cast<int>(probe->num_heads());
+    out.checkpoint = request.checkpoint;
+    out.description = description;
+    out.forwardSeconds = probe->forward_seconds();
+    emit ready(out);
+  } catch (const ProbeCancelled&) {
+    // A newer request replaced this one (or the user cancelled): say nothing.
+    if (latestLoad.load() == generation) emit failed(tr("Cancelled."));
+  } catch (const std::exception& e) {
+    if (latestLoad.load() == generation) emit failed(tr("Cannot inspect: %1").arg(QString::fromUtf8(e.what())));
+  }
+}
+
+void InspectionWorker::rows(quint64 requestId, int block, int head, int query) {
+  if (requestId != latestRows.load()) return;  // a newer request is queued behind this one
+  auto probe = state_->probe;
+  if (!probe) return;
+  try {
+    const auto pair = probe->rows(block, head, query);
+    AttentionRows out;
+    out.requestId = requestId;
+    out.block = block;
+    out.head = head;
+    out.query = query;
+    out.softmax = QVector<float>(pair.softmax.begin(), pair.softmax.end());
+    out.linear = QVector<float>(pair.linear.begin(), pair.linear.end());
+    out.kl = pair.kl;
+    out.mse = pair.mse;
+    for (const auto& h : probe->all_heads(block, query)) {
+      out.headKl.push_back(h.kl);
+      out.headMse.push_back(h.mse);
+    }
+    emit rowsReady(out);
+  } catch (const std::exception& e) {
+    emit failed(tr("Cannot compute attention rows: %1").arg(QString::fromUtf8(e.what())));
+  }
+}
+
+}  // namespace adala::gui

@@ -1,0 +1,202 @@
+// `adala-workbench`: the desktop face of the engine. Every option drives the real window, so
+// the same invocations serve users, scripted demos and screenshots.
+#include "engine/core/device.h"
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "app/gui/engine_controller.h"
+#include "app/gui/main_window.h"
+#include "app/gui/stall_meter.h"
+#include "app/gui/theme.h"
+#include "widgets/attention_inspector.h"
+#include "widgets/attention_mse_plot.h"
+#include "widgets/stage_launcher.h"
+
+using namespace adala;
+using namespace adala::gui;
+
+namespace {
+
+QList<int> parseStages(const QString& text, bool* ok) {
+  QList<int> stages;
+  *ok = true;
+  for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+    bool good = false;
+    const int s = part.trimmed().toInt(&good);
+    if (!good || s < 0 || s > 3) *ok = false;
+    else stages << s;
+  }
+  return stages;
+}
+
+QString defaultDatabase() {
+#ifdef ADALA_HAVE_STORE
+  return QString::fromStdString(store::RunStore::default_path());
+#else
+  return QDir::home().filePath(QStringLiteral(".local/share/adala/runs.sqlite"));
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("AdaLA"));
+  QApplication::setApplicationName(QStringLiteral("Workbench"));
+  QApplication::setApplicationDisplayName(QApplication::translate("main", "AdaLA Workbench"));
+  QApplication::setApplicationVersion(QStringLiteral(ADALA_VERSION));
+
+  QCommandLineParser cli;
+  cli.setApplicationDescription(QApplication::translate(
+      "main", "AdaLA Workbench: adapt a softmax ViT into a linear-attention ViT and inspect every step."));
+  cli.addHelpOption();
+  cli.addVersionOption();
+  cli.addPositionalArgument(QStringLiteral("experiment"), QApplication::translate("main", "Experiment file to open."),
+                            QStringLiteral("[experiment.json]"));
+  const QCommandLineOption db({QStringLiteral("db")}, QApplication::translate("main", "Run database (default: %1).").arg(defaultDatabase()),
+                              QStringLiteral("file"), defaultDatabase());
+  const QCommandLineOption run({QStringLiteral("run")}, QApplication::translate("main", "Open this experiment and start it."), QStringLiteral("config"));
+  const QCommandLineOption stages({QStringLiteral("stages")}, QApplication::translate("main", "Stages to run, e.g. 0,1,2,3."), QStringLiteral("list"));
+  const QCommandLineOption openRun({QStringLiteral("open-run")}, QApplication::translate("main", "Show this recorded run."), QStringLiteral("id"));
+  const QCommandLineOption compare({QStringLiteral("compare")}, QApplication::translate("main", "Overlay these recorded runs."), QStringLiteral("id,id,..."));
+  const QCommandLineOption inspect({QStringLiteral("inspect")}, QApplication::translate("main", "Inspect the attention of this checkpoint."), QStringLiteral("checkpoint"));
+  const QCommandLineOption image({QStringLiteral("image")}, QApplication::translate("main", "Image file for the inspector."), QStringLiteral("file"));
+  const QCommandLineOption item({QStringLiteral("dataset-index")}, QApplication::translate("main", "Fashion-MNIST test item for the inspector."), QStringLiteral("n"));
+  const QCommandLineOption inputSize({QStringLiteral("input-size")},
+                                     QApplication::translate("main", "Inspector input: 0 = the model's size, -1 = the image's, or a square side."),
+                                     QStringLiteral("pixels"));
+  const QCommandLineOption block({QStringLiteral("block")}, QApplication::translate("main", "Inspector block."), QStringLiteral("b"));
+  const QCommandLineOption head({QStringLiteral("head")}, QApplication::translate("main", "Inspector head."), QStringLiteral("h"));
+  const QCommandLineOption query({QStringLiteral("query-patch")}, QApplication::translate("main", "Inspector query patch."), QStringLiteral("row,col"));
+  const QCommandLineOption tab({QStringLiteral("tab")}, QApplication::translate("main", "Central tab to show: plot or inspector."), QStringLiteral("name"));
+  const QCommandLineOption theme({QStringLiteral("theme")}, QApplication::translate("main", "system, light or dark."), QStringLiteral("name"));
+  const QCommandLineOption threads({QStringLiteral("threads")}, QApplication::translate("main", "LibTorch threads (default: all cores)."), QStringLiteral("n"), QStringLiteral("0"));
+  const QCommandLineOption quitAfter({QStringLiteral("quit-after")},
+                                     QApplication::translate("main", "Close after this many seconds (a running job is cancelled and left resumable)."),
+                                     QStringLiteral("seconds"));
+  const QCommandLineOption quitWhenDone({QStringLiteral("quit-when-done")}, QApplication::translate("main", "Close once the started run is over."));
+  const QCommandLineOption measureStall({QStringLiteral("measure-stall")},
+                                        QApplication::translate("main", "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
+                                        QStringLiteral("config"));
+  for (const auto* o : {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &inputSize, &block, &head, &query,
+                        &tab, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
+    cli.addOption(*o);
+  cli.process(app);
+
+  configure_threads(cli.value(threads).toInt());
+  const QString themeChoice = cli.isSet(theme) ? cli.value(theme) : QSettings().value(QStringLiteral("theme"), QStringLiteral("system")).toString();
+  ThemeManager::instance()->apply(themeFromName(themeChoice));
+
+  QString dbPath = QFileInfo(cli.value(db)).absoluteFilePath();
+  EngineController controller(dbPath);
+  MainWindow window(&controller);
+  window.show();
+
+  if (!cli.positionalArguments().isEmpty()) window.openExperiment(cli.positionalArguments().first());
+  QList<int> stageList;
+  if (cli.isSet(stages)) {
+    bool ok = false;
+    stageList = parseStages(cli.value(stages), &ok);
+    if (!ok || stageList.isEmpty()) {
+      std::fprintf(stderr, "adala-workbench: --stages: expected numbers 0..3, e.g. 0,1,2,3\n");
+      return 2;
+    }
+  }
+
+  // --measure-stall: the benchmark. The stall meter runs while Stage 2 trains; the result is
+  // printed when the run is over and the exit code says whether it met the 50 ms target.
+  auto* meter = new StallMeter(5, &window);
+  auto* whole = new StallMeter(5, &window);
+  const bool measuring = cli.isSet(measureStall);
+  const QString startConfig = measuring ? cli.value(measureStall) : cli.value(run);
+  if (!startConfig.isEmpty()) {
+    if (!window.openExperiment(startConfig)) {
+      std::fprintf(stderr, "adala-workbench: cannot open %s\n", qPrintable(startConfig));
+      return 2;
+    }
+    if (!stageList.isEmpty()) window.launcher()->setSelectedStages(stageList);
+    if (!window.launcher()->problem().ok()) {
+      std::fprintf(stderr, "adala-workbench: %s: %s\n", qPrintable(window.launcher()->problem().field),
+                   qPrintable(window.launcher()->problem().reason));
+      return 2;
+    }
+    window.showTab(MainWindow::PlotTab);
+    QTimer::singleShot(0, &window, [&window] { window.startRun(); });
+  } else if (!stageList.isEmpty()) {
+    window.launcher()->setSelectedStages(stageList);
+  }
+  if (measuring) {
+    QObject::connect(&controller, &EngineController::jobStarted, whole, [whole] { whole->start(); });
+    QObject::connect(&controller, &EngineController::stageChanged, meter, [meter](const widgets::StageUpdate& u) {
+      if (u.stage != QLatin1String("feature_alignment")) return;
+      if (u.kind == widgets::StageUpdate::Kind::Started) meter->start();
+      else meter->stop();
+    });
+    QObject::connect(&controller, &EngineController::jobFinished, &window, [&, meter, whole](const widgets::JobState& s) {
+      meter->stop();
+      whole->stop();
+      std::printf("run %lld: %s\n", static_cast<long long>(s.runId), qPrintable(s.status));
+      if (meter->ticks() == 0) {
+        std::printf("GUI-thread stall: no Stage 2 (feature_alignment) ran; select stage 2\n");
+        QApplication::exit(2);
+        return;
+      }
+      std::printf("GUI-thread stall during Stage 2: %s\n", qPrintable(meter->report()));
+      std::printf("GUI-thread stall over the whole run: %s\n", qPrintable(whole->report()));
+      const bool pass = meter->maxGapMs() < 50.0;
+      std::printf("target < 50 ms: %s\n", pass ? "met" : "MISSED");
+      std::fflush(stdout);
+      QApplication::exit(pass ? 0 : 1);
+    });
+  }
+
+  if (cli.isSet(openRun)) window.openRun(cli.value(openRun).toLongLong());
+  if (cli.isSet(compare)) {
+    QList<qint64> ids;
+    for (const auto& part : cli.value(compare).split(QLatin1Char(','), Qt::SkipEmptyParts)) ids << part.toLongLong();
+    window.compareRuns(ids);
+  }
+  auto* inspector = window.inspector();
+  if (cli.isSet(inspect) || cli.isSet(image) || cli.isSet(item)) {
+    if (cli.isSet(inputSize)) inspector->setInputSize(cli.value(inputSize).toInt());
+    if (cli.isSet(image)) inspector->setImageFile(QFileInfo(cli.value(image)).absoluteFilePath());
+    else if (cli.isSet(item)) inspector->setDatasetItem(cli.value(item).toInt());
+    if (cli.isSet(inspect)) {
+      const QString path = QFileInfo(cli.value(inspect)).absoluteFilePath();
+      inspector->addCheckpoint(QFileInfo(path).dir().dirName() + QStringLiteral(" · ") + QFileInfo(path).fileName(), path, true);
+    }
+    window.showTab(MainWindow::InspectorTab);
+    // Block, head and query apply once the probe is ready (the first time only).
+    auto applied = std::make_shared<bool>(false);
+    QObject::connect(&controller, &EngineController::probeReady, inspector, [=, &cli] {
+      if (*applied) return;
+      *applied = true;
+      if (cli.isSet(block)) inspector->setBlock(cli.value(block).toInt());
+      if (cli.isSet(head)) inspector->setHead(cli.value(head).toInt());
+      if (cli.isSet(query)) {
+        const auto rc = cli.value(query).split(QLatin1Char(','));
+        if (rc.size() == 2) inspector->setQueryPatch(rc[0].toInt(), rc[1].toInt());
+      }
+      inspector->setFocus();
+    });
+  }
+  if (cli.isSet(tab)) window.showTab(cli.value(tab) == QLatin1String("inspector") ? MainWindow::InspectorTab : MainWindow::PlotTab);
+
+  if (cli.isSet(quitAfter) || cli.isSet(quitWhenDone)) window.setQuitConfirmation([] { return true; });
+  if (cli.isSet(quitAfter))
+    QTimer::singleShot(static_cast<int>(cli.value(quitAfter).toDouble() * 1000), &window, [&window] { window.close(); });
+  if (cli.isSet(quitWhenDone))
+    QObject::connect(&controller, &EngineController::idle, &window, [&window] { QTimer::singleShot(500, &window, [&window] { window.close(); }); });
+
+  return app.exec();
+}

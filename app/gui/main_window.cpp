@@ -1,0 +1,412 @@
+#include "app/gui/main_window.h"
+
+#include <algorithm>
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QDir>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
+#include "app/gui/engine_controller.h"
+#include "app/gui/theme.h"
+#include "widgets/attention_inspector.h"
+#include "widgets/attention_mse_plot.h"
+#include "widgets/run_browser.h"
+#include "widgets/stage_launcher.h"
+
+namespace adala::gui {
+
+using namespace adala::widgets;
+
+namespace {
+
+// Stage of a weights file the pipeline writes (stage_output_path), -1 if not one of them.
+int stageOfWeights(const QString& path) {
+  const QString name = QFileInfo(path).completeBaseName();
+  if (name == QLatin1String("teacher")) return 0;
+  if (name == QLatin1String("student_stage1")) return 1;
+  if (name == QLatin1String("student_stage2")) return 2;
+  if (name == QLatin1String("student")) return 3;
+  return -1;
+}
+
+QString checkpointLabel(const QString& path, const QString& prefix = {}) {
+  const int stage = stageOfWeights(path);
+  const QString label = stage >= 0 ? stageTitle(stage) : QFileInfo(path).fileName();
+  return prefix.isEmpty() ? label : prefix + QStringLiteral(" · ") + label;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWindow(parent), controller_(controller) {
+  setWindowTitle(tr("AdaLA Workbench"));
+  setObjectName(QStringLiteral("MainWindow"));
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+
+  plot_ = new AttentionMsePlot(this);
+  inspector_ = new AttentionInspector(this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(plot_, tr("Attention MSE"));
+  tabs_->addTab(inspector_, tr("Attention inspector"));
+  setCentralWidget(tabs_);
+
+  browser_ = new RunBrowser(this);
+  runsDock_ = new QDockWidget(tr("Runs"), this);
+  runsDock_->setObjectName(QStringLiteral("RunsDock"));
+  runsDock_->setWidget(browser_);
+  addDockWidget(Qt::LeftDockWidgetArea, runsDock_);
+
+  launcher_ = new StageLauncher(this);
+  launcher_->setPresets(EngineController::presetNames());
+  launcher_->setValidator(&EngineController::validateConfig);
+  launcherDock_ = new QDockWidget(tr("Stage launcher"), this);
+  launcherDock_->setObjectName(QStringLiteral("LauncherDock"));
+  launcherDock_->setWidget(launcher_);
+  addDockWidget(Qt::RightDockWidgetArea, launcherDock_);
+  resizeDocks({runsDock_, launcherDock_}, {380, 440}, Qt::Horizontal);
+
+  statusLabel_ = new QLabel(this);
+  statusBar()->addWidget(statusLabel_, 1);
+  auto* dbLabel = new QLabel(tr("database: %1").arg(controller_->databasePath()), this);
+  dbLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statusBar()->addPermanentWidget(dbLabel);
+
+  buildMenus();
+  connectController();
+  browser_->setDatabasePath(controller_->databasePath());
+  defaultState_ = saveState();
+  restoreLayout();
+  updateStatus(tr("Ready."));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  auto* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openExperimentDialog);
+  file->addAction(tr("&Save experiment as…"), QKeySequence(tr("Ctrl+Shift+S")), this, &MainWindow::saveExperimentDialog);
+  file->addSeparator();
+  file->addAction(tr("Open &checkpoint…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openCheckpointDialog);
+  file->addAction(tr("Open &image…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::openImageDialog);
+  file->addAction(tr("&Export plot…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportPlot);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  auto* run = menuBar()->addMenu(tr("&Run"));
+  run->addAction(tr("&Start"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::startRun);
+  run->addAction(tr("&Pause / resume"), QKeySequence(tr("Ctrl+P")), this,
+                 [this] { controller_->setPaused(!controller_->paused()); });
+  run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, [this] { controller_->cancelCurrent(); });
+  run->addSeparator();
+  run->addAction(tr("Show the &live run"), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::showLiveRun);
+
+  auto* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
+  view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
+  auto* runsToggle = runsDock_->toggleViewAction();
+  runsToggle->setShortcut(QKeySequence(tr("Ctrl+3")));
+  view->addAction(runsToggle);
+  auto* launcherToggle = launcherDock_->toggleViewAction();
+  launcherToggle->setShortcut(QKeySequence(tr("Ctrl+4")));
+  view->addAction(launcherToggle);
+  view->addSeparator();
+  logScaleAction_ = view->addAction(tr("&Logarithmic MSE axis"));
+  logScaleAction_->setCheckable(true);
+  logScaleAction_->setChecked(plot_->logScale());
+  logScaleAction_->setShortcut(QKeySequence(tr("Ctrl+L")));
+  connect(logScaleAction_, &QAction::toggled, plot_, &AttentionMsePlot::setLogScale);
+  connect(plot_, &AttentionMsePlot::logScaleChanged, logScaleAction_, &QAction::setChecked);
+  view->addAction(tr("&Refresh runs"), QKeySequence::Refresh, browser_, &RunBrowser::refresh);
+  auto* themeMenu = view->addMenu(tr("&Theme"));
+  auto* group = new QActionGroup(this);
+  const QPair<Theme, QString> themes[] = {{Theme::System, tr("Follow the &system")},
+                                          {Theme::Light, tr("&Light")},
+                                          {Theme::Dark, tr("&Dark")}};
+  for (const auto& [theme, label] : themes) {
+    auto* a = themeMenu->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(ThemeManager::instance()->theme() == theme);
+    group->addAction(a);
+    connect(a, &QAction::triggered, this, [theme] {
+      ThemeManager::instance()->apply(theme);
+      QSettings().setValue(QStringLiteral("theme"), themeName(theme));
+    });
+  }
+  view->addAction(tr("Reset &layout"), this, [this] {
+    restoreState(defaultState_);
+    runsDock_->show();
+    launcherDock_->show();
+  });
+
+  auto* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
+  help->addAction(tr("&About"), this, [this] {
+    QMessageBox::about(this, tr("About AdaLA Workbench"),
+                       tr("<b>AdaLA Workbench</b><p>Adapts a softmax Vision Transformer into a linear-attention "
+                          "one (ViT-AdaLA: attention alignment, feature alignment, fine-tuning) and shows "
+                          "every step.</p>"));
+  });
+}
+
+void MainWindow::connectController() {
+  auto* c = controller_;
+  connect(launcher_, &StageLauncher::startRequested, this, [c](const StartRequest& r) { c->submit(r); });
+  connect(launcher_, &StageLauncher::pauseRequested, c, &EngineController::setPaused);
+  connect(launcher_, &StageLauncher::cancelRequested, c, &EngineController::cancelCurrent);
+  connect(launcher_, &StageLauncher::openFileRequested, this, &MainWindow::openExperimentDialog);
+
+  connect(c, &EngineController::jobStarted, this, [this](const JobState& s) {
+    live_ = s;
+    liveSteps_.clear();
+    launcher_->onJobStarted(s);
+    plot_->startLiveRun(tr("#%1 %2 (live)").arg(s.runId).arg(s.name));
+    plotShowsLive_ = true;
+    browser_->refresh();
+    browser_->selectRun(s.runId);
+    updateStatus(tr("Run %1 (%2) running in %3").arg(s.runId).arg(s.name, s.runDir));
+  });
+  connect(c, &EngineController::steps, this, [this](const QVector<StepUpdate>& steps) {
+    liveSteps_ += steps;
+    launcher_->onSteps(steps);
+    if (plotShowsLive_) plot_->appendSteps(steps);
+  });
+  connect(c, &EngineController::stageChanged, this, [this](const StageUpdate& u) {
+    launcher_->onStage(u);
+    browser_->refresh();
+  });
+  connect(c, &EngineController::log, launcher_, &StageLauncher::onLog);
+  connect(c, &EngineController::evaluation, this, [this](const EvalUpdate& e) {
+    launcher_->appendLog(tr("%1 %2 = %3").arg(e.stage, e.key).arg(e.value, 0, 'g', 4));
+  });
+  connect(c, &EngineController::artifact, this, [this](const ArtifactUpdate& a) {
+    if (a.kind == QLatin1String("weights"))
+      inspector_->addCheckpoint(checkpointLabel(a.path, tr("#%1").arg(live_.runId)), a.path, inspector_->checkpoint().isEmpty());
+  });
+  connect(c, &EngineController::pausedChanged, launcher_, &StageLauncher::onPaused);
+  connect(c, &EngineController::jobFinished, this, [this](const JobState& s) {
+    launcher_->onJobFinished(s);
+    browser_->refresh();
+    updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
+  });
+  connect(c, &EngineController::idle, this, [this] {
+    if (stopping_) close();
+  });
+
+  connect(inspector_, &AttentionInspector::probeRequested, c, &EngineController::requestProbe);
+  connect(inspector_, &AttentionInspector::probeCancelRequested, c, &EngineController::cancelProbe);
+  connect(inspector_, &AttentionInspector::rowsRequested, c, &EngineController::requestRows);
+  connect(inspector_, &AttentionInspector::openCheckpointRequested, this, &MainWindow::openCheckpointDialog);
+  connect(inspector_, &AttentionInspector::openImageRequested, this, &MainWindow::openImageDialog);
+  connect(c, &EngineController::probeProgress, inspector_, &AttentionInspector::onProbeProgress);
+  connect(c, &EngineController::probeReady, inspector_, &AttentionInspector::onProbeReady);
+  connect(c, &EngineController::probeFailed, inspector_, &AttentionInspector::onProbeFailed);
+  connect(c, &EngineController::rowsReady, inspector_, &AttentionInspector::onRows);
+
+  connect(browser_, &RunBrowser::runOpened, this, &MainWindow::openRun);
+  connect(browser_, &RunBrowser::compareRequested, this, &MainWindow::compareRuns);
+  connect(browser_, &RunBrowser::resumeRequested, this, &MainWindow::resumeRun);
+}
+
+void MainWindow::showTab(Tab tab) { tabs_->setCurrentIndex(tab); }
+
+bool MainWindow::openExperiment(const QString& path) {
+  if (!launcher_->loadFile(path)) return false;
+  QSettings().setValue(QStringLiteral("lastExperiment"), QFileInfo(path).absoluteFilePath());
+  launcherDock_->show();
+  return true;
+}
+
+void MainWindow::startRun() { launcher_->start(); }
+
+QList<QPair<QString, QString>> MainWindow::runCheckpoints(qint64 id) const {
+  QList<QPair<QString, QString>> list;
+#ifdef ADALA_HAVE_STORE
+  try {
+    store::RunStore db(controller_->databasePath().toStdString(), store::OpenMode::ReadOnly);
+    QList<QPair<int, QString>> weights;
+    for (const auto& a : db.artifacts(id))
+      if (a.kind == "weights" && QFileInfo::exists(QString::fromStdString(a.path)))
+        weights << qMakePair(stageOfWeights(QString::fromStdString(a.path)), QString::fromStdString(a.path));
+    std::sort(weights.begin(), weights.end());
+    for (const auto& [stage, path] : weights) list << qMakePair(checkpointLabel(path, tr("#%1").arg(id)), path);
+  } catch (const std::exception&) {
+  }
+#else
+  Q_UNUSED(id);
+#endif
+  return list;
+}
+
+void MainWindow::openRun(qint64 id) {
+  QString error;
+  if (!plot_->loadRuns(controller_->databasePath(), {id}, &error)) {
+    updateStatus(tr("Cannot open run %1: %2").arg(id).arg(error));
+    return;
+  }
+  plotShowsLive_ = false;
+  const auto checkpoints = runCheckpoints(id);
+  if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
+  showTab(PlotTab);
+  updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()));
+}
+
+void MainWindow::compareRuns(const QList<qint64>& ids) {
+  QString error;
+  if (!plot_->loadRuns(controller_->databasePath(), ids, &error)) {
+    updateStatus(tr("Cannot compare: %1").arg(error));
+    return;
+  }
+  plotShowsLive_ = false;
+  showTab(PlotTab);
+  QStringList names;
+  for (qint64 id : ids) names << QString::number(id);
+  updateStatus(tr("Comparing runs %1.").arg(names.join(QStringLiteral(", "))));
+}
+
+void MainWindow::resumeRun(qint64 id) {
+  const QString dir = browser_->runDirOf(id);
+  if (dir.isEmpty()) {
+    updateStatus(tr("Run %1 has no recorded folder to resume from.").arg(id));
+    return;
+  }
+  StartRequest r;
+  r.resumeRunDir = dir;
+  controller_->submit(r);
+  updateStatus(tr("Resuming run %1 from %2…").arg(id).arg(dir));
+}
+
+void MainWindow::showLiveRun() {
+  if (live_.jobId == 0) return;
+  plot_->startLiveRun(tr("#%1 %2 (live)").arg(live_.runId).arg(live_.name));
+  plot_->appendSteps(liveSteps_);
+  plotShowsLive_ = true;
+  showTab(PlotTab);
+}
+
+void MainWindow::exportPlot() {
+  QString filters = tr("PNG image (*.png)");
+  if (AttentionMsePlot::svgAvailable()) filters += tr(";;SVG drawing (*.svg)");
+  filters += tr(";;CSV table (*.csv)");
+  QString selected;
+  QString path = QFileDialog::getSaveFileName(this, tr("Export the plots"), QStringLiteral("attention-mse.png"), filters, &selected);
+  if (path.isEmpty()) return;
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  bool ok = false;
+  if (suffix == QLatin1String("csv")) ok = plot_->exportCsv(path);
+  else if (suffix == QLatin1String("svg")) ok = plot_->exportSvg(path);
+  else ok = plot_->exportPng(suffix == QLatin1String("png") ? path : path + QStringLiteral(".png"));
+  updateStatus(ok ? tr("Exported %1").arg(path) : tr("Could not export %1").arg(path));
+}
+
+void MainWindow::openExperimentDialog() {
+  const QString start = QSettings().value(QStringLiteral("lastExperiment")).toString();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open an experiment"), start, tr("Experiments (*.json);;All files (*)"));
+  if (!path.isEmpty()) openExperiment(path);
+}
+
+void MainWindow::saveExperimentDialog() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save the experiment"), launcher_->filePath(), tr("Experiments (*.json)"));
+  if (!path.isEmpty()) launcher_->saveFile(path);
+}
+
+void MainWindow::openCheckpointDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open a checkpoint"), QString(), tr("safetensors (*.safetensors)"));
+  if (path.isEmpty()) return;
+  inspector_->addCheckpoint(checkpointLabel(path, QFileInfo(path).dir().dirName()), path, true);
+  showTab(InspectorTab);
+}
+
+void MainWindow::openImageDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open an image"), QString(),
+                                                    tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)"));
+  if (path.isEmpty()) return;
+  inspector_->setImageFile(path);
+  showTab(InspectorTab);
+}
+
+void MainWindow::showShortcuts() {
+  QMessageBox::information(
+      this, tr("Keyboard shortcuts"),
+      tr("<table>"
+         "<tr><td>Ctrl+O / Ctrl+Shift+S</td><td>open / save an experiment</td></tr>"
+         "<tr><td>Ctrl+Return</td><td>start the selected stages</td></tr>"
+         "<tr><td>Ctrl+P</td><td>pause / resume the run</td></tr>"
+         "<tr><td>Ctrl+.</td><td>cancel the run (checkpointed, resumable)</td></tr>"
+         "<tr><td>Ctrl+1 / Ctrl+2</td><td>plots / inspector</td></tr>"
+         "<tr><td>Ctrl+3 / Ctrl+4</td><td>show or hide the runs / launcher docks</td></tr>"
+         "<tr><td>Ctrl+L</td><td>logarithmic MSE axis</td></tr>"
+         "<tr><td>Ctrl+E</td><td>export the plots (PNG, SVG, CSV)</td></tr>"
+         "<tr><td>F5</td><td>refresh the run list</td></tr>"
+         "<tr><td>Ctrl+I / Ctrl+Shift+O</td><td>inspect an image / a checkpoint</td></tr>"
+         "<tr><td>arrow keys</td><td>move the inspector's query patch</td></tr>"
+         "<tr><td>Page Up / Page Down</td><td>previous / next block</td></tr>"
+         "<tr><td>H / Shift+H</td><td>next / previous head</td></tr>"
+         "<tr><td>C</td><td>query = class token</td></tr>"
+         "</table>"));
+}
+
+void MainWindow::updateStatus(const QString& message) { statusLabel_->setText(message); }
+
+void MainWindow::restoreLayout() {
+  QSettings settings;
+  if (settings.contains(QStringLiteral("window/geometry")))
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+  else if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect avail = screen->availableGeometry();
+    resize(std::min(1600, avail.width()), std::min(1000, avail.height()));
+  }
+  if (settings.contains(QStringLiteral("window/state")))
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+  tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+  plot_->setLogScale(settings.value(QStringLiteral("plot/logScale"), true).toBool());
+}
+
+void MainWindow::saveLayout() {
+  QSettings settings;
+  settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  settings.setValue(QStringLiteral("window/state"), saveState());
+  settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+  settings.setValue(QStringLiteral("plot/logScale"), plot_->logScale());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (controller_->busy()) {
+    if (!stopping_) {
+      const bool stop = confirmQuit_ ? confirmQuit_()
+                                     : QMessageBox::question(
+                                           this, tr("A run is in progress"),
+                                           tr("Stop the run and quit?\n\nThe current stage finishes its step, saves a "
+                                              "checkpoint, and the run is marked interrupted: resume it later from the "
+                                              "run list."),
+                                           QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+      if (!stop) {
+        event->ignore();
+        return;
+      }
+      stopping_ = true;
+      updateStatus(tr("Stopping the run after its current step…"));
+      controller_->cancelAll();
+    }
+    event->ignore();  // closes for real once the controller reports idle
+    return;
+  }
+  saveLayout();
+  event->accept();
+}
+
+}  // namespace adala::gui

@@ -1,0 +1,98 @@
+#pragma once
+// The workbench window: run browser (left dock), stage launcher (right dock), and the
+// attention-MSE plots and attention inspector as central tabs. Wires the widgets to the
+// EngineController; remembers its layout (QSettings); follows the system light/dark palette.
+#include <QList>
+#include <QMainWindow>
+#include <QPair>
+#include <QString>
+#include <QVector>
+
+#include <functional>
+
+#include "widgets/run_types.h"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QTabWidget;
+
+namespace adala::widgets {
+class AttentionInspector;
+class AttentionMsePlot;
+class RunBrowser;
+class StageLauncher;
+}  // namespace adala::widgets
+
+namespace adala::gui {
+
+class EngineController;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  enum Tab { PlotTab = 0, InspectorTab = 1 };
+
+  explicit MainWindow(EngineController* controller, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  widgets::StageLauncher* launcher() const { return launcher_; }
+  widgets::AttentionMsePlot* msePlot() const { return plot_; }
+  widgets::AttentionInspector* inspector() const { return inspector_; }
+  widgets::RunBrowser* runBrowser() const { return browser_; }
+  EngineController* controller() const { return controller_; }
+  void showTab(Tab tab);
+
+  bool openExperiment(const QString& path);
+  void startRun();
+  // Shows a recorded run (plots from the database, its checkpoints in the inspector).
+  void openRun(qint64 id);
+  void compareRuns(const QList<qint64>& ids);
+  void resumeRun(qint64 id);
+  void showLiveRun();
+  // The stage weights a run recorded, as (label, path), Stage 0 first.
+  QList<QPair<QString, QString>> runCheckpoints(qint64 id) const;
+
+  // Asked when the window is closed during a run; the default is a message box. Tests
+  // replace it.
+  void setQuitConfirmation(std::function<bool()> confirm) { confirmQuit_ = std::move(confirm); }
+  bool stopping() const { return stopping_; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void connectController();
+  void restoreLayout();
+  void saveLayout();
+  void exportPlot();
+  void openExperimentDialog();
+  void saveExperimentDialog();
+  void openCheckpointDialog();
+  void openImageDialog();
+  void showShortcuts();
+  void updateStatus(const QString& message);
+
+  EngineController* controller_;
+  widgets::StageLauncher* launcher_ = nullptr;
+  widgets::AttentionMsePlot* plot_ = nullptr;
+  widgets::AttentionInspector* inspector_ = nullptr;
+  widgets::RunBrowser* browser_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QDockWidget* runsDock_ = nullptr;
+  QDockWidget* launcherDock_ = nullptr;
+  QLabel* statusLabel_ = nullptr;
+  QAction* logScaleAction_ = nullptr;
+  QByteArray defaultState_;
+
+  // The live run: every step so far, so the plot can return to it after showing another run.
+  widgets::JobState live_;
+  QVector<widgets::StepUpdate> liveSteps_;
+  bool plotShowsLive_ = false;
+
+  std::function<bool()> confirmQuit_;
+  bool stopping_ = false;
+};
+
+}  // namespace adala::gui

@@ -1,0 +1,33 @@
+#pragma once
+// Engine events -> Qt value types, on the engine thread. Step metrics are batched and
+// emitted at most every `interval` (and before any other event, so order is kept); every
+// other event is emitted at once. Emitting goes through the worker's signals, which Qt queues
+// to the GUI thread.
+#include <QVector>
+
+#include <chrono>
+
+#include "engine/train/events.h"
+#include "widgets/run_types.h"
+
+namespace adala::gui {
+
+class EngineWorker;
+
+class QtEventSink : public EventSink {
+ public:
+  explicit QtEventSink(EngineWorker* worker, std::chrono::milliseconds interval = std::chrono::milliseconds(50))
+      : worker_(worker), interval_(interval) {}
+  void on_event(const Event& event) override;
+  void flush();  // emits the pending steps now
+
+  static adala::widgets::StepUpdate convert(const StepMetrics& m);
+
+ private:
+  EngineWorker* worker_;
+  std::chrono::milliseconds interval_;
+  QVector<adala::widgets::StepUpdate> pending_;
+  std::chrono::steady_clock::time_point lastEmit_{};
+};
+
+}  // namespace adala::gui

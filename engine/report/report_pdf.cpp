@@ -1,0 +1,298 @@
+// PDF through Qt's own printing: the document as Qt rich text in a QTextDocument, laid out
+// on a QPdfWriter (A4), painted page by page with a footer ("page N of M"). The table of
+// contents needs the pages the sections land on, which needs a layout: the document is laid
+// out, the headings' pages read back, the contents filled in and laid out again until the
+// numbers stand still (they do after one round: the contents has a fixed number of lines).
+// The same loop keeps sub-headings with what follows them and figures with their captions.
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
+#include <QFontMetricsF>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QScreen>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextFrame>
+#include <QTextLayout>
+#include <QUrl>
+
+#include <cmath>
+#include <set>
+
+#include "engine/report/report_strings.h"
+#include "engine/report/report_writers.h"
+
+namespace adala::report {
+
+namespace {
+
+QString esc(const QString& s) { return s.toHtmlEscaped(); }
+
+// Lets long paths wrap inside table cells: a zero-width space after every '/'.
+QString breakable(const QString& s) {
+  QString e = esc(s);
+  if (e.size() > 24) e.replace('/', QStringLiteral("/&#8203;"));
+  return e;
+}
+
+// The resolution QTextDocument treats HTML pixel lengths in (Qt's qt_defaultDpi()).
+double layout_dpi() {
+  if (QCoreApplication::testAttribute(Qt::AA_Use96Dpi)) return 96.0;
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) return std::round(screen->logicalDotsPerInchY());
+  return 100.0;
+}
+
+const char* const kFigureScheme = "adala-figure";
+
+struct PdfLayout {
+  double content_logical_width = 660;  // HTML pixels across the text area
+};
+
+QString rich_table(const ReportTable& t) {
+  QString out = QStringLiteral(
+      "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
+      "style=\"border-collapse: collapse; border-color: #b8c2cc; font-size: 8.5pt;\">\n<thead><tr>");
+  auto align = [&](int c) { return c < t.numeric.size() && t.numeric[c] ? QStringLiteral("right") : QStringLiteral("left"); };
+  for (int c = 0; c < t.header.size(); ++c) {
+    const int width = c < t.widths.size() ? t.widths[c] : 0;
+    out += QStringLiteral("<th bgcolor=\"#e6ebf1\" align=\"%1\"%2>%3</th>")
+               .arg(align(c), width > 0 ? QStringLiteral(" width=\"%1%\"").arg(width) : QString(), esc(t.header[c]));
+  }
+  out += QStringLiteral("</tr></thead>\n");
+  for (int r = 0; r < t.rows.size(); ++r) {
+    out += r % 2 ? QStringLiteral("<tr bgcolor=\"#f7f9fb\">") : QStringLiteral("<tr>");
+    for (int c = 0; c < t.header.size(); ++c) {
+      const QString cell = c < t.rows[r].size() ? t.rows[r][c] : QString();
+      out += QStringLiteral("<td align=\"%1\">%2</td>").arg(align(c), breakable(cell));
+    }
+    out += QStringLiteral("</tr>\n");
+  }
+  out += QStringLiteral("</table>\n");
+  return out;
+}
+
+// `breaks`: sub-headings ("sub-N") and figures ("fig-N") that start a new page (keep-with-next).
+QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, const PdfLayout& layout,
+                  const std::set<QString>& breaks) {
+  int subheading = 0;
+  auto page_break = [&](const QString& key) {
+    return breaks.count(key) ? QStringLiteral(" page-break-before: always;") : QString();
+  };
+  QString out;
+  out += QStringLiteral("<html><head><style>"
+                        "h1 { font-size: 20pt; color: #14304f; }"
+                        "h2 { font-size: 15pt; color: #14304f; margin-top: 0px; margin-bottom: 8px; }"
+                        "h3 { font-size: 11.5pt; color: #1d1d1f; margin-top: 14px; margin-bottom: 4px; }"
+                        "p { margin-top: 4px; margin-bottom: 4px; }"
+                        "</style></head><body>\n");
+  out += QStringLiteral("<h1>%1</h1>\n").arg(esc(doc.title));
+  for (const auto& line : doc.meta)
+    out += QStringLiteral("<p><span style=\"color: #57606a; font-size: 9pt;\">%1</span></p>\n").arg(breakable(line));
+  out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(AdalaReport::tr("Contents")));
+  out += QStringLiteral("<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
+  for (int i = 0; i < doc.sections.size(); ++i) {
+    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i]) : QStringLiteral("0");
+    out += QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
+               .arg(QString::number(i + 1), esc(doc.sections[i].title), page);
+  }
+  out += QStringLiteral("</table>\n");
+
+  for (int i = 0; i < doc.sections.size(); ++i) {
+    const ReportSection& s = doc.sections[i];
+    out += QStringLiteral("<h2 style=\"page-break-before: always;\">%1. %2</h2>\n").arg(QString::number(i + 1), esc(s.title));
+    for (const auto& b : s.blocks) {
+      switch (b.kind) {
+        case ReportBlock::Kind::Subheading: {
+          const QString key = QStringLiteral("sub-%1").arg(subheading++);
+          out += QStringLiteral("<h3 style=\"%1\"><a name=\"%2\"></a>%3</h3>\n").arg(page_break(key), key, esc(b.text));
+          break;
+        }
+        case ReportBlock::Kind::Paragraph: out += QStringLiteral("<p>%1</p>\n").arg(breakable(b.text)); break;
+        case ReportBlock::Kind::Bullets:
+          out += QStringLiteral("<ul>\n");
+          for (const auto& item : b.items) out += QStringLiteral("<li>%1</li>\n").arg(breakable(item));
+          out += QStringLiteral("</ul>\n");
+          break;
+        case ReportBlock::Kind::Notice:
+          out += QStringLiteral("<table width=\"100%\" cellspacing=\"0\" cellpadding=\"6\" border=\"1\" "
+                                "style=\"border-collapse: collapse; border-color: #d29922;\"><tr><td bgcolor=\"#fff8e5\">"
+                                "<p><b>%1</b></p>")
+                     .arg(esc(b.text));
+          for (const auto& item : b.items) out += QStringLiteral("<p>• %1</p>").arg(breakable(item));
+          out += QStringLiteral("</td></tr></table>\n");
+          break;
+        case ReportBlock::Kind::Table: out += rich_table(b.table); break;
+        case ReportBlock::Kind::Figure: {
+          const ReportFigure& f = doc.figures[b.figure];
+          QSizeF size = f.display;
+          if (size.width() > layout.content_logical_width) size = size * (layout.content_logical_width / size.width());
+          out += QStringLiteral("<p align=\"center\" style=\"margin-top: 10px;%1\"><img src=\"%2:%3\" width=\"%4\" height=\"%5\"></p>\n")
+                     .arg(page_break(QStringLiteral("fig-%1").arg(b.figure)), QLatin1String(kFigureScheme))
+                     .arg(b.figure)
+                     .arg(int(size.width()))
+                     .arg(int(size.height()));
+          out += QStringLiteral("<p align=\"center\" style=\"margin-bottom: 10px;\"><span style=\"color: #57606a; font-size: 8.5pt;\">%1</span></p>\n")
+                     .arg(esc(AdalaReport::tr("Figure %1.").arg(f.number) + ' ' + f.caption));
+          break;
+        }
+      }
+    }
+  }
+  out += QStringLiteral("</body></html>\n");
+  return out;
+}
+
+// The keep-with-next key rich_html gave a block: "sub-N" (sub-heading), "fig-N" (figure).
+QString block_key(const QTextBlock& b) {
+  for (auto it = b.begin(); !it.atEnd(); ++it) {
+    const QTextCharFormat f = it.fragment().charFormat();
+    if (f.isImageFormat()) {
+      const QString name = f.toImageFormat().name();
+      const QString prefix = QLatin1String(kFigureScheme) + ':';
+      if (name.startsWith(prefix)) return QStringLiteral("fig-") + name.mid(prefix.size());
+    }
+    for (const QString& anchor : f.anchorNames())
+      if (anchor.startsWith(QLatin1String("sub-"))) return anchor;
+  }
+  return {};
+}
+
+}  // namespace
+
+WriteResult write_pdf(const ReportDocument& doc, const QString& path) {
+  WriteResult result;
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    result.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return result;
+  }
+  QPdfWriter writer(&file);
+  writer.setResolution(300);
+  writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(16, 15, 16, 12),
+                                   QPageLayout::Millimeter));
+  writer.setTitle(doc.title);
+  writer.setCreator(QStringLiteral("AdaLA Workbench"));
+
+  const QRect paint = writer.pageLayout().paintRectPixels(writer.resolution());
+  const double device_per_logical = writer.logicalDpiY() / layout_dpi();
+  const double footer_height = 9.0 / 25.4 * writer.resolution();  // 9 mm
+  const QSizeF page(paint.width(), paint.height() - footer_height);
+  PdfLayout layout;
+  layout.content_logical_width = std::floor(page.width() / device_per_logical) - 2;
+
+  QTextDocument text;
+  text.documentLayout()->setPaintDevice(&writer);
+  text.setPageSize(page);
+  text.setDocumentMargin(0);
+  QFont font = QApplication::font();
+  font.setPointSizeF(10);
+  text.setDefaultFont(font);
+  for (int i = 0; i < doc.figures.size(); ++i)
+    text.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kFigureScheme)).arg(i)),
+                     QVariant(doc.figures[i].image));
+
+  QVector<int> toc_pages(doc.sections.size(), 0);
+  std::set<QString> breaks;  // keys (block_key) of blocks that start a new page
+  const double h = page.height();
+  // Where a block's first and last lines are (a page break moves the lines, not the block's
+  // top), in document coordinates.
+  auto line_top = [&](const QTextBlock& b) {
+    const double top = text.documentLayout()->blockBoundingRect(b).top();
+    const QTextLayout* l = b.layout();
+    return l && l->lineCount() > 0 ? top + l->lineAt(0).y() : top;
+  };
+  auto line_bottom = [&](const QTextBlock& b) {
+    const QRectF r = text.documentLayout()->blockBoundingRect(b);
+    const QTextLayout* l = b.layout();
+    return l && l->lineCount() > 0 ? r.top() + l->lineAt(l->lineCount() - 1).rect().bottom() : r.bottom();
+  };
+  auto top_page = [&](const QTextBlock& b) { return int(std::floor((line_top(b) + 0.5) / h)); };
+  auto bottom_page = [&](const QTextBlock& b) { return int(std::floor((line_bottom(b) - 0.5) / h)); };
+  for (int round = 0; round < 8; ++round) {
+    // The breaks go into the HTML: changing block formats after setHtml leaves stale layout
+    // check points behind, and the painting then skips blocks.
+    text.setHtml(rich_html(doc, toc_pages, layout, breaks));
+    (void)text.pageCount();  // lays it out
+
+    bool changed = false;
+    // Keep a sub-heading with what follows, and a figure with its caption.
+    for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
+      const QTextBlock next = b.next();
+      const QString key = block_key(b);
+      if (!next.isValid() || key.isEmpty() || breaks.count(key)) continue;
+      if (top_page(next) > bottom_page(b) && top_page(b) == bottom_page(b)) {
+        // Not when the block already starts a page (it would only move to the next one).
+        if (std::fmod(line_top(b) + 0.5, h) < 2.0) continue;
+        breaks.insert(key);
+        changed = true;
+      }
+    }
+    // Pages of the section headings (the first level-2 heading is the contents).
+    QVector<int> pages;
+    bool first = true;
+    for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
+      if (b.blockFormat().headingLevel() != 2) continue;
+      if (first) {
+        first = false;
+        continue;
+      }
+      pages << top_page(b) + 1;
+    }
+    if (pages != toc_pages) {
+      toc_pages = pages;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+
+  const int pages = text.pageCount();
+  QPainter painter;
+  if (!painter.begin(&writer)) {
+    result.error = QStringLiteral("cannot start the PDF writer for %1").arg(path);
+    return result;
+  }
+  QFont footer_font = QApplication::font();
+  footer_font.setPointSizeF(8);
+  const QFontMetricsF footer_metrics(footer_font, &writer);
+  for (int p = 0; p < pages; ++p) {
+    if (p > 0) writer.newPage();
+    painter.save();
+    painter.setClipRect(QRectF(0, 0, page.width(), page.height()));
+    painter.translate(0, -p * h);
+    QAbstractTextDocumentLayout::PaintContext context;
+    // One device pixel less: a line starting exactly at the next page's top is not drawn
+    // (clipped, but its text would still be in this page's content stream).
+    context.clip = QRectF(0, p * h, page.width(), h - 1);
+    context.palette.setColor(QPalette::Text, Qt::black);
+    text.documentLayout()->draw(&painter, context);
+    painter.restore();
+
+    const double line_y = page.height() + footer_height * 0.35;
+    painter.setPen(QPen(QColor(190, 196, 204), writer.resolution() / 150.0));
+    painter.drawLine(QPointF(0, line_y), QPointF(page.width(), line_y));
+    painter.setFont(footer_font);
+    painter.setPen(QColor(110, 118, 129));
+    const QRectF footer(0, line_y, page.width(), paint.height() - line_y);
+    const QString number = AdalaReport::tr("Page %1 of %2").arg(p + 1).arg(pages);
+    const double number_width = footer_metrics.horizontalAdvance(number);
+    painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, number);
+    painter.drawText(QRectF(footer.left(), footer.top(), footer.width() - number_width - 40, footer.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     footer_metrics.elidedText(doc.title, Qt::ElideRight, footer.width() - number_width - 60));
+  }
+  painter.end();
+  if (!file.commit()) {
+    result.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return result;
+  }
+  result.ok = true;
+  result.files << path;
+  result.pages = pages;
+  result.section_pages = toc_pages;
+  return result;
+}
+
+}  // namespace adala::report

@@ -1,0 +1,203 @@
+// Attention kernels used by the benchmarks (chunked softmax = plain softmax, the blocked linear
+// kernel = the engine's linear kernel), and small runs of `adala bench attention|scaling|peer`.
+#include <torch/torch.h>
+
+#include <QtTest/QtTest>
+
+#include <sstream>
+#include <unistd.h>
+
+#include "engine/analysis/attention_bench.h"
+#include "engine/analysis/linear_attention_kernels.h"
+#include "engine/analysis/peer_comparison.h"
+#include "engine/analysis/scaling_bench.h"
+#include "engine/core/attention_ops.h"
+#include "engine/core/vision_transformer.h"
+
+using namespace adala;
+
+namespace {
+
+double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
+  auto r = ref.to(torch::kDouble);
+  return ((a.to(torch::kDouble) - r).norm() / r.norm()).item<double>();
+}
+
+}  // namespace
+
+class TestBenchmarks : public QObject {
+  Q_OBJECT
+ private slots:
+  // One intra-op thread except where a test needs more: the benchmark runs here check
+  // plumbing, not speed, and stay quick on a shared machine.
+  void initTestCase() {
+    torch::manual_seed(7);
+    at::set_num_threads(1);
+  }
+
+  void chunked_softmax_equals_plain() {
+    for (int64_t n : {1, 63, 64, 65, 197, 577}) {
+      auto q = torch::randn({2, 3, n, 32}), k = torch::randn({2, 3, n, 32}),
+           v = torch::randn({2, 3, n, 32});
+      const double scale = 1.0 / std::sqrt(32.0);
+      auto plain = softmax_attention(q, k, v, scale);
+      for (int64_t chunk : {1, 7, 64, 100, 1000}) {
+        auto chunked = softmax_attention_chunked(q, k, v, scale, chunk);
+        const double err = rel_error(chunked, plain);
+        QVERIFY2(err < 1e-6, qPrintable(QString("N=%1 chunk=%2: %3").arg(n).arg(chunk).arg(err)));
+      }
+      // Through the benchmark's dispatcher too.
+      QVERIFY(rel_error(run_attention_kernel("softmax-chunked", q, k, v, 50), plain) < 1e-6);
+    }
+  }
+
+  void chunked_softmax_model_equals_plain_model() {
+    auto c = vit_preset("vit_tiny");
+    VisionTransformer model(c);
+    model->eval();
+    auto x = torch::randn({2, 3, 64, 64});  // 17 tokens
+    torch::NoGradGuard no_grad;
+    auto plain = model->forward_features(x);
+    model->set_softmax_chunk(5);
+    auto chunked = model->forward_features(x);
+    QVERIFY(rel_error(chunked, plain) < 1e-6);
+  }
+
+  void blocked_linear_equals_engine_linear() {
+    at::set_num_threads(2);  // the head-parallel path needs >= 2 threads
+    c10::InferenceMode inference;
+    for (int64_t n : {1, 100, 1024, 3000}) {
+      for (int64_t block : {64, 1000, 4096}) {
+        auto q = torch::randn({2, 3, n, 16}), k = torch::randn({2, 3, n, 16}),
+             v = torch::randn({2, 3, n, 16});
+        auto ref = linear_attention(q, k, v, 1e-6);
+        auto out = linear_attention_blocked(q, k, v, 1e-6, block);
+        QCOMPARE(out.sizes(), ref.sizes());
+        const double err = rel_error(out, ref);
+        QVERIFY2(err < 1e-5, qPrintable(QString("N=%1 block=%2: %3").arg(n).arg(block).arg(err)));
+      }
+    }
+    // Non-contiguous inputs straight from a qkv projection.
+    auto qkv =
+        torch::randn({1, 200, 3 * 4 * 8}).reshape({1, 200, 3, 4, 8}).permute({2, 0, 3, 1, 4});
+    auto out = linear_attention_blocked(qkv[0], qkv[1], qkv[2], 1e-6);
+    QVERIFY(rel_error(out, linear_attention(qkv[0], qkv[1], qkv[2], 1e-6)) < 1e-5);
+    at::set_num_threads(1);
+  }
+
+  void blocked_phi_is_the_where_form_bitwise() {
+    auto x = torch::linspace(-30, 30, 10001);
+    auto out = torch::empty_like(x), tmp = torch::empty_like(x);
+    elu_plus_one_into(out, x, tmp);
+    QVERIFY(torch::equal(out, elu_plus_one(x)));
+    QVERIFY(out.min().item<float>() > 0.0f);
+  }
+
+  void blocked_linear_falls_back_when_gradients_are_needed() {
+    auto q = torch::randn({1, 4, 50, 8}, torch::requires_grad()), k = torch::randn({1, 4, 50, 8}),
+         v = torch::randn({1, 4, 50, 8});
+    auto out = linear_attention_blocked(q, k, v, 1e-6);
+    QVERIFY(out.requires_grad());
+    out.sum().backward();
+    QVERIFY(q.grad().defined());
+  }
+
+  void auto_chunk_bounds() {
+    QCOMPARE(auto_softmax_chunk(6, 100), int64_t(100));  // small N: one chunk
+    const int64_t c = auto_softmax_chunk(12, 16385);
+    QVERIFY(c >= 32 && c % 32 == 0);
+    QVERIFY(4.0 * 12 * 16385 * double(c) <= double(32LL << 20));  // below the mmap threshold
+  }
+
+  void attention_bench_small_run_and_skip() {
+    AttentionBenchOptions o;
+    o.tokens = {64, 256};
+    o.repeats = 1;
+    o.warmup = 1;
+    o.heads = 2;
+    o.head_dim = 16;
+    size_t progress_calls = 0;
+    auto points = run_attention_bench(o, [&](size_t, size_t total, const std::string&) {
+      ++progress_calls;
+      QCOMPARE(total, size_t(8));
+    });
+    QCOMPARE(points.size(), size_t(8));
+    QCOMPARE(progress_calls, size_t(9));
+    for (const auto& p : points) {
+      QVERIFY2(p.ran, p.note.c_str());
+      QVERIFY(p.median_ms > 0 && p.peak_rss_bytes >= 0 && p.peak_alloc_bytes > 0);
+    }
+    const auto table = QString::fromStdString(format_attention_table(points, o));
+    QVERIFY(table.contains("linear-blocked") && table.contains("x time"));
+
+    // Pretend only 1 MB is free: plain softmax at N=4096 (2 x 6 x 4096^2 x 4 B) must be skipped.
+    o.tokens = {4096};
+    o.heads = 6;
+    o.kernels = {"softmax"};
+    o.available_bytes = 1'000'000;
+    points = run_attention_bench(o);
+    QVERIFY(!points[0].ran);
+    QVERIFY2(QString::fromStdString(points[0].note).startsWith("skipped: needs ~"),
+             points[0].note.c_str());
+    QVERIFY(QString::fromStdString(format_attention_table(points, o)).contains("skipped: needs ~"));
+  }
+
+  void scaling_bench_small_run_csv_and_skip() {
+    ScalingOptions o;
+    o.preset = "vit_tiny";
+    o.resolutions = {32, 64};
+    o.repeats = 1;
+    o.train_step = true;
+    auto points = run_scaling_bench(o);
+    QCOMPARE(points.size(), size_t(6));
+    for (const auto& p : points) {
+      QVERIFY2(p.ran, p.note.c_str());
+      QVERIFY2(p.train_ran, p.train_note.c_str());
+      QVERIFY(p.ms_per_img > 0 && p.train_ms > 0 && p.peak_alloc_bytes > 0 &&
+              p.train_peak_alloc_bytes > 0);
+      QVERIFY2(std::abs(p.measured_macs - p.model_macs) / p.model_macs < 0.01,
+               qPrintable(QString("%1 %2: %3 vs %4")
+                              .arg(p.resolution)
+                              .arg(p.mode.c_str())
+                              .arg(p.measured_macs)
+                              .arg(p.model_macs)));
+    }
+    std::ostringstream csv;
+    write_scaling_csv(csv, points);
+    const auto lines = QString::fromStdString(csv.str()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 7);
+    QVERIFY(lines[0].startsWith("preset,resolution,tokens,mode"));
+    const auto table = QString::fromStdString(format_scaling_table(points, o));
+    QVERIFY(table.contains("softmax-chunked") && table.contains("training step"));
+
+    o.resolutions = {2048};
+    o.modes = {"softmax"};
+    o.preset = "vit_base";
+    o.available_bytes = 24LL << 30;  // a 24 GiB machine: plain softmax at 2048^2 does not fit
+    points = run_scaling_bench(o);
+    QVERIFY(!points[0].ran && !points[0].train_ran);
+    QVERIFY2(QString::fromStdString(points[0].note).startsWith("skipped: needs ~"),
+             points[0].note.c_str());
+  }
+
+  void peer_agrees_with_plain_pytorch() {
+    if (::access("/usr/bin/python3", X_OK) != 0) QSKIP("no /usr/bin/python3");
+    if (std::system("/usr/bin/python3 -c 'import torch' >/dev/null 2>&1") != 0)
+      QSKIP("python3-torch is not installed");
+    PeerOptions o;
+    o.preset = "fmnist_micro";  // 28x28, patch 4, with a classifier head (not trained)
+    o.script = ADALA_SOURCE_DIR "/scripts/peer_vit.py";
+    o.repeats = 1;
+    for (int64_t res : {28, 36}) {  // native grid, and bicubic position-embedding resampling
+      o.resolution = res;
+      const auto r = run_peer_comparison(o);
+      const auto text = QString::fromStdString(format_peer_report(r, o));
+      QVERIFY2(r.agrees, qPrintable(text));
+      QVERIFY(r.softmax_features_rel < 1e-5 && r.linear_features_rel < 1e-5 && r.grads_rel < 1e-5);
+      QVERIFY(r.loss_engine > 0 && r.peer_train_ms > 0 && r.engine_train_ms > 0);
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestBenchmarks)
+#include "test_benchmarks.moc"

@@ -1,0 +1,117 @@
+// The peak-memory harness: a fresh child process per measurement sees a known allocation.
+#include <torch/torch.h>
+
+#include <QtTest/QtTest>
+
+#include <csignal>
+
+#include "engine/analysis/child_process.h"
+#include "engine/analysis/peak_memory.h"
+#include "engine/core/json.h"
+
+using namespace adala;
+
+namespace {
+
+constexpr int64_t kBytes = 200'000'000;  // a 200 MB float32 tensor
+
+Json allocate_and_measure() {
+  c10::InferenceMode inference;
+  Json r = Json::object();
+  {
+    PeakMemoryProbe probe;
+    {
+      auto t = torch::ones({kBytes / 4});  // touches every page
+      r["sum"] = t.sum().item<double>();
+    }
+    const auto m = probe.result();
+    r["rss"] = m.rss_bytes;
+    r["alloc"] = m.allocator_bytes;
+    r["reset"] = m.rss_mark_reset;
+  }
+  return r;
+}
+
+}  // namespace
+
+class TestPeakMemory : public QObject {
+  Q_OBJECT
+ private slots:
+  void child_sees_a_200mb_allocation() {
+    // Parallel work in this process first: the child must still run (fresh OpenMP pool).
+    auto a = torch::randn({512, 512});
+    QVERIFY(torch::mm(a, a).defined());
+    auto outcome = run_in_child([] { return allocate_and_measure().dump(); }, 120);
+    QVERIFY2(outcome.ok, outcome.error.c_str());
+    const Json r = Json::parse(outcome.payload);
+    QCOMPARE(r.at("sum").as_double(), double(kBytes / 4));
+    const double rss = double(r.at("rss").as_int()), alloc = double(r.at("alloc").as_int());
+    QVERIFY2(std::abs(rss - kBytes) <= 0.10 * kBytes,
+             qPrintable(
+                 QString("RSS peak %1 MB (reset %2)").arg(rss / 1e6).arg(r.at("reset").as_bool())));
+    QVERIFY2(std::abs(alloc - kBytes) <= 0.001 * kBytes,
+             qPrintable(QString("allocator peak %1").arg(alloc)));
+  }
+
+  void in_process_allocator_peak_sees_transients() {
+    AllocatorPeakTracker tracker;
+    {
+      auto x = torch::empty({1'000'000});  // 4 MB
+      auto y = torch::empty({2'000'000});  // 8 MB, both alive: 12 MB
+      y = torch::Tensor();
+      auto z = torch::empty({500'000});  // 2 MB after y is gone
+      QCOMPARE(tracker.current_bytes(), int64_t(6'000'000));
+    }
+    QCOMPARE(tracker.peak_bytes(), int64_t(12'000'000));
+    QCOMPARE(tracker.current_bytes(), int64_t(0));
+    QVERIFY(tracker.allocations() >= 3);
+  }
+
+  void child_errors_come_back_and_crashes_are_contained() {
+    auto thrown = run_in_child([]() -> std::string { throw std::runtime_error("no such point"); });
+    QVERIFY(!thrown.ok);
+    QCOMPARE(QString::fromStdString(thrown.error), QString("no such point"));
+
+    auto killed = run_in_child([]() -> std::string {
+      std::raise(SIGKILL);  // what the OOM killer does
+      return "unreachable";
+    });
+    QVERIFY(!killed.ok);
+    QCOMPARE(killed.term_signal, SIGKILL);
+    QVERIFY(QString::fromStdString(killed.error).contains("out of memory?"));
+
+    auto slow = run_in_child(
+        []() -> std::string {
+          std::this_thread::sleep_for(std::chrono::seconds(30));
+          return "late";
+        },
+        0.5);
+    QVERIFY(!slow.ok && slow.timed_out);
+
+    auto big = run_in_child([] { return std::string(1 << 20, 'x'); });  // > one pipe buffer
+    QVERIFY(big.ok);
+    QCOMPARE(big.payload.size(), size_t(1 << 20));
+  }
+
+  void child_keeps_the_thread_count() {
+    const int threads = at::get_num_threads();
+    auto r = run_in_child(
+        [] {
+          auto a = torch::randn({256, 256});
+          torch::mm(a, a);  // a parallel region in the child
+          return std::to_string(at::get_num_threads());
+        },
+        60);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(std::stoi(r.payload), threads);
+  }
+
+  void process_memory_readings() {
+    QVERIFY(current_rss_bytes() > 0);
+    QVERIFY(peak_rss_bytes() >= current_rss_bytes());
+    QVERIFY(available_memory_bytes() > 0);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestPeakMemory)
+#include "test_peak_memory.moc"

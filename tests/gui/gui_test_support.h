@@ -1,0 +1,49 @@
+#pragma once
+// Shared by the GUI suites: a scratch folder per test, a tiny experiment file, and settings
+// kept out of the user's own configuration.
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSettings>
+#include <QString>
+
+namespace gui_test {
+
+inline QString freshDir(const QString& name) {
+  const QString dir = QStringLiteral(ADALA_TEST_TMP) + QStringLiteral("/gui/") + name;
+  QDir(dir).removeRecursively();
+  QDir().mkpath(dir);
+  return dir;
+}
+
+inline void isolateSettings() {
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QStringLiteral(ADALA_TEST_TMP) + QStringLiteral("/gui/settings"));
+}
+
+// fmnist_micro, 256 images, `steps` optimiser steps per stage (`teacherSteps` for Stage 0).
+inline QString writeTinyExperiment(const QString& dir, const QString& name, int steps = 5, int teacherSteps = 5) {
+  // No augmentation: the teacher's augment_batch costs far more than a micro-model step.
+  auto stage = [](int maxSteps, double lr) {
+    return QJsonObject{{"max_steps", maxSteps}, {"batch_size", 32}, {"lr", lr}, {"log_every", 1}, {"augment", false}};
+  };
+  QJsonObject doc{
+      {"name", name},
+      {"seed", 3},
+      {"threads", 1},  // a micro model gains nothing from two threads, and loses a lot on a busy machine
+      {"model", QJsonObject{{"preset", "fmnist_micro"}}},
+      {"data", QJsonObject{{"train_limit", 256}, {"test_limit", 256}, {"alignment_limit", 256}}},
+      {"stages", QJsonObject{{"teacher", stage(teacherSteps, 0.002)},
+                             {"attention_alignment", stage(steps, 0.001)},
+                             {"feature_alignment", stage(steps, 0.0005)},
+                             {"fine_tuning", stage(steps, 0.0003)}}},
+      {"output", QJsonObject{{"runs_dir", dir + "/runs"}}}};
+  const QString path = dir + "/" + name + ".json";
+  QFile f(path);
+  f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+  f.write(QJsonDocument(doc).toJson());
+  return path;
+}
+
+}  // namespace gui_test

@@ -1,0 +1,38 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US">
+<context>
+    <name>AdalaReport</name>
+    <message numerus="yes">
+        <source>%n problem(s) found while building this report (the report is otherwise complete):</source>
+        <translation>
+            <numerusform>%n problem found while building this report (the report is otherwise complete):</numerusform>
+            <numerusform>%n problems found while building this report (the report is otherwise complete):</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n setting(s) differ between the runs:</source>
+        <translation>
+            <numerusform>%n setting differs between the runs:</numerusform>
+            <numerusform>%n settings differ between the runs:</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>adala::report_gui::ExportReportDialog</name>
+    <message numerus="yes">
+        <source>Report of %n run(s): %1</source>
+        <translation>
+            <numerusform>Report of %n run: %1</numerusform>
+            <numerusform>Report of %n runs: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>The report was written to %1, with %n problem(s):</source>
+        <translation>
+            <numerusform>The report was written to %1, with %n problem:</numerusform>
+            <numerusform>The report was written to %1, with %n problems:</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

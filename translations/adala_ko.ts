@@ -1,0 +1,1826 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>AdalaReport</name>
+    <message>
+        <source>Generated %1</source>
+        <translation>생성: %1</translation>
+    </message>
+    <message>
+        <source>by %1</source>
+        <translation>생성 도구: %1</translation>
+    </message>
+    <message>
+        <source>Run database: %1</source>
+        <translation>실행 데이터베이스: %1</translation>
+    </message>
+    <message>
+        <source>Attention maps</source>
+        <translation>어텐션 맵</translation>
+    </message>
+    <message>
+        <source>Segmentation</source>
+        <translation>분할(세그멘테이션)</translation>
+    </message>
+    <message>
+        <source>ViT-AdaLA run report: %1</source>
+        <translation>ViT-AdaLA 실행 보고서: %1</translation>
+    </message>
+    <message>
+        <source>ViT-AdaLA comparison: %1</source>
+        <translation>ViT-AdaLA 비교: %1</translation>
+    </message>
+    <message>
+        <source>%1 pt</source>
+        <translation>%1%p</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>Teacher (softmax attention), top-1</source>
+        <translation>교사 모델 (소프트맥스 어텐션), top-1</translation>
+    </message>
+    <message>
+        <source>Student after Stage 2 (teacher&apos;s head), top-1</source>
+        <translation>2단계 후 학생 모델 (교사 분류 헤드), top-1</translation>
+    </message>
+    <message>
+        <source>Student (linear attention), top-1</source>
+        <translation>학생 모델 (선형 어텐션), top-1</translation>
+    </message>
+    <message>
+        <source>%1, mIoU</source>
+        <translation>%1, mIoU</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>교사</translation>
+    </message>
+    <message>
+        <source>Student (Stage 2)</source>
+        <translation>학생 (2단계)</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>학생</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>개요</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) found while building this report (the report is otherwise complete):</source>
+        <translation>
+            <numerusform>보고서를 만드는 중 문제 %n건이 발견되었습니다 (나머지 내용은 모두 포함되어 있습니다):</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>생성 시각</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>Ended</source>
+        <translation>종료 시각</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>소요 시간</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>LibTorch</source>
+        <translation>LibTorch 버전</translation>
+    </message>
+    <message>
+        <source>Workbench version</source>
+        <translation>워크벤치 버전</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>태그</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>메모</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>항목</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>설정 항목</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>(설정 안 됨)</translation>
+    </message>
+    <message>
+        <source>The runs share the same configuration.</source>
+        <translation>모든 실행의 설정이 같습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n setting(s) differ between the runs:</source>
+        <translation>
+            <numerusform>실행 간에 다른 설정 %n개:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Shared settings</source>
+        <translation>공통 설정</translation>
+    </message>
+    <message>
+        <source>Training stages</source>
+        <translation>학습 단계</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>경과 시간</translation>
+    </message>
+    <message>
+        <source>Final loss</source>
+        <translation>최종 손실</translation>
+    </message>
+    <message>
+        <source>Best loss</source>
+        <translation>최저 손실</translation>
+    </message>
+    <message>
+        <source>Images/s</source>
+        <translation>이미지/초</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>손실</translation>
+    </message>
+    <message>
+        <source>Training loss per stage, all runs.</source>
+        <translation>단계별 학습 손실 (모든 실행).</translation>
+    </message>
+    <message>
+        <source>Training loss per stage.</source>
+        <translation>단계별 학습 손실.</translation>
+    </message>
+    <message>
+        <source>Per-block alignment error</source>
+        <translation>블록별 정렬 오차</translation>
+    </message>
+    <message>
+        <source>Stage 1 compares each block&apos;s linear attention output with the teacher&apos;s softmax attention; Stage 2 compares each block&apos;s hidden states with the teacher&apos;s. Lower is better; the y axis is logarithmic.</source>
+        <translation>1단계는 각 블록의 선형 어텐션 출력을 교사 모델의 소프트맥스 어텐션과 비교하고, 2단계는 각 블록의 은닉 상태를 교사 모델의 은닉 상태와 비교합니다. 값이 낮을수록 좋으며 y축은 로그 눈금입니다.</translation>
+    </message>
+    <message>
+        <source>attention MSE</source>
+        <translation>어텐션 MSE</translation>
+    </message>
+    <message>
+        <source>hidden-state MSE</source>
+        <translation>은닉 상태 MSE</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>블록 %1</translation>
+    </message>
+    <message>
+        <source>%1 per block over the steps of %2 (run %3).</source>
+        <translation>%2 동안의 블록별 %1 (실행 %3).</translation>
+    </message>
+    <message>
+        <source>Final %1 per block</source>
+        <translation>블록별 최종 %1</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>Final %1</source>
+        <translation>최종 %1</translation>
+    </message>
+    <message>
+        <source>Final %1 of every block (%2).</source>
+        <translation>모든 블록의 최종 %1 (%2).</translation>
+    </message>
+    <message>
+        <source>Teacher vs student</source>
+        <translation>교사 대 학생</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>평가 항목</translation>
+    </message>
+    <message>
+        <source>Gap to the teacher (student − teacher)</source>
+        <translation>교사와의 차이 (학생 − 교사)</translation>
+    </message>
+    <message>
+        <source>Top-1 accuracy and mIoU</source>
+        <translation>Top-1 정확도와 mIoU</translation>
+    </message>
+    <message>
+        <source>%</source>
+        <translation>%</translation>
+    </message>
+    <message>
+        <source>Test-set accuracy of the teacher and the student.</source>
+        <translation>테스트 세트에서 교사와 학생 모델의 정확도.</translation>
+    </message>
+    <message>
+        <source>(a) teacher (softmax)</source>
+        <translation>(a) 교사 (소프트맥스)</translation>
+    </message>
+    <message>
+        <source>(b) naive swap (Stage 3 only)</source>
+        <translation>(b) 단순 교체 (3단계만)</translation>
+    </message>
+    <message>
+        <source>(c) Stage 2 + 3</source>
+        <translation>(c) 2단계 + 3단계</translation>
+    </message>
+    <message>
+        <source>(d) Stage 1 + 2 + 3 (ViT-AdaLA)</source>
+        <translation>(d) 1단계 + 2단계 + 3단계 (ViT-AdaLA)</translation>
+    </message>
+    <message>
+        <source>Ablation</source>
+        <translation>절제 실험</translation>
+    </message>
+    <message>
+        <source>The four variants of the ablation &quot;%1&quot;, trained on the same data with the same budget.</source>
+        <translation>절제 실험 &quot;%1&quot;의 네 가지 변형으로, 같은 데이터와 같은 학습 예산으로 학습했습니다.</translation>
+    </message>
+    <message>
+        <source>Variant</source>
+        <translation>변형</translation>
+    </message>
+    <message>
+        <source>Top-1</source>
+        <translation>Top-1</translation>
+    </message>
+    <message>
+        <source>Gap to teacher</source>
+        <translation>교사와의 차이</translation>
+    </message>
+    <message>
+        <source>Stage 2 feature MSE</source>
+        <translation>2단계 특징 MSE</translation>
+    </message>
+    <message>
+        <source>(c) Stage 2 only</source>
+        <translation>(c) 2단계만</translation>
+    </message>
+    <message>
+        <source>(d) Stage 1 then 2</source>
+        <translation>(d) 1단계 후 2단계</translation>
+    </message>
+    <message>
+        <source>Stage 2 loss with and without Stage 1 attention alignment first.</source>
+        <translation>1단계 어텐션 정렬을 먼저 했을 때와 하지 않았을 때의 2단계 손실.</translation>
+    </message>
+    <message>
+        <source>(d) is below (c) at %1 of %2 logged points after the first 10% of steps.</source>
+        <translation>처음 10% 스텝 이후 기록된 %2개 지점 중 %1개에서 (d)가 (c)보다 낮습니다.</translation>
+    </message>
+    <message>
+        <source>Tables written by adala ablate: %1</source>
+        <translation>adala ablate가 작성한 표: %1</translation>
+    </message>
+    <message>
+        <source>Figure file could not be read: %1</source>
+        <translation>그림 파일을 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Figure file is missing: %1</source>
+        <translation>그림 파일이 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Resolution scaling</source>
+        <translation>해상도 확장성</translation>
+    </message>
+    <message>
+        <source>Scaling table could not be read: %1</source>
+        <translation>확장성 표를 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Scaling table is missing: %1</source>
+        <translation>확장성 표 파일이 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>해상도</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>토큰 수</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>GMACs</source>
+        <translation>GMACs</translation>
+    </message>
+    <message>
+        <source>ms / image</source>
+        <translation>ms / 이미지</translation>
+    </message>
+    <message>
+        <source>Peak memory (MB)</source>
+        <translation>최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>Training step (ms)</source>
+        <translation>학습 스텝 (ms)</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>비고</translation>
+    </message>
+    <message>
+        <source>Latency (ms / image)</source>
+        <translation>지연 시간 (ms / 이미지)</translation>
+    </message>
+    <message>
+        <source>GMACs (whole model)</source>
+        <translation>GMACs (모델 전체)</translation>
+    </message>
+    <message>
+        <source>Throughput (images/s)</source>
+        <translation>처리량 (이미지/초)</translation>
+    </message>
+    <message>
+        <source>resolution (pixels)</source>
+        <translation>해상도 (픽셀)</translation>
+    </message>
+    <message>
+        <source>Cost of softmax and linear attention as the input resolution grows (run %1).</source>
+        <translation>입력 해상도가 커질 때 소프트맥스 어텐션과 선형 어텐션의 비용 (실행 %1).</translation>
+    </message>
+    <message>
+        <source>configuration</source>
+        <translation>설정 파일</translation>
+    </message>
+    <message>
+        <source>checkpoint</source>
+        <translation>체크포인트</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>가중치</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>요약</translation>
+    </message>
+    <message>
+        <source>attention figure</source>
+        <translation>어텐션 그림</translation>
+    </message>
+    <message>
+        <source>segmentation figure</source>
+        <translation>분할 그림</translation>
+    </message>
+    <message>
+        <source>scaling table</source>
+        <translation>확장성 표</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>파일</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>크기</translation>
+    </message>
+    <message>
+        <source>present</source>
+        <translation>있음</translation>
+    </message>
+    <message>
+        <source>MISSING</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1시간 %2분</translation>
+    </message>
+    <message>
+        <source>Stage 0 · teacher pretraining</source>
+        <translation>0단계 · 교사 사전 학습</translation>
+    </message>
+    <message>
+        <source>Stage 1 · attention alignment</source>
+        <translation>1단계 · 어텐션 정렬</translation>
+    </message>
+    <message>
+        <source>Stage 2 · feature alignment</source>
+        <translation>2단계 · 특징 정렬</translation>
+    </message>
+    <message>
+        <source>Stage 3 · fine-tuning</source>
+        <translation>3단계 · 미세 조정</translation>
+    </message>
+    <message>
+        <source>Contents</source>
+        <translation>목차</translation>
+    </message>
+    <message>
+        <source>Figure %1.</source>
+        <translation>그림 %1.</translation>
+    </message>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>%2쪽 중 %1쪽</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>mIoU</source>
+        <translation>mIoU</translation>
+    </message>
+    <message>
+        <source>Top-1 accuracy</source>
+        <translation>Top-1 정확도</translation>
+    </message>
+    <message>
+        <source>run %1: %2 artifact missing: %3</source>
+        <translation>실행 %1: %2 파일이 없습니다: %3</translation>
+    </message>
+    <message>
+        <source>run %1: %2 artifact unreadable: %3 (%4)</source>
+        <translation>실행 %1: %2 파일을 읽을 수 없습니다: %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Train acc.</source>
+        <translation>학습 정확도</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::EngineController</name>
+    <message>
+        <source>Cancelling after the current step…</source>
+        <translation>현재 스텝이 끝나면 취소합니다…</translation>
+    </message>
+    <message>
+        <source>Cancelling every job…</source>
+        <translation>모든 작업을 취소하는 중…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>취소했습니다.</translation>
+    </message>
+    <message>
+        <source>no teacher: select stage 0 or give pretrained teacher weights</source>
+        <translation>교사 모델이 없습니다: 0단계를 선택하거나 사전 학습된 교사 가중치를 지정하세요</translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation>올바른 JSON이 아닙니다: %1</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::EngineWorker</name>
+    <message>
+        <source>cancelled before it started</source>
+        <translation>시작하기 전에 취소되었습니다</translation>
+    </message>
+    <message>
+        <source>run database %1: %2</source>
+        <translation>실행 데이터베이스 %1: %2</translation>
+    </message>
+    <message>
+        <source>run database: %1</source>
+        <translation>실행 데이터베이스: %1</translation>
+    </message>
+    <message>
+        <source>teacher top-1 %1, student top-1 %2</source>
+        <translation>교사 top-1 %1, 학생 top-1 %2</translation>
+    </message>
+    <message>
+        <source>%1; resumable from its last checkpoint</source>
+        <translation>%1; 마지막 체크포인트에서 이어서 실행할 수 있습니다</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::InspectionWorker</name>
+    <message>
+        <source>Fashion-MNIST test item %1 (%2)</source>
+        <translation>Fashion-MNIST 테스트 항목 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot inspect: %1</source>
+        <translation>검사할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Cannot compute attention rows: %1</source>
+        <translation>어텐션 행을 계산할 수 없습니다: %1</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::MainWindow</name>
+    <message>
+        <source>AdaLA Workbench</source>
+        <translation>AdaLA 워크벤치</translation>
+    </message>
+    <message>
+        <source>Attention MSE</source>
+        <translation>어텐션 MSE</translation>
+    </message>
+    <message>
+        <source>Attention inspector</source>
+        <translation>어텐션 검사기</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>실행 목록</translation>
+    </message>
+    <message>
+        <source>Stage launcher</source>
+        <translation>단계 실행기</translation>
+    </message>
+    <message>
+        <source>database: %1</source>
+        <translation>데이터베이스: %1</translation>
+    </message>
+    <message>
+        <source>Ready.</source>
+        <translation>준비되었습니다.</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open experiment…</source>
+        <translation>실험 열기(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save experiment as…</source>
+        <translation>다른 이름으로 실험 저장(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+S</source>
+        <translation>Ctrl+Shift+S</translation>
+    </message>
+    <message>
+        <source>Open &amp;checkpoint…</source>
+        <translation>체크포인트 열기(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open &amp;image…</source>
+        <translation>이미지 열기(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+I</source>
+        <translation>Ctrl+I</translation>
+    </message>
+    <message>
+        <source>&amp;Export plot…</source>
+        <translation>그래프 내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>종료(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>시작(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Return</source>
+        <translation>Ctrl+Return</translation>
+    </message>
+    <message>
+        <source>&amp;Pause / resume</source>
+        <translation>일시 정지 / 계속(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+P</source>
+        <translation>Ctrl+P</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <source>Show the &amp;live run</source>
+        <translation>진행 중인 실행 보기(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+L</source>
+        <translation>Ctrl+Shift+L</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Attention &amp;MSE plots</source>
+        <translation>어텐션 MSE 그래프(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Ctrl+1</source>
+        <translation>Ctrl+1</translation>
+    </message>
+    <message>
+        <source>Attention &amp;inspector</source>
+        <translation>어텐션 검사기(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Ctrl+2</source>
+        <translation>Ctrl+2</translation>
+    </message>
+    <message>
+        <source>Ctrl+3</source>
+        <translation>Ctrl+3</translation>
+    </message>
+    <message>
+        <source>Ctrl+4</source>
+        <translation>Ctrl+4</translation>
+    </message>
+    <message>
+        <source>&amp;Logarithmic MSE axis</source>
+        <translation>MSE 축 로그 눈금(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh runs</source>
+        <translation>실행 목록 새로 고침(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>테마(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;system</source>
+        <translation>시스템 설정 따르기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>밝게(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>어둡게(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>레이아웃 초기화(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>단축키(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About AdaLA Workbench</source>
+        <translation>AdaLA 워크벤치 정보</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;AdaLA Workbench&lt;/b&gt;&lt;p&gt;Adapts a softmax Vision Transformer into a linear-attention one (ViT-AdaLA: attention alignment, feature alignment, fine-tuning) and shows every step.&lt;/p&gt;</source>
+        <translation>&lt;b&gt;AdaLA 워크벤치&lt;/b&gt;&lt;p&gt;소프트맥스 비전 트랜스포머를 선형 어텐션 모델로 바꾸고(ViT-AdaLA: 어텐션 정렬, 특징 정렬, 미세 조정) 모든 단계를 보여 줍니다.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (live)</source>
+        <translation>#%1 %2 (진행 중)</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2) running in %3</source>
+        <translation>실행 %1 (%2)이(가) %3에서 진행 중</translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3</source>
+        <translation>%1 %2 = %3</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Run %1: %2. %3</source>
+        <translation>실행 %1: %2. %3</translation>
+    </message>
+    <message>
+        <source>Cannot open run %1: %2</source>
+        <translation>실행 %1을(를) 열 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Showing run %1 (%2 checkpoints).</source>
+        <translation>실행 %1 표시 중 (체크포인트 %2개).</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>비교할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Comparing runs %1.</source>
+        <translation>실행 %1 비교 중.</translation>
+    </message>
+    <message>
+        <source>Run %1 has no recorded folder to resume from.</source>
+        <translation>실행 %1에는 이어서 실행할 기록 폴더가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Resuming run %1 from %2…</source>
+        <translation>실행 %1을(를) %2에서 이어서 실행하는 중…</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>;;SVG drawing (*.svg)</source>
+        <translation>;;SVG 도면 (*.svg)</translation>
+    </message>
+    <message>
+        <source>;;CSV table (*.csv)</source>
+        <translation>;;CSV 표 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export the plots</source>
+        <translation>그래프 내보내기</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1(으)로 내보냈습니다</translation>
+    </message>
+    <message>
+        <source>Could not export %1</source>
+        <translation>%1(으)로 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Open an experiment</source>
+        <translation>실험 열기</translation>
+    </message>
+    <message>
+        <source>Experiments (*.json);;All files (*)</source>
+        <translation>실험 (*.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Save the experiment</source>
+        <translation>실험 저장</translation>
+    </message>
+    <message>
+        <source>Experiments (*.json)</source>
+        <translation>실험 (*.json)</translation>
+    </message>
+    <message>
+        <source>Open a checkpoint</source>
+        <translation>체크포인트 열기</translation>
+    </message>
+    <message>
+        <source>safetensors (*.safetensors)</source>
+        <translation>safetensors 파일 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Open an image</source>
+        <translation>이미지 열기</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)</source>
+        <translation>이미지 (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>단축키</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Ctrl+O / Ctrl+Shift+S&lt;/td&gt;&lt;td&gt;open / save an experiment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Return&lt;/td&gt;&lt;td&gt;start the selected stages&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+P&lt;/td&gt;&lt;td&gt;pause / resume the run&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+.&lt;/td&gt;&lt;td&gt;cancel the run (checkpointed, resumable)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+1 / Ctrl+2&lt;/td&gt;&lt;td&gt;plots / inspector&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+3 / Ctrl+4&lt;/td&gt;&lt;td&gt;show or hide the runs / launcher docks&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+L&lt;/td&gt;&lt;td&gt;logarithmic MSE axis&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+E&lt;/td&gt;&lt;td&gt;export the plots (PNG, SVG, CSV)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;F5&lt;/td&gt;&lt;td&gt;refresh the run list&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+I / Ctrl+Shift+O&lt;/td&gt;&lt;td&gt;inspect an image / a checkpoint&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;arrow keys&lt;/td&gt;&lt;td&gt;move the inspector&apos;s query patch&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Page Up / Page Down&lt;/td&gt;&lt;td&gt;previous / next block&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;H / Shift+H&lt;/td&gt;&lt;td&gt;next / previous head&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;C&lt;/td&gt;&lt;td&gt;query = class token&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Ctrl+O / Ctrl+Shift+S&lt;/td&gt;&lt;td&gt;실험 열기 / 저장&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Return&lt;/td&gt;&lt;td&gt;선택한 단계 시작&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+P&lt;/td&gt;&lt;td&gt;실행 일시 정지 / 계속&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+.&lt;/td&gt;&lt;td&gt;실행 취소 (체크포인트 저장, 이어서 실행 가능)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+1 / Ctrl+2&lt;/td&gt;&lt;td&gt;그래프 / 검사기&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+3 / Ctrl+4&lt;/td&gt;&lt;td&gt;실행 목록 / 실행기 도크 보이기·숨기기&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+L&lt;/td&gt;&lt;td&gt;MSE 축 로그 눈금&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+E&lt;/td&gt;&lt;td&gt;그래프 내보내기 (PNG, SVG, CSV)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;F5&lt;/td&gt;&lt;td&gt;실행 목록 새로 고침&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+I / Ctrl+Shift+O&lt;/td&gt;&lt;td&gt;이미지 / 체크포인트 검사&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;화살표 키&lt;/td&gt;&lt;td&gt;검사기의 쿼리 패치 이동&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Page Up / Page Down&lt;/td&gt;&lt;td&gt;이전 / 다음 블록&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;H / Shift+H&lt;/td&gt;&lt;td&gt;다음 / 이전 헤드&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;C&lt;/td&gt;&lt;td&gt;쿼리 = 클래스 토큰&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>A run is in progress</source>
+        <translation>실행이 진행 중입니다</translation>
+    </message>
+    <message>
+        <source>Stop the run and quit?
+
+The current stage finishes its step, saves a checkpoint, and the run is marked interrupted: resume it later from the run list.</source>
+        <translation>실행을 멈추고 종료할까요?
+
+현재 단계는 진행 중인 스텝을 마치고 체크포인트를 저장하며, 실행은 중단됨으로 표시됩니다. 나중에 실행 목록에서 이어서 실행할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Stopping the run after its current step…</source>
+        <translation>현재 스텝이 끝나면 실행을 멈춥니다…</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::StallMeter</name>
+    <message>
+        <source>longest gap between %1 ms event-loop ticks: %2 ms (median %3 ms, p99 %4 ms, p99.9 %5 ms; %6 ticks over %7 s)</source>
+        <translation>%1 ms 간격 이벤트 루프 틱 사이의 최대 지연: %2 ms (중앙값 %3 ms, p99 %4 ms, p99.9 %5 ms; %7초 동안 틱 %6회)</translation>
+    </message>
+</context>
+<context>
+    <name>adala::report_gui::ExportReportDialog</name>
+    <message>
+        <source>Export report</source>
+        <translation>보고서 내보내기</translation>
+    </message>
+    <message numerus="yes">
+        <source>Report of %n run(s): %1</source>
+        <translation>
+            <numerusform>실행 %n개의 보고서: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>형식:</translation>
+    </message>
+    <message>
+        <source>File:</source>
+        <translation>파일:</translation>
+    </message>
+    <message>
+        <source>Title:</source>
+        <translation>제목:</translation>
+    </message>
+    <message>
+        <source>HTML (one self-contained file)</source>
+        <translation>HTML (모든 내용이 담긴 단일 파일)</translation>
+    </message>
+    <message>
+        <source>PDF (print-ready, with contents and page numbers)</source>
+        <translation>PDF (인쇄용, 목차와 쪽 번호 포함)</translation>
+    </message>
+    <message>
+        <source>Markdown (figures in a folder beside it)</source>
+        <translation>Markdown (그림은 옆 폴더에 저장)</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>자동</translation>
+    </message>
+    <message>
+        <source>Open the report when it is written</source>
+        <translation>작성이 끝나면 보고서 열기</translation>
+    </message>
+    <message>
+        <source>HTML files (*.html)</source>
+        <translation>HTML 파일 (*.html)</translation>
+    </message>
+    <message>
+        <source>PDF files (*.pdf)</source>
+        <translation>PDF 파일 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Markdown files (*.md)</source>
+        <translation>Markdown 파일 (*.md)</translation>
+    </message>
+    <message>
+        <source>Choose the file to write.</source>
+        <translation>저장할 파일을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>The report could not be written:
+%1</source>
+        <translation>보고서를 저장할 수 없습니다:
+%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>The report was written to %1, with %n problem(s):</source>
+        <translation>
+            <numerusform>보고서를 %1에 저장했지만 문제 %n건이 있습니다:</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Select one or more runs to report on first.</source>
+        <translation>먼저 보고서에 넣을 실행을 하나 이상 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+</context>
+<context>
+    <name>adala::report_gui::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default (%1)</source>
+        <translation>시스템 기본값 (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>adala::report_gui::LanguageSelector</name>
+    <message>
+        <source>System default (%1)</source>
+        <translation>시스템 기본값 (%1)</translation>
+    </message>
+    <message>
+        <source>Language of the interface and of exported reports</source>
+        <translation>화면과 내보낸 보고서에 쓰이는 언어</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets</name>
+    <message>
+        <source>viridis</source>
+        <translation>viridis</translation>
+    </message>
+    <message>
+        <source>inferno</source>
+        <translation>inferno</translation>
+    </message>
+    <message>
+        <source>magma</source>
+        <translation>magma</translation>
+    </message>
+    <message>
+        <source>turbo</source>
+        <translation>turbo</translation>
+    </message>
+    <message>
+        <source>jet</source>
+        <translation>jet</translation>
+    </message>
+    <message>
+        <source>Stage 0 · teacher</source>
+        <translation>0단계 · 교사</translation>
+    </message>
+    <message>
+        <source>Stage 1 · attention alignment</source>
+        <translation>1단계 · 어텐션 정렬</translation>
+    </message>
+    <message>
+        <source>Stage 2 · feature alignment</source>
+        <translation>2단계 · 특징 정렬</translation>
+    </message>
+    <message>
+        <source>Stage 3 · fine-tuning</source>
+        <translation>3단계 · 미세 조정</translation>
+    </message>
+    <message>
+        <source>unknown stage</source>
+        <translation>알 수 없는 단계</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::AttentionInspector</name>
+    <message>
+        <source>Checkpoint:</source>
+        <translation>체크포인트:</translation>
+    </message>
+    <message>
+        <source>Stage checkpoint whose softmax and linear attention are compared</source>
+        <translation>소프트맥스 어텐션과 선형 어텐션을 비교할 단계 체크포인트</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>열기…</translation>
+    </message>
+    <message>
+        <source>Open a .safetensors checkpoint (Ctrl+Shift+O)</source>
+        <translation>.safetensors 체크포인트 열기 (Ctrl+Shift+O)</translation>
+    </message>
+    <message>
+        <source>Image:</source>
+        <translation>이미지:</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST item</source>
+        <translation>Fashion-MNIST 항목</translation>
+    </message>
+    <message>
+        <source>Image file</source>
+        <translation>이미지 파일</translation>
+    </message>
+    <message>
+        <source>Index in the Fashion-MNIST test split</source>
+        <translation>Fashion-MNIST 테스트 세트의 번호</translation>
+    </message>
+    <message>
+        <source>Open image…</source>
+        <translation>이미지 열기…</translation>
+    </message>
+    <message>
+        <source>Inspect any image file (Ctrl+I)</source>
+        <translation>아무 이미지 파일이나 검사 (Ctrl+I)</translation>
+    </message>
+    <message>
+        <source>Input:</source>
+        <translation>입력:</translation>
+    </message>
+    <message>
+        <source>model&apos;s size</source>
+        <translation>모델 크기</translation>
+    </message>
+    <message>
+        <source>image&apos;s size</source>
+        <translation>이미지 크기</translation>
+    </message>
+    <message>
+        <source>%1 × %1</source>
+        <translation>%1 × %1</translation>
+    </message>
+    <message>
+        <source>Resolution the model sees (position embeddings are interpolated)</source>
+        <translation>모델이 보는 해상도 (위치 임베딩은 보간됨)</translation>
+    </message>
+    <message>
+        <source>Block:</source>
+        <translation>블록:</translation>
+    </message>
+    <message>
+        <source>Transformer block (Page Up / Page Down)</source>
+        <translation>트랜스포머 블록 (Page Up / Page Down)</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>헤드:</translation>
+    </message>
+    <message>
+        <source>Attention head (H / Shift+H)</source>
+        <translation>어텐션 헤드 (H / Shift+H)</translation>
+    </message>
+    <message>
+        <source>Query = CLS</source>
+        <translation>쿼리 = CLS</translation>
+    </message>
+    <message>
+        <source>Use the class (first prefix) token as the query (C)</source>
+        <translation>클래스 토큰(첫 번째 접두 토큰)을 쿼리로 사용 (C)</translation>
+    </message>
+    <message>
+        <source>Overlay:</source>
+        <translation>오버레이:</translation>
+    </message>
+    <message>
+        <source>Opacity of the attention overlay on the image</source>
+        <translation>이미지 위 어텐션 오버레이의 불투명도</translation>
+    </message>
+    <message>
+        <source>Colour map (OpenCV)</source>
+        <translation>컬러맵 (OpenCV)</translation>
+    </message>
+    <message>
+        <source>Image (click a patch)</source>
+        <translation>이미지 (패치를 클릭하세요)</translation>
+    </message>
+    <message>
+        <source>Softmax attention</source>
+        <translation>소프트맥스 어텐션</translation>
+    </message>
+    <message>
+        <source>Linear attention</source>
+        <translation>선형 어텐션</translation>
+    </message>
+    <message>
+        <source>|linear − softmax|</source>
+        <translation>|선형 − 소프트맥스|</translation>
+    </message>
+    <message>
+        <source>Choose a checkpoint to inspect.</source>
+        <translation>검사할 체크포인트를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>forward pass %p%</source>
+        <translation>순전파 %p%</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>KL</source>
+        <translation>KL</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>MSE</translation>
+    </message>
+    <message>
+        <source>KL(softmax ‖ linear) of the two rows</source>
+        <translation>두 행의 KL(소프트맥스 ‖ 선형)</translation>
+    </message>
+    <message>
+        <source>Mean squared difference of the two rows</source>
+        <translation>두 행의 평균 제곱 차이</translation>
+    </message>
+    <message>
+        <source>Per-head divergence of the two rows for this query; click to pick the head</source>
+        <translation>이 쿼리에 대한 두 행의 헤드별 발산; 클릭하면 해당 헤드를 선택합니다</translation>
+    </message>
+    <message>
+        <source>Running the model over the image…</source>
+        <translation>이미지에 모델을 실행하는 중…</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>헤드 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s</source>
+        <translation>%1 · %2 × %3 픽셀, 토큰 %4개 (%7픽셀 패치 %5 × %6개) · 순전파 %8초</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Rows do not match the image grid.</source>
+        <translation>행이 이미지 격자와 맞지 않습니다.</translation>
+    </message>
+    <message>
+        <source>block %1, head %2:  KL(softmax ‖ linear) = %3   ·   MSE = %4   ·   max %5</source>
+        <translation>블록 %1, 헤드 %2:  KL(소프트맥스 ‖ 선형) = %3   ·   MSE = %4   ·   최대 %5</translation>
+    </message>
+    <message>
+        <source>   ·   mass on prefix tokens: softmax %1, linear %2</source>
+        <translation>   ·   접두 토큰에 실린 비중: 소프트맥스 %1, 선형 %2</translation>
+    </message>
+    <message>
+        <source>Query: none</source>
+        <translation>쿼리: 없음</translation>
+    </message>
+    <message>
+        <source>Query: prefix token %1 (token %1 of %2)</source>
+        <translation>쿼리: 접두 토큰 %1 (토큰 %2개 중 %1번)</translation>
+    </message>
+    <message>
+        <source>Query: patch (row %1, column %2) = token %3 of %4   —   click a patch or use the arrow keys</source>
+        <translation>쿼리: 패치 (%1행, %2열) = 토큰 %4개 중 %3번   —   패치를 클릭하거나 화살표 키를 사용하세요</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::AttentionMsePlot</name>
+    <message>
+        <source>Logarithmic MSE axis</source>
+        <translation>MSE 축 로그 눈금</translation>
+    </message>
+    <message>
+        <source>Log-scale the MSE axes (Ctrl+L)</source>
+        <translation>MSE 축을 로그 눈금으로 표시 (Ctrl+L)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>맞추기</translation>
+    </message>
+    <message>
+        <source>Show all data (or double-click a plot)</source>
+        <translation>모든 데이터 보기 (또는 그래프를 더블클릭)</translation>
+    </message>
+    <message>
+        <source>Stage 1 · attention MSE per block</source>
+        <translation>1단계 · 블록별 어텐션 MSE</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>MSE (linear vs softmax attention output)</source>
+        <translation>MSE (선형 대 소프트맥스 어텐션 출력)</translation>
+    </message>
+    <message>
+        <source>Final Stage-1 MSE per block</source>
+        <translation>블록별 최종 1단계 MSE</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>MSE</source>
+        <translation>MSE</translation>
+    </message>
+    <message>
+        <source>Stage 2 · feature MSE</source>
+        <translation>2단계 · 특징 MSE</translation>
+    </message>
+    <message>
+        <source>MSE (final features)</source>
+        <translation>MSE (최종 특징)</translation>
+    </message>
+    <message>
+        <source>live run</source>
+        <translation>진행 중인 실행</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>this build has no run database</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없습니다</translation>
+    </message>
+    <message>
+        <source>%1 · block %2</source>
+        <translation>%1 · 블록 %2</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>블록 %1</translation>
+    </message>
+    <message>
+        <source>Stage 1 · attention MSE per block (no data yet)</source>
+        <translation>1단계 · 블록별 어텐션 MSE (아직 데이터 없음)</translation>
+    </message>
+    <message>
+        <source>Final Stage-1 MSE per block (no data yet)</source>
+        <translation>블록별 최종 1단계 MSE (아직 데이터 없음)</translation>
+    </message>
+    <message>
+        <source>Stage 2 · feature MSE (no data yet)</source>
+        <translation>2단계 · 특징 MSE (아직 데이터 없음)</translation>
+    </message>
+    <message>
+        <source>No run shown. Start a run or open one from the run list.</source>
+        <translation>표시된 실행이 없습니다. 실행을 시작하거나 실행 목록에서 여세요.</translation>
+    </message>
+    <message>
+        <source>Showing: %1</source>
+        <translation>표시 중: %1</translation>
+    </message>
+    <message>
+        <source>AdaLA attention MSE</source>
+        <translation>AdaLA 어텐션 MSE</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::ImagePane</name>
+    <message>
+        <source>no image</source>
+        <translation>이미지 없음</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::RunBrowser</name>
+    <message>
+        <source>Filter runs (name, tag, status…)</source>
+        <translation>실행 필터 (이름, 태그, 상태…)</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>Show only runs with this status</source>
+        <translation>이 상태의 실행만 표시</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>최고</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>태그</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>생성 시각</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
+    </message>
+    <message>
+        <source>Show the run&apos;s plots and checkpoints (double-click a run)</source>
+        <translation>실행의 그래프와 체크포인트 보기 (실행을 더블클릭)</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Overlay the selected runs&apos; plots (select two or more)</source>
+        <translation>선택한 실행들의 그래프 겹쳐 보기 (두 개 이상 선택)</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>이어서 실행</translation>
+    </message>
+    <message>
+        <source>Continue an interrupted run from its last checkpoint</source>
+        <translation>중단된 실행을 마지막 체크포인트부터 계속</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>새로 고침</translation>
+    </message>
+    <message>
+        <source>Read the database again (F5)</source>
+        <translation>데이터베이스 다시 읽기 (F5)</translation>
+    </message>
+    <message>
+        <source>No run database yet at %1: it is created by the first run.</source>
+        <translation>%1에 아직 실행 데이터베이스가 없습니다: 첫 실행 때 만들어집니다.</translation>
+    </message>
+    <message>
+        <source>%1 %2 (%3/%4)</source>
+        <translation>%1 %2 (%3/%4)</translation>
+    </message>
+    <message>
+        <source>stage status: %1</source>
+        <translation>단계 상태: %1</translation>
+    </message>
+    <message>
+        <source>top-1 %1% (%2)</source>
+        <translation>top-1 %1% (%2)</translation>
+    </message>
+    <message>
+        <source>stage-1 MSE %1</source>
+        <translation>1단계 MSE %1</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>This build has no run database.</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::StageLauncher</name>
+    <message>
+        <source>(unsaved experiment)</source>
+        <translation>(저장되지 않은 실험)</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>열기…</translation>
+    </message>
+    <message>
+        <source>Open an experiment file (Ctrl+O)</source>
+        <translation>실험 파일 열기 (Ctrl+O)</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>experiment</source>
+        <translation>실험</translation>
+    </message>
+    <message>
+        <source>Run name (no &apos;/&apos;)</source>
+        <translation>실행 이름 (&apos;/&apos; 제외)</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>Random seed of weights and batches</source>
+        <translation>가중치와 배치의 난수 시드</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>스레드</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>모든 코어</translation>
+    </message>
+    <message>
+        <source>LibTorch threads (0 = all cores)</source>
+        <translation>LibTorch 스레드 수 (0 = 모든 코어)</translation>
+    </message>
+    <message>
+        <source>Model preset</source>
+        <translation>모델 프리셋</translation>
+    </message>
+    <message>
+        <source>Teacher weights</source>
+        <translation>교사 가중치</translation>
+    </message>
+    <message>
+        <source>train Stage 0</source>
+        <translation>0단계에서 학습</translation>
+    </message>
+    <message>
+        <source>Pretrained softmax teacher (.safetensors); empty: Stage 0 trains one</source>
+        <translation>사전 학습된 소프트맥스 교사 모델 (.safetensors); 비워 두면 0단계에서 학습합니다</translation>
+    </message>
+    <message>
+        <source>Train images</source>
+        <translation>학습 이미지</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>Use the first N training images (0 = all)</source>
+        <translation>처음 N개의 학습 이미지 사용 (0 = 전체)</translation>
+    </message>
+    <message>
+        <source>Test images</source>
+        <translation>테스트 이미지</translation>
+    </message>
+    <message>
+        <source>Evaluate on the first N test images (0 = all)</source>
+        <translation>처음 N개의 테스트 이미지로 평가 (0 = 전체)</translation>
+    </message>
+    <message>
+        <source>Alignment images</source>
+        <translation>정렬용 이미지</translation>
+    </message>
+    <message>
+        <source>train split</source>
+        <translation>학습 세트</translation>
+    </message>
+    <message>
+        <source>Images for Stages 1-2 (0 = the training split)</source>
+        <translation>1~2단계에 쓸 이미지 수 (0 = 학습 세트)</translation>
+    </message>
+    <message>
+        <source>Runs folder</source>
+        <translation>실행 폴더</translation>
+    </message>
+    <message>
+        <source>Where run folders (weights, checkpoints) go</source>
+        <translation>실행 폴더(가중치, 체크포인트)를 저장할 위치</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>실험</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>실행 %1</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>기본값</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>Start the selected stages (Ctrl+Return)</source>
+        <translation>선택한 단계 시작 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>일시 정지</translation>
+    </message>
+    <message>
+        <source>Pause or resume after the current step (Ctrl+P)</source>
+        <translation>현재 스텝이 끝나면 일시 정지 또는 계속 (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop after the current step; the run is checkpointed and can be resumed (Ctrl+.)</source>
+        <translation>현재 스텝이 끝나면 멈춥니다; 체크포인트가 저장되어 이어서 실행할 수 있습니다 (Ctrl+.)</translation>
+    </message>
+    <message>
+        <source>%v / %m</source>
+        <translation>%v / %m</translation>
+    </message>
+    <message>
+        <source>Run log</source>
+        <translation>실행 로그</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>%1을(를) 열 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON experiment: %2 (offset %3)</source>
+        <translation>%1은(는) JSON 실험 파일이 아닙니다: %2 (위치 %3)</translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>%1을(를) 불러왔습니다</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1에 쓸 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>select at least one stage to run</source>
+        <translation>실행할 단계를 하나 이상 선택하세요</translation>
+    </message>
+    <message>
+        <source>✓ The experiment is valid.</source>
+        <translation>✓ 실험 설정이 올바릅니다.</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message>
+        <source>⚠ %1: %2</source>
+        <translation>⚠ %1: %2</translation>
+    </message>
+    <message>
+        <source>Fix %1 first: %2</source>
+        <translation>먼저 %1을(를) 고치세요: %2</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>이어서 실행</translation>
+    </message>
+    <message>
+        <source>Run %1 started in %2</source>
+        <translation>실행 %1이(가) %2에서 시작되었습니다</translation>
+    </message>
+    <message>
+        <source>ETA %1 · %2 img/s · loss %3</source>
+        <translation>남은 시간 %1 · 초당 %2장 · 손실 %3</translation>
+    </message>
+    <message>
+        <source>resumed at step %1</source>
+        <translation>스텝 %1에서 이어서 실행</translation>
+    </message>
+    <message>
+        <source>started</source>
+        <translation>시작됨</translation>
+    </message>
+    <message>
+        <source>done in %1</source>
+        <translation>%1 만에 완료</translation>
+    </message>
+    <message>
+        <source>interrupted at step %1</source>
+        <translation>스텝 %1에서 중단됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>실행 %1: %2</translation>
+    </message>
+    <message>
+        <source>Run %1: %2 — %3</source>
+        <translation>실행 %1: %2 — %3</translation>
+    </message>
+    <message>
+        <source>Paused (after the current step).</source>
+        <translation>일시 정지했습니다 (현재 스텝 이후).</translation>
+    </message>
+    <message>
+        <source>Resumed.</source>
+        <translation>계속합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>AdaLA Workbench</source>
+        <translation>AdaLA 워크벤치</translation>
+    </message>
+    <message>
+        <source>AdaLA Workbench: adapt a softmax ViT into a linear-attention ViT and inspect every step.</source>
+        <translation>AdaLA 워크벤치: 소프트맥스 ViT를 선형 어텐션 ViT로 바꾸고 모든 단계를 살펴봅니다.</translation>
+    </message>
+    <message>
+        <source>Experiment file to open.</source>
+        <translation>열 실험 파일.</translation>
+    </message>
+    <message>
+        <source>Run database (default: %1).</source>
+        <translation>실행 데이터베이스 (기본값: %1).</translation>
+    </message>
+    <message>
+        <source>Open this experiment and start it.</source>
+        <translation>이 실험을 열고 시작합니다.</translation>
+    </message>
+    <message>
+        <source>Stages to run, e.g. 0,1,2,3.</source>
+        <translation>실행할 단계, 예: 0,1,2,3.</translation>
+    </message>
+    <message>
+        <source>Show this recorded run.</source>
+        <translation>기록된 이 실행을 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Overlay these recorded runs.</source>
+        <translation>기록된 이 실행들을 겹쳐 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Inspect the attention of this checkpoint.</source>
+        <translation>이 체크포인트의 어텐션을 검사합니다.</translation>
+    </message>
+    <message>
+        <source>Image file for the inspector.</source>
+        <translation>검사기에 쓸 이미지 파일.</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST test item for the inspector.</source>
+        <translation>검사기에 쓸 Fashion-MNIST 테스트 항목.</translation>
+    </message>
+    <message>
+        <source>Inspector input: 0 = the model&apos;s size, -1 = the image&apos;s, or a square side.</source>
+        <translation>검사기 입력: 0 = 모델 크기, -1 = 이미지 크기, 또는 정사각형 한 변의 길이.</translation>
+    </message>
+    <message>
+        <source>Inspector block.</source>
+        <translation>검사기 블록.</translation>
+    </message>
+    <message>
+        <source>Inspector head.</source>
+        <translation>검사기 헤드.</translation>
+    </message>
+    <message>
+        <source>Inspector query patch.</source>
+        <translation>검사기 쿼리 패치.</translation>
+    </message>
+    <message>
+        <source>Central tab to show: plot or inspector.</source>
+        <translation>가운데에 표시할 탭: plot(그래프) 또는 inspector(검사기).</translation>
+    </message>
+    <message>
+        <source>system, light or dark.</source>
+        <translation>system(시스템), light(밝게) 또는 dark(어둡게).</translation>
+    </message>
+    <message>
+        <source>LibTorch threads (default: all cores).</source>
+        <translation>LibTorch 스레드 수 (기본값: 모든 코어).</translation>
+    </message>
+    <message>
+        <source>Close after this many seconds (a running job is cancelled and left resumable).</source>
+        <translation>지정한 시간(초)이 지나면 닫습니다 (진행 중인 작업은 취소되며 나중에 이어서 실행할 수 있습니다).</translation>
+    </message>
+    <message>
+        <source>Close once the started run is over.</source>
+        <translation>시작한 실행이 끝나면 닫습니다.</translation>
+    </message>
+    <message>
+        <source>Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2.</source>
+        <translation>벤치마크: 이 실험을 실행하고 2단계 동안 GUI 스레드가 가장 오래 멈춘 시간을 출력합니다.</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,555 @@
+#include "widgets/attention_inspector.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/image_pane.h"
+
+namespace adala::widgets {
+
+// A vertical colour bar with its scale written beside it.
+class ColourBar : public QWidget {
+ public:
+  explicit ColourBar(QWidget* parent) : QWidget(parent) {
+    setFixedWidth(78);
+    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+  }
+  void setScale(Colormap map, double vmax) {
+    map_ = map;
+    vmax_ = vmax;
+    update();
+  }
+
+ protected:
+  void paintEvent(QPaintEvent*) override {
+    QPainter p(this);
+    const QRect bar(4, 28, 16, std::max(10, height() - 48));
+    p.drawImage(bar, colourBar(map_, bar.width(), bar.height()));
+    p.setPen(palette().color(QPalette::Text));
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
+    p.setFont(small);
+    for (int i = 0; i <= 4; ++i) {
+      const double v = vmax_ * (4 - i) / 4.0;
+      const int y = bar.top() + bar.height() * i / 4;
+      p.drawLine(bar.right(), y, bar.right() + 4, y);
+      p.drawText(QRect(bar.right() + 6, y - 8, width() - bar.right() - 6, 16), Qt::AlignVCenter | Qt::AlignLeft,
+                 QString::number(v, 'g', 3));
+    }
+  }
+
+ private:
+  Colormap map_ = Colormap::Viridis;
+  double vmax_ = 0.0;
+};
+
+namespace {
+
+QLabel* caption(const QString& text, QWidget* parent) {
+  auto* l = new QLabel(text, parent);
+  l->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
+  return l;
+}
+
+}  // namespace
+
+AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
+  setFocusPolicy(Qt::StrongFocus);
+  auto* top = new QVBoxLayout(this);
+
+  auto* row1 = new QHBoxLayout;
+  row1->addWidget(caption(tr("Checkpoint:"), this));
+  checkpointCombo_ = new QComboBox(this);
+  checkpointCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  checkpointCombo_->setMinimumContentsLength(12);
+  checkpointCombo_->setToolTip(tr("Stage checkpoint whose softmax and linear attention are compared"));
+  row1->addWidget(checkpointCombo_, 2);
+  auto* openCheckpoint = new QPushButton(tr("Open…"), this);
+  openCheckpoint->setToolTip(tr("Open a .safetensors checkpoint (Ctrl+Shift+O)"));
+  row1->addWidget(openCheckpoint);
+  row1->addSpacing(8);
+  row1->addWidget(caption(tr("Image:"), this));
+  sourceCombo_ = new QComboBox(this);
+  sourceCombo_->addItem(tr("Fashion-MNIST item"));
+  sourceCombo_->addItem(tr("Image file"));
+  row1->addWidget(sourceCombo_);
+  itemSpin_ = new QSpinBox(this);
+  itemSpin_->setRange(0, 9999);
+  itemSpin_->setToolTip(tr("Index in the Fashion-MNIST test split"));
+  row1->addWidget(itemSpin_);
+  openImageButton_ = new QPushButton(tr("Open image…"), this);
+  openImageButton_->setToolTip(tr("Inspect any image file (Ctrl+I)"));
+  row1->addWidget(openImageButton_);
+  imageFileLabel_ = new QLabel(this);
+  imageFileLabel_->setMinimumWidth(0);
+  imageFileLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  row1->addWidget(imageFileLabel_, 1);
+  top->addLayout(row1);
+
+  auto* row2 = new QHBoxLayout;
+  row2->addWidget(caption(tr("Input:"), this));
+  sizeCombo_ = new QComboBox(this);
+  sizeCombo_->addItem(tr("model's size"), 0);
+  sizeCombo_->addItem(tr("image's size"), -1);
+  for (int s : {56, 112, 224, 512, 1024}) sizeCombo_->addItem(tr("%1 × %1").arg(s), s);
+  sizeCombo_->setToolTip(tr("Resolution the model sees (position embeddings are interpolated)"));
+  row2->addWidget(sizeCombo_);
+  row2->addSpacing(8);
+  row2->addWidget(caption(tr("Block:"), this));
+  blockSlider_ = new QSlider(Qt::Horizontal, this);
+  blockSlider_->setRange(0, 0);
+  blockSlider_->setPageStep(1);
+  blockSlider_->setTickPosition(QSlider::TicksBelow);
+  blockSlider_->setMinimumWidth(60);
+  blockSlider_->setToolTip(tr("Transformer block (Page Up / Page Down)"));
+  row2->addWidget(blockSlider_, 1);
+  blockLabel_ = new QLabel(this);
+  blockLabel_->setMinimumWidth(40);
+  row2->addWidget(blockLabel_);
+  row2->addWidget(caption(tr("Head:"), this));
+  headCombo_ = new QComboBox(this);
+  headCombo_->setToolTip(tr("Attention head (H / Shift+H)"));
+  row2->addWidget(headCombo_);
+  clsButton_ = new QPushButton(tr("Query = CLS"), this);
+  clsButton_->setToolTip(tr("Use the class (first prefix) token as the query (C)"));
+  row2->addWidget(clsButton_);
+  row2->addSpacing(8);
+  row2->addWidget(caption(tr("Overlay:"), this));
+  opacitySlider_ = new QSlider(Qt::Horizontal, this);
+  opacitySlider_->setRange(0, 100);
+  opacitySlider_->setValue(static_cast<int>(opacity_ * 100));
+  opacitySlider_->setMaximumWidth(100);
+  opacitySlider_->setMinimumWidth(50);
+  opacitySlider_->setToolTip(tr("Opacity of the attention overlay on the image"));
+  row2->addWidget(opacitySlider_);
+  colormapCombo_ = new QComboBox(this);
+  colormapCombo_->addItems(colormapNames());
+  colormapCombo_->setToolTip(tr("Colour map (OpenCV)"));
+  row2->addWidget(colormapCombo_);
+  top->addLayout(row2);
+
+  auto* panesRow = new QHBoxLayout;
+  const QString titles[4] = {tr("Image (click a patch)"), tr("Softmax attention"), tr("Linear attention"),
+                             tr("|linear − softmax|")};
+  for (int i = 0; i < 4; ++i) {
+    panes_[i] = new ImagePane(titles[i], this);
+    panesRow->addWidget(panes_[i], 1);
+    connect(panes_[i], &ImagePane::clicked, this, &AttentionInspector::onPaneClicked);
+  }
+  colourBar_ = new ColourBar(this);
+  panesRow->addWidget(colourBar_);
+  top->addLayout(panesRow, 1);
+
+  auto* bottom = new QHBoxLayout;
+  auto* info = new QVBoxLayout;
+  queryLabel_ = new QLabel(this);
+  queryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statsLabel_ = new QLabel(this);
+  statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  statsLabel_->setWordWrap(true);
+  info->addWidget(queryLabel_);
+  info->addWidget(statsLabel_);
+  auto* statusRow = new QHBoxLayout;
+  statusLabel_ = new QLabel(tr("Choose a checkpoint to inspect."), this);
+  statusLabel_->setWordWrap(true);
+  statusRow->addWidget(statusLabel_, 1);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setTextVisible(true);
+  progress_->setFormat(tr("forward pass %p%"));
+  progress_->setVisible(false);
+  progress_->setMaximumWidth(220);
+  statusRow->addWidget(progress_);
+  cancelButton_ = new QPushButton(tr("Cancel"), this);
+  cancelButton_->setVisible(false);
+  statusRow->addWidget(cancelButton_);
+  info->addLayout(statusRow);
+  info->addStretch(1);
+  bottom->addLayout(info, 1);
+  headTable_ = new QTableWidget(0, 3, this);
+  headTable_->setHorizontalHeaderLabels({tr("Head"), tr("KL"), tr("MSE")});
+  headTable_->horizontalHeaderItem(1)->setToolTip(tr("KL(softmax ‖ linear) of the two rows"));
+  headTable_->horizontalHeaderItem(2)->setToolTip(tr("Mean squared difference of the two rows"));
+  headTable_->verticalHeader()->setVisible(false);
+  headTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  headTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  headTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+  headTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  headTable_->setMaximumHeight(150);
+  headTable_->setMinimumWidth(240);
+  headTable_->setMaximumWidth(360);
+  headTable_->setToolTip(tr("Per-head divergence of the two rows for this query; click to pick the head"));
+  bottom->addWidget(headTable_);
+  top->addLayout(bottom);
+
+  probeTimer_ = new QTimer(this);
+  probeTimer_->setSingleShot(true);
+  probeTimer_->setInterval(0);
+  connect(probeTimer_, &QTimer::timeout, this, &AttentionInspector::emitProbe);
+
+  connect(openCheckpoint, &QPushButton::clicked, this, &AttentionInspector::openCheckpointRequested);
+  connect(openImageButton_, &QPushButton::clicked, this, &AttentionInspector::openImageRequested);
+  connect(checkpointCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!updatingControls_) scheduleProbe();
+  });
+  connect(sourceCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    itemSpin_->setEnabled(i == 0);
+    if (!updatingControls_ && (i == 0 || !imagePath_.isEmpty())) scheduleProbe();
+    if (!updatingControls_ && i == 1 && imagePath_.isEmpty()) emit openImageRequested();
+  });
+  connect(itemSpin_, &QSpinBox::valueChanged, this, [this] {
+    if (!updatingControls_ && sourceCombo_->currentIndex() == 0) scheduleProbe();
+  });
+  connect(sizeCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!updatingControls_) scheduleProbe();
+  });
+  connect(blockSlider_, &QSlider::valueChanged, this, [this](int b) {
+    if (!updatingControls_) setBlock(b);
+  });
+  connect(headCombo_, &QComboBox::currentIndexChanged, this, [this](int h) {
+    if (!updatingControls_ && h >= 0) setHead(h);
+  });
+  connect(headTable_, &QTableWidget::cellClicked, this, [this](int row, int) { setHead(row); });
+  connect(clsButton_, &QPushButton::clicked, this, [this] {
+    if (haveProbe_ && image_.prefixTokens > 0) setQuery(0);
+  });
+  connect(opacitySlider_, &QSlider::valueChanged, this, [this](int v) {
+    opacity_ = v / 100.0;
+    redraw();
+  });
+  connect(colormapCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    colormap_ = static_cast<Colormap>(std::max(0, i));
+    redraw();
+  });
+  connect(cancelButton_, &QPushButton::clicked, this, &AttentionInspector::probeCancelRequested);
+  itemSpin_->setEnabled(true);
+  updateQueryLabel();
+}
+
+void AttentionInspector::setCheckpoints(const QList<QPair<QString, QString>>& checkpoints, const QString& select) {
+  const QString previous = checkpoint();
+  updatingControls_ = true;
+  checkpointCombo_->clear();
+  for (const auto& [label, path] : checkpoints) checkpointCombo_->addItem(label, path);
+  int index = checkpointCombo_->findData(select.isEmpty() ? previous : select);
+  if (index < 0) index = checkpointCombo_->count() - 1;
+  checkpointCombo_->setCurrentIndex(index);
+  updatingControls_ = false;
+  if (checkpoint() != previous || !haveProbe_) scheduleProbe();
+}
+
+void AttentionInspector::addCheckpoint(const QString& label, const QString& path, bool select) {
+  int index = checkpointCombo_->findData(path);
+  updatingControls_ = true;
+  if (index < 0) {
+    checkpointCombo_->addItem(label, path);
+    index = checkpointCombo_->count() - 1;
+  }
+  updatingControls_ = false;
+  if (select || checkpointCombo_->count() == 1) {
+    if (checkpointCombo_->currentIndex() == index) scheduleProbe();
+    checkpointCombo_->setCurrentIndex(index);
+  }
+}
+
+QString AttentionInspector::checkpoint() const { return checkpointCombo_->currentData().toString(); }
+
+void AttentionInspector::setDatasetItem(int index) {
+  updatingControls_ = true;
+  sourceCombo_->setCurrentIndex(0);
+  itemSpin_->setEnabled(true);
+  itemSpin_->setValue(index);
+  updatingControls_ = false;
+  scheduleProbe();
+}
+
+void AttentionInspector::setImageFile(const QString& path) {
+  imagePath_ = path;
+  imageFileLabel_->setText(QFileInfo(path).fileName());
+  imageFileLabel_->setToolTip(path);
+  updatingControls_ = true;
+  sourceCombo_->setCurrentIndex(1);
+  itemSpin_->setEnabled(false);
+  updatingControls_ = false;
+  scheduleProbe();
+}
+
+void AttentionInspector::setInputSize(int size) {
+  int index = sizeCombo_->findData(size);
+  if (index < 0) {
+    sizeCombo_->addItem(tr("%1 × %1").arg(size), size);
+    index = sizeCombo_->count() - 1;
+  }
+  sizeCombo_->setCurrentIndex(index);
+  scheduleProbe();
+}
+
+void AttentionInspector::scheduleProbe() { probeTimer_->start(); }
+
+void AttentionInspector::emitProbe() {
+  if (checkpoint().isEmpty()) return;
+  ProbeRequest r;
+  r.checkpoint = checkpoint();
+  r.datasetItem = sourceCombo_->currentIndex() == 0;
+  r.itemIndex = itemSpin_->value();
+  r.imagePath = imagePath_;
+  r.inputSize = sizeCombo_->currentData().toInt();
+  if (!r.datasetItem && r.imagePath.isEmpty()) return;
+  progress_->setValue(0);
+  progress_->setVisible(true);
+  cancelButton_->setVisible(true);
+  statusLabel_->setText(tr("Running the model over the image…"));
+  emit probeRequested(r);
+}
+
+void AttentionInspector::onProbeProgress(double fraction) {
+  progress_->setVisible(true);
+  cancelButton_->setVisible(true);
+  progress_->setValue(static_cast<int>(std::lround(fraction * 1000)));
+}
+
+void AttentionInspector::onProbeFailed(const QString& message) {
+  progress_->setVisible(false);
+  cancelButton_->setVisible(false);
+  statusLabel_->setText(message);
+}
+
+void AttentionInspector::onProbeReady(const InspectorImage& image) {
+  progress_->setVisible(false);
+  cancelButton_->setVisible(false);
+  const bool sameGrid = haveProbe_ && image.gridHeight == image_.gridHeight && image.gridWidth == image_.gridWidth &&
+                        image.prefixTokens == image_.prefixTokens;
+  image_ = image;
+  haveProbe_ = true;
+  // Enlarge small inputs by an integer factor so patches stay square blocks on screen.
+  const int shortSide = std::max(1, std::min(image.image.width(), image.image.height()));
+  displayScale_ = std::max(1, static_cast<int>(std::ceil(256.0 / shortSide)));
+  base_ = image.image.convertToFormat(QImage::Format_RGB32)
+              .scaled(image.image.width() * displayScale_, image.image.height() * displayScale_,
+                      Qt::IgnoreAspectRatio, Qt::FastTransformation);
+  updatingControls_ = true;
+  blockSlider_->setRange(0, std::max(0, image.depth - 1));
+  block_ = std::clamp(block_, 0, std::max(0, image.depth - 1));
+  blockSlider_->setValue(block_);
+  headCombo_->clear();
+  for (int h = 0; h < image.heads; ++h) headCombo_->addItem(tr("head %1").arg(h), h);
+  head_ = std::clamp(head_, 0, std::max(0, image.heads - 1));
+  headCombo_->setCurrentIndex(head_);
+  updatingControls_ = false;
+  clsButton_->setEnabled(image.prefixTokens > 0);
+  const int tokens = image.prefixTokens + image.gridHeight * image.gridWidth;
+  if (!sameGrid || query_ < 0 || query_ >= tokens)
+    query_ = image.prefixTokens + (image.gridHeight / 2) * image.gridWidth + image.gridWidth / 2;
+  statusLabel_->setText(tr("%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s")
+                            .arg(image.description)
+                            .arg(image.image.width())
+                            .arg(image.image.height())
+                            .arg(tokens)
+                            .arg(image.gridHeight)
+                            .arg(image.gridWidth)
+                            .arg(image.patchSize)
+                            .arg(image.forwardSeconds, 0, 'f', 2));
+  rows_ = AttentionRows{};
+  requestRows();
+}
+
+void AttentionInspector::setBlock(int block) {
+  if (!haveProbe_) return;
+  block = std::clamp(block, 0, std::max(0, image_.depth - 1));
+  block_ = block;
+  updatingControls_ = true;
+  blockSlider_->setValue(block);
+  updatingControls_ = false;
+  requestRows();
+}
+
+void AttentionInspector::setHead(int head) {
+  if (!haveProbe_) return;
+  head_ = std::clamp(head, 0, std::max(0, image_.heads - 1));
+  updatingControls_ = true;
+  headCombo_->setCurrentIndex(head_);
+  updatingControls_ = false;
+  requestRows();
+}
+
+void AttentionInspector::setQuery(int token) {
+  if (!haveProbe_) return;
+  const int tokens = image_.prefixTokens + image_.gridHeight * image_.gridWidth;
+  query_ = std::clamp(token, 0, tokens - 1);
+  requestRows();
+}
+
+void AttentionInspector::setQueryPatch(int row, int col) {
+  if (!haveProbe_) return;
+  row = std::clamp(row, 0, image_.gridHeight - 1);
+  col = std::clamp(col, 0, image_.gridWidth - 1);
+  setQuery(image_.prefixTokens + row * image_.gridWidth + col);
+}
+
+void AttentionInspector::setOpacity(double opacity) {
+  opacitySlider_->setValue(static_cast<int>(std::lround(std::clamp(opacity, 0.0, 1.0) * 100)));
+}
+
+void AttentionInspector::setColormap(Colormap map) { colormapCombo_->setCurrentIndex(static_cast<int>(map)); }
+
+void AttentionInspector::requestRows() {
+  updateQueryLabel();
+  if (!haveProbe_ || query_ < 0) return;
+  blockLabel_->setText(tr("%1 of %2").arg(block_).arg(image_.depth));
+  emit rowsRequested(++lastRequest_, block_, head_, query_);
+}
+
+void AttentionInspector::onRows(const AttentionRows& rows) {
+  if (rows.requestId != lastRequest_) return;  // a newer request is on its way
+  rows_ = rows;
+  const int n = image_.gridHeight * image_.gridWidth;
+  const int prefix = image_.prefixTokens;
+  if (rows_.softmax.size() != prefix + n || rows_.linear.size() != prefix + n) {
+    statusLabel_->setText(tr("Rows do not match the image grid."));
+    return;
+  }
+  double vmax = 0.0;
+  for (int i = prefix; i < prefix + n; ++i) vmax = std::max({vmax, double(rows_.softmax[i]), double(rows_.linear[i])});
+  scaleMax_ = vmax > 0.0 ? vmax : 1.0;
+
+  headTable_->setRowCount(rows_.headKl.size());
+  for (int h = 0; h < rows_.headKl.size(); ++h) {
+    auto* head = new QTableWidgetItem(tr("head %1").arg(h));
+    auto* kl = new QTableWidgetItem(QString::number(rows_.headKl[h], 'g', 4));
+    auto* mse = new QTableWidgetItem(QString::number(h < rows_.headMse.size() ? rows_.headMse[h] : 0.0, 'g', 4));
+    kl->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    mse->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    headTable_->setItem(h, 0, head);
+    headTable_->setItem(h, 1, kl);
+    headTable_->setItem(h, 2, mse);
+  }
+  headTable_->selectRow(rows_.head);
+
+  double clsSoft = 0.0, clsLin = 0.0;
+  for (int i = 0; i < prefix; ++i) {
+    clsSoft += rows_.softmax[i];
+    clsLin += rows_.linear[i];
+  }
+  QString stats = tr("block %1, head %2:  KL(softmax ‖ linear) = %3   ·   MSE = %4   ·   max %5")
+                      .arg(rows_.block)
+                      .arg(rows_.head)
+                      .arg(rows_.kl, 0, 'g', 4)
+                      .arg(rows_.mse, 0, 'g', 4)
+                      .arg(scaleMax_, 0, 'g', 3);
+  if (prefix > 0)
+    stats += tr("   ·   mass on prefix tokens: softmax %1, linear %2").arg(clsSoft, 0, 'f', 3).arg(clsLin, 0, 'f', 3);
+  statsLabel_->setText(stats);
+  redraw();
+  emit mapsUpdated();
+}
+
+QRect AttentionInspector::cellRect(int row, int col) const {
+  const int cell = image_.patchSize * displayScale_;
+  return QRect(col * cell, row * cell, cell, cell);
+}
+
+QImage AttentionInspector::paneImage(Pane pane) const { return panes_[pane]->image(); }
+
+void AttentionInspector::redraw() {
+  if (!haveProbe_) return;
+  QRect highlight;
+  if (query_ >= image_.prefixTokens) {
+    const int p = query_ - image_.prefixTokens;
+    highlight = cellRect(p / image_.gridWidth, p % image_.gridWidth);
+  }
+  panes_[ImagePaneIndex]->setImage(base_);
+  panes_[ImagePaneIndex]->setHighlight(highlight);
+  const int n = image_.gridHeight * image_.gridWidth;
+  if (rows_.softmax.size() == image_.prefixTokens + n) {
+    const float* soft = rows_.softmax.constData() + image_.prefixTokens;
+    const float* lin = rows_.linear.constData() + image_.prefixTokens;
+    std::vector<float> diff(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) diff[static_cast<size_t>(i)] = std::abs(lin[i] - soft[i]);
+    const float* maps[3] = {soft, lin, diff.data()};
+    for (int k = 0; k < 3; ++k) {
+      QImage grid = colormapGrid(maps[k], image_.gridHeight, image_.gridWidth, 0.0, scaleMax_, colormap_);
+      QImage big = grid.scaled(base_.size(), Qt::IgnoreAspectRatio, Qt::FastTransformation);
+      panes_[1 + k]->setImage(blendOverlay(base_, big, opacity_));
+      panes_[1 + k]->setHighlight(highlight);
+    }
+  }
+  colourBar_->setScale(colormap_, scaleMax_);
+}
+
+void AttentionInspector::updateQueryLabel() {
+  if (!haveProbe_ || query_ < 0) {
+    queryLabel_->setText(tr("Query: none"));
+    return;
+  }
+  const int tokens = image_.prefixTokens + image_.gridHeight * image_.gridWidth;
+  if (query_ < image_.prefixTokens) {
+    queryLabel_->setText(tr("Query: prefix token %1 (token %1 of %2)").arg(query_).arg(tokens));
+    return;
+  }
+  const int p = query_ - image_.prefixTokens;
+  queryLabel_->setText(tr("Query: patch (row %1, column %2) = token %3 of %4   —   click a patch or use the arrow keys")
+                           .arg(p / image_.gridWidth)
+                           .arg(p % image_.gridWidth)
+                           .arg(query_)
+                           .arg(tokens));
+}
+
+void AttentionInspector::onPaneClicked(QPointF imagePoint) {
+  if (!haveProbe_) return;
+  const int cell = image_.patchSize * displayScale_;
+  setQueryPatch(static_cast<int>(imagePoint.y()) / cell, static_cast<int>(imagePoint.x()) / cell);
+  setFocus(Qt::MouseFocusReason);
+}
+
+void AttentionInspector::moveQuery(int dRow, int dCol) {
+  if (!haveProbe_) return;
+  int row = image_.gridHeight / 2, col = image_.gridWidth / 2;
+  if (query_ >= image_.prefixTokens) {
+    const int p = query_ - image_.prefixTokens;
+    row = p / image_.gridWidth + dRow;
+    col = p % image_.gridWidth + dCol;
+  }
+  setQueryPatch(row, col);
+}
+
+void AttentionInspector::keyPressEvent(QKeyEvent* event) {
+  const bool shift = event->modifiers() & Qt::ShiftModifier;
+  switch (event->key()) {
+    case Qt::Key_Left: moveQuery(0, -1); return;
+    case Qt::Key_Right: moveQuery(0, 1); return;
+    case Qt::Key_Up: moveQuery(-1, 0); return;
+    case Qt::Key_Down: moveQuery(1, 0); return;
+    case Qt::Key_PageUp: setBlock(block_ - 1); return;
+    case Qt::Key_PageDown: setBlock(block_ + 1); return;
+    case Qt::Key_H: setHead(shift ? head_ - 1 : head_ + 1); return;
+    case Qt::Key_C:
+      if (haveProbe_ && image_.prefixTokens > 0) setQuery(0);
+      return;
+    default: QWidget::keyPressEvent(event);
+  }
+}
+
+void AttentionInspector::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) colourBar_->update();
+  QWidget::changeEvent(event);
+}
+
+}  // namespace adala::widgets

@@ -1,0 +1,305 @@
+#include "widgets/run_browser.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QStandardItemModel>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
+#include "widgets/run_types.h"
+
+namespace adala::widgets {
+
+namespace {
+
+constexpr int kSortRole = Qt::UserRole;
+constexpr int kIdRole = Qt::UserRole + 1;
+constexpr int kRunDirRole = Qt::UserRole + 2;
+constexpr int kStatusRole = Qt::UserRole + 3;
+
+// Text filter on every column plus a status filter.
+class RunFilterProxy : public QSortFilterProxyModel {
+ public:
+  using QSortFilterProxyModel::QSortFilterProxyModel;
+  void setStatus(const QString& status) {
+    status_ = status;
+    invalidateFilter();
+  }
+  void setText(const QString& text) {
+    text_ = text.trimmed();
+    invalidateFilter();
+  }
+
+ protected:
+  bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+    auto* m = sourceModel();
+    if (!status_.isEmpty() && m->index(row, RunBrowser::StatusColumn, parent).data(kStatusRole).toString() != status_)
+      return false;
+    if (text_.isEmpty()) return true;
+    for (const auto& word : text_.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+      bool found = false;
+      for (int c = 0; c < RunBrowser::ColumnCount && !found; ++c)
+        found = m->index(row, c, parent).data().toString().contains(word, Qt::CaseInsensitive);
+      if (!found) return false;
+    }
+    return true;
+  }
+
+ private:
+  QString status_, text_;
+};
+
+QColor statusColor(const QString& status) {
+  if (status == QLatin1String("running")) return QColor(30, 120, 220);
+  if (status == QLatin1String("done")) return QColor(40, 150, 60);
+  if (status == QLatin1String("interrupted")) return QColor(220, 130, 20);
+  if (status == QLatin1String("failed")) return QColor(210, 40, 40);
+  return {};
+}
+
+QString localTime(const std::string& iso) {
+  if (iso.empty()) return {};
+  auto t = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs);
+  return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString::fromStdString(iso);
+}
+
+}  // namespace
+
+RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  auto* filterRow = new QHBoxLayout;
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText(tr("Filter runs (name, tag, status…)"));
+  filter_->setClearButtonEnabled(true);
+  filterRow->addWidget(filter_, 1);
+  statusFilter_ = new QComboBox(this);
+  statusFilter_->addItem(tr("all"), QString());
+  for (const char* s : {"running", "done", "interrupted", "failed", "queued"})
+    statusFilter_->addItem(QString::fromLatin1(s), QString::fromLatin1(s));
+  statusFilter_->setToolTip(tr("Show only runs with this status"));
+  filterRow->addWidget(statusFilter_);
+  layout->addLayout(filterRow);
+
+  model_ = new QStandardItemModel(0, ColumnCount, this);
+  model_->setHorizontalHeaderLabels({tr("ID"), tr("Name"), tr("Status"), tr("Stage"), tr("Best"), tr("Tags"), tr("Created")});
+  auto* proxy = new RunFilterProxy(this);
+  proxy_ = proxy;
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(kSortRole);
+  view_ = new QTreeView(this);
+  view_->setModel(proxy_);
+  view_->setRootIsDecorated(false);
+  view_->setSortingEnabled(true);
+  view_->sortByColumn(IdColumn, Qt::DescendingOrder);
+  view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view_->setAlternatingRowColors(true);
+  view_->setUniformRowHeights(true);
+  view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  view_->setContextMenuPolicy(Qt::CustomContextMenu);
+  view_->header()->setStretchLastSection(true);
+  layout->addWidget(view_, 1);
+
+  auto* buttons = new QHBoxLayout;
+  openButton_ = new QPushButton(tr("Open"), this);
+  openButton_->setToolTip(tr("Show the run's plots and checkpoints (double-click a run)"));
+  compareButton_ = new QPushButton(tr("Compare"), this);
+  compareButton_->setToolTip(tr("Overlay the selected runs' plots (select two or more)"));
+  resumeButton_ = new QPushButton(tr("Resume"), this);
+  resumeButton_->setToolTip(tr("Continue an interrupted run from its last checkpoint"));
+  auto* refreshButton = new QPushButton(tr("Refresh"), this);
+  refreshButton->setToolTip(tr("Read the database again (F5)"));
+  for (auto* b : {openButton_, compareButton_, resumeButton_, refreshButton}) buttons->addWidget(b);
+  layout->addLayout(buttons);
+  message_ = new QLabel(this);
+  message_->setWordWrap(true);
+  layout->addWidget(message_);
+
+  connect(filter_, &QLineEdit::textChanged, this, &RunBrowser::setFilterText);
+  connect(statusFilter_, &QComboBox::currentIndexChanged, this, [this, proxy] {
+    proxy->setStatus(statusFilter_->currentData().toString());
+    updateButtons();
+  });
+  connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
+    emit runOpened(index.sibling(index.row(), IdColumn).data(kIdRole).toLongLong());
+  });
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunBrowser::updateButtons);
+  connect(openButton_, &QPushButton::clicked, this, [this] {
+    const auto ids = selectedRuns();
+    if (!ids.isEmpty()) emit runOpened(ids.first());
+  });
+  connect(compareButton_, &QPushButton::clicked, this, [this] {
+    const auto ids = selectedRuns();
+    if (ids.size() >= 2) emit compareRequested(ids);
+  });
+  connect(resumeButton_, &QPushButton::clicked, this, [this] {
+    const auto ids = selectedRuns();
+    if (ids.size() == 1) emit resumeRequested(ids.first());
+  });
+  connect(refreshButton, &QPushButton::clicked, this, &RunBrowser::refresh);
+  connect(view_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    QMenu menu(this);
+    menu.addAction(openButton_->text(), openButton_, &QPushButton::click)->setEnabled(openButton_->isEnabled());
+    menu.addAction(compareButton_->text(), compareButton_, &QPushButton::click)->setEnabled(compareButton_->isEnabled());
+    menu.addAction(resumeButton_->text(), resumeButton_, &QPushButton::click)->setEnabled(resumeButton_->isEnabled());
+    menu.exec(view_->viewport()->mapToGlobal(pos));
+  });
+  updateButtons();
+}
+
+void RunBrowser::setDatabasePath(const QString& path) {
+  dbPath_ = path;
+  refresh();
+}
+
+void RunBrowser::setFilterText(const QString& text) {
+  if (filter_->text() != text) filter_->setText(text);
+  static_cast<RunFilterProxy*>(proxy_)->setText(text);
+  updateButtons();
+}
+
+void RunBrowser::refresh() {
+  const QList<qint64> selected = selectedRuns();
+  model_->removeRows(0, model_->rowCount());
+  message_->clear();
+#ifdef ADALA_HAVE_STORE
+  if (dbPath_.isEmpty() || !QFileInfo::exists(dbPath_)) {
+    message_->setText(tr("No run database yet at %1: it is created by the first run.").arg(dbPath_));
+    updateButtons();
+    emit refreshed();
+    return;
+  }
+  try {
+    store::RunStore db(dbPath_.toStdString(), store::OpenMode::ReadOnly);
+    for (const auto& run : db.list_runs()) {
+      QList<QStandardItem*> row;
+      for (int c = 0; c < ColumnCount; ++c) row << new QStandardItem;
+      const QString status = QString::fromStdString(run.status);
+      row[IdColumn]->setText(QString::number(run.id));
+      row[IdColumn]->setData(qlonglong(run.id), kSortRole);
+      row[IdColumn]->setData(qlonglong(run.id), kIdRole);
+      row[IdColumn]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+      row[NameColumn]->setText(QString::fromStdString(run.name));
+      row[StatusColumn]->setText(status);
+      row[StatusColumn]->setData(status, kStatusRole);
+      if (auto c = statusColor(status); c.isValid())
+        row[StatusColumn]->setForeground(c);
+      // Stage: the highest stage that has a row, with its progress.
+      const auto stages = db.stages(run.id);
+      if (!stages.empty()) {
+        const auto& s = stages.back();
+        const qint64 step = std::max<int64_t>(0, s.last_step);
+        row[StageColumn]->setText(tr("%1 %2 (%3/%4)")
+                                      .arg(s.index)
+                                      .arg(QString::fromStdString(s.stage).replace(QLatin1Char('_'), QLatin1Char(' ')))
+                                      .arg(step)
+                                      .arg(s.total_steps));
+        row[StageColumn]->setToolTip(tr("stage status: %1").arg(QString::fromStdString(s.status)));
+        row[StageColumn]->setData(s.index * 1e9 + double(step), kSortRole);
+      } else {
+        row[StageColumn]->setData(-1.0, kSortRole);
+      }
+      // Best: the accuracy of the most adapted model evaluated, else the final Stage-1 MSE.
+      const auto evals = db.evaluations(run.id);
+      double best = std::nan("");
+      QString bestText;
+      for (const char* key : {"fine_tuning/top1", "feature_alignment/top1_teacher_head", "teacher/top1"}) {
+        auto it = evals.find(key);
+        if (it != evals.end()) {
+          best = it->second;
+          bestText = tr("top-1 %1% (%2)").arg(100.0 * it->second, 0, 'f', 1).arg(QString::fromLatin1(key).section(QLatin1Char('/'), 0, 0));
+          break;
+        }
+      }
+      if (bestText.isEmpty()) {
+        double sum = 0;
+        int n = 0;
+        for (const auto& m : db.final_metrics(run.id))
+          if (m.stage == "attention_alignment" && m.key == "block_mse") {
+            sum += m.value;
+            ++n;
+          }
+        if (n > 0) {
+          bestText = tr("stage-1 MSE %1").arg(sum / n, 0, 'g', 3);
+          best = -sum / n;  // sorts below any accuracy
+        }
+      }
+      row[BestColumn]->setText(bestText);
+      row[BestColumn]->setData(std::isnan(best) ? -1e300 : best, kSortRole);
+      QStringList tags;
+      for (const auto& t : run.tags) tags << QString::fromStdString(t);
+      row[TagsColumn]->setText(tags.join(QStringLiteral(", ")));
+      row[CreatedColumn]->setText(localTime(run.created_at));
+      row[CreatedColumn]->setData(QString::fromStdString(run.created_at), kSortRole);
+      for (const auto& a : db.artifacts(run.id))
+        if (a.kind == "config") row[IdColumn]->setData(QFileInfo(QString::fromStdString(a.path)).absolutePath(), kRunDirRole);
+      for (int c = 0; c < ColumnCount; ++c)
+        if (!row[c]->data(kSortRole).isValid()) row[c]->setData(row[c]->text(), kSortRole);
+      row[NameColumn]->setToolTip(row[IdColumn]->data(kRunDirRole).toString());
+      model_->appendRow(row);
+    }
+  } catch (const std::exception& e) {
+    message_->setText(tr("Cannot read %1: %2").arg(dbPath_, QString::fromUtf8(e.what())));
+  }
+#else
+  message_->setText(tr("This build has no run database."));
+#endif
+  for (int c = 0; c < ColumnCount - 1; ++c) view_->resizeColumnToContents(c);
+  for (qint64 id : selected) selectRun(id);
+  updateButtons();
+  emit refreshed();
+}
+
+QList<qint64> RunBrowser::selectedRuns() const {
+  QList<qint64> ids;
+  for (const auto& index : view_->selectionModel()->selectedRows(IdColumn)) ids << index.data(kIdRole).toLongLong();
+  return ids;
+}
+
+void RunBrowser::selectRun(qint64 id) {
+  for (int r = 0; r < proxy_->rowCount(); ++r) {
+    const auto index = proxy_->index(r, IdColumn);
+    if (index.data(kIdRole).toLongLong() == id) {
+      view_->selectionModel()->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+      view_->scrollTo(index);
+    }
+  }
+}
+
+int RunBrowser::visibleRunCount() const { return proxy_->rowCount(); }
+
+QString RunBrowser::statusOf(qint64 id) const {
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id) return model_->item(r, StatusColumn)->text();
+  return {};
+}
+
+QString RunBrowser::runDirOf(qint64 id) const {
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
+      return model_->item(r, IdColumn)->data(kRunDirRole).toString();
+  return {};
+}
+
+void RunBrowser::updateButtons() {
+  const auto ids = selectedRuns();
+  openButton_->setEnabled(ids.size() == 1);
+  compareButton_->setEnabled(ids.size() >= 2);
+  resumeButton_->setEnabled(ids.size() == 1 && statusOf(ids.first()) == QLatin1String("interrupted") &&
+                            !runDirOf(ids.first()).isEmpty());
+}
+
+}  // namespace adala::widgets

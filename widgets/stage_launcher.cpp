@@ -1,0 +1,467 @@
+#include "widgets/stage_launcher.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStyle>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace adala::widgets {
+
+namespace {
+
+QJsonValue valueAt(const QJsonObject& root, const QStringList& keys) {
+  QJsonValue v = root;
+  for (const auto& k : keys) {
+    if (!v.isObject()) return QJsonValue::Undefined;
+    v = v.toObject().value(k);
+  }
+  return v;
+}
+
+void setAt(QJsonObject& root, QStringList keys, const QJsonValue& value) {
+  const QString key = keys.takeFirst();
+  if (keys.isEmpty()) {
+    if (value.isUndefined()) root.remove(key);
+    else root.insert(key, value);
+    return;
+  }
+  QJsonObject child = root.value(key).toObject();
+  setAt(child, keys, value);
+  if (child.isEmpty() && value.isUndefined()) root.remove(key);
+  else root.insert(key, child);
+}
+
+QString formatDuration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
+  const qint64 s = static_cast<qint64>(std::llround(seconds));
+  if (s >= 3600) return QStringLiteral("%1:%2:%3").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+  return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+// Text typed into a numeric field: an integer, a number, a boolean, else kept as a string
+// (the engine then names the field and says what it expected).
+QJsonValue parseScalar(const QString& text) {
+  const QString t = text.trimmed();
+  bool ok = false;
+  const qlonglong i = t.toLongLong(&ok);
+  if (ok) return QJsonValue(static_cast<qint64>(i));
+  const double d = t.toDouble(&ok);
+  if (ok && std::isfinite(d)) return QJsonValue(d);
+  if (t == QLatin1String("true")) return QJsonValue(true);
+  if (t == QLatin1String("false")) return QJsonValue(false);
+  return QJsonValue(t);
+}
+
+const char* const kStageParams[] = {"epochs",       "max_steps", "batch_size", "lr",          "warmup_steps",
+                                    "weight_decay", "grad_clip", "log_every",  "checkpoint_every"};
+
+}  // namespace
+
+StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
+  setStyleSheet(QStringLiteral("QLineEdit[invalid=\"true\"], QComboBox[invalid=\"true\"] { border: 2px solid #d62728; }"));
+  auto* layout = new QVBoxLayout(this);
+
+  auto* fileRow = new QHBoxLayout;
+  fileLabel_ = new QLabel(tr("(unsaved experiment)"), this);
+  fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  fileRow->addWidget(fileLabel_, 1);
+  auto* openButton = new QPushButton(tr("Open…"), this);
+  openButton->setToolTip(tr("Open an experiment file (Ctrl+O)"));
+  fileRow->addWidget(openButton);
+  layout->addLayout(fileRow);
+
+  tabs_ = new QTabWidget(this);
+  // Experiment: top-level, model, data and output fields.
+  auto* general = new QWidget;
+  auto* form = new QFormLayout(general);
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->addRow(tr("Name"), addLineField("name", tr("experiment"), tr("Run name (no '/')")));
+  form->addRow(tr("Seed"), addLineField("seed", QStringLiteral("0"), tr("Random seed of weights and batches")));
+  form->addRow(tr("Device"), addComboField("device", {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")}, true));
+  form->addRow(tr("Threads"), addLineField("threads", tr("all cores"), tr("LibTorch threads (0 = all cores)")));
+  form->addRow(tr("Model preset"), addComboField("model.preset", {QStringLiteral("fmnist_tiny")}, false));
+  form->addRow(tr("Teacher weights"), addLineField("teacher.weights", tr("train Stage 0"), tr("Pretrained softmax teacher (.safetensors); empty: Stage 0 trains one")));
+  form->addRow(tr("Train images"), addLineField("data.train_limit", tr("all"), tr("Use the first N training images (0 = all)")));
+  form->addRow(tr("Test images"), addLineField("data.test_limit", tr("all"), tr("Evaluate on the first N test images (0 = all)")));
+  form->addRow(tr("Alignment images"), addLineField("data.alignment_limit", tr("train split"), tr("Images for Stages 1-2 (0 = the training split)")));
+  form->addRow(tr("Runs folder"), addLineField("output.runs_dir", QStringLiteral("runs"), tr("Where run folders (weights, checkpoints) go")));
+  tabs_->addTab(general, tr("Experiment"));
+
+  // Stages: one column per stage, one row per hyper-parameter; the header selects the stages.
+  auto* stagesPage = new QWidget;
+  auto* grid = new QGridLayout(stagesPage);
+  grid->setHorizontalSpacing(4);
+  for (int s = 0; s < 4; ++s) {
+    stageChecks_[s] = new QCheckBox(tr("%1 %2").arg(s).arg(stageNames()[s].section(QLatin1Char('_'), 0, 0)), stagesPage);
+    stageChecks_[s]->setChecked(true);
+    stageChecks_[s]->setToolTip(tr("Run %1").arg(stageTitle(s)));
+    grid->addWidget(stageChecks_[s], 0, 1 + s);
+    connect(stageChecks_[s], &QCheckBox::toggled, this, [this] { revalidate(); });
+  }
+  int row = 1;
+  for (const char* param : kStageParams) {
+    grid->addWidget(new QLabel(QString::fromLatin1(param).replace(QLatin1Char('_'), QLatin1Char(' ')), stagesPage), row, 0);
+    for (int s = 0; s < 4; ++s) {
+      const QString path = QStringLiteral("stages.%1.%2").arg(stageNames()[s], QString::fromLatin1(param));
+      auto* edit = addLineField(path, tr("default"), tr("%1: %2").arg(stageTitle(s), QString::fromLatin1(param)));
+      edit->setMinimumWidth(44);
+      grid->addWidget(edit, row, 1 + s);
+    }
+    ++row;
+  }
+  grid->setRowStretch(row, 1);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(stagesPage);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  tabs_->addTab(scroll, tr("Stages"));
+
+  jsonView_ = new QPlainTextEdit;
+  jsonView_->setReadOnly(true);
+  jsonView_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  tabs_->addTab(jsonView_, tr("JSON"));
+  layout->addWidget(tabs_, 3);
+
+  problemLabel_ = new QLabel(this);
+  problemLabel_->setWordWrap(true);
+  problemLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(problemLabel_);
+
+  auto* buttons = new QHBoxLayout;
+  startButton_ = new QPushButton(tr("Start"), this);
+  startButton_->setToolTip(tr("Start the selected stages (Ctrl+Return)"));
+  startButton_->setDefault(true);
+  pauseButton_ = new QPushButton(tr("Pause"), this);
+  pauseButton_->setToolTip(tr("Pause or resume after the current step (Ctrl+P)"));
+  cancelButton_ = new QPushButton(tr("Cancel"), this);
+  cancelButton_->setToolTip(tr("Stop after the current step; the run is checkpointed and can be resumed (Ctrl+.)"));
+  for (auto* b : {startButton_, pauseButton_, cancelButton_}) buttons->addWidget(b);
+  layout->addLayout(buttons);
+
+  auto* progress = new QGridLayout;
+  for (int s = 0; s < 4; ++s) {
+    progress->addWidget(new QLabel(stageTitle(s), this), 2 * s, 0, 1, 2);
+    bars_[s] = new QProgressBar(this);
+    bars_[s]->setRange(0, 1);
+    bars_[s]->setValue(0);
+    bars_[s]->setFormat(tr("%v / %m"));
+    progress->addWidget(bars_[s], 2 * s + 1, 0);
+    barLabels_[s] = new QLabel(this);
+    barLabels_[s]->setMinimumWidth(0);
+    barLabels_[s]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    progress->addWidget(barLabels_[s], 2 * s + 1, 1);
+  }
+  progress->setColumnStretch(0, 2);
+  progress->setColumnStretch(1, 3);
+  layout->addLayout(progress);
+
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  log_->setPlaceholderText(tr("Run log"));
+  layout->addWidget(log_, 2);
+
+  connect(openButton, &QPushButton::clicked, this, &StageLauncher::openFileRequested);
+  connect(startButton_, &QPushButton::clicked, this, &StageLauncher::start);
+  connect(pauseButton_, &QPushButton::clicked, this, [this] { emit pauseRequested(!paused_); });
+  connect(cancelButton_, &QPushButton::clicked, this, &StageLauncher::cancelRequested);
+
+  // A small, valid default experiment until a file is opened.
+  QJsonObject doc;
+  doc.insert(QStringLiteral("name"), QStringLiteral("experiment"));
+  doc.insert(QStringLiteral("model"), QJsonObject{{QStringLiteral("preset"), QStringLiteral("fmnist_tiny")}});
+  setDocument(doc);
+}
+
+QLineEdit* StageLauncher::addLineField(const QString& path, const QString& placeholder, const QString& tip) {
+  auto* edit = new QLineEdit(this);
+  edit->setPlaceholderText(placeholder);
+  edit->setToolTip(tip);
+  edit->setProperty("fieldPath", path);
+  edit->setProperty("baseTip", tip);
+  edit->setAccessibleName(path);
+  lines_.insert(path, edit);
+  widgets_.insert(path, edit);
+  connect(edit, &QLineEdit::textEdited, this, [this, path](const QString& text) { onFieldEdited(path, text); });
+  return edit;
+}
+
+QComboBox* StageLauncher::addComboField(const QString& path, const QStringList& items, bool editable) {
+  auto* combo = new QComboBox(this);
+  combo->setEditable(editable);
+  combo->addItems(items);
+  combo->setProperty("fieldPath", path);
+  combo->setAccessibleName(path);
+  combos_.insert(path, combo);
+  widgets_.insert(path, combo);
+  connect(combo, &QComboBox::currentTextChanged, this, [this, path](const QString& text) {
+    if (!filling_) onFieldEdited(path, text);
+  });
+  return combo;
+}
+
+void StageLauncher::setValidator(ConfigValidator validator) {
+  validator_ = std::move(validator);
+  revalidate();
+}
+
+void StageLauncher::setPresets(const QStringList& presets) {
+  auto* combo = combos_.value(QStringLiteral("model.preset"));
+  filling_ = true;
+  combo->clear();
+  combo->addItems(presets);
+  filling_ = false;
+  fillForm();
+  revalidate();
+}
+
+bool StageLauncher::loadFile(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    appendLog(tr("Cannot open %1: %2").arg(path, file.errorString()), LogLine::Level::Error);
+    return false;
+  }
+  QJsonParseError error;
+  const auto doc = QJsonDocument::fromJson(file.readAll(), &error);
+  if (error.error != QJsonParseError::NoError || !doc.isObject()) {
+    appendLog(tr("%1 is not a JSON experiment: %2 (offset %3)").arg(path, error.errorString()).arg(error.offset),
+              LogLine::Level::Error);
+    return false;
+  }
+  filePath_ = QFileInfo(path).absoluteFilePath();
+  fileLabel_->setText(QFileInfo(path).fileName());
+  fileLabel_->setToolTip(filePath_);
+  setDocument(doc.object());
+  appendLog(tr("Loaded %1").arg(filePath_));
+  return true;
+}
+
+bool StageLauncher::saveFile(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    appendLog(tr("Cannot write %1: %2").arg(path, file.errorString()), LogLine::Level::Error);
+    return false;
+  }
+  file.write(QJsonDocument(document_).toJson(QJsonDocument::Indented));
+  filePath_ = QFileInfo(path).absoluteFilePath();
+  fileLabel_->setText(QFileInfo(path).fileName());
+  fileLabel_->setToolTip(filePath_);
+  appendLog(tr("Saved %1").arg(filePath_));
+  return true;
+}
+
+void StageLauncher::setDocument(const QJsonObject& document) {
+  document_ = document;
+  // A stage switched off in the file is unticked; the rest run.
+  const QJsonObject stages = document_.value(QStringLiteral("stages")).toObject();
+  for (int s = 0; s < 4; ++s)
+    stageChecks_[s]->setChecked(stages.value(stageNames()[s]).toObject().value(QStringLiteral("enabled")).toBool(true));
+  fillForm();
+  revalidate();
+}
+
+QByteArray StageLauncher::documentJson() const { return QJsonDocument(document_).toJson(QJsonDocument::Compact); }
+
+QLineEdit* StageLauncher::field(const QString& path) const { return lines_.value(path); }
+QComboBox* StageLauncher::combo(const QString& path) const { return combos_.value(path); }
+
+QList<int> StageLauncher::selectedStages() const {
+  QList<int> stages;
+  for (int s = 0; s < 4; ++s)
+    if (stageChecks_[s]->isChecked()) stages << s;
+  return stages;
+}
+
+void StageLauncher::setSelectedStages(const QList<int>& stages) {
+  for (int s = 0; s < 4; ++s) stageChecks_[s]->setChecked(stages.contains(s));
+}
+
+void StageLauncher::fillForm() {
+  filling_ = true;
+  for (auto it = lines_.cbegin(); it != lines_.cend(); ++it) {
+    const QJsonValue v = valueAt(document_, it.key().split(QLatin1Char('.')));
+    it.value()->setText(v.isUndefined() || v.isNull() ? QString() : v.toVariant().toString());
+  }
+  for (auto it = combos_.cbegin(); it != combos_.cend(); ++it) {
+    const QJsonValue v = valueAt(document_, it.key().split(QLatin1Char('.')));
+    auto* c = it.value();
+    const QString text = v.isString() ? v.toString() : (it.key() == QLatin1String("model.preset") ? QStringLiteral("fmnist_tiny") : QStringLiteral("auto"));
+    int index = c->findText(text);
+    if (index < 0) {
+      c->addItem(text);
+      index = c->count() - 1;
+    }
+    c->setCurrentIndex(index);
+  }
+  jsonView_->setPlainText(QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
+  filling_ = false;
+}
+
+void StageLauncher::onFieldEdited(const QString& path, const QString& text) {
+  if (filling_) return;
+  const bool isText = combos_.contains(path) || path == QLatin1String("name") || path == QLatin1String("teacher.weights") ||
+                      path == QLatin1String("output.runs_dir");
+  QJsonValue value = QJsonValue::Undefined;
+  if (!text.trimmed().isEmpty()) value = isText ? QJsonValue(text) : parseScalar(text);
+  setAt(document_, path.split(QLatin1Char('.')), value);
+  jsonView_->setPlainText(QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
+  revalidate();
+}
+
+void StageLauncher::revalidate() {
+  FieldProblem p;
+  if (validator_) {
+    p = validator_(documentJson(), selectedStages());
+  }
+  if (p.ok() && selectedStages().isEmpty()) p = FieldProblem{QStringLiteral("stages"), tr("select at least one stage to run")};
+  const bool changed = p.ok() != problem_.ok();
+  problem_ = p;
+  markProblem();
+  updateButtons();
+  if (changed) emit validityChanged(problem_.ok());
+}
+
+void StageLauncher::markProblem() {
+  for (auto it = widgets_.cbegin(); it != widgets_.cend(); ++it) {
+    auto* w = it.value();
+    const bool bad = !problem_.ok() && it.key() == problem_.field;
+    if (w->property("invalid").toBool() != bad) {
+      w->setProperty("invalid", bad);
+      w->style()->unpolish(w);
+      w->style()->polish(w);
+    }
+    w->setToolTip(bad ? problem_.reason : w->property("baseTip").toString());
+  }
+  for (int t = 0; t < tabs_->count(); ++t) tabs_->setTabText(t, tabs_->tabText(t).remove(QStringLiteral(" ⚠")));
+  if (problem_.ok()) {
+    problemLabel_->setText(tr("✓ The experiment is valid."));
+    problemLabel_->setStyleSheet(QStringLiteral("color: #2ca02c;"));
+    return;
+  }
+  problemLabel_->setStyleSheet(QStringLiteral("color: #d62728; font-weight: bold;"));
+  problemLabel_->setText(problem_.field.isEmpty() ? tr("⚠ %1").arg(problem_.reason)
+                                                  : tr("⚠ %1: %2").arg(problem_.field, problem_.reason));
+  if (auto* w = widgets_.value(problem_.field))
+    for (int t = 0; t < tabs_->count(); ++t)
+      if (tabs_->widget(t)->isAncestorOf(w)) tabs_->setTabText(t, tabs_->tabText(t) + QStringLiteral(" ⚠"));
+}
+
+void StageLauncher::updateButtons() {
+  startButton_->setEnabled(problem_.ok() && !running_);
+  startButton_->setToolTip(problem_.ok() ? tr("Start the selected stages (Ctrl+Return)")
+                                         : tr("Fix %1 first: %2").arg(problem_.field, problem_.reason));
+  pauseButton_->setEnabled(running_);
+  pauseButton_->setText(paused_ ? tr("Resume") : tr("Pause"));
+  cancelButton_->setEnabled(running_);
+  tabs_->widget(0)->setEnabled(!running_);
+  tabs_->widget(1)->setEnabled(!running_);
+}
+
+void StageLauncher::start() {
+  revalidate();
+  if (!problem_.ok() || running_) return;
+  StartRequest r;
+  r.configJson = documentJson();
+  r.stages = selectedStages();
+  emit startRequested(r);
+}
+
+void StageLauncher::resetProgress() {
+  for (int s = 0; s < 4; ++s) {
+    bars_[s]->setRange(0, 1);
+    bars_[s]->setValue(0);
+    barLabels_[s]->clear();
+  }
+}
+
+void StageLauncher::onJobStarted(const JobState& state) {
+  running_ = true;
+  paused_ = false;
+  resetProgress();
+  appendLog(tr("Run %1 started in %2").arg(state.runId).arg(state.runDir));
+  updateButtons();
+}
+
+void StageLauncher::onSteps(const QVector<StepUpdate>& steps) {
+  if (steps.isEmpty()) return;
+  // Only the newest step of each stage matters for the bars.
+  for (int s = 0; s < 4; ++s) {
+    const StepUpdate* last = nullptr;
+    for (const auto& m : steps)
+      if (stageIndex(m.stage) == s) last = &m;
+    if (!last) continue;
+    bars_[s]->setRange(0, static_cast<int>(std::max<qint64>(1, last->totalSteps)));
+    bars_[s]->setValue(static_cast<int>(last->step));
+    barLabels_[s]->setText(tr("ETA %1 · %2 img/s · loss %3")
+                               .arg(formatDuration(last->etaSeconds))
+                               .arg(last->imagesPerSecond, 0, 'f', 0)
+                               .arg(last->loss, 0, 'g', 3));
+  }
+}
+
+void StageLauncher::onStage(const StageUpdate& u) {
+  const int s = stageIndex(u.stage);
+  if (s < 0) return;
+  switch (u.kind) {
+    case StageUpdate::Kind::Started:
+      bars_[s]->setRange(0, static_cast<int>(std::max<qint64>(1, u.totalSteps)));
+      bars_[s]->setValue(static_cast<int>(u.step));
+      barLabels_[s]->setText(u.step > 0 ? tr("resumed at step %1").arg(u.step) : tr("started"));
+      break;
+    case StageUpdate::Kind::Finished:
+      bars_[s]->setValue(bars_[s]->maximum());
+      barLabels_[s]->setText(tr("done in %1").arg(formatDuration(u.seconds)));
+      break;
+    case StageUpdate::Kind::Cancelled: barLabels_[s]->setText(tr("interrupted at step %1").arg(u.step)); break;
+    case StageUpdate::Kind::Failed: barLabels_[s]->setText(tr("failed")); break;
+  }
+}
+
+void StageLauncher::onLog(const LogLine& line) { appendLog(line.message, line.level); }
+
+void StageLauncher::onJobFinished(const JobState& state) {
+  running_ = false;
+  paused_ = false;
+  const auto level = state.status == QLatin1String("failed") ? LogLine::Level::Error
+                     : state.status == QLatin1String("done") ? LogLine::Level::Info
+                                                             : LogLine::Level::Warning;
+  appendLog(state.message.isEmpty() ? tr("Run %1: %2").arg(state.runId).arg(state.status)
+                                    : tr("Run %1: %2 — %3").arg(state.runId).arg(state.status, state.message),
+            level);
+  updateButtons();
+}
+
+void StageLauncher::onPaused(bool paused) {
+  paused_ = paused;
+  appendLog(paused ? tr("Paused (after the current step).") : tr("Resumed."));
+  updateButtons();
+}
+
+void StageLauncher::appendLog(const QString& text, LogLine::Level level) {
+  const QString time = QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+  const QString color = level == LogLine::Level::Error     ? QStringLiteral("#d62728")
+                        : level == LogLine::Level::Warning ? QStringLiteral("#e67e22")
+                                                           : QString();
+  const QString body = text.toHtmlEscaped();
+  log_->appendHtml(color.isEmpty() ? QStringLiteral("<span>%1 %2</span>").arg(time, body)
+                                   : QStringLiteral("<span style=\"color:%1\">%2 %3</span>").arg(color, time, body));
+}
+
+}  // namespace adala::widgets

@@ -1,0 +1,120 @@
+#pragma once
+// Starts a run: an experiment file, or its fields edited in a form that is validated live by
+// the engine's own config parser (bad fields are marked with the reason and Start is
+// disabled); stages 0-3, device, seed; a progress bar per stage with ETA and images/s; a log.
+#include <QByteArray>
+#include <QHash>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <functional>
+
+#include "widgets/run_types.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace adala::widgets {
+
+// The first problem of an experiment document: its dotted field path and the reason.
+struct FieldProblem {
+  QString field, reason;
+  bool ok() const { return field.isEmpty() && reason.isEmpty(); }
+};
+// Validates the document for a run of these stages (0..3).
+using ConfigValidator = std::function<FieldProblem(const QByteArray& json, const QList<int>& stages)>;
+
+class StageLauncher : public QWidget {
+  Q_OBJECT
+ public:
+  explicit StageLauncher(QWidget* parent = nullptr);
+
+  // The engine's parser (the app installs parse_experiment_config); without one, only JSON
+  // syntax is checked.
+  void setValidator(ConfigValidator validator);
+  void setPresets(const QStringList& presets);
+
+  // Loads an experiment file into the form (false + message in the log when unreadable).
+  bool loadFile(const QString& path);
+  bool saveFile(const QString& path);
+  void setDocument(const QJsonObject& document);
+  QJsonObject document() const { return document_; }
+  QByteArray documentJson() const;
+  QString filePath() const { return filePath_; }
+
+  // Form access by dotted path ("stages.attention_alignment.lr", "seed", ...).
+  QLineEdit* field(const QString& path) const;
+  QComboBox* combo(const QString& path) const;
+  QCheckBox* stageCheck(int stage) const { return stageChecks_[stage]; }
+  QList<int> selectedStages() const;
+  void setSelectedStages(const QList<int>& stages);
+  QPushButton* startButton() const { return startButton_; }
+  QPushButton* pauseButton() const { return pauseButton_; }
+  QPushButton* cancelButton() const { return cancelButton_; }
+  QLabel* problemLabel() const { return problemLabel_; }
+  QProgressBar* progressBar(int stage) const { return bars_[stage]; }
+  QPlainTextEdit* log() const { return log_; }
+  FieldProblem problem() const { return problem_; }
+  bool isRunning() const { return running_; }
+
+ public slots:
+  void revalidate();
+  // Run lifecycle, from the controller.
+  void onJobStarted(const adala::widgets::JobState& state);
+  void onSteps(const QVector<adala::widgets::StepUpdate>& steps);
+  void onStage(const adala::widgets::StageUpdate& update);
+  void onLog(const adala::widgets::LogLine& line);
+  void onJobFinished(const adala::widgets::JobState& state);
+  void onPaused(bool paused);
+  void appendLog(const QString& text, adala::widgets::LogLine::Level level = adala::widgets::LogLine::Level::Info);
+  void start();
+
+ signals:
+  void startRequested(const adala::widgets::StartRequest& request);
+  void pauseRequested(bool pause);
+  void cancelRequested();
+  void openFileRequested();
+  void validityChanged(bool ok);
+
+ private:
+  QLineEdit* addLineField(const QString& path, const QString& placeholder, const QString& tip);
+  QComboBox* addComboField(const QString& path, const QStringList& items, bool editable);
+  void fillForm();
+  void onFieldEdited(const QString& path, const QString& text);
+  void markProblem();
+  void updateButtons();
+  void resetProgress();
+
+  ConfigValidator validator_;
+  QJsonObject document_;
+  QString filePath_;
+  QHash<QString, QLineEdit*> lines_;
+  QHash<QString, QComboBox*> combos_;
+  QHash<QString, QWidget*> widgets_;
+  QLabel* fileLabel_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  QCheckBox* stageChecks_[4] = {};
+  QProgressBar* bars_[4] = {};
+  QLabel* barLabels_[4] = {};
+  QLabel* problemLabel_ = nullptr;
+  QPushButton* startButton_ = nullptr;
+  QPushButton* pauseButton_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QPlainTextEdit* log_ = nullptr;
+  QPlainTextEdit* jsonView_ = nullptr;
+  FieldProblem problem_;
+  bool running_ = false;
+  bool paused_ = false;
+  bool filling_ = false;
+};
+
+}  // namespace adala::widgets
