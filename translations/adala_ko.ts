@@ -923,6 +923,34 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>Stopping the run after its current step…</source>
         <translation>현재 스텝이 끝나면 실행을 멈춥니다…</translation>
     </message>
+    <message>
+        <source>Export &amp;report…</source>
+        <translation>보고서 내보내기(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>Select one or more runs in the run list to report on.</source>
+        <translation>보고서를 만들 실행을 실행 목록에서 하나 이상 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>보고서를 %1에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Lan&amp;guage</source>
+        <translation>언어(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>시스템 설정 따르기</translation>
+    </message>
+    <message>
+        <source>The language changes when the workbench starts again.</source>
+        <translation>언어는 워크벤치를 다시 시작하면 바뀝니다.</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::StallMeter</name>
@@ -1480,6 +1508,26 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>This build has no run database.</source>
         <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
     </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>대기 중</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::StageLauncher</name>
@@ -1592,20 +1640,12 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>실험</translation>
     </message>
     <message>
-        <source>%1 %2</source>
-        <translation>%1 %2</translation>
-    </message>
-    <message>
         <source>Run %1</source>
         <translation>실행 %1</translation>
     </message>
     <message>
         <source>default</source>
         <translation>기본값</translation>
-    </message>
-    <message>
-        <source>%1: %2</source>
-        <translation>%1: %2</translation>
     </message>
     <message>
         <source>Stages</source>
@@ -1734,6 +1774,66 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Resumed.</source>
         <translation>계속합니다.</translation>
+    </message>
+    <message>
+        <source>epochs</source>
+        <translation>에포크</translation>
+    </message>
+    <message>
+        <source>max steps</source>
+        <translation>최대 스텝</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>배치 크기</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>학습률</translation>
+    </message>
+    <message>
+        <source>warm-up steps</source>
+        <translation>워밍업 스텝</translation>
+    </message>
+    <message>
+        <source>weight decay</source>
+        <translation>가중치 감쇠</translation>
+    </message>
+    <message>
+        <source>gradient clip</source>
+        <translation>그래디언트 클리핑</translation>
+    </message>
+    <message>
+        <source>log every</source>
+        <translation>기록 간격</translation>
+    </message>
+    <message>
+        <source>checkpoint every</source>
+        <translation>체크포인트 간격</translation>
+    </message>
+    <message>
+        <source>0 teacher</source>
+        <translation>0 교사</translation>
+    </message>
+    <message>
+        <source>1 attention</source>
+        <translation>1 어텐션</translation>
+    </message>
+    <message>
+        <source>2 feature</source>
+        <translation>2 특징</translation>
+    </message>
+    <message>
+        <source>3 fine-tune</source>
+        <translation>3 미세 조정</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>not in this run</source>
+        <translation>이번 실행에 없음</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
@@ -59,6 +60,41 @@ class ColourBar : public QWidget {
  private:
   Colormap map_ = Colormap::Viridis;
   double vmax_ = 0.0;
+};
+
+// The four panes, one row of four when the space is wide, two by two when it is not (each
+// pane stays as large and as square as the space allows).
+class PaneGrid : public QWidget {
+ public:
+  explicit PaneGrid(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(this)) {
+    grid_->setContentsMargins(0, 0, 0, 0);
+    grid_->setSpacing(6);
+  }
+  void setPanes(const QList<QWidget*>& panes) {
+    panes_ = panes;
+    arrange(true);
+  }
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override {
+    QWidget::resizeEvent(event);
+    arrange(false);
+  }
+
+ private:
+  void arrange(bool force) {
+    const int columns = width() > 2 * height() ? 4 : 2;
+    if (!force && columns == columns_) return;
+    columns_ = columns;
+    for (auto* p : panes_) grid_->removeWidget(p);
+    for (int i = 0; i < panes_.size(); ++i) grid_->addWidget(panes_[i], i / columns, i % columns);
+    for (int c = 0; c < 4; ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
+    for (int r = 0; r < 4; ++r) grid_->setRowStretch(r, r < 4 / columns ? 1 : 0);
+  }
+
+  QGridLayout* grid_;
+  QList<QWidget*> panes_;
+  int columns_ = 0;
 };
 
 namespace {
@@ -149,11 +185,15 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   auto* panesRow = new QHBoxLayout;
   const QString titles[4] = {tr("Image (click a patch)"), tr("Softmax attention"), tr("Linear attention"),
                              tr("|linear − softmax|")};
+  auto* paneGrid = new PaneGrid(this);
+  QList<QWidget*> paneList;
   for (int i = 0; i < 4; ++i) {
-    panes_[i] = new ImagePane(titles[i], this);
-    panesRow->addWidget(panes_[i], 1);
+    panes_[i] = new ImagePane(titles[i], paneGrid);
+    paneList << panes_[i];
     connect(panes_[i], &ImagePane::clicked, this, &AttentionInspector::onPaneClicked);
   }
+  paneGrid->setPanes(paneList);
+  panesRow->addWidget(paneGrid, 1);
   colourBar_ = new ColourBar(this);
   panesRow->addWidget(colourBar_);
   top->addLayout(panesRow, 1);

@@ -103,6 +103,8 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   bars_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   bars_->axisRect()->setRangeDrag(Qt::Vertical);
   bars_->axisRect()->setRangeZoom(Qt::Vertical);
+  bars_->yAxis->setNumberFormat("gb");
+  bars_->yAxis->setNumberPrecision(3);
 
   replotTimer_ = new QTimer(this);
   replotTimer_->setInterval(100);  // live data: at most 10 redraws a second
@@ -275,6 +277,7 @@ void AttentionMsePlot::rebuild() {
   styleAxes(curves_);
   styleAxes(bars_);
   styleAxes(feature_);
+  bars_->xAxis->grid()->setVisible(false);
   if (!userNavigated_) fitAll();
   else
     for (auto* p : {curves_, bars_, feature_}) p->replot(QCustomPlot::rpQueuedReplot);
@@ -344,8 +347,9 @@ void AttentionMsePlot::applyScale() {
       plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
       auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
       plot->yAxis->setTicker(ticker);
-      plot->yAxis->setNumberFormat("eb");
-      plot->yAxis->setNumberPrecision(0);
+      // "g" keeps sub-decade ticks (0.025, 0.03) distinct; tiny values get a 10^n exponent.
+      plot->yAxis->setNumberFormat("gb");
+      plot->yAxis->setNumberPrecision(3);
     } else {
       plot->yAxis->setScaleType(QCPAxis::stLinear);
       plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());

@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -87,8 +88,12 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   filterRow->addWidget(filter_, 1);
   statusFilter_ = new QComboBox(this);
   statusFilter_->addItem(tr("all"), QString());
-  for (const char* s : {"running", "done", "interrupted", "failed", "queued"})
-    statusFilter_->addItem(QString::fromLatin1(s), QString::fromLatin1(s));
+  const std::pair<const char*, QString> statuses[] = {{"running", tr("running")},
+                                                      {"done", tr("done")},
+                                                      {"interrupted", tr("interrupted")},
+                                                      {"failed", tr("failed")},
+                                                      {"queued", tr("queued")}};
+  for (const auto& [status, label] : statuses) statusFilter_->addItem(label, QString::fromLatin1(status));
   statusFilter_->setToolTip(tr("Show only runs with this status"));
   filterRow->addWidget(statusFilter_);
   layout->addLayout(filterRow);

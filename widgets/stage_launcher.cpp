@@ -69,8 +69,24 @@ QJsonValue parseScalar(const QString& text) {
   return QJsonValue(t);
 }
 
-const char* const kStageParams[] = {"epochs",       "max_steps", "batch_size", "lr",          "warmup_steps",
-                                    "weight_decay", "grad_clip", "log_every",  "checkpoint_every"};
+// Config key and the label shown for it.
+const struct {
+  const char* key;
+  const char* label;
+} kStageParams[] = {{"epochs", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "epochs")},
+                    {"max_steps", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "max steps")},
+                    {"batch_size", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "batch size")},
+                    {"lr", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "learning rate")},
+                    {"warmup_steps", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "warm-up steps")},
+                    {"weight_decay", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "weight decay")},
+                    {"grad_clip", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "gradient clip")},
+                    {"log_every", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "log every")},
+                    {"checkpoint_every", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "checkpoint every")}};
+
+const char* const kStageShortNames[] = {QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "0 teacher"),
+                                        QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "1 attention"),
+                                        QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "2 feature"),
+                                        QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "3 fine-tune")};
 
 }  // namespace
 
@@ -109,18 +125,20 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
   auto* grid = new QGridLayout(stagesPage);
   grid->setHorizontalSpacing(4);
   for (int s = 0; s < 4; ++s) {
-    stageChecks_[s] = new QCheckBox(tr("%1 %2").arg(s).arg(stageNames()[s].section(QLatin1Char('_'), 0, 0)), stagesPage);
+    stageChecks_[s] = new QCheckBox(tr(kStageShortNames[s]), stagesPage);
     stageChecks_[s]->setChecked(true);
     stageChecks_[s]->setToolTip(tr("Run %1").arg(stageTitle(s)));
     grid->addWidget(stageChecks_[s], 0, 1 + s);
     connect(stageChecks_[s], &QCheckBox::toggled, this, [this] { revalidate(); });
   }
   int row = 1;
-  for (const char* param : kStageParams) {
-    grid->addWidget(new QLabel(QString::fromLatin1(param).replace(QLatin1Char('_'), QLatin1Char(' ')), stagesPage), row, 0);
+  for (const auto& param : kStageParams) {
+    auto* label = new QLabel(tr(param.label), stagesPage);
+    label->setToolTip(QStringLiteral("stages.<stage>.%1").arg(QString::fromLatin1(param.key)));
+    grid->addWidget(label, row, 0);
     for (int s = 0; s < 4; ++s) {
-      const QString path = QStringLiteral("stages.%1.%2").arg(stageNames()[s], QString::fromLatin1(param));
-      auto* edit = addLineField(path, tr("default"), tr("%1: %2").arg(stageTitle(s), QString::fromLatin1(param)));
+      const QString path = QStringLiteral("stages.%1.%2").arg(stageNames()[s], QString::fromLatin1(param.key));
+      auto* edit = addLineField(path, tr("default"), tr("%1: %2 (%3)").arg(stageTitle(s), tr(param.label), path));
       edit->setMinimumWidth(44);
       grid->addWidget(edit, row, 1 + s);
     }
@@ -380,6 +398,7 @@ void StageLauncher::start() {
   StartRequest r;
   r.configJson = documentJson();
   r.stages = selectedStages();
+  startedStages_ = r.stages;
   emit startRequested(r);
 }
 
@@ -395,6 +414,10 @@ void StageLauncher::onJobStarted(const JobState& state) {
   running_ = true;
   paused_ = false;
   resetProgress();
+  if (!startedStages_.isEmpty())
+    for (int s = 0; s < 4; ++s)
+      if (!startedStages_.contains(s)) barLabels_[s]->setText(tr("not in this run"));
+  startedStages_.clear();
   appendLog(tr("Run %1 started in %2").arg(state.runId).arg(state.runDir));
   updateButtons();
 }

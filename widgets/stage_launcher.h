@@ -112,6 +112,7 @@ class StageLauncher : public QWidget {
   QPlainTextEdit* log_ = nullptr;
   QPlainTextEdit* jsonView_ = nullptr;
   FieldProblem problem_;
+  QList<int> startedStages_;  // of the run this form started, until it reports in
   bool running_ = false;
   bool paused_ = false;
   bool filling_ = false;

@@ -100,6 +100,7 @@ int bench_attention(const Args& args) {
   o.memory_margin = p.get_double("memory-margin");
   o.point_budget_s = p.get_double("point-budget");
   o.isolate = !p.flag_set("in-process");
+  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
   auto points = run_attention_bench(o, progress_bar("bench attention"));
   std::printf("%s", format_attention_table(points, o).c_str());
   if (!p.flag_set("no-gemm") && o.device.is_cpu()) {
@@ -164,6 +165,7 @@ int bench_scaling(const Args& args) {
   o.point_budget_s = p.get_double("point-budget");
   o.count_ops = !p.flag_set("no-count");
   o.isolate = !p.flag_set("in-process");
+  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
   auto points = run_scaling_bench(o, progress_bar("bench scaling"));
   std::printf("%s", format_scaling_table(points, o).c_str());
   if (!p.get("csv").empty()) {
@@ -232,6 +234,7 @@ int bench_peer(const Args& args) {
   if (o.script.empty()) o.script = find_peer_script();
   std::fprintf(stderr, "bench peer: running the engine, then %s %s ...\n", o.python.c_str(),
                o.script.c_str());
+  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
   const auto report = run_peer_comparison(o);
   std::printf("%s", format_peer_report(report, o).c_str());
   return report.agrees ? 0 : 1;

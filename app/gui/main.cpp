@@ -12,8 +12,16 @@
 #include <QSettings>
 #include <QTimer>
 
-#include <cstdio>
+#include <QSocketNotifier>
 
+#include <csignal>
+#include <cstdio>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifdef ADALA_HAVE_REPORT_GUI
+#include "app/report_gui/language.h"
+#endif
 #include "app/gui/engine_controller.h"
 #include "app/gui/main_window.h"
 #include "app/gui/stall_meter.h"
@@ -47,6 +55,15 @@ QString defaultDatabase() {
 #endif
 }
 
+// SIGINT / SIGTERM reach the event loop through a socket pair, then close the window the
+// normal way: a running job stops after its step, checkpoints and is marked interrupted.
+int g_signalFd[2] = {-1, -1};
+
+extern "C" void onTerminationSignal(int) {
+  const char byte = 1;
+  [[maybe_unused]] const auto n = ::write(g_signalFd[0], &byte, 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -55,6 +72,10 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("Workbench"));
   QApplication::setApplicationDisplayName(QApplication::translate("main", "AdaLA Workbench"));
   QApplication::setApplicationVersion(QStringLiteral(ADALA_VERSION));
+#ifdef ADALA_HAVE_REPORT_GUI
+  // English or Korean, following the system unless chosen in View > Language.
+  adala::i18n::install_translator(app, adala::i18n::saved_language());
+#endif
 
   QCommandLineParser cli;
   cli.setApplicationDescription(QApplication::translate(
@@ -191,6 +212,19 @@ int main(int argc, char** argv) {
     });
   }
   if (cli.isSet(tab)) window.showTab(cli.value(tab) == QLatin1String("inspector") ? MainWindow::InspectorTab : MainWindow::PlotTab);
+
+  if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFd) == 0) {
+    auto* notifier = new QSocketNotifier(g_signalFd[1], QSocketNotifier::Read, &window);
+    QObject::connect(notifier, &QSocketNotifier::activated, &window, [&window] {
+      char byte = 0;
+      [[maybe_unused]] const auto n = ::read(g_signalFd[1], &byte, 1);
+      std::fprintf(stderr, "adala-workbench: stopping (signal); a running job is checkpointed and left resumable\n");
+      window.setQuitConfirmation([] { return true; });
+      window.close();
+    });
+    std::signal(SIGINT, onTerminationSignal);
+    std::signal(SIGTERM, onTerminationSignal);
+  }
 
   if (cli.isSet(quitAfter) || cli.isSet(quitWhenDone)) window.setQuitConfirmation([] { return true; });
   if (cli.isSet(quitAfter))

@@ -22,6 +22,10 @@
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #endif
+#ifdef ADALA_HAVE_REPORT_GUI
+#include "app/report_gui/export_report_dialog.h"
+#include "app/report_gui/language.h"
+#endif
 #include "app/gui/engine_controller.h"
 #include "app/gui/theme.h"
 #include "widgets/attention_inspector.h"
@@ -104,6 +108,19 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Open &checkpoint…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openCheckpointDialog);
   file->addAction(tr("Open &image…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::openImageDialog);
   file->addAction(tr("&Export plot…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportPlot);
+#ifdef ADALA_HAVE_REPORT_GUI
+  file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+    // The runs selected in the run list, else the run being trained.
+    QList<qint64> runs = browser_->selectedRuns();
+    if (runs.isEmpty() && live_.runId > 0) runs << live_.runId;
+    if (runs.isEmpty()) {
+      updateStatus(tr("Select one or more runs in the run list to report on."));
+      return;
+    }
+    const QString written = adala::report_gui::exportReport(this, controller_->databasePath(), runs);
+    if (!written.isEmpty()) updateStatus(tr("Report written to %1").arg(written));
+  });
+#endif
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -147,6 +164,23 @@ void MainWindow::buildMenus() {
       QSettings().setValue(QStringLiteral("theme"), themeName(theme));
     });
   }
+#ifdef ADALA_HAVE_REPORT_GUI
+  auto* languageMenu = view->addMenu(tr("Lan&guage"));
+  auto* languages = new QActionGroup(this);
+  const QString saved = adala::i18n::saved_language();
+  QList<QPair<QString, QString>> choices = {{QString(), tr("Follow the system")}};
+  for (const auto& code : adala::i18n::available_languages()) choices << qMakePair(code, adala::i18n::native_language_name(code));
+  for (const auto& [code, label] : choices) {
+    auto* a = languageMenu->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(code == saved);
+    languages->addAction(a);
+    connect(a, &QAction::triggered, this, [this, code = code] {
+      adala::i18n::save_language(code);
+      updateStatus(tr("The language changes when the workbench starts again."));
+    });
+  }
+#endif
   view->addAction(tr("Reset &layout"), this, [this] {
     restoreState(defaultState_);
     runsDock_->show();

@@ -171,10 +171,11 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
       "attention kernels: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
       "of up to %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC;\npeak memory measured above "
       "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
-      "peak)\n\n",
+      "peak)\n",
       (long long)o.batch, (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(),
       at::get_num_threads(), o.repeats, o.warmup);
   out += line;
+  out += "conditions at the end: " + machine_conditions() + "\n\n";
   std::snprintf(line, sizeof line, "%7s  %-16s %6s %11s %4s %9s %11s %11s %9s %9s\n", "N", "kernel",
                 "chunk", "ms", "runs", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
   out += line;

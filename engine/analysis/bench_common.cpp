@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
 
 #include <torch/cuda.h>
 
@@ -47,6 +50,39 @@ std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, in
     times.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count());
   }
   return times;
+}
+
+namespace {
+double load_average() {
+  std::ifstream in("/proc/loadavg");
+  double load = -1;
+  in >> load;
+  return in ? load : -1;
+}
+}  // namespace
+
+std::string machine_conditions() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "load %.1f on %u cores, OMP_WAIT_POLICY=%s", load_average(),
+                std::thread::hardware_concurrency(),
+                policy && *policy ? policy : "(unset: active spin)");
+  return buf;
+}
+
+std::string busy_machine_warning() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  const double load = load_average();
+  if ((policy && *policy) || load < 0 || load <= double(std::thread::hardware_concurrency()))
+    return "";
+  char buf[400];
+  std::snprintf(
+      buf, sizeof buf,
+      "warning: this machine is busy (load %.1f on %u cores) and OMP_WAIT_POLICY is unset: "
+      "OpenMP threads spin while waiting and take the time slices working threads need, so "
+      "timings can be off by 10x; run with OMP_WAIT_POLICY=PASSIVE for stable figures\n",
+      load, std::thread::hardware_concurrency());
+  return buf;
 }
 
 std::string format_bytes(double bytes) {

@@ -28,6 +28,14 @@ std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, in
                                  const c10::Device& device, double budget_s = 0,
                                  const std::function<void()>& first_warmup = nullptr);
 
+// "load 5.9 on 2 cores, OMP_WAIT_POLICY=passive": what the timings ran alongside.
+std::string machine_conditions();
+// A warning (empty when none): on a busy machine (load above the core count) OpenMP's default
+// spin-waiting lets idle team threads burn the time slices the working ones need; timings of
+// 2-thread kernels then swing by 10x or more. OMP_WAIT_POLICY=PASSIVE (read when the process
+// starts) avoids it.
+std::string busy_machine_warning();
+
 // "12.4 GB", "274 MB", "3.1 kB" (decimal units, as memory figures are usually quoted).
 std::string format_bytes(double bytes);
 

@@ -1,6 +1,7 @@
 #include "engine/analysis/linear_attention_kernels.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include <ATen/Parallel.h>
 #include <ATen/ThreadLocalState.h>
@@ -32,15 +33,19 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   // at::parallel_for does not carry thread-local state (inference mode, grad mode, the
   // allocator's memory reporting) to OpenMP workers; each task takes the caller's.
   const at::ThreadLocalState caller_state;
-  at::parallel_for(0, bh, 1, [&](int64_t begin, int64_t end) {
+  // One task per thread, each taking the next (batch, head) pair until none is left: on a
+  // shared machine a thread that loses its core for a while no longer holds up a fixed share.
+  const int64_t workers = std::min<int64_t>(bh, at::get_num_threads());
+  std::atomic<int64_t> next_head{0};
+  at::parallel_for(0, workers, 1, [&](int64_t, int64_t) {
     at::ThreadLocalStateGuard state_guard(caller_state);
     auto opts = q.options();
     auto phi = at::empty({block, d}, opts), tmp = at::empty({block, d}, opts);
     auto v1 = at::empty({block, dv + 1}, opts);
-    v1.narrow(1, dv, 1).fill_(1.0);
+    v1.narrow(1, dv, 1).fill_(1.0);  // the ones column, written once per thread
     auto numden = at::empty({block, dv + 1}, opts);
     auto kv = at::empty({d, dv + 1}, opts);
-    for (int64_t h = begin; h < end; ++h) {
+    for (int64_t h = next_head++; h < bh; h = next_head++) {
       kv.zero_();
       auto kh = k3[h], vh = v3[h], qh = q3[h], oh = out[h];
       for (int64_t r = 0; r < n; r += block) {

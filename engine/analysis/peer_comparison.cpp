@@ -311,11 +311,11 @@ std::string format_peer_report(const PeerReport& r, const PeerOptions& o) {
     out += line;
   };
   add("engine vs PyTorch peer (torch %s): %s, input %lldx%lld, batch %lld, %d threads (OpenBLAS "
-      "1), "
-      "median of %d after %d warm-up\n\n",
+      "1), median of %d after %d warm-up\n",
       r.peer_torch_version.empty() ? "?" : r.peer_torch_version.c_str(), o.preset.c_str(),
       (long long)o.resolution, (long long)o.resolution, (long long)o.batch, r.threads, o.repeats,
       o.warmup);
+  out += "conditions at the end: " + machine_conditions() + "\n\n";
   add("%-44s %12s\n", "relative difference ||engine - peer|| / ||peer||", "");
   add("  %-42s %12.3e\n", "teacher features (softmax attention)", r.softmax_features_rel);
   add("  %-42s %12.3e\n", "student features (linear attention)", r.linear_features_rel);

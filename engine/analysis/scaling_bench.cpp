@@ -292,11 +292,12 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       "'attn' = attention sub-layers + patch embed\n(the paper's GFLOPs), 'measured' = counted "
       "from the matmul/conv operators that ran, '2F/MAC' = whole model at 2 FLOPs per MAC.\n"
       "peak MB: RSS high-water mark above weights+input in a fresh process per point; alloc = "
-      "LibTorch allocator peak.\n\n",
+      "LibTorch allocator peak.\n",
       o.preset.c_str(), (long long)c.embed_dim, (long long)c.depth, (long long)c.num_heads,
       (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(), at::get_num_threads(),
       o.repeats, o.warmup, o.point_budget_s);
   out += line;
+  out += "conditions at the end: " + machine_conditions() + "\n\n";
   std::snprintf(line, sizeof line,
                 "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %4s %8s %7s %7s\n", "res",
                 "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB",

@@ -185,6 +185,26 @@ class TestGuiRun : public QObject {
     const auto loss = s.metrics(run.runId, "teacher", "loss");
     QCOMPARE(int(loss.size()), 400);
     for (int i = 0; i < 400; ++i) QCOMPARE(loss[size_t(i)].step, int64_t(i + 1));
+
+    // Multi-select in the run browser -> Compare overlays both runs' curves.
+    browser->refresh();
+    QVERIFY(browser->visibleRunCount() >= 2);
+    browser->view()->selectAll();
+    QPushButton* compare = nullptr;
+    for (auto* b : browser->findChildren<QPushButton*>())
+      if (b->text() == "Compare") compare = b;
+    QVERIFY(compare && compare->isEnabled());
+    QTest::mouseClick(compare, Qt::LeftButton);
+    const int runs = browser->visibleRunCount();
+    QCOMPARE(window.msePlot()->seriesCount(), runs);
+    QCOMPARE(window.msePlot()->stage1CurveCount(), runs * kDepth);
+    QCOMPARE(window.msePlot()->barCount(), runs * kDepth);
+    QVERIFY(window.msePlot()->stage1CurveName(0).contains("block 0"));
+    QVERIFY(window.msePlot()->stage1CurveName(0).startsWith("#"));
+    // Filtering narrows the list.
+    browser->setFilterText("cancel");
+    QCOMPARE(browser->visibleRunCount(), 1);
+    browser->setFilterText("");
   }
 
   void closing_during_a_run_asks_then_interrupts() {
