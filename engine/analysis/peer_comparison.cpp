@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -196,14 +197,23 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
   teacher->set_attention_mode(AttentionMode::Softmax);
   teacher->eval();
   student->eval();
+  // Timings run twice, before and after the peer, so that a change in the machine's load
+  // during the comparison does not fall on one side only.
+  std::vector<double> softmax_times, linear_times, train_times;
   at::Tensor softmax_features, linear_features;
-  {
+  auto inference_round = [&](at::Tensor& softmax_out, at::Tensor& linear_out) {
     c10::InferenceMode inference;
-    rep.engine_softmax_ms = median(time_runs_ms(
-        [&] { softmax_features = teacher->forward_features(images); }, o.warmup, o.repeats, cpu));
-    rep.engine_linear_ms = median(time_runs_ms(
-        [&] { linear_features = student->forward_features(images); }, o.warmup, o.repeats, cpu));
-  }
+    const bool was_training = student->is_training();
+    student->eval();
+    auto t = time_runs_ms([&] { softmax_out = teacher->forward_features(images); }, o.warmup,
+                          o.repeats, cpu);
+    softmax_times.insert(softmax_times.end(), t.begin(), t.end());
+    t = time_runs_ms([&] { linear_out = student->forward_features(images); }, o.warmup, o.repeats,
+                     cpu);
+    linear_times.insert(linear_times.end(), t.begin(), t.end());
+    if (was_training) student->train();
+  };
+  inference_round(softmax_features, linear_features);
 
   // The engine: one Stage-2 step from the same starting point, then more for the timing.
   for (auto& p : teacher->parameters()) p.set_requires_grad(false);
@@ -240,14 +250,18 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
     c10::InferenceMode inference;
     post_features = student->forward_features(images);
   }
-  rep.engine_train_ms = median(time_runs_ms(
-      [&] {
-        opt.zero_grad();
-        auto l = stage2_loss();
-        l.backward();
-        opt.step();
-      },
-      o.warmup, o.repeats, cpu));
+  auto train_round = [&] {
+    auto t = time_runs_ms(
+        [&] {
+          opt.zero_grad();
+          auto l = stage2_loss();
+          l.backward();
+          opt.step();
+        },
+        o.warmup, o.repeats, cpu);
+    train_times.insert(train_times.end(), t.begin(), t.end());
+  };
+  train_round();
 
   // The peer.
   const std::string threads = std::to_string(rep.threads);
@@ -259,6 +273,18 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
     throw std::runtime_error("the peer (" + o.python + " " + o.script +
                              ") failed with exit status " + std::to_string(rc) + "; its output:\n" +
                              read_tail(log_path));
+  {
+    at::Tensor scratch_softmax, scratch_linear;
+    inference_round(scratch_softmax, scratch_linear);
+    train_round();
+  }
+  auto min_of = [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); };
+  rep.engine_softmax_ms = median(softmax_times);
+  rep.engine_linear_ms = median(linear_times);
+  rep.engine_train_ms = median(train_times);
+  rep.engine_softmax_min_ms = min_of(softmax_times);
+  rep.engine_linear_min_ms = min_of(linear_times);
+  rep.engine_train_min_ms = min_of(train_times);
   if (o.keep_files)  // the engine's side too, for a look with other tools
     write_safetensors(rep.work_dir + "/engine_output.safetensors",
                       {{"softmax_features", softmax_features},
@@ -289,6 +315,9 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
   rep.peer_softmax_ms = t.at("softmax_ms").as_double();
   rep.peer_linear_ms = t.at("linear_ms").as_double();
   rep.peer_train_ms = t.at("train_ms").as_double();
+  rep.peer_softmax_min_ms = t.at("softmax_min_ms").as_double();
+  rep.peer_linear_min_ms = t.at("linear_min_ms").as_double();
+  rep.peer_train_min_ms = t.at("train_min_ms").as_double();
   if (t.contains("torch")) rep.peer_torch_version = t.at("torch").as_string();
   rep.agrees = rep.softmax_features_rel < rep.tolerance &&
                rep.linear_features_rel < rep.tolerance && rep.loss_rel < rep.tolerance &&
@@ -326,13 +355,20 @@ std::string format_peer_report(const PeerReport& r, const PeerOptions& o) {
       "lr*g/(|g|+eps) amplifies rounding)\n",
       "AdamW updates, all elements", r.updates_rel, 100.0 * r.small_grad_fraction, "", "");
   add("  %-42s %12.3e\n", "student features after the step", r.post_step_features_rel);
-  add("\n%-30s %12s %12s %10s\n", "time (ms)", "engine", "peer", "ratio");
-  add("%-30s %12.2f %12.2f %9.3fx\n", "inference, softmax teacher", r.engine_softmax_ms,
-      r.peer_softmax_ms, r.engine_softmax_ms / r.peer_softmax_ms);
-  add("%-30s %12.2f %12.2f %9.3fx\n", "inference, linear student", r.engine_linear_ms,
-      r.peer_linear_ms, r.engine_linear_ms / r.peer_linear_ms);
-  add("%-30s %12.2f %12.2f %9.3fx\n", "Stage-2 training step", r.engine_train_ms, r.peer_train_ms,
-      r.engine_train_ms / r.peer_train_ms);
+  add("\n%-30s %21s %10s %21s %10s\n", "time (ms)", "median: engine / peer", "ratio",
+      "min: engine / peer", "ratio");
+  auto row = [&](const char* what, double em, double pm, double en, double pn) {
+    add("%-30s %10.2f %10.2f %9.3fx %10.2f %10.2f %9.3fx\n", what, em, pm, em / pm, en, pn,
+        en / pn);
+  };
+  row("inference, softmax teacher", r.engine_softmax_ms, r.peer_softmax_ms, r.engine_softmax_min_ms,
+      r.peer_softmax_min_ms);
+  row("inference, linear student", r.engine_linear_ms, r.peer_linear_ms, r.engine_linear_min_ms,
+      r.peer_linear_min_ms);
+  row("Stage-2 training step", r.engine_train_ms, r.peer_train_ms, r.engine_train_min_ms,
+      r.peer_train_min_ms);
+  add("(engine: %d timed runs before the peer and %d after it; peer: %d)\n", o.repeats, o.repeats,
+      o.repeats);
   add("\n%s: %s relative difference %s %.0e (all-element updates are informational)\n",
       r.agrees ? "AGREE" : "DISAGREE", r.agrees ? "every" : "not every", r.agrees ? "<" : "is",
       r.tolerance);

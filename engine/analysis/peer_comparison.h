@@ -39,10 +39,14 @@ struct PeerReport {
   // over the elements with |g| > 100 eps, where that amplification is below 1%.
   double updates_rel_large_grads = -1;
   double small_grad_fraction = 0;  // share of elements with |g| <= 100 eps
-  // median milliseconds
+  // milliseconds: median and fastest run (the engine's over a round before the peer and one
+  // after it)
   double engine_softmax_ms = 0, peer_softmax_ms = 0;
   double engine_linear_ms = 0, peer_linear_ms = 0;
   double engine_train_ms = 0, peer_train_ms = 0;
+  double engine_softmax_min_ms = 0, peer_softmax_min_ms = 0;
+  double engine_linear_min_ms = 0, peer_linear_min_ms = 0;
+  double engine_train_min_ms = 0, peer_train_min_ms = 0;
   int threads = 0;
   std::string peer_torch_version;
   std::string work_dir;
