@@ -273,7 +273,8 @@ int show_run(const ArgParser& parser, std::ostream& out) {
         {"#", "STAGE", "STATUS", "STEPS", "STARTED", "ENDED"}};
     for (const auto& stage : stages) {
       rows.push_back({std::to_string(stage.index), stage.stage, stage.status,
-                      std::to_string(stage.last_step + 1) + "/" + std::to_string(stage.total_steps),
+                      // Steps are 1-based (the number of optimiser steps taken); -1 means none yet.
+                      std::to_string(std::max<int64_t>(stage.last_step, 0)) + "/" + std::to_string(stage.total_steps),
                       short_time(stage.started_at), short_time(stage.ended_at)});
     }
     print_table(out, rows, "  ");
