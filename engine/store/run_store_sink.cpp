@@ -3,9 +3,8 @@
 namespace adala::store {
 
 int stage_index(const std::string& stage) {
-  static const char* names[] = {"teacher", "attention_alignment", "feature_alignment", "fine_tuning"};
   for (int i = 0; i < 4; ++i)
-    if (stage == names[i]) return i;
+    if (stage == kStageNames[i]) return i;
   return -1;
 }
 

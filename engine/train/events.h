@@ -11,6 +11,10 @@
 
 namespace adala {
 
+// Stage names as stored in events, checkpoints and the run database, by stage index.
+inline constexpr const char* kStageNames[] = {"teacher", "attention_alignment", "feature_alignment",
+                                              "fine_tuning"};
+
 struct StepMetrics {
   std::string stage;
   int64_t step = 0;         // 1-based index of the optimiser step just taken

@@ -58,8 +58,7 @@ VisionTransformer load_teacher_weights(const ExperimentConfig& c, const std::str
   model->to(device);
   LoadOptions options;
   options.strict = true;
-  auto report = load_weights(model, path, options);
-  (void)report;
+  load_weights(model, path, options);
   return model;
 }
 
@@ -117,10 +116,8 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
 
   StageContext ctx{c, device, sink, control, result.run_dir};
   const std::string root = c.data.root.empty() ? default_fashion_mnist_root() : c.data.root;
-  const bool needs_labels = selected(options.stages, 0) || selected(options.stages, 3);
   ImageDataset train = load_fashion_mnist(root, "train", c.data.train_limit);
   ImageDataset test = load_fashion_mnist(root, "test", c.data.test_limit);
-  (void)needs_labels;
   at::Tensor alignment_images =
       c.data.alignment_limit > 0 ? train.images.narrow(0, 0, std::min(c.data.alignment_limit, train.size()))
                                  : train.images;

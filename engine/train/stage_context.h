@@ -22,10 +22,6 @@ struct StageContext {
   void log(const std::string& message) const { sink.on_event(LogEvent{LogEvent::Level::Info, message}); }
 };
 
-// Stage names as stored in events, checkpoints and the run database.
-inline const char* stage_name(int index) {
-  static const char* names[] = {"teacher", "attention_alignment", "feature_alignment", "fine_tuning"};
-  return index >= 0 && index < 4 ? names[index] : "?";
-}
+inline const char* stage_name(int index) { return index >= 0 && index < 4 ? kStageNames[index] : "?"; }
 
 }  // namespace adala
