@@ -11,7 +11,7 @@
 
 #include "engine/analysis/child_process.h"
 #include "engine/analysis/flop_model.h"
-#include "engine/analysis/linear_attention_kernels.h"
+#include "engine/core/linear_attention_blocked.h"
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/json.h"

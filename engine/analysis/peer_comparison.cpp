@@ -26,6 +26,7 @@
 
 #include "engine/analysis/bench_common.h"
 #include "engine/core/json.h"
+#include "engine/core/fused_adamw.h"
 #include "engine/core/safetensors.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/core/vit_config_json.h"
@@ -223,7 +224,7 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
     auto named = student->named_parameters();
     for (const auto& n : trainable) params.push_back(named[n]);
   }
-  torch::optim::AdamW opt(params, torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
+  FusedAdamW opt(params, torch::optim::AdamWOptions(o.lr).weight_decay(o.weight_decay));
   auto stage2_loss = [&] {
     at::Tensor target;
     {

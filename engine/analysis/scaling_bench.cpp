@@ -17,6 +17,7 @@
 #include "engine/analysis/op_counter.h"
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/json.h"
+#include "engine/core/fused_adamw.h"
 #include "engine/core/vision_transformer.h"
 
 namespace adala {
@@ -114,8 +115,7 @@ Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::
   {
     PeakMemoryProbe probe;  // baseline: weights, input and target in place
     // Adam moments are created on the first step, inside the measured stretch.
-    torch::optim::AdamW opt(model->parameters(),
-                            torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
+    FusedAdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
     auto step = [&] {
       opt.zero_grad();
       auto loss = torch::nn::functional::mse_loss(model->forward_features(images), target);

@@ -6,6 +6,7 @@
 #include <torch/autograd.h>
 
 #include "engine/core/attention_ops.h"
+#include "engine/core/linear_attention_blocked.h"
 
 namespace adala {
 
@@ -15,14 +16,12 @@ HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads) {
   return {parts[0], parts[1], parts[2]};
 }
 
-torch::Tensor merge_heads(const torch::Tensor& x) {
-  return x.transpose(1, 2).flatten(2);
-}
+torch::Tensor merge_heads(const torch::Tensor& x) { return x.transpose(1, 2).flatten(2); }
 
-LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias,
-                                         double eps)
+LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps)
     : num_heads_(num_heads), eps_(eps) {
-  qkv = register_module("qkv", torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
+  qkv = register_module("qkv",
+                        torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
   proj = register_module("proj", torch::nn::Linear(dim, dim));
 }
 
@@ -32,13 +31,19 @@ HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
 
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   auto h = project(x);
-  return proj->forward(merge_heads(linear_attention(h.q, h.k, h.v, eps_)));
+  // Long sequences at inference take the head-parallel blocked kernel (it falls back to
+  // linear_attention itself when gradients are needed or off CPU); short ones stay batched,
+  // where one matmul over all heads beats many small per-head ones.
+  auto out = h.q.size(2) >= kBlockedLinearMinTokens ? linear_attention_blocked(h.q, h.k, h.v, eps_)
+                                                    : linear_attention(h.q, h.k, h.v, eps_);
+  return proj->forward(merge_heads(out));
 }
 
 AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps)
     : num_heads_(num_heads), scale_(1.0 / std::sqrt(static_cast<double>(dim / num_heads))) {
   if (dim % num_heads != 0) throw std::invalid_argument("Attention: dim must divide by heads");
-  qkv = register_module("qkv", torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
+  qkv = register_module("qkv",
+                        torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
   proj = register_module("proj", torch::nn::Linear(dim, dim));
   linear = register_module("linear", LinearAttention(dim, num_heads, qkv_bias, linear_eps));
 }

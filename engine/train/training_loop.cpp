@@ -6,6 +6,7 @@
 #include <torch/autograd.h>
 #include <torch/nn/utils/clip_grad.h>
 
+#include "engine/core/fused_adamw.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/stage_checkpoint.h"
 
@@ -15,8 +16,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Weight decay on matrices only, as timm: biases, norms, tokens and gammas are exempt.
-std::vector<torch::optim::OptimizerParamGroup> param_groups(const std::vector<torch::Tensor>& params,
-                                                            const StageConfig& c) {
+std::vector<torch::optim::OptimizerParamGroup> param_groups(
+    const std::vector<torch::Tensor>& params, const StageConfig& c) {
   std::vector<torch::Tensor> decay, no_decay;
   for (const auto& p : params) (p.dim() >= 2 ? decay : no_decay).push_back(p);
   std::vector<torch::optim::OptimizerParamGroup> groups;
@@ -40,8 +41,8 @@ TrainingLoop::TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointe
       sampler_(spec_.dataset_size, spec_.config.batch_size, spec_.seed) {
   const auto& c = spec_.config;
   total_steps_ = c.max_steps > 0 ? c.max_steps : c.epochs * sampler_.steps_per_epoch();
-  optimizer_ = std::make_unique<torch::optim::AdamW>(param_groups(params_, c),
-                                                     torch::optim::AdamWOptions(c.lr));
+  optimizer_ =
+      std::make_unique<FusedAdamW>(param_groups(params_, c), torch::optim::AdamWOptions(c.lr));
   if (!spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path))
     start_step_ = load_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_);
 }
@@ -93,7 +94,8 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       m.per_block_mse = std::move(out.per_block_mse);
       m.lr = lr;
       m.images_per_second = images_per_second;
-      m.eta_seconds = double(total_steps_ - done) * double(sampler_.batch_size()) / images_per_second;
+      m.eta_seconds =
+          double(total_steps_ - done) * double(sampler_.batch_size()) / images_per_second;
       m.extra = std::move(out.extra);
       sink_.on_event(m);
     }

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "engine/analysis/attention_bench.h"
-#include "engine/analysis/linear_attention_kernels.h"
+#include "engine/core/linear_attention_blocked.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/core/attention_ops.h"

@@ -4,6 +4,7 @@
 #include <QtTest/QtTest>
 
 #include "engine/core/attention_ops.h"
+#include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
 
 using namespace adala;
@@ -109,6 +110,25 @@ class TestAttention : public QObject {
     QVERIFY(rel_error(attn->forward(x), expected) > 1e-3);
   }
 
+
+  void long_sequences_take_the_blocked_kernel_with_the_same_result() {
+    // At inference, from kBlockedLinearMinTokens on, the module runs the head-parallel kernel;
+    // with gradients it runs the batched one. Both must give the formula's value.
+    LinearAttention attn(32, 4, true, 1e-6);
+    auto x = torch::randn({1, kBlockedLinearMinTokens + 7, 32});
+    auto h = attn->project(x);
+    auto expected = attn->proj->forward(
+        merge_heads(direct_linear_attention(h.q, h.k, h.v, 1e-6).to(torch::kFloat)));
+    torch::Tensor inference_out;
+    {
+      c10::InferenceMode inference;
+      inference_out = attn->forward(x);
+    }
+    auto training_out = attn->forward(x);
+    QVERIFY(training_out.requires_grad());
+    QVERIFY(rel_error(inference_out, expected) < 1e-5);
+    QVERIFY(rel_error(training_out, expected) < 1e-5);
+  }
   void timm_parameter_names() {
     ViTConfig c = vit_preset("vit_tiny");
     c.depth = 4;

@@ -1,4 +1,4 @@
-#include "engine/analysis/linear_attention_kernels.h"
+#include "engine/core/linear_attention_blocked.h"
 
 #include <algorithm>
 #include <atomic>
