@@ -148,6 +148,12 @@ void ClassLegend::setClasses(const QVector<SegmentationClass>& classes) {
       table_->setItem(i, c, item);
     }
   }
+  // As tall as its rows (up to 12 of them), no taller.
+  const int rows = std::max(1, int(classes.size()));
+  const int chrome = table_->horizontalHeader()->sizeHint().height() + 2 * table_->frameWidth() + 2;
+  const int row = table_->verticalHeader()->defaultSectionSize();
+  table_->setMaximumHeight(chrome + rows * row);
+  table_->setMinimumHeight(chrome + std::min(rows, 12) * row);  // more classes scroll
 }
 
 void ClassLegend::setIou(const QVector<double>& teacher, const QVector<double>& student,
@@ -209,6 +215,11 @@ AgreementLegend::AgreementLegend(QWidget* parent) : QWidget(parent) {
       p.fillRect(0, half, half, side - half, QColor(170, 170, 170));
     } else {
       pixmap.fill(agreementColor(a));
+    }
+    {
+      QPainter frame(&pixmap);  // a frame keeps the dark swatches visible on a dark theme
+      frame.setPen(QColor(128, 128, 128));
+      frame.drawRect(0, 0, side - 1, side - 1);
     }
     swatch->setPixmap(pixmap);
     swatch->setFixedSize(side, side);

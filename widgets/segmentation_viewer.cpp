@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "widgets/segmentation_legend.h"
@@ -40,6 +42,8 @@ class SegmentationPaneGrid : public QWidget {
     arrange();
   }
   int columns() const { return columns_; }
+  // Called after the panes have been laid out again.
+  void setRelayoutHandler(std::function<void()> handler) { relayout_ = std::move(handler); }
   QSize sizeHint() const override { return {900, 560}; }
   QSize minimumSizeHint() const override { return {320, 240}; }
 
@@ -47,6 +51,7 @@ class SegmentationPaneGrid : public QWidget {
   void resizeEvent(QResizeEvent* event) override {
     QWidget::resizeEvent(event);
     arrange();
+    if (relayout_) relayout_();
   }
 
  private:
@@ -67,8 +72,8 @@ class SegmentationPaneGrid : public QWidget {
       }
     }
     const int cols = columns_, rows = (n + cols - 1) / cols;
-    const int cw = (width() - (cols - 1) * kSpacing) / cols;
-    const int ch = (height() - (rows - 1) * kSpacing) / rows;
+    const int cw = std::max(0, (width() - (cols - 1) * kSpacing) / cols);
+    const int ch = std::max(0, (height() - (rows - 1) * kSpacing) / rows);
     // Two rows of three: truth, teacher, student above; image and disagreement below.
     QVector<int> order(n);
     std::iota(order.begin(), order.end(), 0);
@@ -86,6 +91,7 @@ class SegmentationPaneGrid : public QWidget {
 
   static constexpr int kSpacing = 6;
   QVector<ZoomImagePane*> panes_;
+  std::function<void()> relayout_;
   QSize imageSize_{1, 1};
   int columns_ = 0;
 };
@@ -164,37 +170,10 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   summaryLabel_->setWordWrap(true);
   top->addWidget(summaryLabel_);
 
-  auto* imageRow = new QHBoxLayout;
   imageLabel_ = new QLabel(this);
   imageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  imageLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-  imageRow->addWidget(imageLabel_, 1);
-  imageRow->addWidget(caption(tr("Mask opacity:"), this));
-  opacitySlider_ = new QSlider(Qt::Horizontal, this);
-  opacitySlider_->setObjectName(QStringLiteral("opacitySlider"));
-  opacitySlider_->setRange(0, 100);
-  opacitySlider_->setValue(int(std::lround(opacity_ * 100)));
-  opacitySlider_->setFixedWidth(110);
-  opacitySlider_->setFocusPolicy(Qt::TabFocus);
-  opacitySlider_->setToolTip(tr("Opacity of the masks over the image (0: the image alone)"));
-  imageRow->addWidget(opacitySlider_);
-  imageRow->addSpacing(8);
-  auto* zoomOut = new QPushButton(tr("−"), this);
-  zoomOut->setToolTip(tr("Zoom out (-)"));
-  auto* fit = new QPushButton(tr("Fit"), this);
-  fit->setToolTip(tr("Fit the image to the panes (0, or double-click a pane)"));
-  auto* zoomIn = new QPushButton(tr("+"), this);
-  zoomIn->setToolTip(tr("Zoom in (+, or Ctrl + wheel over a pane)"));
-  for (auto* b : {zoomOut, fit, zoomIn}) {
-    b->setFocusPolicy(Qt::TabFocus);
-    b->setMaximumWidth(std::max(32, fontMetrics().horizontalAdvance(b->text()) + 20));
-    imageRow->addWidget(b);
-  }
-  zoomLabel_ = new QLabel(this);
-  zoomLabel_->setMinimumWidth(
-      fontMetrics().horizontalAdvance(tr("zoom %1×").arg(QStringLiteral("64.0"))) + 6);
-  imageRow->addWidget(zoomLabel_);
-  top->addLayout(imageRow);
+  imageLabel_->setWordWrap(true);
+  top->addWidget(imageLabel_);
 
   messageLabel_ = new QLabel(this);
   messageLabel_->setWordWrap(true);
@@ -221,11 +200,41 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
     connect(pane, &ZoomImagePane::hovered, this, &SegmentationViewer::onHover);
   }
   grid_->setPanes(paneList);
+  grid_->setRelayoutHandler([this] { applyView(); });  // the fit scale changes with the size
   splitter->addWidget(grid_);
 
   auto* side = new QWidget(splitter);
   auto* sideLayout = new QVBoxLayout(side);
   sideLayout->setContentsMargins(4, 0, 0, 0);
+  // View: mask opacity and the shared zoom.
+  auto* viewBox = new QGroupBox(tr("View"), side);
+  auto* viewLayout = new QGridLayout(viewBox);
+  viewLayout->addWidget(new QLabel(tr("Mask opacity:"), viewBox), 0, 0);
+  opacitySlider_ = new QSlider(Qt::Horizontal, viewBox);
+  opacitySlider_->setObjectName(QStringLiteral("opacitySlider"));
+  opacitySlider_->setRange(0, 100);
+  opacitySlider_->setValue(int(std::lround(opacity_ * 100)));
+  opacitySlider_->setFocusPolicy(Qt::TabFocus);
+  opacitySlider_->setToolTip(tr("Opacity of the masks over the image (0: the image alone)"));
+  viewLayout->addWidget(opacitySlider_, 0, 1);
+  viewLayout->addWidget(new QLabel(tr("Zoom:"), viewBox), 1, 0);
+  auto* zoomRow = new QHBoxLayout;
+  auto* zoomOut = new QPushButton(tr("−"), viewBox);
+  zoomOut->setToolTip(tr("Zoom out (-)"));
+  auto* fit = new QPushButton(tr("Fit"), viewBox);
+  fit->setToolTip(tr("Fit the image to the panes (0, or double-click a pane)"));
+  auto* zoomIn = new QPushButton(tr("+"), viewBox);
+  zoomIn->setToolTip(tr("Zoom in (+, or Ctrl + wheel over a pane); drag a pane to pan"));
+  for (auto* b : {zoomOut, fit, zoomIn}) {
+    b->setFocusPolicy(Qt::TabFocus);
+    b->setMaximumWidth(std::max(32, fontMetrics().horizontalAdvance(b->text()) + 20));
+    zoomRow->addWidget(b);
+  }
+  zoomLabel_ = new QLabel(viewBox);
+  zoomRow->addWidget(zoomLabel_, 1);
+  viewLayout->addLayout(zoomRow, 1, 1);
+  viewLayout->setColumnStretch(1, 1);
+  sideLayout->addWidget(viewBox);
   auto* agreementBox = new QGroupBox(tr("Disagreement map"), side);
   auto* agreementLayout = new QVBoxLayout(agreementBox);
   agreementLegend_ = new AgreementLegend(agreementBox);
@@ -241,7 +250,8 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   classLayout->addWidget(scopeCombo_);
   classLegend_ = new ClassLegend(classBox);
   classLayout->addWidget(classLegend_, 1);
-  sideLayout->addWidget(classBox, 1);
+  sideLayout->addWidget(classBox);
+  sideLayout->addStretch(1);
   splitter->addWidget(side);
   splitter->setStretchFactor(0, 1);
   splitter->setStretchFactor(1, 0);
@@ -500,8 +510,7 @@ void SegmentationViewer::updateTexts() {
   panes_[StudentPane]->setTitle(entry ? tr("Student · mIoU %1").arg(number(entry->studentMiou))
                                       : tr("Student"));
   panes_[DisagreementPane]->setTitle(
-      entry ? tr("Disagreement · %1 % of pixels").arg(percent(entry->disagreement))
-            : tr("Disagreement"));
+      entry ? tr("Disagreement · %1 %").arg(percent(entry->disagreement)) : tr("Disagreement"));
   updateLegendIou();
 }
 

@@ -102,12 +102,19 @@ void ZoomImagePane::paintEvent(QPaintEvent*) {
   }
   drawHover(p);
   p.setClipping(false);
+  p.setBrush(Qt::NoBrush);
   p.setPen(palette().color(QPalette::Mid));
   p.drawRect(area.adjusted(0, 0, -1, -1));
 }
 
 void ZoomImagePane::drawHover(QPainter& p) {
   if (hoverPixel_.x() < 0 || hoverPixel_.y() < 0) return;
+  p.save();
+  drawHoverMarks(p);
+  p.restore();
+}
+
+void ZoomImagePane::drawHoverMarks(QPainter& p) {
   const QRectF cell(toWidget(hoverPixel_), toWidget(hoverPixel_ + QPoint(1, 1)));
   p.setRenderHint(QPainter::Antialiasing);
   p.setBrush(Qt::NoBrush);

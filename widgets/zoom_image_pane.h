@@ -65,6 +65,7 @@ class ZoomImagePane : public QWidget {
  private:
   void reportHover(const QPointF& widgetPoint);
   void drawHover(QPainter& p);
+  void drawHoverMarks(QPainter& p);
 
   QString title_;
   QImage image_;

@@ -12,6 +12,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QRandomGenerator>
+#include <QHash>
 #include <QString>
 #include <QVector>
 
@@ -292,10 +293,12 @@ struct SplitTotals {
   }
 };
 
-// `count` images of `side` x `side` pixels; the student makes more mistakes than the teacher.
+// `count` images of `side` x `side` pixels; the student makes more mistakes than the teacher
+// (it mistakes a garment for a similar one with probability `studentConfusion`).
 inline Folder demoFolder(const QString& head, int count, int side, quint32 seed,
                          double studentConfusion = 0.3) {
-  QRandomGenerator rng(seed);
+  // One generator for the scenes (the same images for every head), one for the predictions.
+  QRandomGenerator rng(seed), model(seed * 7919u + qHash(head));
   Folder f;
   f.head = head;
   const QSize size(side, side);
@@ -347,9 +350,9 @@ inline Folder demoFolder(const QString& head, int count, int side, quint32 seed,
     }
     s.image = image;
     s.truth = paintMask(size, garments, f.ignoreIndex);
-    s.teacher = paintMask(size, predict(garments, rng, side * 0.02, 0.08, 0, size));
-    s.student = paintMask(
-        size, predict(garments, rng, side * 0.05, studentConfusion, int(rng.bounded(2)), size));
+    s.teacher = paintMask(size, predict(garments, model, side * 0.02, 0.08, 0, size));
+    s.student = paintMask(size, predict(garments, model, side * 0.03, studentConfusion,
+                                        int(model.bounded(3)) / 2, size));
 
     using namespace adala::widgets;
     const int classes = int(f.classes.size());

@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTreeView>
 
 #include "app/gui/engine_controller.h"
 #include "app/gui/main_window.h"
@@ -432,7 +433,7 @@ class TestGuiSegmentation : public QObject {
     QCOMPARE(viewer->pane(SegmentationViewer::StudentPane)->title(),
              QString("Student · mIoU 0.500"));
     QCOMPARE(viewer->pane(SegmentationViewer::DisagreementPane)->title(),
-             QString("Disagreement · 10.0 % of pixels"));
+             QString("Disagreement · 10.0 %"));
   }
 
   void stepping_by_key_button_and_spin_box() {
@@ -599,6 +600,20 @@ class TestGuiSegmentation : public QObject {
     QCOMPARE(viewer->pane(SegmentationViewer::StudentPane)->hoverPixel(), QPoint(3, 1));
     QCOMPARE(viewer->hoverText(), QString("Pixel (3, 1): truth Pullover · teacher background · "
                                           "student Pullover — teacher wrong (student right)"));
+    // What is drawn: the marker and label near (3, 1), the mask untouched elsewhere.
+    const auto classes = seg_test::fashionClasses();
+    const QImage drawn = truth->grab().toImage();
+    QCOMPARE(QColor(drawn.pixel(truth->toWidget(QPointF(0.5, 0.5)).toPoint())), classes[1].color);
+    QCOMPARE(QColor(drawn.pixel(truth->toWidget(QPointF(0.5, 2.5)).toPoint())), classes[0].color);
+    const QPoint centre = truth->toWidget(QPointF(3.5, 1.5)).toPoint();
+    QCOMPARE(QColor(drawn.pixel(centre)), classes[3].color);  // the marker rings the pixel
+    truth->setHover(QPoint(-1, -1), QString());
+    const QImage plain = truth->grab().toImage();
+    int changed = 0;
+    for (int y = 0; y < drawn.height(); ++y)
+      for (int x = 0; x < drawn.width(); ++x) changed += drawn.pixel(x, y) != plain.pixel(x, y);
+    QVERIFY2(changed > 300 && changed < drawn.width() * drawn.height() / 8,
+             qPrintable(QString::number(changed)));
     // From another pane, over an ignored pixel (2, 1).
     auto* student = viewer->pane(SegmentationViewer::StudentPane);
     QTest::mouseMove(student, student->toWidget(QPointF(2.5, 1.5)).toPoint());
@@ -669,9 +684,9 @@ class TestGuiSegmentation : public QObject {
     // The realistic demo (also the screenshot's): 24 images of 160 x 160 pixels, two heads.
     const QString run = dir_ + "/demo-run";
     seg_test::writeFolder(run + "/segmentation/linear",
-                          seg_test::demoFolder("linear", 24, 160, 2024));
+                          seg_test::demoFolder("linear", 24, 160, 2024, 0.12));
     seg_test::writeFolder(run + "/segmentation/mask2former",
-                          seg_test::demoFolder("mask2former", 24, 160, 2024, 0.15));
+                          seg_test::demoFolder("mask2former", 24, 160, 2024, 0.06));
     auto* viewer = openViewer(run);
     QVERIFY(viewer);
     QCOMPARE(viewer->imageCount(), 24);
