@@ -323,6 +323,8 @@ bool SegmentationViewer::openFolder(const QString& path, QString* error) {
   for (int i = 0; i < dirs.size(); ++i)
     if (QFileInfo(dirs[i]).fileName() == previousHead) index = i;
   head_ = -1;
+  order_.clear();  // a new folder starts at its first image (a new head keeps the image)
+  position_ = -1;
   return loadHead(index, error);
 }
 
