@@ -1890,7 +1890,7 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
     <message>
         <source>IoU over the whole split</source>
-        <translation>전체 분할 세트의 IoU</translation>
+        <translation>평가 세트 전체의 IoU</translation>
     </message>
     <message>
         <source>IoU on this image</source>
