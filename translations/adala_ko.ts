@@ -951,6 +951,54 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>The language changes when the workbench starts again.</source>
         <translation>언어는 워크벤치를 다시 시작하면 바뀝니다.</translation>
     </message>
+    <message>
+        <source>Segmentation</source>
+        <translation>분할</translation>
+    </message>
+    <message>
+        <source>Open &amp;segmentation results…</source>
+        <translation>분할 결과 열기(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+G</source>
+        <translation>Ctrl+Shift+G</translation>
+    </message>
+    <message>
+        <source>Se&amp;gmentation viewer</source>
+        <translation>분할 뷰어(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Ctrl+6</source>
+        <translation>Ctrl+6</translation>
+    </message>
+    <message>
+        <source>Open segmentation results</source>
+        <translation>분할 결과 열기</translation>
+    </message>
+    <message>
+        <source>Cannot open segmentation results: %1</source>
+        <translation>분할 결과를 열 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Segmentation results of %1</source>
+        <translation>%1의 분할 결과</translation>
+    </message>
+    <message>
+        <source>Run %1 has segmentation results: open the run to see them in the Segmentation tab.</source>
+        <translation>실행 %1에 분할 결과가 있습니다: 실행을 열면 분할 탭에서 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot show the segmentation results of run %1: %2</source>
+        <translation>실행 %1의 분할 결과를 표시할 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>Segmentation results of run %1 are in the Segmentation tab (Ctrl+6).</source>
+        <translation>실행 %1의 분할 결과는 분할 탭에 있습니다 (Ctrl+6).</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Ctrl+Shift+G / Ctrl+6&lt;/td&gt;&lt;td&gt;open segmentation results / show the viewer&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;Ctrl+Shift+G / Ctrl+6&lt;/td&gt;&lt;td&gt;분할 결과 열기 / 뷰어 표시&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::StallMeter</name>
@@ -1111,6 +1159,37 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>unknown stage</source>
         <translation>알 수 없는 단계</translation>
+    </message>
+    <message>
+        <source>both right</source>
+        <translation>둘 다 맞음</translation>
+    </message>
+    <message>
+        <source>both wrong, same class</source>
+        <translation>둘 다 틀림, 같은 클래스</translation>
+    </message>
+    <message>
+        <source>student wrong (teacher right)</source>
+        <translation>학생만 틀림 (교사는 맞음)</translation>
+    </message>
+    <message>
+        <source>teacher wrong (student right)</source>
+        <translation>교사만 틀림 (학생은 맞음)</translation>
+    </message>
+    <message>
+        <source>both wrong, different classes</source>
+        <translation>둘 다 틀림, 다른 클래스</translation>
+    </message>
+    <message>
+        <source>ignored (not labelled)</source>
+        <translation>무시됨 (레이블 없음)</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::AgreementLegend</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
     </message>
 </context>
 <context>
@@ -1400,6 +1479,45 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::widgets::ClassLegend</name>
+    <message>
+        <source>Class</source>
+        <translation>클래스</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>교사</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>학생</translation>
+    </message>
+    <message>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <source>Teacher IoU of the class</source>
+        <translation>클래스의 교사 IoU</translation>
+    </message>
+    <message>
+        <source>Student IoU of the class</source>
+        <translation>클래스의 학생 IoU</translation>
+    </message>
+    <message>
+        <source>Student IoU − teacher IoU</source>
+        <translation>학생 IoU − 교사 IoU</translation>
+    </message>
+    <message>
+        <source>Per-class IoU of the teacher (blue bars) and the student (orange bars)</source>
+        <translation>교사(파란 막대)와 학생(주황 막대)의 클래스별 IoU</translation>
+    </message>
+    <message>
+        <source>class %1: %2 (%3)</source>
+        <translation>클래스 %1: %2 (%3)</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::ImagePane</name>
     <message>
         <source>no image</source>
@@ -1527,6 +1645,344 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>queued</source>
         <translation>대기 중</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::SegmentationResults</name>
+    <message>
+        <source>%1 is missing.</source>
+        <translation>%1 항목이 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be a non-empty string.</source>
+        <translation>%1은(는) 비어 있지 않은 문자열이어야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be an object.</source>
+        <translation>%1은(는) 객체여야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be an array.</source>
+        <translation>%1은(는) 배열이어야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be a number.</source>
+        <translation>%1은(는) 숫자여야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be an array with one number (or null) per class.</source>
+        <translation>%1은(는) 클래스마다 숫자(또는 null) 하나씩인 배열이어야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1 has %2 entries, expected %3 (one per class).</source>
+        <translation>%1의 항목이 %2개입니다. %3개(클래스마다 하나)여야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1[%2] must be a number or null.</source>
+        <translation>%1[%2]은(는) 숫자 또는 null이어야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1: cannot read the image (%2).</source>
+        <translation>%1: 이미지를 읽을 수 없습니다 (%2).</translation>
+    </message>
+    <message>
+        <source>%1 is not an 8-bit single-channel PNG of class indices (its pixels are %2-bit %3).</source>
+        <translation>%1은(는) 클래스 인덱스의 8비트 단일 채널 PNG가 아닙니다 (픽셀이 %2비트 %3입니다).</translation>
+    </message>
+    <message>
+        <source>grey</source>
+        <translation>회색조</translation>
+    </message>
+    <message>
+        <source>colour</source>
+        <translation>컬러</translation>
+    </message>
+    <message>
+        <source>%1 is %2 × %3 pixels, but its image %4 is %5 × %6.</source>
+        <translation>%1은(는) %2 × %3 픽셀이지만 해당 이미지 %4은(는) %5 × %6 픽셀입니다.</translation>
+    </message>
+    <message>
+        <source>%1: pixel (%2, %3) holds class %4, but there are %5 classes (0 to %6) and the ignore index is %7.</source>
+        <translation>%1: 픽셀 (%2, %3)의 값이 클래스 %4이지만, 클래스는 %5개(0~%6)이고 무시 인덱스는 %7입니다.</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder.</source>
+        <translation>%1은(는) 폴더가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist: %2 is not a segmentation results folder.</source>
+        <translation>%1이(가) 없습니다: %2은(는) 분할 결과 폴더가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>%1: cannot open (%2).</source>
+        <translation>%1: 열 수 없습니다 (%2).</translation>
+    </message>
+    <message>
+        <source>%1: not valid JSON (%2 at offset %3).</source>
+        <translation>%1: 올바른 JSON이 아닙니다 (오프셋 %3에서 %2).</translation>
+    </message>
+    <message>
+        <source>%1: the top level must be an object.</source>
+        <translation>%1: 최상위는 객체여야 합니다.</translation>
+    </message>
+    <message>
+        <source>ignore_index must be an integer from 0 to 255.</source>
+        <translation>ignore_index는 0에서 255 사이의 정수여야 합니다.</translation>
+    </message>
+    <message>
+        <source>classes is empty.</source>
+        <translation>classes가 비어 있습니다.</translation>
+    </message>
+    <message>
+        <source>classes has %1 entries; masks hold at most 255.</source>
+        <translation>classes의 항목이 %1개입니다. 마스크는 최대 255개까지 담을 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be an object with a name and a color.</source>
+        <translation>%1은(는) name과 color가 있는 객체여야 합니다.</translation>
+    </message>
+    <message>
+        <source>%1.color &quot;%2&quot; is not a colour (#rrggbb).</source>
+        <translation>%1.color &quot;%2&quot;은(는) 색상(#rrggbb)이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>ignore_index %1 is also a class index (there are %2 classes).</source>
+        <translation>ignore_index %1이(가) 클래스 인덱스와 겹칩니다 (클래스 %2개).</translation>
+    </message>
+    <message>
+        <source>images is empty.</source>
+        <translation>images가 비어 있습니다.</translation>
+    </message>
+    <message>
+        <source>%1 does not exist (%2 in %3).</source>
+        <translation>%1이(가) 없습니다 (%3의 %2).</translation>
+    </message>
+    <message>
+        <source>%1: there is no image %2 (the index has %3).</source>
+        <translation>%1: 이미지 %2이(가) 없습니다 (인덱스에는 %3개가 있습니다).</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::SegmentationViewer</name>
+    <message>
+        <source>Head:</source>
+        <translation>헤드:</translation>
+    </message>
+    <message>
+        <source>Segmentation head whose results are shown (one results folder each)</source>
+        <translation>결과를 표시할 분할 헤드 (헤드마다 결과 폴더 하나)</translation>
+    </message>
+    <message>
+        <source>Order:</source>
+        <translation>순서:</translation>
+    </message>
+    <message>
+        <source>file order</source>
+        <translation>파일 순서</translation>
+    </message>
+    <message>
+        <source>disagreement ↓</source>
+        <translation>불일치 ↓</translation>
+    </message>
+    <message>
+        <source>student mIoU ↑</source>
+        <translation>학생 mIoU ↑</translation>
+    </message>
+    <message>
+        <source>teacher − student gap ↓</source>
+        <translation>교사 − 학생 차이 ↓</translation>
+    </message>
+    <message>
+        <source>Order to step through the images in: worst cases first</source>
+        <translation>이미지를 넘겨 볼 순서: 가장 나쁜 경우부터</translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 이전</translation>
+    </message>
+    <message>
+        <source>Previous image (Left, Page Up)</source>
+        <translation>이전 이미지 (Left, Page Up)</translation>
+    </message>
+    <message>
+        <source>Position of the image in the chosen order</source>
+        <translation>선택한 순서에서 이미지의 위치</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>다음 ▶</translation>
+    </message>
+    <message>
+        <source>Next image (Right, Page Down)</source>
+        <translation>다음 이미지 (Right, Page Down)</translation>
+    </message>
+    <message>
+        <source>Open a segmentation results folder (File → Open segmentation results…).</source>
+        <translation>분할 결과 폴더를 여세요 (파일 → 분할 결과 열기…).</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>이미지</translation>
+    </message>
+    <message>
+        <source>Ground truth</source>
+        <translation>정답</translation>
+    </message>
+    <message>
+        <source>Teacher</source>
+        <translation>교사</translation>
+    </message>
+    <message>
+        <source>Student</source>
+        <translation>학생</translation>
+    </message>
+    <message>
+        <source>Disagreement</source>
+        <translation>불일치</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>보기</translation>
+    </message>
+    <message>
+        <source>Mask opacity:</source>
+        <translation>마스크 불투명도:</translation>
+    </message>
+    <message>
+        <source>Opacity of the masks over the image (0: the image alone)</source>
+        <translation>이미지 위 마스크의 불투명도 (0: 이미지만)</translation>
+    </message>
+    <message>
+        <source>Zoom:</source>
+        <translation>확대:</translation>
+    </message>
+    <message>
+        <source>−</source>
+        <translation>−</translation>
+    </message>
+    <message>
+        <source>Zoom out (-)</source>
+        <translation>축소 (-)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>맞추기</translation>
+    </message>
+    <message>
+        <source>Fit the image to the panes (0, or double-click a pane)</source>
+        <translation>이미지를 창에 맞추기 (0, 또는 창을 더블클릭)</translation>
+    </message>
+    <message>
+        <source>+</source>
+        <translation>+</translation>
+    </message>
+    <message>
+        <source>Zoom in (+, or Ctrl + wheel over a pane); drag a pane to pan</source>
+        <translation>확대 (+, 또는 창 위에서 Ctrl + 휠); 창을 끌어 이동</translation>
+    </message>
+    <message>
+        <source>Disagreement map</source>
+        <translation>불일치 지도</translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation>클래스</translation>
+    </message>
+    <message>
+        <source>IoU over the whole split</source>
+        <translation>평가 세트 전체의 IoU</translation>
+    </message>
+    <message>
+        <source>IoU on this image</source>
+        <translation>이 이미지의 IoU</translation>
+    </message>
+    <message>
+        <source>Which per-class IoU the table shows</source>
+        <translation>표에 표시할 클래스별 IoU</translation>
+    </message>
+    <message>
+        <source>Point at a pane to read the classes under the cursor.</source>
+        <translation>창을 가리키면 커서 아래의 클래스를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Left / Right, Page Up / Page Down&lt;/td&gt;&lt;td&gt;segmentation: previous / next image&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Home / End&lt;/td&gt;&lt;td&gt;segmentation: first / last image&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;+ / - / 0, Ctrl + wheel&lt;/td&gt;&lt;td&gt;segmentation: zoom in / out / fit (all panes)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;drag&lt;/td&gt;&lt;td&gt;segmentation: pan all panes&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;Left / Right, Page Up / Page Down&lt;/td&gt;&lt;td&gt;분할: 이전 / 다음 이미지&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Home / End&lt;/td&gt;&lt;td&gt;분할: 처음 / 마지막 이미지&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;+ / - / 0, Ctrl + wheel&lt;/td&gt;&lt;td&gt;분할: 확대 / 축소 / 맞추기 (모든 창)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;drag&lt;/td&gt;&lt;td&gt;분할: 모든 창 이동&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>No segmentation results in %1.</source>
+        <translation>%1에 분할 결과가 없습니다.</translation>
+    </message>
+    <message>
+        <source>of %1</source>
+        <translation>/ %1</translation>
+    </message>
+    <message>
+        <source>Image %1</source>
+        <translation>이미지 %1</translation>
+    </message>
+    <message>
+        <source>Teacher · mIoU %1</source>
+        <translation>교사 · mIoU %1</translation>
+    </message>
+    <message>
+        <source>Student · mIoU %1</source>
+        <translation>학생 · mIoU %1</translation>
+    </message>
+    <message>
+        <source>Disagreement · %1 %</source>
+        <translation>불일치 · %1 %</translation>
+    </message>
+    <message>
+        <source>%1 head · %2 images</source>
+        <translation>%1 헤드 · 이미지 %2개</translation>
+    </message>
+    <message>
+        <source>%1 head · %2 split · %3 images</source>
+        <translation>%1 헤드 · %2 세트 · 이미지 %3개</translation>
+    </message>
+    <message>
+        <source>%1  —  teacher mIoU %2 · student mIoU %3 · teacher − student %4  —  pixel accuracy: teacher %5 % · student %6 %</source>
+        <translation>%1  —  교사 mIoU %2 · 학생 mIoU %3 · 교사 − 학생 %4  —  픽셀 정확도: 교사 %5 % · 학생 %6 %</translation>
+    </message>
+    <message>
+        <source>Image %1 (%2 of %3): teacher mIoU %4 · student mIoU %5 · teacher − student %6 · they disagree on %7 % of the labelled pixels</source>
+        <translation>이미지 %1 (%3개 중 %2번째): 교사 mIoU %4 · 학생 mIoU %5 · 교사 − 학생 %6 · 레이블된 픽셀의 %7 %에서 서로 다름</translation>
+    </message>
+    <message>
+        <source>IoU on image %1 (— : class absent)</source>
+        <translation>이미지 %1의 IoU (— : 클래스 없음)</translation>
+    </message>
+    <message>
+        <source>IoU over all %1 images (— : class absent)</source>
+        <translation>이미지 %1개 전체의 IoU (— : 클래스 없음)</translation>
+    </message>
+    <message>
+        <source>index.json records no per-class IoU over the split.</source>
+        <translation>index.json에 세트 전체의 클래스별 IoU가 없습니다.</translation>
+    </message>
+    <message>
+        <source>zoom %1×</source>
+        <translation>확대 %1×</translation>
+    </message>
+    <message>
+        <source>fit (%1×)</source>
+        <translation>맞춤 (%1×)</translation>
+    </message>
+    <message>
+        <source>ignore (%1)</source>
+        <translation>무시 (%1)</translation>
+    </message>
+    <message>
+        <source>class %1</source>
+        <translation>클래스 %1</translation>
+    </message>
+    <message>
+        <source>x %1, y %2</source>
+        <translation>x %1, y %2</translation>
+    </message>
+    <message>
+        <source>Pixel (%1, %2): truth %3 · teacher %4 · student %5 — %6</source>
+        <translation>픽셀 (%1, %2): 정답 %3 · 교사 %4 · 학생 %5 — %6</translation>
     </message>
 </context>
 <context>
@@ -1837,6 +2293,13 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::widgets::ZoomImagePane</name>
+    <message>
+        <source>no image</source>
+        <translation>이미지 없음</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>AdaLA Workbench</source>
@@ -1921,6 +2384,14 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2.</source>
         <translation>벤치마크: 이 실험을 실행하고 2단계 동안 GUI 스레드가 가장 오래 멈춘 시간을 출력합니다.</translation>
+    </message>
+    <message>
+        <source>Show these segmentation results (a results folder, a folder of them, or a run folder).</source>
+        <translation>이 분할 결과를 표시합니다 (결과 폴더, 결과 폴더들이 든 폴더, 또는 실행 폴더).</translation>
+    </message>
+    <message>
+        <source>Image the segmentation viewer shows first (1 = the first).</source>
+        <translation>분할 뷰어가 처음 표시할 이미지 (1 = 첫 번째).</translation>
     </message>
 </context>
 </TS>

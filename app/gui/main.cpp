@@ -28,6 +28,7 @@
 #include "app/gui/theme.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
+#include "widgets/segmentation_viewer.h"
 #include "widgets/stage_launcher.h"
 
 using namespace adala;
@@ -112,6 +113,14 @@ int main(int argc, char** argv) {
   for (const auto* o : {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &inputSize, &block, &head, &query,
                         &tab, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
+  const QCommandLineOption openSegmentation({QStringLiteral("open-segmentation")},
+                                            QApplication::translate("main", "Show these segmentation results (a results folder, a folder of them, or a run folder)."),
+                                            QStringLiteral("folder"));
+  const QCommandLineOption segmentationImage({QStringLiteral("segmentation-image")},
+                                             QApplication::translate("main", "Image the segmentation viewer shows first (1 = the first)."),
+                                             QStringLiteral("n"));
+  cli.addOption(openSegmentation);
+  cli.addOption(segmentationImage);
   cli.process(app);
 
   configure_threads(cli.value(threads).toInt());
@@ -210,6 +219,11 @@ int main(int argc, char** argv) {
       }
       inspector->setFocus();
     });
+  }
+  if (cli.isSet(openSegmentation)) {
+    if (!window.openSegmentation(QFileInfo(cli.value(openSegmentation)).absoluteFilePath()))
+      std::fprintf(stderr, "adala-workbench: %s\n", qPrintable(window.statusMessage()));
+    if (cli.isSet(segmentationImage)) window.segmentationViewer()->setPosition(cli.value(segmentationImage).toInt() - 1);
   }
   if (cli.isSet(tab)) window.showTab(cli.value(tab) == QLatin1String("inspector") ? MainWindow::InspectorTab : MainWindow::PlotTab);
 

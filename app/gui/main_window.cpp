@@ -9,6 +9,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QDir>
+#include <QItemSelectionModel>
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QLabel>
@@ -18,6 +19,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTreeView>
 
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -31,6 +33,8 @@
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
 #include "widgets/run_browser.h"
+#include "widgets/segmentation_results.h"
+#include "widgets/segmentation_viewer.h"
 #include "widgets/stage_launcher.h"
 
 namespace adala::gui {
@@ -67,6 +71,8 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   tabs_ = new QTabWidget(this);
   tabs_->addTab(plot_, tr("Attention MSE"));
   tabs_->addTab(inspector_, tr("Attention inspector"));
+  segmentation_ = new SegmentationViewer(this);
+  tabs_->addTab(segmentation_, tr("Segmentation"));
   setCentralWidget(tabs_);
 
   browser_ = new RunBrowser(this);
@@ -107,6 +113,8 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction(tr("Open &checkpoint…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openCheckpointDialog);
   file->addAction(tr("Open &image…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::openImageDialog);
+  file->addAction(tr("Open &segmentation results…"), QKeySequence(tr("Ctrl+Shift+G")), this,
+                  &MainWindow::openSegmentationDialog);
   file->addAction(tr("&Export plot…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportPlot);
 #ifdef ADALA_HAVE_REPORT_GUI
   file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
@@ -135,6 +143,7 @@ void MainWindow::buildMenus() {
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
   view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
+  view->addAction(tr("Se&gmentation viewer"), QKeySequence(tr("Ctrl+6")), this, &MainWindow::showSegmentation);
   auto* runsToggle = runsDock_->toggleViewAction();
   runsToggle->setShortcut(QKeySequence(tr("Ctrl+3")));
   view->addAction(runsToggle);
@@ -254,6 +263,13 @@ void MainWindow::connectController() {
   connect(browser_, &RunBrowser::runOpened, this, &MainWindow::openRun);
   connect(browser_, &RunBrowser::compareRequested, this, &MainWindow::compareRuns);
   connect(browser_, &RunBrowser::resumeRequested, this, &MainWindow::resumeRun);
+  // A run with segmentation results: opening it loads them; selecting it loads them when the
+  // Segmentation tab is showing, and otherwise says they are there.
+  connect(browser_, &RunBrowser::runOpened, this, [this](qint64 id) { offerRunSegmentation(id, true, true); });
+  connect(browser_->view()->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    const auto ids = browser_->selectedRuns();
+    if (ids.size() == 1) offerRunSegmentation(ids.first(), tabs_->currentWidget() == segmentation_);
+  });
 }
 
 void MainWindow::showTab(Tab tab) { tabs_->setCurrentIndex(tab); }
@@ -373,6 +389,52 @@ void MainWindow::openImageDialog() {
   showTab(InspectorTab);
 }
 
+void MainWindow::openSegmentationDialog() {
+  const QString start = QSettings().value(QStringLiteral("lastSegmentation")).toString();
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open segmentation results"), start);
+  if (!dir.isEmpty()) openSegmentation(dir);
+}
+
+bool MainWindow::openSegmentation(const QString& path) {
+  QString error;
+  const bool ok = segmentation_->openFolder(path, &error);
+  showSegmentation();
+  if (!ok) {
+    updateStatus(tr("Cannot open segmentation results: %1").arg(error));
+    return false;
+  }
+  QSettings().setValue(QStringLiteral("lastSegmentation"), QFileInfo(path).absoluteFilePath());
+  updateStatus(tr("Segmentation results of %1").arg(segmentation_->results().dir));
+  return true;
+}
+
+void MainWindow::showSegmentation() {
+  tabs_->setCurrentWidget(segmentation_);
+  segmentation_->setFocus();
+}
+
+void MainWindow::offerRunSegmentation(qint64 id, bool load, bool opened) {
+  const QString runDir = browser_->runDirOf(id);
+  if (runDir.isEmpty()) return;
+  const QString dir = QFileInfo(QDir(runDir).filePath(QStringLiteral("segmentation"))).absoluteFilePath();
+  if (SegmentationResults::findResultDirs(dir).isEmpty()) return;
+  if (!load) {
+    updateStatus(tr("Run %1 has segmentation results: open the run to see them in the Segmentation tab.").arg(id));
+    return;
+  }
+  const bool shown = segmentation_->folder() == dir && segmentation_->hasResults();
+  if (shown && !opened) return;  // a refresh of the run list reselects the run
+  QString error;
+  if (!shown && !segmentation_->openFolder(dir, &error)) {
+    updateStatus(tr("Cannot show the segmentation results of run %1: %2").arg(id).arg(error));
+    return;
+  }
+  const QString said = tr("Segmentation results of run %1 are in the Segmentation tab (Ctrl+6).").arg(id);
+  updateStatus(opened ? statusMessage() + QStringLiteral("  ") + said : said);
+}
+
+QString MainWindow::statusMessage() const { return statusLabel_->text(); }
+
 void MainWindow::showShortcuts() {
   QMessageBox::information(
       this, tr("Keyboard shortcuts"),
@@ -391,7 +453,10 @@ void MainWindow::showShortcuts() {
          "<tr><td>Page Up / Page Down</td><td>previous / next block</td></tr>"
          "<tr><td>H / Shift+H</td><td>next / previous head</td></tr>"
          "<tr><td>C</td><td>query = class token</td></tr>"
-         "</table>"));
+         "</table>") +
+          QStringLiteral("<table>") +
+          tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the viewer</td></tr>") +
+          SegmentationViewer::shortcutRows() + QStringLiteral("</table>"));
 }
 
 void MainWindow::updateStatus(const QString& message) { statusLabel_->setText(message); }

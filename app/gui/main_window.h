@@ -21,6 +21,7 @@ namespace adala::widgets {
 class AttentionInspector;
 class AttentionMsePlot;
 class RunBrowser;
+class SegmentationViewer;
 class StageLauncher;
 }  // namespace adala::widgets
 
@@ -40,6 +41,7 @@ class MainWindow : public QMainWindow {
   widgets::AttentionMsePlot* msePlot() const { return plot_; }
   widgets::AttentionInspector* inspector() const { return inspector_; }
   widgets::RunBrowser* runBrowser() const { return browser_; }
+  widgets::SegmentationViewer* segmentationViewer() const { return segmentation_; }
   EngineController* controller() const { return controller_; }
   void showTab(Tab tab);
 
@@ -50,6 +52,10 @@ class MainWindow : public QMainWindow {
   void compareRuns(const QList<qint64>& ids);
   void resumeRun(qint64 id);
   void showLiveRun();
+  // A segmentation results folder (or a folder of them, or a run folder) in the Segmentation tab.
+  bool openSegmentation(const QString& path);
+  void showSegmentation();
+  QString statusMessage() const;
   // The stage weights a run recorded, as (label, path), Stage 0 first.
   QList<QPair<QString, QString>> runCheckpoints(qint64 id) const;
 
@@ -71,6 +77,10 @@ class MainWindow : public QMainWindow {
   void saveExperimentDialog();
   void openCheckpointDialog();
   void openImageDialog();
+  void openSegmentationDialog();
+  // A run's segmentation/ folder: loaded into the Segmentation tab (`opened`: as part of
+  // opening the run, said after what openRun says), or only mentioned.
+  void offerRunSegmentation(qint64 id, bool load, bool opened = false);
   void showShortcuts();
   void updateStatus(const QString& message);
 
@@ -79,6 +89,7 @@ class MainWindow : public QMainWindow {
   widgets::AttentionMsePlot* plot_ = nullptr;
   widgets::AttentionInspector* inspector_ = nullptr;
   widgets::RunBrowser* browser_ = nullptr;
+  widgets::SegmentationViewer* segmentation_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
   QDockWidget* launcherDock_ = nullptr;
