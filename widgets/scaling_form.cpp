@@ -37,12 +37,12 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
                                .arg(kMaxResolution));
   resolutions_->setPlaceholderText(QStringLiteral("224,448,1024"));
   resolutions_->setMinimumWidth(140);
-  auto* resolutionLabel = new QLabel(tr("&Resolutions:"), benchBox);
+  auto* resolutionLabel = new QLabel(tr("Re&solutions:"), benchBox);
   resolutionLabel->setBuddy(resolutions_);
   first->addSpacing(8);
   first->addWidget(resolutionLabel);
   first->addWidget(resolutions_, 1);
-  run_ = new QPushButton(tr("&Run benchmark"), benchBox);
+  run_ = new QPushButton(tr("R&un benchmark"), benchBox);
   run_->setToolTip(tr("Runs adala bench scaling in a separate process; each point in a fresh child process"));
   cancel_ = new QPushButton(tr("Cancel"), benchBox);
   cancel_->setToolTip(tr("Stop the benchmark (resolutions already measured stay in the run database)"));
