@@ -10,8 +10,8 @@ QVector<double> LogAxisTicker::niceTicks(double lower, double upper) {
   if (!(lower > 0) || !(upper > lower)) return ticks;
   const int first = int(std::floor(std::log10(lower))), last = int(std::ceil(std::log10(upper)));
   // Mantissas from fine to coarse: the finest set that gives at most 10 ticks in the range.
-  const QVector<QVector<double>> sets = {{1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 5, 7},
-                                         {1, 2, 5}, {1, 3}, {1}};
+  const QVector<QVector<double>> sets = {
+      {1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 5, 7}, {1, 2, 5}, {1, 3}, {1}};
   for (const auto& mantissas : sets) {
     ticks.clear();
     for (int e = first; e <= last; ++e)

@@ -22,7 +22,8 @@ class LogAxisTicker : public QCPAxisTickerLog {
  protected:
   int getSubTickCount(double tickStep) override;
   QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
-  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar,
+                       int precision) override;
 
  private:
   QVector<double> fixed_;

@@ -110,9 +110,15 @@ int modeOrder(const QString& mode) {
 double metricValue(const ScalingSample& s, ScalingMetric metric) {
   double v = ScalingSample::kNone;
   switch (metric) {
-    case ScalingMetric::Gflops: v = s.gflops; break;
-    case ScalingMetric::PeakMemory: v = s.ran ? s.peakMb : ScalingSample::kNone; break;
-    case ScalingMetric::Latency: v = s.ran ? s.msPerImg : ScalingSample::kNone; break;
+    case ScalingMetric::Gflops:
+      v = s.gflops;
+      break;
+    case ScalingMetric::PeakMemory:
+      v = s.ran ? s.peakMb : ScalingSample::kNone;
+      break;
+    case ScalingMetric::Latency:
+      v = s.ran ? s.msPerImg : ScalingSample::kNone;
+      break;
   }
   return v > 0 ? v : ScalingSample::kNone;  // NaN compares false
 }
@@ -160,15 +166,17 @@ Crossover findCrossover(const QVector<QPointF>& softmax, const QVector<QPointF>&
       c.outcome = Crossover::Outcome::Crossed;
       c.resolution = std::exp(it->first);
       c.value = std::exp(it->second.second);
-      c.linearLowerAbove = next != common.end() ? next->second.first < 0
-                                                : (previous != common.end() && previous->second.first > 0);
+      c.linearLowerAbove = next != common.end()
+                               ? next->second.first < 0
+                               : (previous != common.end() && previous->second.first > 0);
       return c;
     }
     if (previous != common.end() && (previous->second.first < 0) != (d < 0)) {
       const double d0 = previous->second.first;
       const double t = d0 / (d0 - d);
       const double lnX = previous->first + t * (it->first - previous->first);
-      const double lnY = previous->second.second + t * (it->second.second - previous->second.second);
+      const double lnY =
+          previous->second.second + t * (it->second.second - previous->second.second);
       c.outcome = Crossover::Outcome::Crossed;
       c.resolution = std::exp(lnX);
       c.value = std::exp(lnY);
@@ -203,8 +211,9 @@ QVector<ScalingSample> readScalingCsv(const QString& path, QString* error) {
   };
   const int resolution = find({"resolution"}), mode = find({"mode"});
   if (resolution < 0 || mode < 0) {
-    setError(error, ScalingData::tr("%1 is not a scaling benchmark CSV (it has no \"resolution\" and \"mode\" "
-                       "columns; write one with adala bench scaling --csv FILE).")
+    setError(error, ScalingData::tr(
+                        "%1 is not a scaling benchmark CSV (it has no \"resolution\" and \"mode\" "
+                        "columns; write one with adala bench scaling --csv FILE).")
                         .arg(path));
     return {};
   }
@@ -213,7 +222,9 @@ QVector<ScalingSample> readScalingCsv(const QString& path, QString* error) {
   const int attention = find({"gmacs_attention_only", "gflops_attention_only"});
   const int peak = find({"peak_rss_mb", "peak_mb"}), ms = find({"ms_per_img"});
   const int ips = find({"imgs_per_s"}), ran = find({"ran"}), note = find({"note"});
-  auto cell = [](const QStringList& row, int i) { return i >= 0 && i < row.size() ? row[i] : QString(); };
+  auto cell = [](const QStringList& row, int i) {
+    return i >= 0 && i < row.size() ? row[i] : QString();
+  };
 
   QVector<ScalingSample> samples;
   for (int r = 1; r < rows.size(); ++r) {
@@ -237,7 +248,8 @@ QVector<ScalingSample> readScalingCsv(const QString& path, QString* error) {
     s.note = cell(row, note);
     samples << s;
   }
-  if (samples.isEmpty()) setError(error, ScalingData::tr("%1 holds no benchmark points.").arg(path));
+  if (samples.isEmpty())
+    setError(error, ScalingData::tr("%1 holds no benchmark points.").arg(path));
   return samples;
 }
 
@@ -251,12 +263,17 @@ bool writeScalingCsv(const QString& path, const QVector<ScalingSample>& samples,
       "preset,resolution,tokens,mode,gmacs_model,gmacs_attention_only,ran,note,ms_per_img,"
       "imgs_per_s,peak_rss_mb\n");
   for (const auto& s : samples) {
-    const QStringList fields = {csvField(s.preset),        QString::number(s.resolution),
-                                QString::number(s.tokens), csvField(s.mode),
-                                csvNumber(s.gflops),       csvNumber(s.gflopsAttention),
+    const QStringList fields = {csvField(s.preset),
+                                QString::number(s.resolution),
+                                QString::number(s.tokens),
+                                csvField(s.mode),
+                                csvNumber(s.gflops),
+                                csvNumber(s.gflopsAttention),
                                 s.ran ? QStringLiteral("1") : QStringLiteral("0"),
-                                csvField(s.note),          csvNumber(s.msPerImg),
-                                csvNumber(s.imgsPerS),     csvNumber(s.peakMb)};
+                                csvField(s.note),
+                                csvNumber(s.msPerImg),
+                                csvNumber(s.imgsPerS),
+                                csvNumber(s.peakMb)};
     text += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
   }
   file.write(text.toUtf8());
@@ -294,9 +311,10 @@ QVector<ScalingSample> readScalingRun(const QString& dbPath, qint64 runId, QStri
       samples << s;
     }
     if (samples.isEmpty())
-      setError(error, run->kind == "benchmark"
-                          ? ScalingData::tr("Run %1 holds no resolution-scaling points (yet).").arg(runId)
-                          : ScalingData::tr("Run %1 is a training run, not a benchmark run.").arg(runId));
+      setError(error,
+               run->kind == "benchmark"
+                   ? ScalingData::tr("Run %1 holds no resolution-scaling points (yet).").arg(runId)
+                   : ScalingData::tr("Run %1 is a training run, not a benchmark run.").arg(runId));
     return samples;
   } catch (const std::exception& e) {
     setError(error, ScalingData::tr("Cannot read %1: %2").arg(dbPath, QString::fromUtf8(e.what())));
@@ -324,7 +342,8 @@ QVector<BenchmarkRunEntry> listScalingRuns(const QString& dbPath, QString* error
       e.id = run.id;
       e.name = QString::fromStdString(run.name);
       e.status = QString::fromStdString(run.status);
-      const auto t = QDateTime::fromString(QString::fromStdString(run.created_at), Qt::ISODateWithMs);
+      const auto t =
+          QDateTime::fromString(QString::fromStdString(run.created_at), Qt::ISODateWithMs);
       e.created = t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
                               : QString::fromStdString(run.created_at);
       e.points = points;
@@ -353,7 +372,9 @@ QVector<int> parseResolutionList(const QString& text, QString* error) {
     bool ok = false;
     const int r = part.toInt(&ok);
     if (!ok) {
-      setError(error, ScalingData::tr("\"%1\" is not a whole number of pixels (e.g. 224,448,1024).").arg(part));
+      setError(
+          error,
+          ScalingData::tr("\"%1\" is not a whole number of pixels (e.g. 224,448,1024).").arg(part));
       return {};
     }
     if (r < kMinResolution || r > kMaxResolution) {

@@ -43,9 +43,9 @@ QStringList modesOf(const QVector<ScalingSample>& samples);
 struct Crossover {
   enum class Outcome { Crossed, LinearLower, SoftmaxLower, NotComparable };
   Outcome outcome = Outcome::NotComparable;
-  double resolution = 0;  // Crossed: the resolution of the crossing
-  double value = 0;       // Crossed: the curves' value there
-  bool linearLowerAbove = false;  // Crossed: linear is the lower one past the crossing
+  double resolution = 0;                     // Crossed: the resolution of the crossing
+  double value = 0;                          // Crossed: the curves' value there
+  bool linearLowerAbove = false;             // Crossed: linear is the lower one past the crossing
   int fromResolution = 0, toResolution = 0;  // the range compared
 };
 Crossover findCrossover(const QVector<QPointF>& softmax, const QVector<QPointF>& linear);

@@ -26,7 +26,8 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
   auto* rows = new QVBoxLayout(benchBox);
   auto* first = new QHBoxLayout;
   preset_ = new QComboBox(benchBox);
-  preset_->setToolTip(tr("The ViT to measure (random weights: speed and memory do not depend on them)"));
+  preset_->setToolTip(
+      tr("The ViT to measure (random weights: speed and memory do not depend on them)"));
   auto* presetLabel = new QLabel(tr("&Model:"), benchBox);
   presetLabel->setBuddy(preset_);
   first->addWidget(presetLabel);
@@ -43,9 +44,11 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
   first->addWidget(resolutionLabel);
   first->addWidget(resolutions_, 1);
   run_ = new QPushButton(tr("R&un benchmark"), benchBox);
-  run_->setToolTip(tr("Runs adala bench scaling in a separate process; each point in a fresh child process"));
+  run_->setToolTip(
+      tr("Runs adala bench scaling in a separate process; each point in a fresh child process"));
   cancel_ = new QPushButton(tr("Cancel"), benchBox);
-  cancel_->setToolTip(tr("Stop the benchmark (resolutions already measured stay in the run database)"));
+  cancel_->setToolTip(
+      tr("Stop the benchmark (resolutions already measured stay in the run database)"));
   first->addSpacing(8);
   first->addWidget(run_);
   first->addWidget(cancel_);
@@ -157,7 +160,8 @@ void ScalingForm::setEarlierRuns(const QVector<BenchmarkRunEntry>& runs) {
   const qint64 selected = earlier_->currentData().toLongLong();
   earlier_->clear();
   for (const auto& run : runs) {
-    earlier_->addItem(tr("#%1 %2 (%3, %4)").arg(run.id).arg(run.name, run.status, run.created), run.id);
+    earlier_->addItem(tr("#%1 %2 (%3, %4)").arg(run.id).arg(run.name, run.status, run.created),
+                      run.id);
   }
   const int index = earlier_->findData(selected);
   if (index >= 0) earlier_->setCurrentIndex(index);

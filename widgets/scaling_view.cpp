@@ -79,12 +79,14 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent) {
   toolbar->addWidget(sourceLabel_, 1);
   paperBox_ = new QCheckBox(tr("Paper ViT-L points"), this);
   paperBox_->setChecked(paperVisible_);
-  paperBox_->setToolTip(tr("Show the paper's ViT-L 1024² figures: 1241 → 429 GFLOPs, 3.28 → 1.37 GB"));
+  paperBox_->setToolTip(
+      tr("Show the paper's ViT-L 1024² figures: 1241 → 429 GFLOPs, 3.28 → 1.37 GB"));
   toolbar->addWidget(paperBox_);
   exportPngButton_ = new QPushButton(tr("Export PNG…"), this);
   exportPngButton_->setToolTip(tr("Save the three plots as one PNG image"));
   exportCsvButton_ = new QPushButton(tr("Export CSV…"), this);
-  exportCsvButton_->setToolTip(tr("Save the points shown as CSV (reads back with File → Open benchmark CSV…)"));
+  exportCsvButton_->setToolTip(
+      tr("Save the points shown as CSV (reads back with File → Open benchmark CSV…)"));
   toolbar->addWidget(exportPngButton_);
   toolbar->addWidget(exportCsvButton_);
   layout->addLayout(toolbar);
@@ -98,7 +100,9 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent) {
     plot->setMinimumSize(240, 220);
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(
-        0, 0, new QCPTextElement(plot, titles[m], QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
+        0, 0,
+        new QCPTextElement(plot, titles[m],
+                           QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
     plot->xAxis->setLabel(tr("resolution (px, square input)"));
     plot->yAxis->setLabel(yLabels[m]);
     for (auto* axis : {plot->xAxis, plot->yAxis}) {
@@ -191,17 +195,22 @@ QString ScalingView::crossoverText(ScalingMetric metric) const {
   const Crossover& c = crossovers_[int(metric)];
   switch (c.outcome) {
     case Crossover::Outcome::Crossed:
-      return c.linearLowerAbove
-                 ? tr("linear = softmax at ≈ %1 px; linear lower above").arg(std::lround(c.resolution))
-                 : tr("linear = softmax at ≈ %1 px; softmax lower above").arg(std::lround(c.resolution));
+      return c.linearLowerAbove ? tr("linear = softmax at ≈ %1 px; linear lower above")
+                                      .arg(std::lround(c.resolution))
+                                : tr("linear = softmax at ≈ %1 px; softmax lower above")
+                                      .arg(std::lround(c.resolution));
     case Crossover::Outcome::LinearLower:
       return c.fromResolution == c.toResolution
                  ? tr("no crossover: one resolution (%1 px), linear lower").arg(c.fromResolution)
-                 : tr("no crossover in %1–%2 px: linear lower throughout").arg(c.fromResolution).arg(c.toResolution);
+                 : tr("no crossover in %1–%2 px: linear lower throughout")
+                       .arg(c.fromResolution)
+                       .arg(c.toResolution);
     case Crossover::Outcome::SoftmaxLower:
       return c.fromResolution == c.toResolution
                  ? tr("no crossover: one resolution (%1 px), softmax lower").arg(c.fromResolution)
-                 : tr("no crossover in %1–%2 px: softmax lower throughout").arg(c.fromResolution).arg(c.toResolution);
+                 : tr("no crossover in %1–%2 px: softmax lower throughout")
+                       .arg(c.fromResolution)
+                       .arg(c.toResolution);
     case Crossover::Outcome::NotComparable:
       break;
   }
@@ -211,10 +220,14 @@ QString ScalingView::crossoverText(ScalingMetric metric) const {
 QString ScalingView::crossoverLabel(ScalingMetric metric) const {
   const Crossover& c = crossovers_[int(metric)];
   switch (c.outcome) {
-    case Crossover::Outcome::Crossed: return tr("crossover ≈ %1 px").arg(std::lround(c.resolution));
-    case Crossover::Outcome::LinearLower: return tr("no crossover: linear lower");
-    case Crossover::Outcome::SoftmaxLower: return tr("no crossover: softmax lower");
-    case Crossover::Outcome::NotComparable: break;
+    case Crossover::Outcome::Crossed:
+      return tr("crossover ≈ %1 px").arg(std::lround(c.resolution));
+    case Crossover::Outcome::LinearLower:
+      return tr("no crossover: linear lower");
+    case Crossover::Outcome::SoftmaxLower:
+      return tr("no crossover: softmax lower");
+    case Crossover::Outcome::NotComparable:
+      break;
   }
   return tr("no crossover: no common points");
 }
@@ -264,7 +277,9 @@ void ScalingView::rebuild() {
   for (double r : resolutions)
     if (xTicks.isEmpty() || r / xTicks.last() >= 1.2) xTicks << r;
   if (paper && std::none_of(xTicks.begin(), xTicks.end(), [](double t) {
-        return std::max(t, double(PaperReference::kResolution)) / std::min(t, double(PaperReference::kResolution)) < 1.2;
+        return std::max(t, double(PaperReference::kResolution)) /
+                   std::min(t, double(PaperReference::kResolution)) <
+               1.2;
       })) {
     xTicks << PaperReference::kResolution;
     std::sort(xTicks.begin(), xTicks.end());
@@ -315,7 +330,8 @@ void ScalingView::rebuild() {
       for (const QString& mode : modes) {
         std::map<int, double> byResolution;
         for (const auto& s : samples_)
-          if (s.mode == mode && s.resolution > 0 && s.gflopsAttention > 0) byResolution[s.resolution] = s.gflopsAttention;
+          if (s.mode == mode && s.resolution > 0 && s.gflopsAttention > 0)
+            byResolution[s.resolution] = s.gflopsAttention;
         if (byResolution.empty()) continue;
         QVector<double> k2, v2;
         for (const auto& [resolution, value] : byResolution) {
@@ -347,14 +363,17 @@ void ScalingView::rebuild() {
       graph->setName(tr("paper ViT-L 1024²"));
       graph->setLineStyle(QCPGraph::lsNone);
       graph->setPen(QPen(kPaperColor, 1.5));
-      graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, kPaperColor, Qt::white, 11));
+      graph->setScatterStyle(
+          QCPScatterStyle(QCPScatterStyle::ssDiamond, kPaperColor, Qt::white, 11));
       graph->addData(PaperReference::kResolution, linear);
       graph->addData(PaperReference::kResolution, softmax);
       paperGraphs_[m] = graph;
       extend(softmax);
       extend(linear);
-      const QString labels[] = {flops ? tr("softmax %1").arg(formatValue(softmax)) : tr("softmax %1 GB").arg(softmax / 1000.0),
-                                flops ? tr("linear %1").arg(formatValue(linear)) : tr("linear %1 GB").arg(linear / 1000.0)};
+      const QString labels[] = {flops ? tr("softmax %1").arg(formatValue(softmax))
+                                      : tr("softmax %1 GB").arg(softmax / 1000.0),
+                                flops ? tr("linear %1").arg(formatValue(linear))
+                                      : tr("linear %1 GB").arg(linear / 1000.0)};
       const double values[] = {softmax, linear};
       for (int i = 0; i < 2; ++i) {
         auto* label = new QCPItemText(plot);
@@ -376,7 +395,8 @@ void ScalingView::rebuild() {
     note->setColor(text);
     note->setBrush(QBrush(pal.color(QPalette::Base)));
     note->setPadding(QMargins(4, 2, 4, 2));
-    note->setText(samples_.isEmpty() ? tr("no data: run a benchmark or open a CSV") : crossoverLabel(metric));
+    note->setText(samples_.isEmpty() ? tr("no data: run a benchmark or open a CSV")
+                                     : crossoverLabel(metric));
     if (c.outcome == Crossover::Outcome::Crossed) {
       auto* line = new QCPItemStraightLine(plot);
       line->point1->setCoords(c.resolution, 1);
@@ -412,24 +432,34 @@ void ScalingView::rebuild() {
     if (!s.preset.isEmpty()) preset = s.preset;
   sourceLabel_->setText(samples_.isEmpty()
                             ? tr("No benchmark loaded.")
-                            : tr("%1 · %2 points · %3").arg(preset.isEmpty() ? tr("unknown model") : preset).arg(samples_.size()).arg(source_));
+                            : tr("%1 · %2 points · %3")
+                                  .arg(preset.isEmpty() ? tr("unknown model") : preset)
+                                  .arg(samples_.size())
+                                  .arg(source_));
   exportPngButton_->setEnabled(!samples_.isEmpty());
   exportCsvButton_->setEnabled(!samples_.isEmpty());
 
   QString html;
   if (samples_.isEmpty()) {
-    html = tr("<p>Run <b>adala bench scaling</b> from the form, open an earlier benchmark run, or "
-              "open a CSV written by <code>adala bench scaling --csv</code>.</p>");
+    html =
+        tr("<p>Run <b>adala bench scaling</b> from the form, open an earlier benchmark run, or "
+           "open a CSV written by <code>adala bench scaling --csv</code>.</p>");
   } else {
     html += tr("<p><b>Crossover of linear and softmax</b></p>");
     html += QStringLiteral("<table cellspacing=\"2\">");
     const QString names[] = {tr("compute"), tr("memory"), tr("latency")};
     for (int m = 0; m < kScalingMetricCount; ++m)
-      html += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>").arg(names[m], crossoverText(ScalingMetric(m)).toHtmlEscaped());
+      html += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
+                  .arg(names[m], crossoverText(ScalingMetric(m)).toHtmlEscaped());
     html += QStringLiteral("</table>");
     QStringList skipped;
     for (const auto& s : samples_)
-      if (!s.ran) skipped << tr("%1 at %2 px: %3").arg(s.mode).arg(s.resolution).arg(s.note.isEmpty() ? tr("not run") : s.note).toHtmlEscaped();
+      if (!s.ran)
+        skipped << tr("%1 at %2 px: %3")
+                       .arg(s.mode)
+                       .arg(s.resolution)
+                       .arg(s.note.isEmpty() ? tr("not run") : s.note)
+                       .toHtmlEscaped();
     if (!skipped.isEmpty())
       html += tr("<p><b>Not measured</b><br>%1</p>").arg(skipped.join(QStringLiteral("<br>")));
     // The largest resolution where both ran: how much linear saves there.
@@ -437,7 +467,8 @@ void ScalingView::rebuild() {
     for (const auto& s : samples_)
       if (s.ran && s.mode == QLatin1String(kLinear)) {
         for (const auto& t : samples_)
-          if (t.ran && t.mode == QLatin1String(kSoftmax) && t.resolution == s.resolution) largest = std::max(largest, s.resolution);
+          if (t.ran && t.mode == QLatin1String(kSoftmax) && t.resolution == s.resolution)
+            largest = std::max(largest, s.resolution);
       }
     if (largest > 0) {
       const ScalingSample *soft = nullptr, *lin = nullptr;
@@ -446,15 +477,21 @@ void ScalingView::rebuild() {
         if (s.mode == QLatin1String(kSoftmax)) soft = &s;
         if (s.mode == QLatin1String(kLinear)) lin = &s;
       }
-      html += tr("<p><b>At %1 px, linear vs softmax</b><br>GFLOPs %2 → %3, peak %4 → %5 MB, %6 → %7 ms/img</p>")
+      html += tr("<p><b>At %1 px, linear vs softmax</b><br>GFLOPs %2 → %3, peak %4 → %5 MB, %6 → "
+                 "%7 ms/img</p>")
                   .arg(largest)
-                  .arg(formatValue(soft->gflops), formatValue(lin->gflops), formatValue(soft->peakMb), formatValue(lin->peakMb),
+                  .arg(formatValue(soft->gflops), formatValue(lin->gflops),
+                       formatValue(soft->peakMb), formatValue(lin->peakMb),
                        formatValue(soft->msPerImg), formatValue(lin->msPerImg));
     }
-    html += tr("<p><small>GFLOPs: analytic, 1 multiply-add = 1 FLOP (the paper's convention); solid = whole model, "
-               "dashed = attention sub-layers + patch embed (the paper's count). Peak memory: RSS high-water mark "
-               "above weights and input, a fresh process per point. Paper (ViT-L, 1024²): 1241 → 429 GFLOPs, "
-               "3.28 → 1.37 GB.</small></p>");
+    html +=
+        tr("<p><small>GFLOPs: analytic, 1 multiply-add = 1 FLOP (the paper's convention); solid = "
+           "whole model, "
+           "dashed = attention sub-layers + patch embed (the paper's count). Peak memory: RSS "
+           "high-water mark "
+           "above weights and input, a fresh process per point. Paper (ViT-L, 1024²): 1241 → 429 "
+           "GFLOPs, "
+           "3.28 → 1.37 GB.</small></p>");
   }
   summary_->setText(html);
 }
@@ -475,7 +512,8 @@ bool ScalingView::exportPng(const QString& path, int width, int height) {
   titleFont.setPointSize(font().pointSize() + 2);
   titleFont.setBold(true);
   painter.setFont(titleFont);
-  painter.drawText(QRect(12, 0, width - 24, titleHeight), Qt::AlignVCenter | Qt::AlignLeft, sourceLabel_->text());
+  painter.drawText(QRect(12, 0, width - 24, titleHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   sourceLabel_->text());
   for (int m = 0; m < kScalingMetricCount; ++m) {
     const QPixmap pixmap = plots_[m]->toPixmap(plotWidth, plotHeight);
     painter.drawPixmap(m * plotWidth, titleHeight, pixmap);
@@ -489,16 +527,17 @@ bool ScalingView::exportCsv(const QString& path, QString* error) const {
 }
 
 void ScalingView::exportPngDialog() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Export the scaling plots"), QStringLiteral("scaling.png"),
-                                              tr("PNG image (*.png)"));
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export the scaling plots"), QStringLiteral("scaling.png"), tr("PNG image (*.png)"));
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".png");
   emit message(exportPng(path) ? tr("Exported %1").arg(path) : tr("Could not export %1").arg(path));
 }
 
 void ScalingView::exportCsvDialog() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Export the scaling points"), QStringLiteral("scaling.csv"),
-                                              tr("CSV table (*.csv)"));
+  QString path =
+      QFileDialog::getSaveFileName(this, tr("Export the scaling points"),
+                                   QStringLiteral("scaling.csv"), tr("CSV table (*.csv)"));
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
   QString error;

@@ -213,7 +213,8 @@ int bench_scaling(const Args& args) {
   for (const auto& m : o.modes) {
     const auto& known = scaling_mode_names();
     if (std::find(known.begin(), known.end(), m) == known.end())
-      throw UsageError("unknown mode \"" + m + "\" in --modes (expected softmax, softmax-chunked or linear)");
+      throw UsageError("unknown mode \"" + m +
+                       "\" in --modes (expected softmax, softmax-chunked or linear)");
   }
   if (o.modes.empty()) throw UsageError("option --modes is empty");
   try {
@@ -261,8 +262,8 @@ int bench_scaling(const Args& args) {
   }
   record.finish();
   if (record.recording())
-    std::printf("recorded as benchmark run %lld (adala runs show %lld)\n", (long long)record.run_id(),
-                (long long)record.run_id());
+    std::printf("recorded as benchmark run %lld (adala runs show %lld)\n",
+                (long long)record.run_id(), (long long)record.run_id());
   return 0;
 }
 
@@ -336,7 +337,8 @@ int bench_peer(const Args& args) {
   config["repeats"] = Json(o.repeats);
   config["python"] = Json(o.python);
   config["threads"] = Json(at::get_num_threads());
-  BenchmarkRecord record(p.get("db"), "bench peer " + o.preset + " " + std::to_string(o.resolution) + "px",
+  BenchmarkRecord record(p.get("db"),
+                         "bench peer " + o.preset + " " + std::to_string(o.resolution) + "px",
                          config, "cpu");
   const auto report = run_peer_comparison(o);
   record.add(report, o);

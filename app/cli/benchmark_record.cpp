@@ -109,9 +109,9 @@ BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string
   if (db_option == "none") return;
   const std::string path = db_option.empty() ? store::RunStore::default_path() : db_option;
   store_ = std::make_unique<Store>(path);
-  run_id_ = store_->db.create_run(
-      name, config.dump(), device, torch_version_string(),
-      std::string(ADALA_VERSION) + " (" + ADALA_GIT_VERSION + ")", "benchmark");
+  run_id_ = store_->db.create_run(name, config.dump(), device, torch_version_string(),
+                                  std::string(ADALA_VERSION) + " (" + ADALA_GIT_VERSION + ")",
+                                  "benchmark");
   store_->db.set_run_status(run_id_, "running");
   std::fprintf(stderr, "benchmark run %lld recorded in %s\n", (long long)run_id_,
                store_->db.path().c_str());
@@ -146,13 +146,12 @@ void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>& points,
 void BenchmarkRecord::add(const PeerReport& r, const PeerOptions& o) {
   if (!store_) return;
   store_->db.add_benchmark_points(
-      run_id_,
-      {peer_point("engine", "softmax", r.engine_softmax_ms, r.engine_softmax_min_ms, o),
-       peer_point("peer", "softmax", r.peer_softmax_ms, r.peer_softmax_min_ms, o),
-       peer_point("engine", "linear", r.engine_linear_ms, r.engine_linear_min_ms, o),
-       peer_point("peer", "linear", r.peer_linear_ms, r.peer_linear_min_ms, o),
-       peer_point("engine", "train-step", r.engine_train_ms, r.engine_train_min_ms, o),
-       peer_point("peer", "train-step", r.peer_train_ms, r.peer_train_min_ms, o)});
+      run_id_, {peer_point("engine", "softmax", r.engine_softmax_ms, r.engine_softmax_min_ms, o),
+                peer_point("peer", "softmax", r.peer_softmax_ms, r.peer_softmax_min_ms, o),
+                peer_point("engine", "linear", r.engine_linear_ms, r.engine_linear_min_ms, o),
+                peer_point("peer", "linear", r.peer_linear_ms, r.peer_linear_min_ms, o),
+                peer_point("engine", "train-step", r.engine_train_ms, r.engine_train_min_ms, o),
+                peer_point("peer", "train-step", r.peer_train_ms, r.peer_train_min_ms, o)});
   const std::pair<const char*, double> differences[] = {
       {"softmax_features_rel", r.softmax_features_rel},
       {"linear_features_rel", r.linear_features_rel},

@@ -233,9 +233,7 @@ RunInfo resolve_run(RunStore& store, const std::string& id_or_name) {
 // --- sub-commands -------------------------------------------------------------------------
 
 // "3 points" / "1 point"
-std::string point_count(size_t n) {
-  return std::to_string(n) + (n == 1 ? " point" : " points");
-}
+std::string point_count(size_t n) { return std::to_string(n) + (n == 1 ? " point" : " points"); }
 
 int list_runs(const ArgParser& parser, std::ostream& out) {
   const std::string kind = parser.get("kind");
@@ -291,7 +289,8 @@ void print_benchmark_points(const std::vector<store::BenchmarkPoint>& points, st
                     p.tokens > 0 ? std::to_string(p.tokens) : "-", p.mode,
                     measured(p.gflops, "%.2f"), measured(p.gflops_attention_only, "%.2f"),
                     measured(p.peak_mb, "%.1f"), measured(p.ms_per_img, "%.2f"),
-                    measured(p.imgs_per_s, "%.3f"), p.ran ? p.note : (p.note.empty() ? "not run" : p.note)});
+                    measured(p.imgs_per_s, "%.3f"),
+                    p.ran ? p.note : (p.note.empty() ? "not run" : p.note)});
   }
   print_table(out, rows, "  ");
 }

@@ -71,7 +71,8 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   scaling_ = new ScalingPanel(controller_->databasePath(), this);
   scaling_->setPresets(EngineController::presetNames());
   tabs_->addTab(scaling_, tr("Scaling"));
-  tabs_->setTabToolTip(ScalingTab, tr("Resolution scaling: GFLOPs, peak memory and latency of softmax vs linear attention (Ctrl+5)"));
+  tabs_->setTabToolTip(ScalingTab, tr("Resolution scaling: GFLOPs, peak memory and latency of "
+                                      "softmax vs linear attention (Ctrl+5)"));
   setCentralWidget(tabs_);
 
   browser_ = new RunBrowser(this);
@@ -144,7 +145,8 @@ void MainWindow::buildMenus() {
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
   view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
-  view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this, [this] { showTab(ScalingTab); });
+  view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this,
+                  [this] { showTab(ScalingTab); });
   auto* runsToggle = runsDock_->toggleViewAction();
   runsToggle->setShortcut(QKeySequence(tr("Ctrl+3")));
   view->addAction(runsToggle);
@@ -301,15 +303,17 @@ QList<QPair<QString, QString>> MainWindow::runCheckpoints(qint64 id) const {
 bool MainWindow::openBenchmarkCsv(const QString& path) {
   showTab(ScalingTab);
   const bool ok = scaling_->openCsv(path);
-  updateStatus(ok ? tr("Showing %1 in the Scaling tab.").arg(path) : tr("Cannot open %1.").arg(path));
+  updateStatus(ok ? tr("Showing %1 in the Scaling tab.").arg(path)
+                  : tr("Cannot open %1.").arg(path));
   return ok;
 }
 
 void MainWindow::openRun(qint64 id) {
   if (browser_->kindOf(id) == QLatin1String("benchmark")) {
     showTab(ScalingTab);
-    updateStatus(scaling_->openRun(id) ? tr("Showing benchmark run %1.").arg(id)
-                                       : tr("Cannot show benchmark run %1 (see the Scaling tab).").arg(id));
+    updateStatus(scaling_->openRun(id)
+                     ? tr("Showing benchmark run %1.").arg(id)
+                     : tr("Cannot show benchmark run %1 (see the Scaling tab).").arg(id));
     return;
   }
   QString error;

@@ -12,7 +12,8 @@
 
 namespace adala::gui {
 
-ScalingBenchProcess::ScalingBenchProcess(QObject* parent) : QObject(parent), program_(defaultProgram()) {}
+ScalingBenchProcess::ScalingBenchProcess(QObject* parent)
+    : QObject(parent), program_(defaultProgram()) {}
 
 ScalingBenchProcess::~ScalingBenchProcess() {
   if (process_ && process_->state() != QProcess::NotRunning) {
@@ -24,16 +25,20 @@ ScalingBenchProcess::~ScalingBenchProcess() {
 
 QString ScalingBenchProcess::defaultProgram() {
   const QDir here(QCoreApplication::applicationDirPath());
-  for (const QString& candidate : {here.filePath(QStringLiteral("adala")), here.filePath(QStringLiteral("../bin/adala"))}) {
+  for (const QString& candidate :
+       {here.filePath(QStringLiteral("adala")), here.filePath(QStringLiteral("../bin/adala"))}) {
     const QFileInfo info(candidate);
     if (info.isFile() && info.isExecutable()) return info.canonicalFilePath();
   }
   return QStringLiteral("adala");
 }
 
-bool ScalingBenchProcess::running() const { return process_ && process_->state() != QProcess::NotRunning; }
+bool ScalingBenchProcess::running() const {
+  return process_ && process_->state() != QProcess::NotRunning;
+}
 
-bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QString& dbPath, QString* error) {
+bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QString& dbPath,
+                                QString* error) {
   if (running()) {
     if (error) *error = tr("A benchmark is already running.");
     return false;
@@ -45,10 +50,13 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   if (!dbPath.isEmpty()) {
     const QDir dir(QFileInfo(dbPath).absoluteDir().filePath(QStringLiteral("benchmarks")));
     if (dir.mkpath(QStringLiteral(".")))
-      csvPath_ = dir.filePath(QStringLiteral("scaling-%1.csv").arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+      csvPath_ = dir.filePath(
+          QStringLiteral("scaling-%1.csv")
+              .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
   }
   if (csvPath_.isEmpty()) {
-    tempDir_ = std::make_unique<QTemporaryDir>(QDir::temp().filePath(QStringLiteral("adala-scaling-XXXXXX")));
+    tempDir_ = std::make_unique<QTemporaryDir>(
+        QDir::temp().filePath(QStringLiteral("adala-scaling-XXXXXX")));
     if (!tempDir_->isValid()) {
       if (error) *error = tr("Cannot create a temporary folder: %1").arg(tempDir_->errorString());
       return false;
@@ -57,7 +65,7 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   }
   QStringList resolutions;
   for (int r : request.resolutions) resolutions << QString::number(r);
-  arguments_ = {QStringLiteral("bench"),   QStringLiteral("scaling"),
+  arguments_ = {QStringLiteral("bench"),    QStringLiteral("scaling"),
                 QStringLiteral("--preset"), request.preset,
                 QStringLiteral("--res"),    resolutions.join(QLatin1Char(',')),
                 QStringLiteral("--modes"),  request.modes.join(QLatin1Char(',')),
@@ -69,8 +77,10 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   auto env = QProcessEnvironment::systemEnvironment();
   // Two OpenMP/OpenBLAS pools fighting over the cores, and spin-waiting on a busy machine,
   // make timings swing (TOOLCHAIN.md); the command reads these when it starts.
-  if (!env.contains(QStringLiteral("OPENBLAS_NUM_THREADS"))) env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
-  if (!env.contains(QStringLiteral("OMP_WAIT_POLICY"))) env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
+  if (!env.contains(QStringLiteral("OPENBLAS_NUM_THREADS")))
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+  if (!env.contains(QStringLiteral("OMP_WAIT_POLICY")))
+    env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
   process_->setProcessEnvironment(env);
   connect(process_, &QProcess::readyReadStandardError, this, &ScalingBenchProcess::readStderr);
   connect(process_, &QProcess::readyReadStandardOutput, this,
@@ -111,8 +121,10 @@ void ScalingBenchProcess::readStderr() {
 }
 
 void ScalingBenchProcess::handleLine(const QString& line) {
-  static const QRegularExpression progressLine(QStringLiteral("^bench scaling \\[[#.]*\\] (\\d+)/(\\d+) ?(.*)$"));
-  static const QRegularExpression recordedLine(QStringLiteral("^benchmark run (\\d+) recorded in "));
+  static const QRegularExpression progressLine(
+      QStringLiteral("^bench scaling \\[[#.]*\\] (\\d+)/(\\d+) ?(.*)$"));
+  static const QRegularExpression recordedLine(
+      QStringLiteral("^benchmark run (\\d+) recorded in "));
   if (const auto m = progressLine.match(line); m.hasMatch()) {
     QString label = m.captured(3).trimmed();
     if (label == QLatin1String("done")) label.clear();
@@ -148,8 +160,8 @@ void ScalingBenchProcess::onFinished(int exitCode, QProcess::ExitStatus status) 
     if (it->startsWith(QLatin1String("adala "))) why = *it;
   if (why.isEmpty() && !stderrTail_.isEmpty()) why = stderrTail_.last();
   QString message = status == QProcess::CrashExit ? tr("The benchmark process crashed.")
-                    : exitCode != 0              ? tr("The benchmark failed (exit code %1).").arg(exitCode)
-                                                 : tr("The benchmark wrote no CSV.");
+                    : exitCode != 0 ? tr("The benchmark failed (exit code %1).").arg(exitCode)
+                                    : tr("The benchmark wrote no CSV.");
   if (!why.isEmpty()) message += QLatin1Char(' ') + why;
   emit failed(message, runId_);
 }

@@ -29,7 +29,8 @@ class ScalingBenchProcess : public QObject {
   QString program() const { return program_; }
 
   // Starts the benchmark; false + error when one is running or the program is missing.
-  bool start(const widgets::ScalingRequest& request, const QString& dbPath, QString* error = nullptr);
+  bool start(const widgets::ScalingRequest& request, const QString& dbPath,
+             QString* error = nullptr);
   void cancel();  // SIGTERM, then SIGKILL after 3 s
   bool running() const;
   int launchCount() const { return launches_; }

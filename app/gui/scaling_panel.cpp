@@ -14,7 +14,8 @@ namespace adala::gui {
 
 using namespace adala::widgets;
 
-ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent) : QWidget(parent), dbPath_(dbPath) {
+ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent)
+    : QWidget(parent), dbPath_(dbPath) {
   auto* layout = new QVBoxLayout(this);
   form_ = new ScalingForm(this);
   view_ = new ScalingView(this);
@@ -41,9 +42,11 @@ ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent) : QWidget(par
       form_->showError(tr("The benchmark finished but its CSV cannot be read: %1").arg(error));
       return;
     }
-    view_->setSamples(samples, id > 0 ? tr("benchmark run #%1").arg(id) : tr("benchmark (not recorded)"));
-    form_->showMessage(id > 0 ? tr("Done: %1 points, recorded as run #%2.").arg(samples.size()).arg(id)
-                              : tr("Done: %1 points.").arg(samples.size()));
+    view_->setSamples(samples,
+                      id > 0 ? tr("benchmark run #%1").arg(id) : tr("benchmark (not recorded)"));
+    form_->showMessage(id > 0
+                           ? tr("Done: %1 points, recorded as run #%2.").arg(samples.size()).arg(id)
+                           : tr("Done: %1 points.").arg(samples.size()));
     refreshRuns();
     emit benchmarkRecorded(id);
     emit status(tr("Scaling benchmark done."));
@@ -52,7 +55,9 @@ ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent) : QWidget(par
     form_->setRunning(false);
     form_->showError(message);
     // What it measured before failing is in the database: show that.
-    if (id > 0 && view_->loadRun(dbPath_, id)) form_->showError(message + QLatin1Char(' ') + tr("Showing the points measured before it failed."));
+    if (id > 0 && view_->loadRun(dbPath_, id))
+      form_->showError(message + QLatin1Char(' ') +
+                       tr("Showing the points measured before it failed."));
     refreshRuns();
     if (id > 0) emit benchmarkRecorded(id);
     emit status(tr("Scaling benchmark failed."));
@@ -60,7 +65,8 @@ ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent) : QWidget(par
   connect(process_, &ScalingBenchProcess::cancelled, this, [this](qint64 id) {
     form_->setRunning(false);
     if (id > 0 && view_->loadRun(dbPath_, id))
-      form_->showMessage(tr("Cancelled. The resolutions measured before are kept in run #%1 and shown.").arg(id));
+      form_->showMessage(
+          tr("Cancelled. The resolutions measured before are kept in run #%1 and shown.").arg(id));
     else
       form_->showMessage(tr("Cancelled before any resolution was measured."));
     refreshRuns();

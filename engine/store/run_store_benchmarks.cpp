@@ -30,8 +30,8 @@ void RunStore::add_benchmark_points(int64_t run, const std::vector<BenchmarkPoin
                      "run " + std::to_string(run) + " is a " + run_kind +
                          " run, not a benchmark run: it cannot hold benchmark points");
   }
-  auto& next = impl_->db->cached(
-      "SELECT ifnull(max(idx), -1) + 1 FROM benchmark_points WHERE run_id = ?1");
+  auto& next =
+      impl_->db->cached("SELECT ifnull(max(idx), -1) + 1 FROM benchmark_points WHERE run_id = ?1");
   next.bind(1, run);
   next.step();
   int64_t index = next.int64_at(0);

@@ -369,9 +369,8 @@ std::vector<std::string> RunStore::delete_run(int64_t run) {
 
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
-  for (const char* table :
-       {"metrics", "attention_snapshots", "benchmark_points", "evaluations", "artifacts", "tags",
-        "stages"}) {
+  for (const char* table : {"metrics", "attention_snapshots", "benchmark_points", "evaluations",
+                            "artifacts", "tags", "stages"}) {
     impl_->db->cached(std::string("DELETE FROM ") + table + " WHERE run_id = ?1")
         .bind(1, run)
         .run();

@@ -59,16 +59,26 @@ const char* kEngineCsv =
     "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_measured,"
     "gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,peak_alloc_mb,"
     "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb\n"
-    "vit_small,224,197,softmax,0,1,4.600000,1.500000,4.550000,9.200000,1,\"\",10.0000,3,100.0000,50.0,40.0,0,\"\",,,,\n"
-    "vit_small,224,197,softmax-chunked,64,1,4.600000,1.500000,4.550000,9.200000,1,\"\",12.0000,3,83.3333,55.0,41.0,0,\"\",,,,\n"
-    "vit_small,224,197,linear,0,1,4.300000,1.200000,4.250000,8.600000,1,\"\",20.0000,3,50.0000,60.0,42.0,0,\"\",,,,\n"
-    "vit_small,448,785,softmax,0,1,18.400000,7.000000,18.300000,36.800000,1,\"\",40.0000,3,25.0000,200.0,190.0,0,\"\",,,,\n"
-    "vit_small,448,785,softmax-chunked,64,1,18.400000,7.000000,18.300000,36.800000,1,\"\",50.0000,3,20.0000,120.0,100.0,0,\"\",,,,\n"
-    "vit_small,448,785,linear,0,1,17.200000,4.600000,17.100000,34.400000,1,\"\",30.0000,3,33.3333,90.0,80.0,0,\"\",,,,\n"
-    "vit_small,896,3137,softmax,0,1,80.000000,40.000000,79.000000,160.000000,1,\"\",160.0000,1,6.2500,3000.0,2900.0,0,\"\",,,,\n"
-    "vit_small,896,3137,softmax-chunked,64,1,80.000000,40.000000,79.000000,160.000000,1,\"\",200.0000,1,5.0000,400.0,380.0,0,\"\",,,,\n"
-    "vit_small,896,3137,linear,0,1,69.000000,18.000000,68.500000,138.000000,1,\"\",60.0000,3,16.6667,180.0,170.0,0,\"\",,,,\n"
-    "vit_small,1792,12545,softmax,0,1,650.000000,330.000000,,1300.000000,0,\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", available), sorry\",,,,,,0,\"\",,,,\n";
+    "vit_small,224,197,softmax,0,1,4.600000,1.500000,4.550000,9.200000,1,\"\",10.0000,3,100.0000,"
+    "50.0,40.0,0,\"\",,,,\n"
+    "vit_small,224,197,softmax-chunked,64,1,4.600000,1.500000,4.550000,9.200000,1,\"\",12.0000,3,"
+    "83.3333,55.0,41.0,0,\"\",,,,\n"
+    "vit_small,224,197,linear,0,1,4.300000,1.200000,4.250000,8.600000,1,\"\",20.0000,3,50.0000,60."
+    "0,42.0,0,\"\",,,,\n"
+    "vit_small,448,785,softmax,0,1,18.400000,7.000000,18.300000,36.800000,1,\"\",40.0000,3,25.0000,"
+    "200.0,190.0,0,\"\",,,,\n"
+    "vit_small,448,785,softmax-chunked,64,1,18.400000,7.000000,18.300000,36.800000,1,\"\",50.0000,"
+    "3,20.0000,120.0,100.0,0,\"\",,,,\n"
+    "vit_small,448,785,linear,0,1,17.200000,4.600000,17.100000,34.400000,1,\"\",30.0000,3,33.3333,"
+    "90.0,80.0,0,\"\",,,,\n"
+    "vit_small,896,3137,softmax,0,1,80.000000,40.000000,79.000000,160.000000,1,\"\",160.0000,1,6."
+    "2500,3000.0,2900.0,0,\"\",,,,\n"
+    "vit_small,896,3137,softmax-chunked,64,1,80.000000,40.000000,79.000000,160.000000,1,\"\",200."
+    "0000,1,5.0000,400.0,380.0,0,\"\",,,,\n"
+    "vit_small,896,3137,linear,0,1,69.000000,18.000000,68.500000,138.000000,1,\"\",60.0000,3,16."
+    "6667,180.0,170.0,0,\"\",,,,\n"
+    "vit_small,1792,12545,softmax,0,1,650.000000,330.000000,,1300.000000,0,\"skipped: needs ~26.1 "
+    "GB (\"\"8.0 GB\"\", available), sorry\",,,,,,0,\"\",,,,\n";
 
 QString writeFile(const QString& path, const QByteArray& bytes) {
   QFile f(path);
@@ -79,14 +89,16 @@ QString writeFile(const QString& path, const QByteArray& bytes) {
 
 QString writeScript(const QString& path, const QByteArray& body) {
   writeFile(path, "#!/bin/sh\n" + body);
-  QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
+  QFile::setPermissions(path,
+                        QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
   return path;
 }
 
 // (key, value) of a graph's points.
 QVector<QPointF> pointsOf(const QCPGraph* graph) {
   QVector<QPointF> points;
-  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) points << QPointF(it->key, it->value);
+  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+    points << QPointF(it->key, it->value);
   return points;
 }
 
@@ -126,11 +138,14 @@ class TestGuiScaling : public QObject {
     // The skipped 1792 px softmax point has analytic FLOPs but no latency or memory.
     QCOMPARE(pointsOf(view.curve(ScalingMetric::Gflops, "softmax")),
              (QVector<QPointF>{{224, 4.6}, {448, 18.4}, {896, 80}, {1792, 650}}));
-    QCOMPARE(pointsOf(view.curve(ScalingMetric::Latency, "softmax")), (QVector<QPointF>{{224, 10}, {448, 40}, {896, 160}}));
-    QCOMPARE(pointsOf(view.curve(ScalingMetric::Latency, "linear")), (QVector<QPointF>{{224, 20}, {448, 30}, {896, 60}}));
+    QCOMPARE(pointsOf(view.curve(ScalingMetric::Latency, "softmax")),
+             (QVector<QPointF>{{224, 10}, {448, 40}, {896, 160}}));
+    QCOMPARE(pointsOf(view.curve(ScalingMetric::Latency, "linear")),
+             (QVector<QPointF>{{224, 20}, {448, 30}, {896, 60}}));
     QCOMPARE(pointsOf(view.curve(ScalingMetric::PeakMemory, "softmax-chunked")),
              (QVector<QPointF>{{224, 55}, {448, 120}, {896, 400}}));
-    QCOMPARE(pointsOf(view.attentionOnlyCurve("linear")), (QVector<QPointF>{{224, 1.2}, {448, 4.6}, {896, 18}}));
+    QCOMPARE(pointsOf(view.attentionOnlyCurve("linear")),
+             (QVector<QPointF>{{224, 1.2}, {448, 4.6}, {896, 18}}));
     // One colour per mode, and the legend names them.
     const QColor a = view.curve(ScalingMetric::Latency, "softmax")->pen().color();
     const QColor b = view.curve(ScalingMetric::Latency, "softmax-chunked")->pen().color();
@@ -138,14 +153,17 @@ class TestGuiScaling : public QObject {
     QVERIFY(a != b && b != c && a != c);
     QCOMPARE(legendEntries(view.plot(ScalingMetric::Latency)), 3);
     QCOMPARE(legendEntries(view.plot(ScalingMetric::Gflops)), 5);  // 3 modes, dashed key, paper
-    QVERIFY(view.plot(ScalingMetric::Latency)->legend->hasItemWithPlottable(view.curve(ScalingMetric::Latency, "linear")));
+    QVERIFY(view.plot(ScalingMetric::Latency)
+                ->legend->hasItemWithPlottable(view.curve(ScalingMetric::Latency, "linear")));
 
     // Crossovers against the hand-computed values.
     const Crossover latency = view.crossover(ScalingMetric::Latency);
     QCOMPARE(latency.outcome, Crossover::Outcome::Crossed);
-    QVERIFY2(std::abs(latency.resolution - kLatencyCrossover) < 0.01, qPrintable(QString::number(latency.resolution, 'f', 4)));
+    QVERIFY2(std::abs(latency.resolution - kLatencyCrossover) < 0.01,
+             qPrintable(QString::number(latency.resolution, 'f', 4)));
     QVERIFY(latency.linearLowerAbove);
-    QVERIFY2(view.crossoverText(ScalingMetric::Latency).contains(QLatin1String("366 px")), qPrintable(view.crossoverText(ScalingMetric::Latency)));
+    QVERIFY2(view.crossoverText(ScalingMetric::Latency).contains(QLatin1String("366 px")),
+             qPrintable(view.crossoverText(ScalingMetric::Latency)));
     const Crossover memory = view.crossover(ScalingMetric::PeakMemory);
     QCOMPARE(memory.outcome, Crossover::Outcome::Crossed);
     QVERIFY(std::abs(memory.resolution - kMemoryCrossover) < 0.01);
@@ -153,24 +171,29 @@ class TestGuiScaling : public QObject {
     QCOMPARE(flops.outcome, Crossover::Outcome::LinearLower);
     QCOMPARE(flops.fromResolution, 224);
     QCOMPARE(flops.toResolution, 896);
-    QVERIFY(view.crossoverText(ScalingMetric::Gflops).contains(QStringLiteral("no crossover in 224–896 px")));
+    QVERIFY(view.crossoverText(ScalingMetric::Gflops)
+                .contains(QStringLiteral("no crossover in 224–896 px")));
     // The marker: a vertical line at the crossover on the latency plot, none on GFLOPs.
     auto verticalLineAt = [](QCustomPlot* plot) {
       for (int i = 0; i < plot->itemCount(); ++i)
-        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot->item(i))) return line->point1->coords().x();
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot->item(i)))
+          return line->point1->coords().x();
       return -1.0;
     };
     QVERIFY(std::abs(verticalLineAt(view.plot(ScalingMetric::Latency)) - kLatencyCrossover) < 0.01);
     QCOMPARE(verticalLineAt(view.plot(ScalingMetric::Gflops)), -1.0);
 
     // The paper's ViT-L 1024² points.
-    QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::Gflops)), (QVector<QPointF>{{1024, 429.35}, {1024, 1241}}));
-    QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::PeakMemory)), (QVector<QPointF>{{1024, 1370}, {1024, 3280}}));
+    QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::Gflops)),
+             (QVector<QPointF>{{1024, 429.35}, {1024, 1241}}));
+    QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::PeakMemory)),
+             (QVector<QPointF>{{1024, 1370}, {1024, 3280}}));
     QVERIFY(view.paperGraph(ScalingMetric::Latency) == nullptr);
     QVERIFY(view.paperGraph(ScalingMetric::Gflops)->name().contains(QLatin1String("paper ViT-L")));
     // x ticks at the measured resolutions; the paper's 1024 would touch 896's label, so it is
     // left out of the ticks but not of the range.
-    auto* ticker = dynamic_cast<adala::widgets::LogAxisTicker*>(view.plot(ScalingMetric::Latency)->xAxis->ticker().data());
+    auto* ticker = dynamic_cast<adala::widgets::LogAxisTicker*>(
+        view.plot(ScalingMetric::Latency)->xAxis->ticker().data());
     QVERIFY(ticker);
     QCOMPARE(ticker->fixedTicks(), (QVector<double>{224, 448, 896, 1792}));
     QVERIFY(view.plot(ScalingMetric::Latency)->xAxis->range().contains(1024));
@@ -195,7 +218,8 @@ class TestGuiScaling : public QObject {
     QCOMPARE(view.samples().size(), 10);
     checkKnownCurves(view);
     QVERIFY(!view.samples().last().ran);
-    QCOMPARE(view.samples().last().note, QString("skipped: needs ~26.1 GB (\"8.0 GB\", available), sorry"));
+    QCOMPARE(view.samples().last().note,
+             QString("skipped: needs ~26.1 GB (\"8.0 GB\", available), sorry"));
 
     // Paper points off: their graphs go, the curves stay.
     view.setPaperPointsVisible(false);
@@ -229,19 +253,26 @@ class TestGuiScaling : public QObject {
       QCOMPARE(b.tokens, a.tokens);
       QCOMPARE(b.ran, a.ran);
       QCOMPARE(b.note, a.note);
-      const double pairs[][2] = {{a.gflops, b.gflops}, {a.gflopsAttention, b.gflopsAttention}, {a.peakMb, b.peakMb},
-                                 {a.msPerImg, b.msPerImg}, {a.imgsPerS, b.imgsPerS}};
+      const double pairs[][2] = {{a.gflops, b.gflops},
+                                 {a.gflopsAttention, b.gflopsAttention},
+                                 {a.peakMb, b.peakMb},
+                                 {a.msPerImg, b.msPerImg},
+                                 {a.imgsPerS, b.imgsPerS}};
       for (const auto& p : pairs) {
-        if (std::isnan(p[0])) QVERIFY(std::isnan(p[1]));
-        else QCOMPARE(p[1], p[0]);  // exactly: shortest round-trip text
+        if (std::isnan(p[0]))
+          QVERIFY(std::isnan(p[1]));
+        else
+          QCOMPARE(p[1], p[0]);  // exactly: shortest round-trip text
       }
     }
     // The file itself: the engine's column names and the values as typed.
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
-    QVERIFY(text.startsWith(QLatin1String("preset,resolution,tokens,mode,gmacs_model,gmacs_attention_only,ran,note,ms_per_img")));
-    QVERIFY2(text.contains(QLatin1String("vit_small,448,785,linear,17.2,4.6,1,,30,33.3333,90\n")), qPrintable(text));
+    QVERIFY(text.startsWith(QLatin1String(
+        "preset,resolution,tokens,mode,gmacs_model,gmacs_attention_only,ran,note,ms_per_img")));
+    QVERIFY2(text.contains(QLatin1String("vit_small,448,785,linear,17.2,4.6,1,,30,33.3333,90\n")),
+             qPrintable(text));
     // A view loaded from the export draws the same curves.
     ScalingView again;
     QVERIFY(again.loadCsv(out));
@@ -268,7 +299,8 @@ class TestGuiScaling : public QObject {
     {
       store::RunStore store(db.toStdString());
       store.create_run("training", "{}", "cpu", "", "");
-      run = store.create_run("bench scaling vit_small 224-1792px", "{}", "cpu", "", "", "benchmark");
+      run =
+          store.create_run("bench scaling vit_small 224-1792px", "{}", "cpu", "", "", "benchmark");
       std::vector<store::BenchmarkPoint> points;
       for (const auto& s : samples) {
         store::BenchmarkPoint p;
@@ -314,9 +346,10 @@ class TestGuiScaling : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     ScalingForm* form = panel.form();
     QCOMPARE(form->presetBox()->currentText(), QString("vit_small"));
-    const std::pair<const char*, const char*> bad[] = {
-        {"224,abc", "\"abc\" is not a whole number"}, {"224,16", "16 px is out of range"},
-        {"448, 448", "448 px is listed twice"},       {" , ", "at least one resolution"}};
+    const std::pair<const char*, const char*> bad[] = {{"224,abc", "\"abc\" is not a whole number"},
+                                                       {"224,16", "16 px is out of range"},
+                                                       {"448, 448", "448 px is listed twice"},
+                                                       {" , ", "at least one resolution"}};
     for (const auto& [typed, expected] : bad) {
       form->resolutionEdit()->clear();
       QTest::keyClicks(form->resolutionEdit(), QString::fromLatin1(typed));
@@ -329,7 +362,8 @@ class TestGuiScaling : public QObject {
     // No mode chosen: refused too.
     form->resolutionEdit()->clear();
     QTest::keyClicks(form->resolutionEdit(), "224,448");
-    for (const char* mode : {"softmax", "softmax-chunked", "linear"}) form->modeBox(mode)->setChecked(false);
+    for (const char* mode : {"softmax", "softmax-chunked", "linear"})
+      form->modeBox(mode)->setChecked(false);
     QTest::keyClick(form->resolutionEdit(), Qt::Key_Return);
     QVERIFY(form->message().contains(QLatin1String("attention mode")));
     QCOMPARE(panel.process()->launchCount(), 0);
@@ -340,19 +374,22 @@ class TestGuiScaling : public QObject {
   void benchmark_process_is_followed_and_plotted() {
     const QString db = dir_ + "/process.sqlite";
     // Speaks like `adala bench scaling`: the recorded run, progress lines, then the CSV.
-    const QString script = writeScript(
-        dir_ + "/fake_adala.sh",
-        "csv=''; db=''\n"
-        "echo \"$@\" > \"$0.args\"\n"
-        "while [ $# -gt 0 ]; do case \"$1\" in --csv) csv=\"$2\"; shift;; --db) db=\"$2\"; shift;; esac; shift; done\n"
-        "echo \"benchmark run 42 recorded in $db\" >&2\n"
-        "echo 'bench scaling [............................] 0/2 224px softmax' >&2\n"
-        "sleep 0.2\n"
-        "echo 'bench scaling [##############..............] 1/2 224px linear' >&2\n"
-        "sleep 0.2\n"
-        "echo 'bench scaling [############################] 2/2 done' >&2\n"
-        "cp '" + csv_.toUtf8() + "' \"$csv\"\n"
-        "echo table\n");
+    const QString script =
+        writeScript(dir_ + "/fake_adala.sh",
+                    "csv=''; db=''\n"
+                    "echo \"$@\" > \"$0.args\"\n"
+                    "while [ $# -gt 0 ]; do case \"$1\" in --csv) csv=\"$2\"; shift;; --db) "
+                    "db=\"$2\"; shift;; esac; shift; done\n"
+                    "echo \"benchmark run 42 recorded in $db\" >&2\n"
+                    "echo 'bench scaling [............................] 0/2 224px softmax' >&2\n"
+                    "sleep 0.2\n"
+                    "echo 'bench scaling [##############..............] 1/2 224px linear' >&2\n"
+                    "sleep 0.2\n"
+                    "echo 'bench scaling [############################] 2/2 done' >&2\n"
+                    "cp '" +
+                        csv_.toUtf8() +
+                        "' \"$csv\"\n"
+                        "echo table\n");
     ScalingPanel panel(db);
     panel.setPresets({"vit_small", "vit_base"});
     panel.process()->setProgram(script);
@@ -370,7 +407,8 @@ class TestGuiScaling : public QObject {
     QVERIFY(done.wait(10000));
     QCOMPARE(panel.process()->launchCount(), 1);
     const QStringList args = panel.process()->arguments();
-    QCOMPARE(args.mid(0, 8), (QStringList{"bench", "scaling", "--preset", "vit_small", "--res", "224,448", "--modes", "softmax,linear"}));
+    QCOMPARE(args.mid(0, 8), (QStringList{"bench", "scaling", "--preset", "vit_small", "--res",
+                                          "224,448", "--modes", "softmax,linear"}));
     QCOMPARE(args.at(8), QString("--csv"));
     QCOMPARE(args.mid(10), (QStringList{"--db", db}));
     QCOMPARE(progress.count(), 3);
@@ -387,10 +425,11 @@ class TestGuiScaling : public QObject {
   }
 
   void failing_benchmark_shows_its_error() {
-    const QString script = writeScript(dir_ + "/failing.sh",
-                                       "echo 'bench scaling [......] 0/1 4096px softmax' >&2\n"
-                                       "echo 'adala bench: error: cannot allocate 40 GB at 4096px' >&2\n"
-                                       "exit 1\n");
+    const QString script =
+        writeScript(dir_ + "/failing.sh",
+                    "echo 'bench scaling [......] 0/1 4096px softmax' >&2\n"
+                    "echo 'adala bench: error: cannot allocate 40 GB at 4096px' >&2\n"
+                    "exit 1\n");
     ScalingPanel panel(dir_ + "/failing.sqlite");
     panel.setPresets({"vit_small"});
     panel.process()->setProgram(script);
@@ -399,8 +438,10 @@ class TestGuiScaling : public QObject {
     QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
     QVERIFY(failed.wait(10000));
     QVERIFY(panel.form()->messageIsError());
-    QVERIFY2(panel.form()->message().contains(QLatin1String("exit code 1")), qPrintable(panel.form()->message()));
-    QVERIFY2(panel.form()->message().contains(QLatin1String("cannot allocate 40 GB")), qPrintable(panel.form()->message()));
+    QVERIFY2(panel.form()->message().contains(QLatin1String("exit code 1")),
+             qPrintable(panel.form()->message()));
+    QVERIFY2(panel.form()->message().contains(QLatin1String("cannot allocate 40 GB")),
+             qPrintable(panel.form()->message()));
     QVERIFY(!panel.form()->running());
     QVERIFY(panel.view()->samples().isEmpty());
 
@@ -408,7 +449,8 @@ class TestGuiScaling : public QObject {
     panel.process()->setProgram(dir_ + "/no-such-adala");
     QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
     QVERIFY(failed.count() == 2 || failed.wait(10000));
-    QVERIFY2(panel.form()->message().contains(QLatin1String("Cannot start")), qPrintable(panel.form()->message()));
+    QVERIFY2(panel.form()->message().contains(QLatin1String("Cannot start")),
+             qPrintable(panel.form()->message()));
     QVERIFY(panel.form()->runButton()->isEnabled());
   }
 
@@ -438,7 +480,8 @@ class TestGuiScaling : public QObject {
   // records (kind benchmark, its points and CSV artifact), and the plot of its CSV.
   void real_benchmark_end_to_end() {
     const QString program = ScalingBenchProcess::defaultProgram();
-    if (!QFileInfo(program).isExecutable()) QSKIP("the adala binary is not built next to the tests");
+    if (!QFileInfo(program).isExecutable())
+      QSKIP("the adala binary is not built next to the tests");
     const QString db = dir_ + "/real.sqlite";
     ScalingPanel panel(db);
     panel.setPresets({"vit_small"});
@@ -450,7 +493,8 @@ class TestGuiScaling : public QObject {
     QSignalSpy failed(panel.process(), &ScalingBenchProcess::failed);
     QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
     QVERIFY(done.wait(240000) || !failed.isEmpty());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
     QVERIFY(progress.count() >= 4);  // 0/4 .. 3/4 and done
     QCOMPARE(progress.last().at(0).toInt(), 4);
     QCOMPARE(progress.last().at(1).toInt(), 4);
@@ -473,12 +517,15 @@ class TestGuiScaling : public QObject {
     const auto artifacts = store.artifacts(info->id);
     QCOMPARE(artifacts.size(), size_t(1));
     QCOMPARE(artifacts[0].kind, std::string("scaling_csv"));
-    QVERIFY(QFileInfo(QString::fromStdString(artifacts[0].path)).absolutePath().endsWith(QLatin1String("/benchmarks")));
+    QVERIFY(QFileInfo(QString::fromStdString(artifacts[0].path))
+                .absolutePath()
+                .endsWith(QLatin1String("/benchmarks")));
 
     QCOMPARE(panel.view()->samples().size(), 4);
     QCOMPARE(pointsOf(panel.view()->curve(ScalingMetric::Latency, "linear")).size(), 2);
     // Plotted from the CSV, which has GFLOPs to 6 decimals (the database: full precision).
-    QVERIFY(std::abs(panel.view()->curve(ScalingMetric::Gflops, "linear")->data()->at(1)->value - points[3].gflops) < 1e-6);
+    QVERIFY(std::abs(panel.view()->curve(ScalingMetric::Gflops, "linear")->data()->at(1)->value -
+                     points[3].gflops) < 1e-6);
     QCOMPARE(panel.form()->earlierRunCount(), 1);
   }
 

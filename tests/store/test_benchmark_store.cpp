@@ -158,7 +158,8 @@ class TestBenchmarkStore : public QObject {
     RunStore store(dir + "/runs.sqlite");
     const int64_t a = store.create_run("a", "{}", "cpu", "", "", "benchmark");
     const int64_t b = store.create_run("b", "{}", "cpu", "", "", "benchmark");
-    store.add_benchmark_points(a, {scaling_point("softmax", 224, 1), scaling_point("linear", 224, 2)});
+    store.add_benchmark_points(a,
+                               {scaling_point("softmax", 224, 1), scaling_point("linear", 224, 2)});
     store.add_benchmark_points(b, {scaling_point("linear", 448, 3)});
     store.set_run_status(a, "done");
     store.delete_run(a);

@@ -96,8 +96,9 @@ class TestRunsCommand : public QObject {
     const std::string db = make_database(store_test::fresh_dir("cli-bench"));
     {
       RunStore store(db);
-      const int64_t run = store.create_run("bench scaling vit_small 224-448px",
-                                           R"({"benchmark":"scaling"})", "cpu", "", "", "benchmark");
+      const int64_t run =
+          store.create_run("bench scaling vit_small 224-448px", R"({"benchmark":"scaling"})", "cpu",
+                           "", "", "benchmark");
       adala::store::BenchmarkPoint p;
       p.benchmark = "scaling";
       p.preset = "vit_small";
@@ -135,8 +136,9 @@ class TestRunsCommand : public QObject {
     QVERIFY2(contains(csv.out, "run_id,benchmark,preset,resolution,tokens,mode"), csv.out.c_str());
     QVERIFY2(contains(csv.out, "3,scaling,vit_small,448,785,linear,1,17.125,5.5,,96.25,,123.5,"),
              csv.out.c_str());
-    QVERIFY2(contains(csv.out, "softmax,1,17.125,5.5,,,,,,0,skipped: needs ~9.1 GB (2.0 GB available)"),
-             csv.out.c_str());
+    QVERIFY2(
+        contains(csv.out, "softmax,1,17.125,5.5,,,,,,0,skipped: needs ~9.1 GB (2.0 GB available)"),
+        csv.out.c_str());
     const Json doc = Json::parse(run_command({"export", "3", "--format", "json"}, db).out);
     QCOMPARE(doc.at("run").at("kind").as_string(), std::string("benchmark"));
     QCOMPARE(doc.at("benchmark_points").as_array().size(), size_t(2));
