@@ -102,6 +102,34 @@ QVector<QPointF> pointsOf(const QCPGraph* graph) {
   return points;
 }
 
+// The samples as a benchmark run (after a training run: ids 1 and 2) in a new database.
+int64_t writeBenchmarkRun(const QString& db, const QVector<ScalingSample>& samples) {
+  store::RunStore store(db.toStdString());
+  store.create_run("training", "{}", "cpu", "", "");
+  const int64_t run =
+      store.create_run("bench scaling vit_small 224-1792px", "{}", "cpu", "", "", "benchmark");
+  std::vector<store::BenchmarkPoint> points;
+  for (const auto& s : samples) {
+    store::BenchmarkPoint p;
+    p.benchmark = "scaling";
+    p.preset = s.preset.toStdString();
+    p.mode = s.mode.toStdString();
+    p.resolution = s.resolution;
+    p.tokens = s.tokens;
+    p.gflops = s.gflops;
+    p.gflops_attention_only = s.gflopsAttention;
+    p.peak_mb = s.peakMb;
+    p.ms_per_img = s.msPerImg;
+    p.imgs_per_s = s.imgsPerS;
+    p.ran = s.ran;
+    p.note = s.note.toStdString();
+    points.push_back(p);
+  }
+  store.add_benchmark_points(run, points);
+  store.set_run_status(run, "done");
+  return run;
+}
+
 // Entries in a plot's legend (a grid: the last row may have empty cells).
 int legendEntries(QCustomPlot* plot) {
   int n = 0;
@@ -295,32 +323,7 @@ class TestGuiScaling : public QObject {
   void benchmark_run_from_the_database_is_drawn_the_same() {
     const QString db = dir_ + "/runs.sqlite";
     const auto samples = adala::widgets::readScalingCsv(csv_);
-    int64_t run = 0;
-    {
-      store::RunStore store(db.toStdString());
-      store.create_run("training", "{}", "cpu", "", "");
-      run =
-          store.create_run("bench scaling vit_small 224-1792px", "{}", "cpu", "", "", "benchmark");
-      std::vector<store::BenchmarkPoint> points;
-      for (const auto& s : samples) {
-        store::BenchmarkPoint p;
-        p.benchmark = "scaling";
-        p.preset = s.preset.toStdString();
-        p.mode = s.mode.toStdString();
-        p.resolution = s.resolution;
-        p.tokens = s.tokens;
-        p.gflops = s.gflops;
-        p.gflops_attention_only = s.gflopsAttention;
-        p.peak_mb = s.peakMb;
-        p.ms_per_img = s.msPerImg;
-        p.imgs_per_s = s.imgsPerS;
-        p.ran = s.ran;
-        p.note = s.note.toStdString();
-        points.push_back(p);
-      }
-      store.add_benchmark_points(run, points);
-      store.set_run_status(run, "done");
-    }
+    const int64_t run = writeBenchmarkRun(db, samples);
     ScalingView view;
     QString error;
     QVERIFY(!view.loadRun(db, 1, &error));  // the training run
@@ -545,6 +548,49 @@ class TestGuiScaling : public QObject {
     QVERIFY(window.openBenchmarkCsv(csv_));
     QCOMPARE(window.scalingPanel()->view()->samples().size(), 10);
     QCOMPARE(window.scalingPanel()->form()->presetBox()->itemText(0), QString("vit_small"));
+  }
+
+  // A benchmark run in the run list says so, and opening it shows the Scaling tab.
+  void benchmark_run_opens_from_the_run_list() {
+    const QString db = dir_ + "/browser.sqlite";
+    const qint64 run = writeBenchmarkRun(db, adala::widgets::readScalingCsv(csv_));
+    EngineController controller(db);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* browser = window.runBrowser();
+    QCOMPARE(browser->kindOf(run), QString("benchmark"));
+    QCOMPARE(browser->kindOf(1), QString("training"));
+    QCOMPARE(window.scalingPanel()->form()->earlierRunCount(), 1);
+    auto* view = browser->view();
+    const auto found =
+        view->model()->match(view->model()->index(0, widgets::RunBrowser::StageColumn),
+                             Qt::DisplayRole, QStringLiteral("benchmark · 10 point"), 1,
+                             Qt::MatchStartsWith);  // "points" with the English .qm loaded
+    QCOMPARE(found.size(), 1);
+    window.showTab(MainWindow::PlotTab);
+    const QModelIndex cell = found.first();
+    view->scrollTo(cell);
+    QSignalSpy opened(browser, &widgets::RunBrowser::runOpened);
+    const QPoint at = view->visualRect(cell).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);  // Qt 6: the press first
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(opened.first().first().toLongLong(), run);
+    auto* tabs = window.findChild<QTabWidget*>();
+    QCOMPARE(tabs->currentIndex(), int(MainWindow::ScalingTab));
+    QCOMPARE(window.scalingPanel()->view()->samples().size(), 10);
+    QCOMPARE(window.scalingPanel()->view()->source(), QString("benchmark run #%1").arg(run));
+  }
+
+  void log_ticks_read_at_any_range() {
+    using adala::widgets::LogAxisTicker;
+    QCOMPARE(LogAxisTicker::niceTicks(5, 60), (QVector<double>{5, 7, 10, 20, 30, 50}));
+    QCOMPARE(LogAxisTicker::niceTicks(150, 6000),
+             (QVector<double>{200, 300, 500, 700, 1000, 2000, 3000, 5000}));
+    QCOMPARE(LogAxisTicker::niceTicks(12, 18), (QVector<double>{15}));
+    QCOMPARE(LogAxisTicker::label(2000), QString("2000"));
+    QCOMPARE(LogAxisTicker::label(0.5), QString("0.5"));
   }
 };
 
