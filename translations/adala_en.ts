@@ -35,4 +35,14 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>adala::widgets::RunBrowser</name>
+    <message numerus="yes">
+        <source>benchmark · %n point(s)</source>
+        <translation>
+            <numerusform>benchmark · %n point</numerusform>
+            <numerusform>benchmark · %n points</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -904,10 +904,6 @@
         <translation>단축키</translation>
     </message>
     <message>
-        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Ctrl+O / Ctrl+Shift+S&lt;/td&gt;&lt;td&gt;open / save an experiment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Return&lt;/td&gt;&lt;td&gt;start the selected stages&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+P&lt;/td&gt;&lt;td&gt;pause / resume the run&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+.&lt;/td&gt;&lt;td&gt;cancel the run (checkpointed, resumable)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+1 / Ctrl+2&lt;/td&gt;&lt;td&gt;plots / inspector&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+3 / Ctrl+4&lt;/td&gt;&lt;td&gt;show or hide the runs / launcher docks&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+L&lt;/td&gt;&lt;td&gt;logarithmic MSE axis&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+E&lt;/td&gt;&lt;td&gt;export the plots (PNG, SVG, CSV)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;F5&lt;/td&gt;&lt;td&gt;refresh the run list&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+I / Ctrl+Shift+O&lt;/td&gt;&lt;td&gt;inspect an image / a checkpoint&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;arrow keys&lt;/td&gt;&lt;td&gt;move the inspector&apos;s query patch&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Page Up / Page Down&lt;/td&gt;&lt;td&gt;previous / next block&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;H / Shift+H&lt;/td&gt;&lt;td&gt;next / previous head&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;C&lt;/td&gt;&lt;td&gt;query = class token&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
-        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Ctrl+O / Ctrl+Shift+S&lt;/td&gt;&lt;td&gt;실험 열기 / 저장&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Return&lt;/td&gt;&lt;td&gt;선택한 단계 시작&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+P&lt;/td&gt;&lt;td&gt;실행 일시 정지 / 계속&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+.&lt;/td&gt;&lt;td&gt;실행 취소 (체크포인트 저장, 이어서 실행 가능)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+1 / Ctrl+2&lt;/td&gt;&lt;td&gt;그래프 / 검사기&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+3 / Ctrl+4&lt;/td&gt;&lt;td&gt;실행 목록 / 실행기 도크 보이기·숨기기&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+L&lt;/td&gt;&lt;td&gt;MSE 축 로그 눈금&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+E&lt;/td&gt;&lt;td&gt;그래프 내보내기 (PNG, SVG, CSV)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;F5&lt;/td&gt;&lt;td&gt;실행 목록 새로 고침&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+I / Ctrl+Shift+O&lt;/td&gt;&lt;td&gt;이미지 / 체크포인트 검사&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;화살표 키&lt;/td&gt;&lt;td&gt;검사기의 쿼리 패치 이동&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Page Up / Page Down&lt;/td&gt;&lt;td&gt;이전 / 다음 블록&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;H / Shift+H&lt;/td&gt;&lt;td&gt;다음 / 이전 헤드&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;C&lt;/td&gt;&lt;td&gt;쿼리 = 클래스 토큰&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
-    </message>
-    <message>
         <source>A run is in progress</source>
         <translation>실행이 진행 중입니다</translation>
     </message>
@@ -998,6 +994,152 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>&lt;tr&gt;&lt;td&gt;Ctrl+Shift+G / Ctrl+6&lt;/td&gt;&lt;td&gt;open segmentation results / show the viewer&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;Ctrl+Shift+G / Ctrl+6&lt;/td&gt;&lt;td&gt;분할 결과 열기 / 뷰어 표시&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>스케일링</translation>
+    </message>
+    <message>
+        <source>Resolution scaling: GFLOPs, peak memory and latency of softmax vs linear attention (Ctrl+5)</source>
+        <translation>해상도 스케일링: softmax와 선형 어텐션의 GFLOPs, 최대 메모리, 지연 시간 (Ctrl+5)</translation>
+    </message>
+    <message>
+        <source>Open &amp;benchmark CSV…</source>
+        <translation>벤치마크 CSV 열기(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+B</source>
+        <translation>Ctrl+Shift+B</translation>
+    </message>
+    <message>
+        <source>&amp;Scaling benchmark</source>
+        <translation>스케일링 벤치마크(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Ctrl+5</source>
+        <translation>Ctrl+5</translation>
+    </message>
+    <message>
+        <source>Showing %1 in the Scaling tab.</source>
+        <translation>%1을(를) 스케일링 탭에 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1.</source>
+        <translation>%1을(를) 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Showing benchmark run %1.</source>
+        <translation>벤치마크 실행 %1을(를) 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Cannot show benchmark run %1 (see the Scaling tab).</source>
+        <translation>벤치마크 실행 %1을(를) 표시할 수 없습니다 (스케일링 탭을 확인하세요).</translation>
+    </message>
+    <message>
+        <source>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Ctrl+O / Ctrl+Shift+S&lt;/td&gt;&lt;td&gt;open / save an experiment&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Return&lt;/td&gt;&lt;td&gt;start the selected stages&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+P&lt;/td&gt;&lt;td&gt;pause / resume the run&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+.&lt;/td&gt;&lt;td&gt;cancel the run (checkpointed, resumable)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+1 / Ctrl+2 / Ctrl+5&lt;/td&gt;&lt;td&gt;plots / inspector / scaling benchmark&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+3 / Ctrl+4&lt;/td&gt;&lt;td&gt;show or hide the runs / launcher docks&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Shift+B&lt;/td&gt;&lt;td&gt;open a benchmark CSV (adala bench scaling --csv)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+L&lt;/td&gt;&lt;td&gt;logarithmic MSE axis&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+E&lt;/td&gt;&lt;td&gt;export the plots (PNG, SVG, CSV)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;F5&lt;/td&gt;&lt;td&gt;refresh the run list&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+I / Ctrl+Shift+O&lt;/td&gt;&lt;td&gt;inspect an image / a checkpoint&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;arrow keys&lt;/td&gt;&lt;td&gt;move the inspector&apos;s query patch&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Page Up / Page Down&lt;/td&gt;&lt;td&gt;previous / next block&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;H / Shift+H&lt;/td&gt;&lt;td&gt;next / previous head&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;C&lt;/td&gt;&lt;td&gt;query = class token&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table&gt;&lt;tr&gt;&lt;td&gt;Ctrl+O / Ctrl+Shift+S&lt;/td&gt;&lt;td&gt;실험 열기 / 저장&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Return&lt;/td&gt;&lt;td&gt;선택한 단계 시작&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+P&lt;/td&gt;&lt;td&gt;실행 일시 정지 / 계속&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+.&lt;/td&gt;&lt;td&gt;실행 취소 (체크포인트 저장, 이어서 실행 가능)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+1 / Ctrl+2 / Ctrl+5&lt;/td&gt;&lt;td&gt;그래프 / 검사기 / 스케일링 벤치마크&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+3 / Ctrl+4&lt;/td&gt;&lt;td&gt;실행 목록 / 실행기 도크 보이기·숨기기&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+Shift+B&lt;/td&gt;&lt;td&gt;벤치마크 CSV 열기 (adala bench scaling --csv)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+L&lt;/td&gt;&lt;td&gt;MSE 축 로그 눈금&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+E&lt;/td&gt;&lt;td&gt;그래프 내보내기 (PNG, SVG, CSV)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;F5&lt;/td&gt;&lt;td&gt;실행 목록 새로 고침&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Ctrl+I / Ctrl+Shift+O&lt;/td&gt;&lt;td&gt;이미지 / 체크포인트 검사&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;화살표 키&lt;/td&gt;&lt;td&gt;검사기의 쿼리 패치 이동&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;Page Up / Page Down&lt;/td&gt;&lt;td&gt;이전 / 다음 블록&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;H / Shift+H&lt;/td&gt;&lt;td&gt;다음 / 이전 헤드&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;C&lt;/td&gt;&lt;td&gt;쿼리 = 클래스 토큰&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::ScalingBenchProcess</name>
+    <message>
+        <source>A benchmark is already running.</source>
+        <translation>벤치마크가 이미 실행 중입니다.</translation>
+    </message>
+    <message>
+        <source>Cannot create a temporary folder: %1</source>
+        <translation>임시 폴더를 만들 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>The benchmark process crashed.</source>
+        <translation>벤치마크 프로세스가 비정상 종료되었습니다.</translation>
+    </message>
+    <message>
+        <source>The benchmark failed (exit code %1).</source>
+        <translation>벤치마크가 실패했습니다 (종료 코드 %1).</translation>
+    </message>
+    <message>
+        <source>The benchmark wrote no CSV.</source>
+        <translation>벤치마크가 CSV를 쓰지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>%1을(를) 시작할 수 없습니다: %2</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::ScalingPanel</name>
+    <message>
+        <source>Recording benchmark run #%1…</source>
+        <translation>벤치마크 실행 #%1 기록 중…</translation>
+    </message>
+    <message>
+        <source>The benchmark finished but its CSV cannot be read: %1</source>
+        <translation>벤치마크는 끝났지만 CSV를 읽을 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>benchmark run #%1</source>
+        <translation>벤치마크 실행 #%1</translation>
+    </message>
+    <message>
+        <source>benchmark (not recorded)</source>
+        <translation>벤치마크 (기록되지 않음)</translation>
+    </message>
+    <message>
+        <source>Done: %1 points, recorded as run #%2.</source>
+        <translation>완료: 측정 지점 %1개, 실행 #%2로 기록했습니다.</translation>
+    </message>
+    <message>
+        <source>Done: %1 points.</source>
+        <translation>완료: 측정 지점 %1개.</translation>
+    </message>
+    <message>
+        <source>Scaling benchmark done.</source>
+        <translation>스케일링 벤치마크를 마쳤습니다.</translation>
+    </message>
+    <message>
+        <source>Showing the points measured before it failed.</source>
+        <translation>실패하기 전에 측정한 지점을 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Scaling benchmark failed.</source>
+        <translation>스케일링 벤치마크가 실패했습니다.</translation>
+    </message>
+    <message>
+        <source>Cancelled. The resolutions measured before are kept in run #%1 and shown.</source>
+        <translation>취소했습니다. 그 전에 측정한 해상도는 실행 #%1에 남아 있으며 그래프에 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Cancelled before any resolution was measured.</source>
+        <translation>해상도를 하나도 측정하기 전에 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Scaling benchmark cancelled.</source>
+        <translation>스케일링 벤치마크를 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Running adala bench scaling (%1, %2 resolutions × %3 modes)…</source>
+        <translation>adala bench scaling 실행 중 (%1, 해상도 %2개 × 모드 %3개)…</translation>
+    </message>
+    <message>
+        <source>Scaling benchmark running…</source>
+        <translation>스케일링 벤치마크 실행 중…</translation>
+    </message>
+    <message>
+        <source>Showing %1.</source>
+        <translation>%1을(를) 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Showing benchmark run #%1.</source>
+        <translation>벤치마크 실행 #%1을(를) 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Open a benchmark CSV</source>
+        <translation>벤치마크 CSV 열기</translation>
+    </message>
+    <message>
+        <source>CSV tables (*.csv);;All files (*)</source>
+        <translation>CSV 표 (*.csv);;모든 파일 (*)</translation>
     </message>
 </context>
 <context>
@@ -1645,6 +1787,385 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>queued</source>
         <translation>대기 중</translation>
+    </message>
+    <message numerus="yes">
+        <source>benchmark · %n point(s)</source>
+        <translation>
+            <numerusform>벤치마크 · 지점 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open it to see the scaling plots</source>
+        <translation>열면 스케일링 그래프를 볼 수 있습니다</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::ScalingData</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>%1 is empty.</source>
+        <translation>%1이(가) 비어 있습니다.</translation>
+    </message>
+    <message>
+        <source>%1 is not a scaling benchmark CSV (it has no &quot;resolution&quot; and &quot;mode&quot; columns; write one with adala bench scaling --csv FILE).</source>
+        <translation>%1은(는) 스케일링 벤치마크 CSV가 아닙니다 (&quot;resolution&quot;과 &quot;mode&quot; 열이 없습니다. adala bench scaling --csv FILE로 만드세요).</translation>
+    </message>
+    <message>
+        <source>%1, line %2: no resolution or mode.</source>
+        <translation>%1, %2번째 줄: 해상도나 모드가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 holds no benchmark points.</source>
+        <translation>%1에 벤치마크 지점이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>%1에 쓸 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>There is no run %1 in %2.</source>
+        <translation>%2에 실행 %1이(가) 없습니다.</translation>
+    </message>
+    <message>
+        <source>Run %1 holds no resolution-scaling points (yet).</source>
+        <translation>실행 %1에는 (아직) 해상도 스케일링 지점이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Run %1 is a training run, not a benchmark run.</source>
+        <translation>실행 %1은(는) 벤치마크 실행이 아니라 학습 실행입니다.</translation>
+    </message>
+    <message>
+        <source>This build has no run database.</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Enter at least one resolution, e.g. 224,448,1024.</source>
+        <translation>해상도를 하나 이상 입력하세요 (예: 224,448,1024).</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a whole number of pixels (e.g. 224,448,1024).</source>
+        <translation>&quot;%1&quot;은(는) 픽셀 단위의 정수가 아닙니다 (예: 224,448,1024).</translation>
+    </message>
+    <message>
+        <source>%1 px is out of range: resolutions go from %2 to %3 px.</source>
+        <translation>%1 px는 범위를 벗어났습니다: 해상도는 %2 ~ %3 px입니다.</translation>
+    </message>
+    <message>
+        <source>%1 px is listed twice.</source>
+        <translation>%1 px가 두 번 들어 있습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::ScalingForm</name>
+    <message>
+        <source>Resolution scaling benchmark</source>
+        <translation>해상도 스케일링 벤치마크</translation>
+    </message>
+    <message>
+        <source>The ViT to measure (random weights: speed and memory do not depend on them)</source>
+        <translation>측정할 ViT (무작위 가중치: 속도와 메모리는 가중치와 무관합니다)</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Square input sides in pixels, separated by commas, from %1 to %2</source>
+        <translation>정사각형 입력의 한 변 길이(픽셀)를 쉼표로 구분해 입력, %1 ~ %2</translation>
+    </message>
+    <message>
+        <source>Runs adala bench scaling in a separate process; each point in a fresh child process</source>
+        <translation>adala bench scaling을 별도 프로세스로 실행합니다. 각 지점은 새 자식 프로세스에서 측정합니다</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop the benchmark (resolutions already measured stay in the run database)</source>
+        <translation>벤치마크 중지 (이미 측정한 해상도는 실행 데이터베이스에 남습니다)</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>어텐션:</translation>
+    </message>
+    <message>
+        <source>Plain softmax attention: holds the N × N scores</source>
+        <translation>일반 softmax 어텐션: N × N 점수를 모두 메모리에 둡니다</translation>
+    </message>
+    <message>
+        <source>Exact softmax computed in query chunks: the memory-lean baseline</source>
+        <translation>쿼리 묶음 단위로 계산하는 정확한 softmax: 메모리를 아끼는 기준선</translation>
+    </message>
+    <message>
+        <source>ELU+1 linear attention: O(N) in the tokens</source>
+        <translation>ELU+1 선형 어텐션: 토큰 수에 대해 O(N)</translation>
+    </message>
+    <message>
+        <source>Benchmark runs recorded in the run database</source>
+        <translation>실행 데이터베이스에 기록된 벤치마크 실행</translation>
+    </message>
+    <message>
+        <source>&amp;Open run</source>
+        <translation>실행 열기(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open &amp;CSV…</source>
+        <translation>CSV 열기(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>A CSV written by adala bench scaling --csv FILE</source>
+        <translation>adala bench scaling --csv FILE로 만든 CSV</translation>
+    </message>
+    <message>
+        <source>&amp;Earlier results:</source>
+        <translation>이전 결과(&amp;E):</translation>
+    </message>
+    <message>
+        <source>Choose a model.</source>
+        <translation>모델을 고르세요.</translation>
+    </message>
+    <message>
+        <source>Resolutions: %1</source>
+        <translation>해상도: %1</translation>
+    </message>
+    <message>
+        <source>Choose at least one attention mode.</source>
+        <translation>어텐션 모드를 하나 이상 고르세요.</translation>
+    </message>
+    <message>
+        <source>#%1 %2 (%3, %4)</source>
+        <translation>#%1 %2 (%3, %4)</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>시작 중…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 points</source>
+        <translation>%2개 중 %1개 지점</translation>
+    </message>
+    <message>
+        <source>%1 of %2 · %3</source>
+        <translation>%2개 중 %1개 · %3</translation>
+    </message>
+    <message>
+        <source>Re&amp;solutions:</source>
+        <translation>해상도(&amp;S):</translation>
+    </message>
+    <message>
+        <source>R&amp;un benchmark</source>
+        <translation>벤치마크 실행(&amp;U)</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::ScalingView</name>
+    <message>
+        <source>Paper ViT-L points</source>
+        <translation>논문 ViT-L 지점</translation>
+    </message>
+    <message>
+        <source>Show the paper&apos;s ViT-L 1024² figures: 1241 → 429 GFLOPs, 3.28 → 1.37 GB</source>
+        <translation>논문의 ViT-L 1024² 수치 표시: 1241 → 429 GFLOPs, 3.28 → 1.37 GB</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>PNG 내보내기…</translation>
+    </message>
+    <message>
+        <source>Save the three plots as one PNG image</source>
+        <translation>세 그래프를 PNG 이미지 하나로 저장</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>CSV 내보내기…</translation>
+    </message>
+    <message>
+        <source>Save the points shown as CSV (reads back with File → Open benchmark CSV…)</source>
+        <translation>표시된 지점을 CSV로 저장 (파일 → 벤치마크 CSV 열기…로 다시 읽을 수 있습니다)</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>연산량</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>최대 메모리</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>지연 시간</translation>
+    </message>
+    <message>
+        <source>analytic GFLOPs per image (1 MAC = 1 FLOP)</source>
+        <translation>이미지당 해석적 GFLOPs (1 MAC = 1 FLOP)</translation>
+    </message>
+    <message>
+        <source>peak MB above weights + input</source>
+        <translation>가중치+입력을 뺀 최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>ms per image (median)</source>
+        <translation>이미지당 ms (중앙값)</translation>
+    </message>
+    <message>
+        <source>resolution (px, square input)</source>
+        <translation>해상도 (px, 정사각형 입력)</translation>
+    </message>
+    <message>
+        <source>benchmark run #%1</source>
+        <translation>벤치마크 실행 #%1</translation>
+    </message>
+    <message>
+        <source>linear = softmax at ≈ %1 px; linear lower above</source>
+        <translation>≈ %1 px에서 linear = softmax, 그보다 크면 linear가 낮음</translation>
+    </message>
+    <message>
+        <source>linear = softmax at ≈ %1 px; softmax lower above</source>
+        <translation>≈ %1 px에서 linear = softmax, 그보다 크면 softmax가 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover: one resolution (%1 px), linear lower</source>
+        <translation>교차점 없음: 해상도 하나(%1 px), linear가 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover in %1–%2 px: linear lower throughout</source>
+        <translation>%1–%2 px에서 교차점 없음: linear가 항상 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover: one resolution (%1 px), softmax lower</source>
+        <translation>교차점 없음: 해상도 하나(%1 px), softmax가 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover in %1–%2 px: softmax lower throughout</source>
+        <translation>%1–%2 px에서 교차점 없음: softmax가 항상 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover: needs softmax and linear points at the same resolutions</source>
+        <translation>교차점 없음: 같은 해상도의 softmax와 linear 지점이 필요합니다</translation>
+    </message>
+    <message>
+        <source>crossover ≈ %1 px</source>
+        <translation>교차점 ≈ %1 px</translation>
+    </message>
+    <message>
+        <source>no crossover: linear lower</source>
+        <translation>교차점 없음: linear가 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover: softmax lower</source>
+        <translation>교차점 없음: softmax가 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover: no common points</source>
+        <translation>교차점 없음: 공통 지점 없음</translation>
+    </message>
+    <message>
+        <source>dashed: attention only</source>
+        <translation>점선: 어텐션만</translation>
+    </message>
+    <message>
+        <source>paper ViT-L 1024²</source>
+        <translation>논문 ViT-L 1024²</translation>
+    </message>
+    <message>
+        <source>softmax %1</source>
+        <translation>softmax %1</translation>
+    </message>
+    <message>
+        <source>softmax %1 GB</source>
+        <translation>softmax %1 GB</translation>
+    </message>
+    <message>
+        <source>linear %1</source>
+        <translation>linear %1</translation>
+    </message>
+    <message>
+        <source>linear %1 GB</source>
+        <translation>linear %1 GB</translation>
+    </message>
+    <message>
+        <source>no data: run a benchmark or open a CSV</source>
+        <translation>데이터 없음: 벤치마크를 실행하거나 CSV를 여세요</translation>
+    </message>
+    <message>
+        <source>No benchmark loaded.</source>
+        <translation>불러온 벤치마크가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 · %2 points · %3</source>
+        <translation>%1 · 지점 %2개 · %3</translation>
+    </message>
+    <message>
+        <source>unknown model</source>
+        <translation>알 수 없는 모델</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Run &lt;b&gt;adala bench scaling&lt;/b&gt; from the form, open an earlier benchmark run, or open a CSV written by &lt;code&gt;adala bench scaling --csv&lt;/code&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;위 양식에서 &lt;b&gt;adala bench scaling&lt;/b&gt;을 실행하거나, 이전 벤치마크 실행을 열거나, &lt;code&gt;adala bench scaling --csv&lt;/code&gt;로 만든 CSV를 여세요.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Crossover of linear and softmax&lt;/b&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;linear와 softmax의 교차점&lt;/b&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>연산량</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>메모리</translation>
+    </message>
+    <message>
+        <source>latency</source>
+        <translation>지연 시간</translation>
+    </message>
+    <message>
+        <source>%1 at %2 px: %3</source>
+        <translation>%2 px의 %1: %3</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>실행하지 않음</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Not measured&lt;/b&gt;&lt;br&gt;%1&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;측정하지 않은 지점&lt;/b&gt;&lt;br&gt;%1&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;At %1 px, linear vs softmax&lt;/b&gt;&lt;br&gt;GFLOPs %2 → %3, peak %4 → %5 MB, %6 → %7 ms/img&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;%1 px에서 softmax 대비 linear&lt;/b&gt;&lt;br&gt;GFLOPs %2 → %3, 최대 메모리 %4 → %5 MB, %6 → %7 ms/이미지&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;small&gt;GFLOPs: analytic, 1 multiply-add = 1 FLOP (the paper&apos;s convention); solid = whole model, dashed = attention sub-layers + patch embed (the paper&apos;s count). Peak memory: RSS high-water mark above weights and input, a fresh process per point. Paper (ViT-L, 1024²): 1241 → 429 GFLOPs, 3.28 → 1.37 GB.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;small&gt;GFLOPs: 해석적 계산, 곱셈-덧셈 1회 = 1 FLOP (논문의 관례). 실선 = 모델 전체, 점선 = 어텐션 하위 층 + 패치 임베딩 (논문의 집계 방식). 최대 메모리: 가중치와 입력을 뺀 RSS 최고치, 지점마다 새 프로세스에서 측정. 논문 (ViT-L, 1024²): 1241 → 429 GFLOPs, 3.28 → 1.37 GB.&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Export the scaling plots</source>
+        <translation>스케일링 그래프 내보내기</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1(으)로 내보냈습니다</translation>
+    </message>
+    <message>
+        <source>Could not export %1</source>
+        <translation>%1(으)로 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Export the scaling points</source>
+        <translation>스케일링 지점 내보내기</translation>
+    </message>
+    <message>
+        <source>CSV table (*.csv)</source>
+        <translation>CSV 표 (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -2362,10 +2883,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>검사기 쿼리 패치.</translation>
     </message>
     <message>
-        <source>Central tab to show: plot or inspector.</source>
-        <translation>가운데에 표시할 탭: plot(그래프) 또는 inspector(검사기).</translation>
-    </message>
-    <message>
         <source>system, light or dark.</source>
         <translation>system(시스템), light(밝게) 또는 dark(어둡게).</translation>
     </message>
@@ -2392,6 +2909,14 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Image the segmentation viewer shows first (1 = the first).</source>
         <translation>분할 뷰어가 처음 표시할 이미지 (1 = 첫 번째).</translation>
+    </message>
+    <message>
+        <source>Central tab to show: plot, inspector or scaling.</source>
+        <translation>가운데에 표시할 탭: plot(그래프), inspector(검사기) 또는 scaling(스케일링).</translation>
+    </message>
+    <message>
+        <source>Plot this CSV of adala bench scaling --csv in the Scaling tab.</source>
+        <translation>adala bench scaling --csv로 만든 이 CSV를 스케일링 탭에 그립니다.</translation>
     </message>
 </context>
 </TS>

@@ -30,6 +30,7 @@ constexpr int kSortRole = Qt::UserRole;
 constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kRunDirRole = Qt::UserRole + 2;
 constexpr int kStatusRole = Qt::UserRole + 3;
+constexpr int kKindRole = Qt::UserRole + 4;
 
 // Text filter on every column plus a status filter.
 class RunFilterProxy : public QSortFilterProxyModel {
@@ -202,9 +203,15 @@ void RunBrowser::refresh() {
       row[StatusColumn]->setData(status, kStatusRole);
       if (auto c = statusColor(status); c.isValid())
         row[StatusColumn]->setForeground(c);
-      // Stage: the highest stage that has a row, with its progress.
+      row[IdColumn]->setData(QString::fromStdString(run.kind), kKindRole);
+      // Stage: the highest stage that has a row, with its progress; a benchmark's points.
       const auto stages = db.stages(run.id);
-      if (!stages.empty()) {
+      if (run.kind == "benchmark") {
+        const int points = static_cast<int>(db.benchmark_points(run.id).size());
+        row[StageColumn]->setText(tr("benchmark · %n point(s)", nullptr, points));
+        row[StageColumn]->setToolTip(tr("Open it to see the scaling plots"));
+        row[StageColumn]->setData(-0.5, kSortRole);
+      } else if (!stages.empty()) {
         const auto& s = stages.back();
         const qint64 step = std::max<int64_t>(0, s.last_step);
         row[StageColumn]->setText(tr("%1 %2 (%3/%4)")
@@ -296,6 +303,13 @@ QString RunBrowser::runDirOf(qint64 id) const {
   for (int r = 0; r < model_->rowCount(); ++r)
     if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
       return model_->item(r, IdColumn)->data(kRunDirRole).toString();
+  return {};
+}
+
+QString RunBrowser::kindOf(qint64 id) const {
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
+      return model_->item(r, IdColumn)->data(kKindRole).toString();
   return {};
 }
 

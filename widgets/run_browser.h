@@ -31,6 +31,7 @@ class RunBrowser : public QWidget {
   int visibleRunCount() const;
   QString statusOf(qint64 id) const;
   QString runDirOf(qint64 id) const;
+  QString kindOf(qint64 id) const;  // "training" | "benchmark" ("" if absent)
   QTreeView* view() const { return view_; }
 
  public slots:

@@ -1,6 +1,7 @@
 // `adala bench attention|scaling|flops|peer`: benchmarks of the engine on this machine.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -9,6 +10,7 @@
 #include <ATen/Parallel.h>
 
 #include "app/cli/arg_parser.h"
+#include "app/cli/benchmark_record.h"
 #include "app/cli/commands.h"
 #include "engine/analysis/attention_bench.h"
 #include "engine/analysis/flop_model.h"
@@ -33,6 +35,25 @@ std::vector<int64_t> int_list(const ArgParser& p, const std::string& name) {
   }
   if (out.empty()) throw UsageError("option --" + name + " is empty");
   return out;
+}
+
+Json int_array(const std::vector<int64_t>& values) {
+  Json a = Json::array();
+  for (int64_t v : values) a.push_back(Json(v));
+  return a;
+}
+
+Json string_array(const std::vector<std::string>& values) {
+  Json a = Json::array();
+  for (const auto& v : values) a.push_back(Json(v));
+  return a;
+}
+
+// "224-1024" for the name of a recorded run.
+std::string range_text(const std::vector<int64_t>& values) {
+  if (values.empty()) return "";
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return *lo == *hi ? std::to_string(*lo) : std::to_string(*lo) + "-" + std::to_string(*hi);
 }
 
 // A progress bar on stderr: redrawn in place on a terminal, one line per point otherwise.
@@ -71,6 +92,7 @@ int bench_attention(const Args& args) {
       .option("memory-margin", "1.5")
       .option("point-budget", "120")
       .option("gemm-n", "2048")
+      .option("db", "")
       .flag("no-gemm")
       .flag("in-process")
       .flag("help");
@@ -81,10 +103,11 @@ int bench_attention(const Args& args) {
         "         [--tokens 196,576,1024,2304,4096,9216,16384] [--repeats 3] [--warmup 1]\n"
         "         [--kernels softmax,softmax-chunked,linear,linear-blocked] [--chunk ROWS]\n"
         "         [--device cpu|cuda|auto] [--memory-margin 1.5] [--point-budget 120]\n"
-        "         [--gemm-n 2048] [--no-gemm] [--in-process] [--threads N]\n"
+        "         [--gemm-n 2048] [--no-gemm] [--in-process] [--threads N] [--db FILE|none]\n"
         "  times each attention kernel on (batch, heads, N, d) float32 inputs and measures its\n"
         "  peak memory in a fresh child process per point; prints ratios to plain softmax and\n"
-        "  the kernels' GFLOP/s against this machine's measured matmul rate.\n");
+        "  the kernels' GFLOP/s against this machine's measured matmul rate. The points are\n"
+        "  recorded as a benchmark run in the run database (--db none: not recorded).\n");
     return 0;
   }
   AttentionBenchOptions o;
@@ -100,8 +123,26 @@ int bench_attention(const Args& args) {
   o.memory_margin = p.get_double("memory-margin");
   o.point_budget_s = p.get_double("point-budget");
   o.isolate = !p.flag_set("in-process");
+  for (const auto& k : o.kernels) {
+    if (!is_attention_kernel(k)) throw UsageError("unknown kernel \"" + k + "\" in --kernels");
+  }
   std::fprintf(stderr, "%s", busy_machine_warning().c_str());
+  Json config = Json::object();
+  config["benchmark"] = Json("attention");
+  config["heads"] = Json(o.heads);
+  config["head_dim"] = Json(o.head_dim);
+  config["batch"] = Json(o.batch);
+  config["tokens"] = int_array(o.tokens);
+  config["kernels"] = string_array(o.kernels);
+  config["repeats"] = Json(o.repeats);
+  config["warmup"] = Json(o.warmup);
+  config["threads"] = Json(at::get_num_threads());
+  config["conditions"] = Json(machine_conditions());
+  BenchmarkRecord record(p.get("db"), "bench attention N=" + range_text(o.tokens), config,
+                         o.device.str());
   auto points = run_attention_bench(o, progress_bar("bench attention"));
+  record.add(points, o);
+  record.finish();
   std::printf("%s", format_attention_table(points, o).c_str());
   if (!p.flag_set("no-gemm") && o.device.is_cpu()) {
     // After the points: this runs in the parent, whose own thread pool starts only now.
@@ -132,6 +173,7 @@ int bench_scaling(const Args& args) {
       .option("chunk", "0")
       .option("device", "cpu")
       .option("csv", "")
+      .option("db", "")
       .option("memory-margin", "1.5")
       .option("point-budget", "120")
       .flag("train-step")
@@ -147,8 +189,11 @@ int bench_scaling(const Args& args) {
         "         [--csv out.csv] [--train-step] [--no-count] [--memory-margin 1.5] "
         "[--in-process]\n"
         "         [--point-budget 120]  (seconds: fewer timed repeats where one run takes long)\n"
+        "         [--db FILE|none]\n"
         "  per resolution and attention mode: analytic and measured GMACs, peak memory (fresh\n"
-        "  child process per point), ms/img and imgs/s, ratios to plain softmax.\n");
+        "  child process per point), ms/img and imgs/s, ratios to plain softmax. The points are\n"
+        "  recorded as a benchmark run in the run database after each resolution (--db none:\n"
+        "  not recorded); the workbench plots them (Scaling tab).\n");
     return 0;
   }
   ScalingOptions o;
@@ -165,13 +210,60 @@ int bench_scaling(const Args& args) {
   o.point_budget_s = p.get_double("point-budget");
   o.count_ops = !p.flag_set("no-count");
   o.isolate = !p.flag_set("in-process");
+  for (const auto& m : o.modes) {
+    const auto& known = scaling_mode_names();
+    if (std::find(known.begin(), known.end(), m) == known.end())
+      throw UsageError("unknown mode \"" + m +
+                       "\" in --modes (expected softmax, softmax-chunked or linear)");
+  }
+  if (o.modes.empty()) throw UsageError("option --modes is empty");
+  try {
+    vit_preset(o.preset);
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--preset: ") + e.what());
+  }
   std::fprintf(stderr, "%s", busy_machine_warning().c_str());
-  auto points = run_scaling_bench(o, progress_bar("bench scaling"));
+  Json config = Json::object();
+  config["benchmark"] = Json("scaling");
+  config["preset"] = Json(o.preset);
+  config["resolutions"] = int_array(o.resolutions);
+  config["modes"] = string_array(o.modes);
+  config["batch"] = Json(o.batch);
+  config["repeats"] = Json(o.repeats);
+  config["warmup"] = Json(o.warmup);
+  config["train_step"] = Json(o.train_step);
+  config["threads"] = Json(at::get_num_threads());
+  config["conditions"] = Json(machine_conditions());
+  BenchmarkRecord record(p.get("db"),
+                         "bench scaling " + o.preset + " " + range_text(o.resolutions) + "px",
+                         config, o.device.str());
+  // One resolution at a time, each recorded when it is done: a run stopped halfway keeps
+  // the resolutions it measured.
+  const auto bar = progress_bar("bench scaling");
+  const size_t per_resolution = o.modes.size() * (o.train_step ? 2 : 1);
+  const size_t total = per_resolution * o.resolutions.size();
+  std::vector<ScalingPoint> points;
+  for (size_t i = 0; i < o.resolutions.size(); ++i) {
+    ScalingOptions one = o;
+    one.resolutions = {o.resolutions[i]};
+    const size_t offset = i * per_resolution;
+    auto part = run_scaling_bench(one, [&](size_t done, size_t, const std::string& label) {
+      if (!label.empty()) bar(offset + done, total, label);
+    });
+    record.add(part);
+    points.insert(points.end(), part.begin(), part.end());
+  }
+  bar(total, total, "");
   std::printf("%s", format_scaling_table(points, o).c_str());
   if (!p.get("csv").empty()) {
     write_scaling_csv(p.get("csv"), points);
+    record.add_artifact("scaling_csv", p.get("csv"));
     std::printf("wrote %s\n", p.get("csv").c_str());
   }
+  record.finish();
+  if (record.recording())
+    std::printf("recorded as benchmark run %lld (adala runs show %lld)\n",
+                (long long)record.run_id(), (long long)record.run_id());
   return 0;
 }
 
@@ -206,6 +298,7 @@ int bench_peer(const Args& args) {
       .option("script", "")
       .option("work-dir", "")
       .option("device", "cpu")
+      .option("db", "")
       .flag("keep")
       .flag("help");
   p.parse(args);
@@ -214,6 +307,7 @@ int bench_peer(const Args& args) {
         "usage: adala bench peer [--preset vit_small] [--res 224] [--batch 2] [--repeats 5]\n"
         "         [--python /usr/bin/python3] [--script scripts/peer_vit.py] [--work-dir DIR] "
         "[--keep]\n"
+        "         [--db FILE|none]\n"
         "  runs the same ViT (same weights, input, threads) in this engine and in a plain PyTorch\n"
         "  peer (scripts/peer_vit.py) and prints the outputs' relative difference and the time\n"
         "  ratio, for inference and one Stage-2 step (student linear features vs teacher softmax\n"
@@ -235,7 +329,20 @@ int bench_peer(const Args& args) {
   std::fprintf(stderr, "bench peer: running the engine, then %s %s ...\n", o.python.c_str(),
                o.script.c_str());
   std::fprintf(stderr, "%s", busy_machine_warning().c_str());
+  Json config = Json::object();
+  config["benchmark"] = Json("peer");
+  config["preset"] = Json(o.preset);
+  config["resolution"] = Json(o.resolution);
+  config["batch"] = Json(o.batch);
+  config["repeats"] = Json(o.repeats);
+  config["python"] = Json(o.python);
+  config["threads"] = Json(at::get_num_threads());
+  BenchmarkRecord record(p.get("db"),
+                         "bench peer " + o.preset + " " + std::to_string(o.resolution) + "px",
+                         config, "cpu");
   const auto report = run_peer_comparison(o);
+  record.add(report, o);
+  record.finish();
   std::printf("%s", format_peer_report(report, o).c_str());
   return report.agrees ? 0 : 1;
 }

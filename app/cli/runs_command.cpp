@@ -38,11 +38,14 @@ using store::StoreErrorKind;
 
 constexpr const char* kUsage =
     "usage: adala runs COMMAND [--db FILE]\n"
-    "  list [--tag TAG]                 runs, newest first\n"
-    "  show RUN                         one run: stages, evaluations, final metrics, artifacts\n"
+    "  list [--tag TAG] [--kind training|benchmark]\n"
+    "                                   runs, newest first\n"
+    "  show RUN                         one run: stages, evaluations, final metrics, artifacts;\n"
+    "                                   a benchmark run: its points\n"
     "  compare RUN RUN... [--blocks]    final metrics, evaluations and config differences\n"
     "  export RUN --format csv|json [-o FILE]\n"
-    "                                   metrics as CSV, or the whole run as JSON\n"
+    "                                   metrics (a benchmark run: its points) as CSV, or the\n"
+    "                                   whole run as JSON\n"
     "  delete RUN [--yes]               the run and its artifact files (asks first)\n"
     "  tag RUN TAG [--remove]           add (or remove) a tag\n"
     "  note RUN TEXT                    set the run's notes\n"
@@ -229,19 +232,31 @@ RunInfo resolve_run(RunStore& store, const std::string& id_or_name) {
 
 // --- sub-commands -------------------------------------------------------------------------
 
+// "3 points" / "1 point"
+std::string point_count(size_t n) { return std::to_string(n) + (n == 1 ? " point" : " points"); }
+
 int list_runs(const ArgParser& parser, std::ostream& out) {
+  const std::string kind = parser.get("kind");
+  if (!kind.empty() && kind != "training" && kind != "benchmark")
+    throw UsageError("--kind must be training or benchmark");
   RunStore store = open_for_reading(database_path(parser));
   const std::string tag = parser.get("tag");
   std::vector<std::vector<std::string>> rows = {
-      {"ID", "NAME", "STATUS", "STAGES", "STARTED", "DURATION", "DEVICE", "TAGS"}};
+      {"ID", "NAME", "KIND", "STATUS", "STAGES", "STARTED", "DURATION", "DEVICE", "TAGS"}};
   for (const RunInfo& run : store.list_runs()) {
     if (!tag.empty() && std::find(run.tags.begin(), run.tags.end(), tag) == run.tags.end())
       continue;
-    const auto stages = store.stages(run.id);
-    const auto done = std::count_if(stages.begin(), stages.end(),
-                                    [](const auto& stage) { return stage.status == "done"; });
-    rows.push_back({std::to_string(run.id), run.name, run.status,
-                    std::to_string(done) + "/" + std::to_string(stages.size()),
+    if (!kind.empty() && run.kind != kind) continue;
+    std::string progress;
+    if (run.kind == "benchmark") {
+      progress = point_count(store.benchmark_points(run.id).size());
+    } else {
+      const auto stages = store.stages(run.id);
+      const auto done = std::count_if(stages.begin(), stages.end(),
+                                      [](const auto& stage) { return stage.status == "done"; });
+      progress = std::to_string(done) + "/" + std::to_string(stages.size());
+    }
+    rows.push_back({std::to_string(run.id), run.name, run.kind, run.status, progress,
                     short_time(run.started_at), duration_of(run),
                     run.device.empty() ? "-" : run.device, join(run.tags, ",")});
   }
@@ -253,11 +268,39 @@ int list_runs(const ArgParser& parser, std::ostream& out) {
   return 0;
 }
 
+// A measured value, or "-" where it was not measured (NaN).
+std::string measured(double value, const char* format) {
+  if (std::isnan(value)) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+void print_benchmark_points(const std::vector<store::BenchmarkPoint>& points, std::ostream& out) {
+  out << "\nbenchmark points (" << points.size()
+      << "; GFLOPs analytic, 1 multiply-add = 1 FLOP; attn = attention sub-layers + patch embed;"
+         " peak MB above weights and input):\n";
+  std::vector<std::vector<std::string>> rows = {{"BENCH", "PRESET", "RES", "TOKENS", "MODE",
+                                                 "GFLOPS", "ATTN GFLOPS", "PEAK MB", "MS/IMG",
+                                                 "IMGS/S", "NOTE"}};
+  for (const auto& p : points) {
+    rows.push_back({p.benchmark, p.preset.empty() ? "-" : p.preset,
+                    p.resolution > 0 ? std::to_string(p.resolution) : "-",
+                    p.tokens > 0 ? std::to_string(p.tokens) : "-", p.mode,
+                    measured(p.gflops, "%.2f"), measured(p.gflops_attention_only, "%.2f"),
+                    measured(p.peak_mb, "%.1f"), measured(p.ms_per_img, "%.2f"),
+                    measured(p.imgs_per_s, "%.3f"),
+                    p.ran ? p.note : (p.note.empty() ? "not run" : p.note)});
+  }
+  print_table(out, rows, "  ");
+}
+
 int show_run(const ArgParser& parser, std::ostream& out) {
   if (parser.positional().size() != 2) throw UsageError("show needs one RUN");
   RunStore store = open_for_reading(database_path(parser));
   const RunInfo run = resolve_run(store, parser.positional()[1]);
-  out << "run " << run.id << "  " << run.name << "  [" << run.status << "]\n";
+  out << "run " << run.id << "  " << run.name << "  [" << run.status << "]"
+      << (run.kind == "benchmark" ? "  benchmark" : "") << "\n";
   out << "  device " << (run.device.empty() ? "-" : run.device) << ", LibTorch "
       << (run.torch_version.empty() ? "-" : run.torch_version) << ", AdaLA "
       << (run.project_version.empty() ? "-" : run.project_version) << "\n";
@@ -293,6 +336,8 @@ int show_run(const ArgParser& parser, std::ostream& out) {
     for (const auto& [name, value] : finals) rows.push_back({name, format_number(value)});
     print_table(out, rows, "  ");
   }
+  const auto points = store.benchmark_points(run.id);
+  if (!points.empty()) print_benchmark_points(points, out);
   const auto artifacts = store.artifacts(run.id);
   if (!artifacts.empty()) {
     out << "\nartifacts:\n";
@@ -371,7 +416,34 @@ int compare_runs(const ArgParser& parser, std::ostream& out) {
   return 0;
 }
 
+// A CSV field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string csv_number(double value) { return std::isnan(value) ? "" : shortest_number(value); }
+
+void write_points_csv(RunStore& store, const RunInfo& run, std::ostream& out) {
+  out << "run_id,benchmark,preset,resolution,tokens,mode,batch,gflops,gflops_attention_only,"
+         "gflops_measured,peak_mb,peak_alloc_mb,ms_per_img,imgs_per_s,ran,note\n";
+  for (const auto& p : store.benchmark_points(run.id)) {
+    out << run.id << "," << csv_field(p.benchmark) << "," << csv_field(p.preset) << ","
+        << p.resolution << "," << p.tokens << "," << csv_field(p.mode) << "," << p.batch << ","
+        << csv_number(p.gflops) << "," << csv_number(p.gflops_attention_only) << ","
+        << csv_number(p.gflops_measured) << "," << csv_number(p.peak_mb) << ","
+        << csv_number(p.peak_alloc_mb) << "," << csv_number(p.ms_per_img) << ","
+        << csv_number(p.imgs_per_s) << "," << (p.ran ? 1 : 0) << "," << csv_field(p.note) << "\n";
+  }
+}
+
 void write_csv(RunStore& store, const RunInfo& run, std::ostream& out) {
+  if (run.kind == "benchmark") {
+    write_points_csv(store, run, out);
+    return;
+  }
   out << "run_id,stage,step,key,block,value\n";
   char value[40];
   for (const MetricRow& metric : store.metrics(run.id)) {
@@ -398,6 +470,7 @@ Json run_as_json(RunStore& store, const RunInfo& run) {
   for (const auto& tag : run.tags) tags.push_back(Json(tag));
   info["tags"] = tags;
   info["notes"] = Json(run.notes);
+  info["kind"] = Json(run.kind);
   doc["run"] = info;
   try {
     doc["config"] = Json::parse(run.config_json);
@@ -441,6 +514,35 @@ Json run_as_json(RunStore& store, const RunInfo& run) {
     artifacts.push_back(row);
   }
   doc["artifacts"] = artifacts;
+  if (run.kind == "benchmark") {
+    const auto number = [](double v) { return std::isnan(v) ? Json() : Json(v); };
+    Json points = Json::array();
+    for (const auto& p : store.benchmark_points(run.id)) {
+      Json row = Json::object();
+      row["benchmark"] = Json(p.benchmark);
+      row["preset"] = Json(p.preset);
+      row["resolution"] = Json(p.resolution);
+      row["tokens"] = Json(p.tokens);
+      row["mode"] = Json(p.mode);
+      row["batch"] = Json(p.batch);
+      row["gflops"] = number(p.gflops);
+      row["gflops_attention_only"] = number(p.gflops_attention_only);
+      row["gflops_measured"] = number(p.gflops_measured);
+      row["peak_mb"] = number(p.peak_mb);
+      row["peak_alloc_mb"] = number(p.peak_alloc_mb);
+      row["ms_per_img"] = number(p.ms_per_img);
+      row["imgs_per_s"] = number(p.imgs_per_s);
+      row["ran"] = Json(p.ran);
+      row["note"] = Json(p.note);
+      try {
+        row["extra"] = Json::parse(p.extra_json);
+      } catch (const JsonError&) {
+        row["extra"] = Json(p.extra_json);
+      }
+      points.push_back(row);
+    }
+    doc["benchmark_points"] = points;
+  }
   return doc;
 }
 
@@ -592,7 +694,7 @@ Args expand_short_options(const Args& args) {
 
 int runs_command(const Args& args) {
   ArgParser parser;
-  parser.option("db").option("format", "csv").option("output").option("tag");
+  parser.option("db").option("format", "csv").option("output").option("tag").option("kind");
   parser.option("metrics", "300000").option("batch", "15").option("step-ms");
   parser.flag("yes").flag("remove").flag("blocks").flag("help");
   parser.parse(expand_short_options(args));

@@ -3,6 +3,9 @@
 #include "engine/core/vit_config.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/experiment_config.h"
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
 
 #include "app/gui/engine_controller.h"
 
@@ -34,6 +37,14 @@ void registerMetaTypes() {
 
 EngineController::EngineController(const QString& dbPath, QObject* parent) : QObject(parent), dbPath_(dbPath) {
   registerMetaTypes();
+#ifdef ADALA_HAVE_STORE
+  // The views read through read-only connections, which cannot migrate: a database from an
+  // older version is upgraded once here (errors surface where the views read it).
+  try {
+    store::RunStore::upgrade_schema(dbPath_.toStdString());
+  } catch (const std::exception&) {
+  }
+#endif
   engine_ = new EngineWorker(dbPath_);
   engine_->moveToThread(&engineThread_);
   connect(&engineThread_, &QThread::finished, engine_, &QObject::deleteLater);

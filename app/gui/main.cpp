@@ -100,7 +100,15 @@ int main(int argc, char** argv) {
   const QCommandLineOption block({QStringLiteral("block")}, QApplication::translate("main", "Inspector block."), QStringLiteral("b"));
   const QCommandLineOption head({QStringLiteral("head")}, QApplication::translate("main", "Inspector head."), QStringLiteral("h"));
   const QCommandLineOption query({QStringLiteral("query-patch")}, QApplication::translate("main", "Inspector query patch."), QStringLiteral("row,col"));
-  const QCommandLineOption tab({QStringLiteral("tab")}, QApplication::translate("main", "Central tab to show: plot or inspector."), QStringLiteral("name"));
+  const QCommandLineOption tab(
+      {QStringLiteral("tab")},
+      QApplication::translate("main", "Central tab to show: plot, inspector or scaling."),
+      QStringLiteral("name"));
+  const QCommandLineOption scalingCsv(
+      {QStringLiteral("scaling-csv")},
+      QApplication::translate("main",
+                              "Plot this CSV of adala bench scaling --csv in the Scaling tab."),
+      QStringLiteral("file"));
   const QCommandLineOption theme({QStringLiteral("theme")}, QApplication::translate("main", "system, light or dark."), QStringLiteral("name"));
   const QCommandLineOption threads({QStringLiteral("threads")}, QApplication::translate("main", "LibTorch threads (default: all cores)."), QStringLiteral("n"), QStringLiteral("0"));
   const QCommandLineOption quitAfter({QStringLiteral("quit-after")},
@@ -110,8 +118,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption measureStall({QStringLiteral("measure-stall")},
                                         QApplication::translate("main", "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
                                         QStringLiteral("config"));
-  for (const auto* o : {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &inputSize, &block, &head, &query,
-                        &tab, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
+  for (const auto* o :
+       {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &inputSize, &block, &head,
+        &query, &tab, &scalingCsv, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
   const QCommandLineOption openSegmentation({QStringLiteral("open-segmentation")},
                                             QApplication::translate("main", "Show these segmentation results (a results folder, a folder of them, or a run folder)."),
@@ -225,7 +234,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "adala-workbench: %s\n", qPrintable(window.statusMessage()));
     if (cli.isSet(segmentationImage)) window.segmentationViewer()->setPosition(cli.value(segmentationImage).toInt() - 1);
   }
-  if (cli.isSet(tab)) window.showTab(cli.value(tab) == QLatin1String("inspector") ? MainWindow::InspectorTab : MainWindow::PlotTab);
+  if (cli.isSet(scalingCsv) &&
+      !window.openBenchmarkCsv(QFileInfo(cli.value(scalingCsv)).absoluteFilePath()))
+    std::fprintf(stderr, "adala-workbench: cannot plot %s (see the Scaling tab)\n",
+                 qPrintable(cli.value(scalingCsv)));
+  if (cli.isSet(tab)) {
+    const QString name = cli.value(tab);
+    window.showTab(name == QLatin1String("inspector") ? MainWindow::InspectorTab
+                   : name == QLatin1String("scaling") ? MainWindow::ScalingTab
+                                                      : MainWindow::PlotTab);
+  }
 
   if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFd) == 0) {
     auto* notifier = new QSocketNotifier(g_signalFd[1], QSocketNotifier::Read, &window);

@@ -29,6 +29,7 @@
 #include "app/report_gui/language.h"
 #endif
 #include "app/gui/engine_controller.h"
+#include "app/gui/scaling_panel.h"
 #include "app/gui/theme.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
@@ -71,6 +72,11 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   tabs_ = new QTabWidget(this);
   tabs_->addTab(plot_, tr("Attention MSE"));
   tabs_->addTab(inspector_, tr("Attention inspector"));
+  scaling_ = new ScalingPanel(controller_->databasePath(), this);
+  scaling_->setPresets(EngineController::presetNames());
+  tabs_->addTab(scaling_, tr("Scaling"));
+  tabs_->setTabToolTip(ScalingTab, tr("Resolution scaling: GFLOPs, peak memory and latency of "
+                                      "softmax vs linear attention (Ctrl+5)"));
   segmentation_ = new SegmentationViewer(this);
   tabs_->addTab(segmentation_, tr("Segmentation"));
   setCentralWidget(tabs_);
@@ -116,6 +122,10 @@ void MainWindow::buildMenus() {
   file->addAction(tr("Open &segmentation results…"), QKeySequence(tr("Ctrl+Shift+G")), this,
                   &MainWindow::openSegmentationDialog);
   file->addAction(tr("&Export plot…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportPlot);
+  file->addAction(tr("Open &benchmark CSV…"), QKeySequence(tr("Ctrl+Shift+B")), this, [this] {
+    showTab(ScalingTab);
+    scaling_->openCsvDialog();
+  });
 #ifdef ADALA_HAVE_REPORT_GUI
   file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
     // The runs selected in the run list, else the run being trained.
@@ -143,6 +153,8 @@ void MainWindow::buildMenus() {
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
   view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
+  view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this,
+                  [this] { showTab(ScalingTab); });
   view->addAction(tr("Se&gmentation viewer"), QKeySequence(tr("Ctrl+6")), this, &MainWindow::showSegmentation);
   auto* runsToggle = runsDock_->toggleViewAction();
   runsToggle->setShortcut(QKeySequence(tr("Ctrl+3")));
@@ -260,6 +272,8 @@ void MainWindow::connectController() {
   connect(c, &EngineController::probeFailed, inspector_, &AttentionInspector::onProbeFailed);
   connect(c, &EngineController::rowsReady, inspector_, &AttentionInspector::onRows);
 
+  connect(scaling_, &ScalingPanel::status, this, &MainWindow::updateStatus);
+  connect(scaling_, &ScalingPanel::benchmarkRecorded, browser_, &RunBrowser::refresh);
   connect(browser_, &RunBrowser::runOpened, this, &MainWindow::openRun);
   connect(browser_, &RunBrowser::compareRequested, this, &MainWindow::compareRuns);
   connect(browser_, &RunBrowser::resumeRequested, this, &MainWindow::resumeRun);
@@ -302,7 +316,22 @@ QList<QPair<QString, QString>> MainWindow::runCheckpoints(qint64 id) const {
   return list;
 }
 
+bool MainWindow::openBenchmarkCsv(const QString& path) {
+  showTab(ScalingTab);
+  const bool ok = scaling_->openCsv(path);
+  updateStatus(ok ? tr("Showing %1 in the Scaling tab.").arg(path)
+                  : tr("Cannot open %1.").arg(path));
+  return ok;
+}
+
 void MainWindow::openRun(qint64 id) {
+  if (browser_->kindOf(id) == QLatin1String("benchmark")) {
+    showTab(ScalingTab);
+    updateStatus(scaling_->openRun(id)
+                     ? tr("Showing benchmark run %1.").arg(id)
+                     : tr("Cannot show benchmark run %1 (see the Scaling tab).").arg(id));
+    return;
+  }
   QString error;
   if (!plot_->loadRuns(controller_->databasePath(), {id}, &error)) {
     updateStatus(tr("Cannot open run %1: %2").arg(id).arg(error));
@@ -443,8 +472,9 @@ void MainWindow::showShortcuts() {
          "<tr><td>Ctrl+Return</td><td>start the selected stages</td></tr>"
          "<tr><td>Ctrl+P</td><td>pause / resume the run</td></tr>"
          "<tr><td>Ctrl+.</td><td>cancel the run (checkpointed, resumable)</td></tr>"
-         "<tr><td>Ctrl+1 / Ctrl+2</td><td>plots / inspector</td></tr>"
+         "<tr><td>Ctrl+1 / Ctrl+2 / Ctrl+5</td><td>plots / inspector / scaling benchmark</td></tr>"
          "<tr><td>Ctrl+3 / Ctrl+4</td><td>show or hide the runs / launcher docks</td></tr>"
+         "<tr><td>Ctrl+Shift+B</td><td>open a benchmark CSV (adala bench scaling --csv)</td></tr>"
          "<tr><td>Ctrl+L</td><td>logarithmic MSE axis</td></tr>"
          "<tr><td>Ctrl+E</td><td>export the plots (PNG, SVG, CSV)</td></tr>"
          "<tr><td>F5</td><td>refresh the run list</td></tr>"

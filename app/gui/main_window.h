@@ -1,6 +1,7 @@
 #pragma once
 // The workbench window: run browser (left dock), stage launcher (right dock), and the
-// attention-MSE plots and attention inspector as central tabs. Wires the widgets to the
+// attention-MSE plots, the attention inspector and the resolution-scaling benchmark as
+// central tabs. Wires the widgets to the
 // EngineController; remembers its layout (QSettings); follows the system light/dark palette.
 #include <QList>
 #include <QMainWindow>
@@ -28,11 +29,12 @@ class StageLauncher;
 namespace adala::gui {
 
 class EngineController;
+class ScalingPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  enum Tab { PlotTab = 0, InspectorTab = 1 };
+  enum Tab { PlotTab = 0, InspectorTab = 1, ScalingTab = 2 };
 
   explicit MainWindow(EngineController* controller, QWidget* parent = nullptr);
   ~MainWindow() override;
@@ -42,13 +44,17 @@ class MainWindow : public QMainWindow {
   widgets::AttentionInspector* inspector() const { return inspector_; }
   widgets::RunBrowser* runBrowser() const { return browser_; }
   widgets::SegmentationViewer* segmentationViewer() const { return segmentation_; }
+  ScalingPanel* scalingPanel() const { return scaling_; }
   EngineController* controller() const { return controller_; }
   void showTab(Tab tab);
 
   bool openExperiment(const QString& path);
   void startRun();
-  // Shows a recorded run (plots from the database, its checkpoints in the inspector).
+  // Shows a recorded run (plots from the database, its checkpoints in the inspector); a
+  // benchmark run in the Scaling tab.
   void openRun(qint64 id);
+  // A CSV of `adala bench scaling --csv` in the Scaling tab.
+  bool openBenchmarkCsv(const QString& path);
   void compareRuns(const QList<qint64>& ids);
   void resumeRun(qint64 id);
   void showLiveRun();
@@ -90,6 +96,7 @@ class MainWindow : public QMainWindow {
   widgets::AttentionInspector* inspector_ = nullptr;
   widgets::RunBrowser* browser_ = nullptr;
   widgets::SegmentationViewer* segmentation_ = nullptr;
+  ScalingPanel* scaling_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
   QDockWidget* launcherDock_ = nullptr;

@@ -51,11 +51,17 @@ class RunStore {
   int schema_version();
   std::string integrity_check();  // "ok", or SQLite's findings
 
+  // Opens an existing file read-write once when its schema is older than kSchemaVersion, so
+  // that read-only opens work afterwards. Returns whether it was upgraded; false for a
+  // missing or current file. Throws StoreError as the constructor does.
+  static bool upgrade_schema(const std::string& path);
+
   // --- writing (ReadWrite only; a ReadOnly store throws StoreErrorKind::ReadOnly) --------
-  // A new run in status `queued`; returns its id (ids are never reused).
+  // A new run in status `queued`; returns its id (ids are never reused). kind: training |
+  // benchmark.
   int64_t create_run(const std::string& name, const std::string& config_json,
                      const std::string& device, const std::string& torch_version,
-                     const std::string& project_version);
+                     const std::string& project_version, const std::string& kind = "training");
   // queued | running | interrupted | failed | done. `running` records this process as the
   // writer and sets started_at the first time; the last three set ended_at.
   void set_run_status(int64_t run, const std::string& status);
@@ -92,6 +98,10 @@ class RunStore {
   // checkpoint), so the resumed stage continues with no duplicates and no gaps.
   void delete_metrics_after(int64_t run, const std::string& stage, int64_t step);
 
+  // Appends the points to a benchmark run (one transaction), numbered after those it has.
+  // Throws InvalidArgument for a run that is not a benchmark run.
+  void add_benchmark_points(int64_t run, const std::vector<BenchmarkPoint>& points);
+
   void add_tag(int64_t run, const std::string& tag);
   void remove_tag(int64_t run, const std::string& tag);
   void set_notes(int64_t run, const std::string& notes);
@@ -123,6 +133,7 @@ class RunStore {
   std::vector<AttentionSnapshot> attention_snapshots(int64_t run, const std::string& stage = "",
                                                      int64_t step = -1);
   int64_t metric_count(int64_t run);
+  std::vector<BenchmarkPoint> benchmark_points(int64_t run);  // in the order they were added
 
  private:
   struct Impl;

@@ -132,6 +132,19 @@ std::string RunStore::default_path() {
   return (base / "adala" / "runs.sqlite").string();
 }
 
+bool RunStore::upgrade_schema(const std::string& path) {
+  std::error_code ec;
+  if (path.empty() || !fs::exists(path, ec)) return false;
+  try {
+    RunStore reader(path, OpenMode::ReadOnly);
+    return false;  // current already
+  } catch (const StoreError& e) {
+    if (e.kind() != StoreErrorKind::OlderSchema) throw;
+  }
+  RunStore writer(path);  // migrates
+  return true;
+}
+
 RunStore::Impl::Impl(const std::string& given_path, OpenMode mode)
     : path(given_path), read_only(mode == OpenMode::ReadOnly) {
   if (given_path.empty()) {

@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char* kRunColumns =
     "id, name, config_json, status, device, torch_version, project_version, created_at,"
-    " started_at, ended_at, notes, writer";
+    " started_at, ended_at, notes, writer, kind";
 
 // Stages in pipeline order, then metrics of stages that were never begun, by name.
 constexpr const char* kStageOrder =
@@ -66,6 +66,7 @@ std::vector<RunInfo> RunStore::list_runs() {
     run.started_at = query.text_at(8);
     run.ended_at = query.text_at(9);
     run.notes = query.text_at(10);
+    run.kind = query.text_at(12);
     if (run.status == "running" && impl_->writer_gone(run.id, query.text_at(11))) {
       run.status = "interrupted";  // the next read-write open will record it
     }

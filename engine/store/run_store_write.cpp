@@ -90,19 +90,25 @@ void RunStore::Impl::write_pending() {
 
 int64_t RunStore::create_run(const std::string& name, const std::string& config_json,
                              const std::string& device, const std::string& torch_version,
-                             const std::string& project_version) {
+                             const std::string& project_version, const std::string& kind) {
   impl_->require_writable("create a run");
+  if (kind != "training" && kind != "benchmark") {
+    throw StoreError(StoreErrorKind::InvalidArgument,
+                     "unknown run kind \"" + kind + "\" (expected training or benchmark)");
+  }
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
   impl_->db
       ->cached(now_sql("INSERT INTO runs (name, config_json, status, device, torch_version,"
-                       " project_version, created_at) VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ",
+                       " project_version, kind, created_at)"
+                       " VALUES (?1, ?2, 'queued', ?3, ?4, ?5, ?6, ",
                        ")"))
       .bind(1, name)
       .bind(2, config_json.empty() ? std::string("{}") : config_json)
       .bind(3, device)
       .bind(4, torch_version)
       .bind(5, project_version)
+      .bind(6, kind)
       .run();
   const int64_t id = impl_->db->last_insert_rowid();
   transaction.commit();
@@ -363,8 +369,8 @@ std::vector<std::string> RunStore::delete_run(int64_t run) {
 
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
-  for (const char* table :
-       {"metrics", "attention_snapshots", "evaluations", "artifacts", "tags", "stages"}) {
+  for (const char* table : {"metrics", "attention_snapshots", "benchmark_points", "evaluations",
+                            "artifacts", "tags", "stages"}) {
     impl_->db->cached(std::string("DELETE FROM ") + table + " WHERE run_id = ?1")
         .bind(1, run)
         .run();

@@ -2,6 +2,7 @@
 // Plain rows of the run database, as RunStore returns them. Times are UTC ISO-8601
 // ("2024-05-01T12:00:00.000Z"); "" means not set.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct RunInfo {
   std::vector<std::string> tags;  // sorted
   std::string notes;
   std::string created_at;
+  std::string kind = "training";  // training | benchmark
 };
 
 struct StageInfo {
@@ -40,6 +42,26 @@ struct ArtifactInfo {
   std::string kind, path, sha256;  // path is absolute
   int64_t bytes = 0;
   std::string created_at;
+};
+
+// One measured point of a benchmark run (runs.kind = "benchmark"). GFLOPs count one
+// multiply-add as one FLOP (the paper's convention). NaN = not measured (NULL in the file).
+struct BenchmarkPoint {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  std::string benchmark;  // scaling | attention | peer
+  std::string preset;     // model preset ("" for the attention kernels alone)
+  std::string mode;       // softmax | softmax-chunked | linear | ... (attention: the kernel)
+  int64_t resolution = 0, tokens = 0, batch = 1;
+  double gflops = kNone;                 // analytic, whole model (attention: the kernel), per image
+  double gflops_attention_only = kNone;  // analytic, attention sub-layers + patch embed
+  double gflops_measured = kNone;        // counted from the operators that ran
+  double peak_mb = kNone;                // peak RSS above the baseline, 1 MB = 1e6 bytes
+  double peak_alloc_mb = kNone;          // LibTorch allocator peak
+  double ms_per_img = kNone;             // median (attention: per kernel call of the batch)
+  double imgs_per_s = kNone;
+  bool ran = true;
+  std::string note;               // why it did not run
+  std::string extra_json = "{}";  // anything else the benchmark measured
 };
 
 struct AttentionSnapshot {

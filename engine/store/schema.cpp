@@ -85,11 +85,39 @@ CREATE UNIQUE INDEX attention_snapshots_by_step
   ON attention_snapshots (run_id, stage, step, image, block, head, query);
 )sql";
 
+// Benchmark runs (`adala bench scaling|attention|peer`): runs.kind tells them from training
+// runs; each measured point is one row. Values that were not measured are NULL (NaN).
+constexpr const char* kVersion3 = R"sql(
+ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'training'
+  CHECK (kind IN ('training', 'benchmark'));
+CREATE TABLE benchmark_points (
+  run_id                INTEGER NOT NULL REFERENCES runs(id),
+  idx                   INTEGER NOT NULL,
+  benchmark             TEXT NOT NULL,
+  preset                TEXT NOT NULL DEFAULT '',
+  mode                  TEXT NOT NULL,
+  resolution            INTEGER NOT NULL DEFAULT 0,
+  tokens                INTEGER NOT NULL DEFAULT 0,
+  batch                 INTEGER NOT NULL DEFAULT 1,
+  gflops                REAL,
+  gflops_attention_only REAL,
+  gflops_measured       REAL,
+  peak_mb               REAL,
+  peak_alloc_mb         REAL,
+  ms_per_img            REAL,
+  imgs_per_s            REAL,
+  ran                   INTEGER NOT NULL DEFAULT 1,
+  note                  TEXT NOT NULL DEFAULT '',
+  extra_json            TEXT NOT NULL DEFAULT '{}',
+  PRIMARY KEY (run_id, idx)
+);
+)sql";
+
 struct Migration {
   int to_version;
   const char* sql;
 };
-constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}};
+constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");
 
@@ -102,6 +130,7 @@ std::vector<std::string> tables_of_version(int version) {
     tables.push_back("tags");
     tables.push_back("attention_snapshots");
   }
+  if (version >= 3) tables.push_back("benchmark_points");
   return tables;
 }
 

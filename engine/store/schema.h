@@ -2,6 +2,7 @@
 // The run database schema: versions kept in PRAGMA user_version, forward migrations in code.
 //   v1: runs, stages, metrics, evaluations, artifacts
 //   v2: runs.notes, runs.writer (who is writing a running run), tags, attention_snapshots
+//   v3: runs.kind (training | benchmark), benchmark_points
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@ namespace sqlite {
 class Connection;
 }
 
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 // Tables a database at `version` must have (for a structural check before any write).
 std::vector<std::string> tables_of_version(int version);

@@ -91,6 +91,61 @@ class TestRunsCommand : public QObject {
     QVERIFY(outcome.out.find("slow") < outcome.out.find("fast"));  // newest first
   }
 
+  // A benchmark run: KIND and a point count in the list, its points in `show` and `export`.
+  void benchmark_runs_are_listed_shown_and_exported() {
+    const std::string db = make_database(store_test::fresh_dir("cli-bench"));
+    {
+      RunStore store(db);
+      const int64_t run =
+          store.create_run("bench scaling vit_small 224-448px", R"({"benchmark":"scaling"})", "cpu",
+                           "", "", "benchmark");
+      adala::store::BenchmarkPoint p;
+      p.benchmark = "scaling";
+      p.preset = "vit_small";
+      p.mode = "linear";
+      p.resolution = 448;
+      p.tokens = 785;
+      p.gflops = 17.125;
+      p.gflops_attention_only = 5.5;
+      p.peak_mb = 96.25;
+      p.ms_per_img = 123.5;
+      p.imgs_per_s = 1000.0 / 123.5;
+      adala::store::BenchmarkPoint skipped = p;
+      skipped.mode = "softmax";
+      skipped.ran = false;
+      skipped.note = "skipped: needs ~9.1 GB (2.0 GB available)";
+      skipped.peak_mb = skipped.ms_per_img = skipped.imgs_per_s = std::nan("");
+      store.add_benchmark_points(run, {p, skipped});
+      store.set_run_status(run, "done");
+    }
+    const Outcome listed = run_command({"list"}, db);
+    QCOMPARE(listed.code, 0);
+    for (const char* part : {"KIND", "benchmark", "2 points", "training", "1/1"})
+      QVERIFY2(contains(listed.out, part), (std::string(part) + " in:\n" + listed.out).c_str());
+    const Outcome only = run_command({"list", "--kind", "benchmark"}, db);
+    QVERIFY2(contains(only.out, "bench scaling") && !contains(only.out, "fast"), only.out.c_str());
+
+    const Outcome shown = run_command({"show", "3"}, db);
+    QCOMPARE(shown.code, 0);
+    for (const char* part : {"[done]  benchmark", "benchmark points (2", "vit_small", "448", "785",
+                             "17.12", "5.50", "96.2", "123.50", "8.097", "skipped: needs ~9.1 GB"})
+      QVERIFY2(contains(shown.out, part), (std::string(part) + " in:\n" + shown.out).c_str());
+
+    const Outcome csv = run_command({"export", "3", "--format", "csv"}, db);
+    QCOMPARE(csv.code, 0);
+    QVERIFY2(contains(csv.out, "run_id,benchmark,preset,resolution,tokens,mode"), csv.out.c_str());
+    QVERIFY2(contains(csv.out, "3,scaling,vit_small,448,785,linear,1,17.125,5.5,,96.25,,123.5,"),
+             csv.out.c_str());
+    QVERIFY2(
+        contains(csv.out, "softmax,1,17.125,5.5,,,,,,0,skipped: needs ~9.1 GB (2.0 GB available)"),
+        csv.out.c_str());
+    const Json doc = Json::parse(run_command({"export", "3", "--format", "json"}, db).out);
+    QCOMPARE(doc.at("run").at("kind").as_string(), std::string("benchmark"));
+    QCOMPARE(doc.at("benchmark_points").as_array().size(), size_t(2));
+    QCOMPARE(doc.at("benchmark_points").as_array()[0].at("ms_per_img").as_double(), 123.5);
+    QVERIFY(doc.at("benchmark_points").as_array()[1].at("ms_per_img").is_null());
+  }
+
   void show_prints_stages_evaluations_metrics_artifacts() {
     const std::string db = make_database(store_test::fresh_dir("cli-show"));
     const Outcome outcome = run_command({"show", "fast"}, db);

@@ -62,10 +62,39 @@ INSERT INTO artifacts (run_id, kind, path, sha256, bytes, created_at)
 PRAGMA user_version = 1;
 )sql";
 
+// What version 2 added, by hand: a database created by a version-2 build holds this on top
+// of version 1 (with a tag, a note and a snapshot of its own).
+constexpr const char* kVersion2Additions = R"sql(
+ALTER TABLE runs ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN writer TEXT;
+CREATE TABLE tags (run_id INTEGER NOT NULL REFERENCES runs(id), tag TEXT NOT NULL,
+                   PRIMARY KEY (run_id, tag)) WITHOUT ROWID;
+CREATE TABLE attention_snapshots (
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), stage TEXT NOT NULL,
+  step INTEGER NOT NULL, image INTEGER NOT NULL, block INTEGER NOT NULL, head INTEGER NOT NULL,
+  query INTEGER NOT NULL, softmax_row BLOB NOT NULL, linear_row BLOB NOT NULL);
+CREATE UNIQUE INDEX attention_snapshots_by_step
+  ON attention_snapshots (run_id, stage, step, image, block, head, query);
+UPDATE runs SET notes = 'v2 note', status = 'done', ended_at = '2024-01-01T02:00:00.000Z'
+  WHERE id = 1;
+UPDATE stages SET status = 'done' WHERE run_id = 1;
+INSERT INTO tags VALUES (2, 'kept');
+INSERT INTO attention_snapshots (run_id, stage, step, image, block, head, query, softmax_row,
+                                 linear_row)
+  VALUES (1, 'stage2', 4, 0, 0, 0, 0, x'0000003f0000003f', x'cdcccc3e9a99193f');
+PRAGMA user_version = 2;
+)sql";
+
 void write_version1_database(const std::string& path, const std::string& extra_sql = "") {
   RawDb raw(path);
   raw.exec(kVersion1Fixture);
   if (!extra_sql.empty()) raw.exec(extra_sql);
+}
+
+void write_version2_database(const std::string& path) {
+  write_version1_database(path);
+  RawDb raw(path);
+  raw.exec(kVersion2Additions);
 }
 
 bool has_table(RawDb& raw, const std::string& table) {
@@ -126,7 +155,7 @@ class TestStoreMigration : public QObject {
     }
 
     RunStore store(path);
-    QCOMPARE(store.schema_version(), 2);
+    QCOMPARE(store.schema_version(), adala::store::kSchemaVersion);
     const auto runs = store.list_runs();
     QCOMPARE(runs.size(), size_t(2));
     const auto old_run = store.find_run("old-run");
@@ -165,10 +194,72 @@ class TestStoreMigration : public QObject {
     QCOMPARE(store.attention_snapshots(1).size(), size_t(1));
 
     RawDb raw(path);
-    QCOMPARE(raw.integer("PRAGMA user_version"), 2LL);
+    QCOMPARE(raw.integer("PRAGMA user_version"), (long long)adala::store::kSchemaVersion);
     QVERIFY(has_table(raw, "attention_snapshots"));
     QCOMPARE(raw.scalar("SELECT status FROM runs WHERE id = 1"), std::string("interrupted"));
     QCOMPARE(raw.scalar("PRAGMA journal_mode"), std::string("wal"));
+  }
+
+  // Version 2 -> 3 adds runs.kind (old runs are training runs) and benchmark_points; every
+  // version-2 row stays, and a benchmark run can be written next to the old ones.
+  void version2_is_upgraded_keeping_its_rows() {
+    const std::string dir = store_test::fresh_dir("migrate-v2");
+    const std::string path = dir + "/runs.sqlite";
+    write_version2_database(path);
+    {
+      RawDb raw(path);
+      QCOMPARE(raw.integer("PRAGMA user_version"), 2LL);
+      QVERIFY(!has_table(raw, "benchmark_points"));
+    }
+    {
+      RunStore store(path);
+      QCOMPARE(store.schema_version(), 3);
+      const auto runs = store.list_runs();
+      QCOMPARE(runs.size(), size_t(2));
+      for (const auto& run : runs) QCOMPARE(run.kind, std::string("training"));
+      const auto old_run = store.find_run("old-run");
+      QVERIFY(old_run.has_value());
+      QCOMPARE(old_run->status, std::string("done"));
+      QCOMPARE(old_run->notes, std::string("v2 note"));
+      QCOMPARE(old_run->config_json, std::string(kOldRunConfig));
+      QCOMPARE(store.find_run("finished")->tags, std::vector<std::string>{"kept"});
+      QCOMPARE(store.metrics(1).size(), size_t(5));
+      const auto snapshots = store.attention_snapshots(1);
+      QCOMPARE(snapshots.size(), size_t(1));
+      QCOMPARE(snapshots[0].softmax_row, (std::vector<float>{0.5f, 0.5f}));
+      QCOMPARE(snapshots[0].linear_row, (std::vector<float>{0.4f, 0.6f}));
+      QVERIFY(store.benchmark_points(1).empty());
+
+      const int64_t bench = store.create_run("bench", "{}", "cpu", "", "", "benchmark");
+      adala::store::BenchmarkPoint point;
+      point.benchmark = "scaling";
+      point.mode = "linear";
+      point.resolution = 224;
+      point.ms_per_img = 12.5;
+      store.add_benchmark_points(bench, {point});
+      QCOMPARE(store.find_run(bench)->kind, std::string("benchmark"));
+      QCOMPARE(store.benchmark_points(bench).at(0).ms_per_img, 12.5);
+    }
+    RawDb raw(path);
+    QCOMPARE(raw.integer("PRAGMA user_version"), 3LL);
+    QVERIFY(has_table(raw, "benchmark_points"));
+    QCOMPARE(raw.scalar("SELECT kind FROM runs WHERE id = 1"), std::string("training"));
+    QCOMPARE(raw.integer("SELECT count(*) FROM benchmark_points"), 1LL);
+  }
+
+  // A read-only reader of a version-2 file gets it upgraded through upgrade_schema() once;
+  // a current file is left alone.
+  void upgrade_schema_migrates_once() {
+    const std::string dir = store_test::fresh_dir("migrate-upgrade");
+    const std::string path = dir + "/runs.sqlite";
+    QVERIFY(!RunStore::upgrade_schema(path));  // no file: nothing to do, nothing created
+    QVERIFY(!store_test::fs::exists(path));
+    write_version2_database(path);
+    QVERIFY(RunStore::upgrade_schema(path));
+    QVERIFY(!RunStore::upgrade_schema(path));
+    RunStore reader(path, OpenMode::ReadOnly);
+    QCOMPARE(reader.schema_version(), adala::store::kSchemaVersion);
+    QCOMPARE(reader.list_runs().size(), size_t(2));
   }
 
   // A step that fails rolls back: the file keeps version 1 and every byte.

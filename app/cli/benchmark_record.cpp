@@ -1,0 +1,197 @@
+#include "app/cli/benchmark_record.h"
+
+#include <cstdio>
+#include <exception>
+
+#include "engine/core/device.h"
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
+
+namespace adala::cli {
+
+#ifdef ADALA_HAVE_STORE
+
+struct BenchmarkRecord::Store {
+  explicit Store(const std::string& path) : db(path) {}
+  store::RunStore db;
+};
+
+namespace {
+
+double mb(int64_t bytes) { return bytes < 0 ? store::BenchmarkPoint::kNone : double(bytes) / 1e6; }
+
+store::BenchmarkPoint point_of(const ScalingPoint& p) {
+  store::BenchmarkPoint b;
+  b.benchmark = "scaling";
+  b.preset = p.preset;
+  b.mode = p.mode;
+  b.resolution = p.resolution;
+  b.tokens = p.tokens;
+  b.batch = p.batch;
+  b.gflops = p.model_macs * 1e-9;
+  b.gflops_attention_only = p.attention_only_macs * 1e-9;
+  if (p.measured_macs >= 0) b.gflops_measured = p.measured_macs * 1e-9;
+  b.ran = p.ran;
+  b.note = p.note;
+  if (p.ran) {
+    b.peak_mb = mb(p.peak_rss_bytes);
+    b.peak_alloc_mb = mb(p.peak_alloc_bytes);
+    b.ms_per_img = p.ms_per_img;
+    b.imgs_per_s = p.imgs_per_s;
+  }
+  Json extra = Json::object();
+  extra["chunk"] = Json(p.chunk);
+  extra["timed_runs"] = Json(p.timed_runs);
+  extra["estimate_mb"] = Json(double(p.estimate_bytes) / 1e6);
+  if (p.train_ran || !p.train_note.empty()) {
+    extra["train_ran"] = Json(p.train_ran);
+    extra["train_note"] = Json(p.train_note);
+    if (p.train_ran) {
+      extra["train_ms"] = Json(p.train_ms);
+      extra["train_timed_runs"] = Json(p.train_timed_runs);
+      extra["train_peak_mb"] = Json(mb(p.train_peak_rss_bytes));
+      extra["train_peak_alloc_mb"] = Json(mb(p.train_peak_alloc_bytes));
+    }
+  }
+  b.extra_json = extra.dump();
+  return b;
+}
+
+store::BenchmarkPoint point_of(const AttentionBenchPoint& p, const AttentionBenchOptions& o) {
+  store::BenchmarkPoint b;
+  b.benchmark = "attention";
+  b.mode = p.kernel;
+  b.tokens = p.tokens;
+  b.batch = o.batch;
+  b.gflops = p.macs * 1e-9;
+  b.ran = p.ran;
+  b.note = p.note;
+  if (p.ran) {
+    b.peak_mb = mb(p.peak_rss_bytes);
+    b.peak_alloc_mb = mb(p.peak_alloc_bytes);
+    b.ms_per_img = p.median_ms;
+  }
+  Json extra = Json::object();
+  extra["heads"] = Json(o.heads);
+  extra["head_dim"] = Json(o.head_dim);
+  extra["chunk"] = Json(p.chunk);
+  extra["timed_runs"] = Json(p.timed_runs);
+  if (p.ran) {
+    extra["min_ms"] = Json(p.min_ms);
+    extra["gflop_per_s"] = Json(p.gflops());  // 2 FLOPs per multiply-add
+  }
+  b.extra_json = extra.dump();
+  return b;
+}
+
+store::BenchmarkPoint peer_point(const std::string& side, const std::string& mode, double ms,
+                                 double min_ms, const PeerOptions& o) {
+  store::BenchmarkPoint b;
+  b.benchmark = "peer";
+  b.preset = o.preset;
+  b.mode = side + " " + mode;
+  b.resolution = o.resolution;
+  b.batch = o.batch;
+  b.ms_per_img = ms / double(o.batch);
+  b.imgs_per_s = ms > 0 ? 1000.0 * double(o.batch) / ms : store::BenchmarkPoint::kNone;
+  Json extra = Json::object();
+  extra["median_ms"] = Json(ms);
+  extra["min_ms"] = Json(min_ms);
+  b.extra_json = extra.dump();
+  return b;
+}
+
+}  // namespace
+
+BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string& name,
+                                 const Json& config, const std::string& device) {
+  if (db_option == "none") return;
+  const std::string path = db_option.empty() ? store::RunStore::default_path() : db_option;
+  store_ = std::make_unique<Store>(path);
+  run_id_ = store_->db.create_run(name, config.dump(), device, torch_version_string(),
+                                  std::string(ADALA_VERSION) + " (" + ADALA_GIT_VERSION + ")",
+                                  "benchmark");
+  store_->db.set_run_status(run_id_, "running");
+  std::fprintf(stderr, "benchmark run %lld recorded in %s\n", (long long)run_id_,
+               store_->db.path().c_str());
+  std::fflush(stderr);
+}
+
+BenchmarkRecord::~BenchmarkRecord() {
+  if (!store_ || finished_) return;
+  try {
+    store_->db.set_run_status(run_id_, "failed");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "benchmark run %lld: could not mark it failed: %s\n", (long long)run_id_,
+                 e.what());
+  }
+}
+
+void BenchmarkRecord::add(const std::vector<ScalingPoint>& points) {
+  if (!store_) return;
+  std::vector<store::BenchmarkPoint> rows;
+  for (const auto& p : points) rows.push_back(point_of(p));
+  store_->db.add_benchmark_points(run_id_, rows);
+}
+
+void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>& points,
+                          const AttentionBenchOptions& options) {
+  if (!store_) return;
+  std::vector<store::BenchmarkPoint> rows;
+  for (const auto& p : points) rows.push_back(point_of(p, options));
+  store_->db.add_benchmark_points(run_id_, rows);
+}
+
+void BenchmarkRecord::add(const PeerReport& r, const PeerOptions& o) {
+  if (!store_) return;
+  store_->db.add_benchmark_points(
+      run_id_, {peer_point("engine", "softmax", r.engine_softmax_ms, r.engine_softmax_min_ms, o),
+                peer_point("peer", "softmax", r.peer_softmax_ms, r.peer_softmax_min_ms, o),
+                peer_point("engine", "linear", r.engine_linear_ms, r.engine_linear_min_ms, o),
+                peer_point("peer", "linear", r.peer_linear_ms, r.peer_linear_min_ms, o),
+                peer_point("engine", "train-step", r.engine_train_ms, r.engine_train_min_ms, o),
+                peer_point("peer", "train-step", r.peer_train_ms, r.peer_train_min_ms, o)});
+  const std::pair<const char*, double> differences[] = {
+      {"softmax_features_rel", r.softmax_features_rel},
+      {"linear_features_rel", r.linear_features_rel},
+      {"loss_rel", r.loss_rel},
+      {"grads_rel", r.grads_rel},
+      {"updates_rel", r.updates_rel},
+      {"updates_rel_large_grads", r.updates_rel_large_grads},
+      {"post_step_features_rel", r.post_step_features_rel}};
+  for (const auto& [key, value] : differences) {
+    if (value >= 0) store_->db.add_evaluation(run_id_, "peer", key, value);  // -1: not compared
+  }
+  store_->db.add_evaluation(run_id_, "peer", "agrees", r.agrees ? 1.0 : 0.0);
+}
+
+void BenchmarkRecord::add_artifact(const std::string& kind, const std::string& path) {
+  if (store_) store_->db.add_artifact(run_id_, kind, path);
+}
+
+void BenchmarkRecord::finish() {
+  if (!store_ || finished_) return;
+  store_->db.set_run_status(run_id_, "done");
+  finished_ = true;
+}
+
+#else  // no run database in this build: nothing is recorded
+
+struct BenchmarkRecord::Store {};
+
+BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string&, const Json&,
+                                 const std::string&) {
+  if (db_option != "none" && !db_option.empty())
+    std::fprintf(stderr, "this build has no run database: --db %s ignored\n", db_option.c_str());
+}
+BenchmarkRecord::~BenchmarkRecord() = default;
+void BenchmarkRecord::add(const std::vector<ScalingPoint>&) {}
+void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>&, const AttentionBenchOptions&) {}
+void BenchmarkRecord::add(const PeerReport&, const PeerOptions&) {}
+void BenchmarkRecord::add_artifact(const std::string&, const std::string&) {}
+void BenchmarkRecord::finish() {}
+
+#endif
+
+}  // namespace adala::cli

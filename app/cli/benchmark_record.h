@@ -1,0 +1,45 @@
+#pragma once
+// A benchmark run in the run database (kind "benchmark"): `adala bench scaling|attention|peer`
+// create it `running` before the first point, add points as they are measured and mark it
+// `done` at the end; a record destroyed before finish() (an exception) marks the run `failed`,
+// a killed process leaves it to be read as `interrupted`, with the points measured so far.
+// --db "" = the workspace database, "none" = nothing recorded (every call does nothing).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/analysis/attention_bench.h"
+#include "engine/analysis/peer_comparison.h"
+#include "engine/analysis/scaling_bench.h"
+#include "engine/core/json.h"
+
+namespace adala::cli {
+
+class BenchmarkRecord {
+ public:
+  // Prints "benchmark run ID recorded in PATH" on stderr (the GUI reads the id from it).
+  BenchmarkRecord(const std::string& db_option, const std::string& name, const Json& config,
+                  const std::string& device);
+  ~BenchmarkRecord();
+  BenchmarkRecord(const BenchmarkRecord&) = delete;
+  BenchmarkRecord& operator=(const BenchmarkRecord&) = delete;
+
+  bool recording() const { return run_id_ >= 0; }
+  int64_t run_id() const { return run_id_; }
+
+  void add(const std::vector<ScalingPoint>& points);
+  void add(const std::vector<AttentionBenchPoint>& points, const AttentionBenchOptions& options);
+  void add(const PeerReport& report, const PeerOptions& options);
+  // A file the benchmark wrote (e.g. kind "scaling_csv": `adala report` shows its table).
+  void add_artifact(const std::string& kind, const std::string& path);
+  void finish();  // status done
+
+ private:
+  struct Store;
+  std::unique_ptr<Store> store_;
+  int64_t run_id_ = -1;
+  bool finished_ = false;
+};
+
+}  // namespace adala::cli

@@ -1,0 +1,175 @@
+#include "app/gui/scaling_bench_process.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QPointer>
+#include <QTimer>
+
+namespace adala::gui {
+
+ScalingBenchProcess::ScalingBenchProcess(QObject* parent)
+    : QObject(parent), program_(defaultProgram()) {}
+
+ScalingBenchProcess::~ScalingBenchProcess() {
+  if (process_ && process_->state() != QProcess::NotRunning) {
+    process_->disconnect(this);
+    process_->kill();  // its point children die with it (PR_SET_PDEATHSIG)
+    process_->waitForFinished(3000);
+  }
+}
+
+QString ScalingBenchProcess::defaultProgram() {
+  const QDir here(QCoreApplication::applicationDirPath());
+  for (const QString& candidate :
+       {here.filePath(QStringLiteral("adala")), here.filePath(QStringLiteral("../bin/adala"))}) {
+    const QFileInfo info(candidate);
+    if (info.isFile() && info.isExecutable()) return info.canonicalFilePath();
+  }
+  return QStringLiteral("adala");
+}
+
+bool ScalingBenchProcess::running() const {
+  return process_ && process_->state() != QProcess::NotRunning;
+}
+
+bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QString& dbPath,
+                                QString* error) {
+  if (running()) {
+    if (error) *error = tr("A benchmark is already running.");
+    return false;
+  }
+  // The CSV is recorded with the run (an artifact `adala report` reads), so it goes next to
+  // the database, in benchmarks/; a temporary folder only when there is no database.
+  csvPath_.clear();
+  tempDir_.reset();
+  if (!dbPath.isEmpty()) {
+    const QDir dir(QFileInfo(dbPath).absoluteDir().filePath(QStringLiteral("benchmarks")));
+    if (dir.mkpath(QStringLiteral(".")))
+      csvPath_ = dir.filePath(
+          QStringLiteral("scaling-%1.csv")
+              .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+  }
+  if (csvPath_.isEmpty()) {
+    tempDir_ = std::make_unique<QTemporaryDir>(
+        QDir::temp().filePath(QStringLiteral("adala-scaling-XXXXXX")));
+    if (!tempDir_->isValid()) {
+      if (error) *error = tr("Cannot create a temporary folder: %1").arg(tempDir_->errorString());
+      return false;
+    }
+    csvPath_ = tempDir_->filePath(QStringLiteral("scaling.csv"));
+  }
+  QStringList resolutions;
+  for (int r : request.resolutions) resolutions << QString::number(r);
+  arguments_ = {QStringLiteral("bench"),    QStringLiteral("scaling"),
+                QStringLiteral("--preset"), request.preset,
+                QStringLiteral("--res"),    resolutions.join(QLatin1Char(',')),
+                QStringLiteral("--modes"),  request.modes.join(QLatin1Char(',')),
+                QStringLiteral("--csv"),    csvPath_,
+                QStringLiteral("--db"),     dbPath.isEmpty() ? QStringLiteral("none") : dbPath};
+
+  if (process_) process_->deleteLater();
+  process_ = new QProcess(this);
+  auto env = QProcessEnvironment::systemEnvironment();
+  // Two OpenMP/OpenBLAS pools fighting over the cores, and spin-waiting on a busy machine,
+  // make timings swing (TOOLCHAIN.md); the command reads these when it starts.
+  if (!env.contains(QStringLiteral("OPENBLAS_NUM_THREADS")))
+    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+  if (!env.contains(QStringLiteral("OMP_WAIT_POLICY")))
+    env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
+  process_->setProcessEnvironment(env);
+  connect(process_, &QProcess::readyReadStandardError, this, &ScalingBenchProcess::readStderr);
+  connect(process_, &QProcess::readyReadStandardOutput, this,
+          [this] { stdout_ += QString::fromUtf8(process_->readAllStandardOutput()); });
+  connect(process_, &QProcess::finished, this, &ScalingBenchProcess::onFinished);
+  connect(process_, &QProcess::errorOccurred, this, &ScalingBenchProcess::onError);
+  stderrBuffer_.clear();
+  stdout_.clear();
+  stderrTail_.clear();
+  runId_ = -1;
+  cancelling_ = false;
+  reported_ = false;
+  ++launches_;
+  process_->start(program_, arguments_);
+  return true;
+}
+
+void ScalingBenchProcess::cancel() {
+  if (!running()) return;
+  cancelling_ = true;
+  process_->terminate();
+  QPointer<QProcess> p = process_;
+  QTimer::singleShot(3000, this, [p] {
+    if (p && p->state() != QProcess::NotRunning) p->kill();
+  });
+}
+
+void ScalingBenchProcess::readStderr() {
+  stderrBuffer_ += QString::fromUtf8(process_->readAllStandardError());
+  // Lines end in \n (a pipe is no terminal, so the progress bar prints one line per point);
+  // \r is accepted too.
+  int end = -1;
+  while ((end = stderrBuffer_.indexOf(QRegularExpression(QStringLiteral("[\r\n]")))) >= 0) {
+    const QString line = stderrBuffer_.left(end).trimmed();
+    stderrBuffer_.remove(0, end + 1);
+    if (!line.isEmpty()) handleLine(line);
+  }
+}
+
+void ScalingBenchProcess::handleLine(const QString& line) {
+  static const QRegularExpression progressLine(
+      QStringLiteral("^bench scaling \\[[#.]*\\] (\\d+)/(\\d+) ?(.*)$"));
+  static const QRegularExpression recordedLine(
+      QStringLiteral("^benchmark run (\\d+) recorded in "));
+  if (const auto m = progressLine.match(line); m.hasMatch()) {
+    QString label = m.captured(3).trimmed();
+    if (label == QLatin1String("done")) label.clear();
+    emit progress(m.captured(1).toInt(), m.captured(2).toInt(), label);
+    return;
+  }
+  if (const auto m = recordedLine.match(line); m.hasMatch()) {
+    runId_ = m.captured(1).toLongLong();
+    emit runRecorded(runId_);
+    return;
+  }
+  stderrTail_ << line;
+  while (stderrTail_.size() > 12) stderrTail_.removeFirst();
+}
+
+void ScalingBenchProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
+  if (reported_) return;
+  reported_ = true;
+  readStderr();
+  if (!stderrBuffer_.trimmed().isEmpty()) handleLine(stderrBuffer_.trimmed());
+  stderrBuffer_.clear();
+  if (cancelling_) {
+    emit cancelled(runId_);
+    return;
+  }
+  if (status == QProcess::NormalExit && exitCode == 0 && QFileInfo::exists(csvPath_)) {
+    emit succeeded(csvPath_, runId_);
+    return;
+  }
+  // The command's own message ("adala bench: error: ...") says what went wrong.
+  QString why;
+  for (auto it = stderrTail_.crbegin(); it != stderrTail_.crend() && why.isEmpty(); ++it)
+    if (it->startsWith(QLatin1String("adala "))) why = *it;
+  if (why.isEmpty() && !stderrTail_.isEmpty()) why = stderrTail_.last();
+  QString message = status == QProcess::CrashExit ? tr("The benchmark process crashed.")
+                    : exitCode != 0 ? tr("The benchmark failed (exit code %1).").arg(exitCode)
+                                    : tr("The benchmark wrote no CSV.");
+  if (!why.isEmpty()) message += QLatin1Char(' ') + why;
+  emit failed(message, runId_);
+}
+
+void ScalingBenchProcess::onError(QProcess::ProcessError error) {
+  if (error != QProcess::FailedToStart || reported_) return;  // the rest end in finished()
+  reported_ = true;
+  emit failed(tr("Cannot start %1: %2").arg(program_, process_->errorString()), runId_);
+}
+
+}  // namespace adala::gui

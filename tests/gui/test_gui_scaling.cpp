@@ -1,0 +1,598 @@
+// The Scaling tab: known points (a CSV as `adala bench scaling --csv` writes it, and the same
+// points as a benchmark run in the database) drawn as log-log curves per mode with the
+// softmax/linear crossover where it was computed by hand; Export CSV gives the same numbers
+// back, Export PNG a real image; the form refuses a bad resolution list without launching,
+// and a benchmark process (a stand-in script speaking the command's stderr protocol) is run,
+// followed and plotted, or its failure shown.
+#include <QtTest/QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "app/gui/engine_controller.h"
+#include "app/gui/main_window.h"
+#include "app/gui/scaling_bench_process.h"
+#include "app/gui/scaling_panel.h"
+#include "engine/store/run_store.h"
+#include "tests/gui/gui_test_support.h"
+#include "widgets/log_axis_ticker.h"
+#include "widgets/run_browser.h"
+#include "widgets/scaling_data.h"
+#include "widgets/scaling_form.h"
+#include "widgets/scaling_view.h"
+
+using namespace adala;
+using adala::gui::EngineController;
+using adala::gui::MainWindow;
+using adala::gui::ScalingBenchProcess;
+using adala::gui::ScalingPanel;
+using adala::widgets::Crossover;
+using adala::widgets::ScalingForm;
+using adala::widgets::ScalingMetric;
+using adala::widgets::ScalingSample;
+using adala::widgets::ScalingView;
+
+namespace {
+
+// Resolutions 224, 448, 896 for three modes; softmax at 1792 skipped (its note has commas
+// and quotes, as the engine's notes can). Latency: softmax 10, 40, 160 ms; linear 20, 30,
+// 60 ms. On log-log axes they cross between 224 and 448 where
+//   d = ln(linear/softmax) goes from ln 2 to ln 0.75:  t = ln2 / (ln2 - ln0.75) = 0.70670,
+//   resolution = 224 * 2^t = 365.58 px,
+// linear lower above. Memory: 50, 200, 3000 vs 60, 90, 180 MB: t = ln1.2 / (ln1.2 - ln0.45),
+// 224 * 2^t = 254.80 px. GFLOPs: linear lower at every resolution (no crossover).
+constexpr double kLatencyCrossover = 365.58;
+constexpr double kMemoryCrossover = 254.80;
+
+const char* kEngineCsv =
+    "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_measured,"
+    "gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,peak_alloc_mb,"
+    "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb\n"
+    "vit_small,224,197,softmax,0,1,4.600000,1.500000,4.550000,9.200000,1,\"\",10.0000,3,100.0000,"
+    "50.0,40.0,0,\"\",,,,\n"
+    "vit_small,224,197,softmax-chunked,64,1,4.600000,1.500000,4.550000,9.200000,1,\"\",12.0000,3,"
+    "83.3333,55.0,41.0,0,\"\",,,,\n"
+    "vit_small,224,197,linear,0,1,4.300000,1.200000,4.250000,8.600000,1,\"\",20.0000,3,50.0000,60."
+    "0,42.0,0,\"\",,,,\n"
+    "vit_small,448,785,softmax,0,1,18.400000,7.000000,18.300000,36.800000,1,\"\",40.0000,3,25.0000,"
+    "200.0,190.0,0,\"\",,,,\n"
+    "vit_small,448,785,softmax-chunked,64,1,18.400000,7.000000,18.300000,36.800000,1,\"\",50.0000,"
+    "3,20.0000,120.0,100.0,0,\"\",,,,\n"
+    "vit_small,448,785,linear,0,1,17.200000,4.600000,17.100000,34.400000,1,\"\",30.0000,3,33.3333,"
+    "90.0,80.0,0,\"\",,,,\n"
+    "vit_small,896,3137,softmax,0,1,80.000000,40.000000,79.000000,160.000000,1,\"\",160.0000,1,6."
+    "2500,3000.0,2900.0,0,\"\",,,,\n"
+    "vit_small,896,3137,softmax-chunked,64,1,80.000000,40.000000,79.000000,160.000000,1,\"\",200."
+    "0000,1,5.0000,400.0,380.0,0,\"\",,,,\n"
+    "vit_small,896,3137,linear,0,1,69.000000,18.000000,68.500000,138.000000,1,\"\",60.0000,3,16."
+    "6667,180.0,170.0,0,\"\",,,,\n"
+    "vit_small,1792,12545,softmax,0,1,650.000000,330.000000,,1300.000000,0,\"skipped: needs ~26.1 "
+    "GB (\"\"8.0 GB\"\", available), sorry\",,,,,,0,\"\",,,,\n";
+
+QString writeFile(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+  f.write(bytes);
+  return path;
+}
+
+QString writeScript(const QString& path, const QByteArray& body) {
+  writeFile(path, "#!/bin/sh\n" + body);
+  QFile::setPermissions(path,
+                        QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
+  return path;
+}
+
+// (key, value) of a graph's points.
+QVector<QPointF> pointsOf(const QCPGraph* graph) {
+  QVector<QPointF> points;
+  for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+    points << QPointF(it->key, it->value);
+  return points;
+}
+
+// The samples as a benchmark run (after a training run: ids 1 and 2) in a new database.
+int64_t writeBenchmarkRun(const QString& db, const QVector<ScalingSample>& samples) {
+  store::RunStore store(db.toStdString());
+  store.create_run("training", "{}", "cpu", "", "");
+  const int64_t run =
+      store.create_run("bench scaling vit_small 224-1792px", "{}", "cpu", "", "", "benchmark");
+  std::vector<store::BenchmarkPoint> points;
+  for (const auto& s : samples) {
+    store::BenchmarkPoint p;
+    p.benchmark = "scaling";
+    p.preset = s.preset.toStdString();
+    p.mode = s.mode.toStdString();
+    p.resolution = s.resolution;
+    p.tokens = s.tokens;
+    p.gflops = s.gflops;
+    p.gflops_attention_only = s.gflopsAttention;
+    p.peak_mb = s.peakMb;
+    p.ms_per_img = s.msPerImg;
+    p.imgs_per_s = s.imgsPerS;
+    p.ran = s.ran;
+    p.note = s.note.toStdString();
+    points.push_back(p);
+  }
+  store.add_benchmark_points(run, points);
+  store.set_run_status(run, "done");
+  return run;
+}
+
+// Entries in a plot's legend (a grid: the last row may have empty cells).
+int legendEntries(QCustomPlot* plot) {
+  int n = 0;
+  for (int i = 0; i < plot->legend->elementCount(); ++i) n += plot->legend->item(i) != nullptr;
+  return n;
+}
+
+int distinctColors(const QImage& image) {
+  QSet<QRgb> colors;
+  for (int y = 0; y < image.height(); y += 3)
+    for (int x = 0; x < image.width(); x += 3) colors.insert(image.pixel(x, y));
+  return colors.size();
+}
+
+}  // namespace
+
+class TestGuiScaling : public QObject {
+  Q_OBJECT
+
+  QString dir_, csv_;
+
+  static void checkKnownCurves(ScalingView& view) {
+    // GFLOPs: three solid curves, three dashed (attention + patch embed), the dashed legend
+    // key, the paper's markers. Memory: three curves and the paper's. Latency: three curves.
+    QCOMPARE(view.plot(ScalingMetric::Gflops)->graphCount(), 8);
+    QCOMPARE(view.plot(ScalingMetric::PeakMemory)->graphCount(), 4);
+    QCOMPARE(view.plot(ScalingMetric::Latency)->graphCount(), 3);
+    for (int m = 0; m < adala::widgets::kScalingMetricCount; ++m) {
+      auto* plot = view.plot(ScalingMetric(m));
+      QCOMPARE(plot->xAxis->scaleType(), QCPAxis::stLogarithmic);
+      QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+      QVERIFY(plot->legend->visible());
+    }
+    // The skipped 1792 px softmax point has analytic FLOPs but no latency or memory.
+    QCOMPARE(pointsOf(view.curve(ScalingMetric::Gflops, "softmax")),
+             (QVector<QPointF>{{224, 4.6}, {448, 18.4}, {896, 80}, {1792, 650}}));
+    QCOMPARE(pointsOf(view.curve(ScalingMetric::Latency, "softmax")),
+             (QVector<QPointF>{{224, 10}, {448, 40}, {896, 160}}));
+    QCOMPARE(pointsOf(view.curve(ScalingMetric::Latency, "linear")),
+             (QVector<QPointF>{{224, 20}, {448, 30}, {896, 60}}));
+    QCOMPARE(pointsOf(view.curve(ScalingMetric::PeakMemory, "softmax-chunked")),
+             (QVector<QPointF>{{224, 55}, {448, 120}, {896, 400}}));
+    QCOMPARE(pointsOf(view.attentionOnlyCurve("linear")),
+             (QVector<QPointF>{{224, 1.2}, {448, 4.6}, {896, 18}}));
+    // One colour per mode, and the legend names them.
+    const QColor a = view.curve(ScalingMetric::Latency, "softmax")->pen().color();
+    const QColor b = view.curve(ScalingMetric::Latency, "softmax-chunked")->pen().color();
+    const QColor c = view.curve(ScalingMetric::Latency, "linear")->pen().color();
+    QVERIFY(a != b && b != c && a != c);
+    QCOMPARE(legendEntries(view.plot(ScalingMetric::Latency)), 3);
+    QCOMPARE(legendEntries(view.plot(ScalingMetric::Gflops)), 5);  // 3 modes, dashed key, paper
+    QVERIFY(view.plot(ScalingMetric::Latency)
+                ->legend->hasItemWithPlottable(view.curve(ScalingMetric::Latency, "linear")));
+
+    // Crossovers against the hand-computed values.
+    const Crossover latency = view.crossover(ScalingMetric::Latency);
+    QCOMPARE(latency.outcome, Crossover::Outcome::Crossed);
+    QVERIFY2(std::abs(latency.resolution - kLatencyCrossover) < 0.01,
+             qPrintable(QString::number(latency.resolution, 'f', 4)));
+    QVERIFY(latency.linearLowerAbove);
+    QVERIFY2(view.crossoverText(ScalingMetric::Latency).contains(QLatin1String("366 px")),
+             qPrintable(view.crossoverText(ScalingMetric::Latency)));
+    const Crossover memory = view.crossover(ScalingMetric::PeakMemory);
+    QCOMPARE(memory.outcome, Crossover::Outcome::Crossed);
+    QVERIFY(std::abs(memory.resolution - kMemoryCrossover) < 0.01);
+    const Crossover flops = view.crossover(ScalingMetric::Gflops);
+    QCOMPARE(flops.outcome, Crossover::Outcome::LinearLower);
+    QCOMPARE(flops.fromResolution, 224);
+    QCOMPARE(flops.toResolution, 896);
+    QVERIFY(view.crossoverText(ScalingMetric::Gflops)
+                .contains(QStringLiteral("no crossover in 224–896 px")));
+    // The marker: a vertical line at the crossover on the latency plot, none on GFLOPs.
+    auto verticalLineAt = [](QCustomPlot* plot) {
+      for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* line = qobject_cast<QCPItemStraightLine*>(plot->item(i)))
+          return line->point1->coords().x();
+      return -1.0;
+    };
+    QVERIFY(std::abs(verticalLineAt(view.plot(ScalingMetric::Latency)) - kLatencyCrossover) < 0.01);
+    QCOMPARE(verticalLineAt(view.plot(ScalingMetric::Gflops)), -1.0);
+
+    // The paper's ViT-L 1024² points.
+    QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::Gflops)),
+             (QVector<QPointF>{{1024, 429.35}, {1024, 1241}}));
+    QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::PeakMemory)),
+             (QVector<QPointF>{{1024, 1370}, {1024, 3280}}));
+    QVERIFY(view.paperGraph(ScalingMetric::Latency) == nullptr);
+    QVERIFY(view.paperGraph(ScalingMetric::Gflops)->name().contains(QLatin1String("paper ViT-L")));
+    // x ticks at the measured resolutions; the paper's 1024 would touch 896's label, so it is
+    // left out of the ticks but not of the range.
+    auto* ticker = dynamic_cast<adala::widgets::LogAxisTicker*>(
+        view.plot(ScalingMetric::Latency)->xAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->fixedTicks(), (QVector<double>{224, 448, 896, 1792}));
+    QVERIFY(view.plot(ScalingMetric::Latency)->xAxis->range().contains(1024));
+    QVERIFY(view.plot(ScalingMetric::Latency)->xAxis->range().contains(1792));
+    QVERIFY(view.summaryText().contains(QLatin1String("sorry")));  // the skipped point's note
+  }
+
+ private slots:
+  void initTestCase() {
+    gui_test::isolateSettings();
+    dir_ = gui_test::freshDir("scaling");
+    csv_ = writeFile(dir_ + "/engine.csv", kEngineCsv);
+  }
+
+  void csv_points_are_drawn_with_crossover_and_paper_points() {
+    ScalingView view;
+    view.resize(1400, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QString error;
+    QVERIFY2(view.loadCsv(csv_, &error), qPrintable(error));
+    QCOMPARE(view.samples().size(), 10);
+    checkKnownCurves(view);
+    QVERIFY(!view.samples().last().ran);
+    QCOMPARE(view.samples().last().note,
+             QString("skipped: needs ~26.1 GB (\"8.0 GB\", available), sorry"));
+
+    // Paper points off: their graphs go, the curves stay.
+    view.setPaperPointsVisible(false);
+    QVERIFY(view.paperGraph(ScalingMetric::Gflops) == nullptr);
+    QCOMPARE(view.plot(ScalingMetric::Gflops)->graphCount(), 7);
+    QCOMPARE(view.plot(ScalingMetric::PeakMemory)->graphCount(), 3);
+    view.setPaperPointsVisible(true);
+    QCOMPARE(view.plot(ScalingMetric::PeakMemory)->graphCount(), 4);
+
+    // A file that is no scaling CSV is refused and what is shown stays.
+    const QString bad = writeFile(dir_ + "/bad.csv", "a,b\n1,2\n");
+    QVERIFY(!view.loadCsv(bad, &error));
+    QVERIFY2(error.contains(QLatin1String("not a scaling benchmark CSV")), qPrintable(error));
+    QCOMPARE(view.samples().size(), 10);
+  }
+
+  void export_csv_gives_the_same_numbers_back() {
+    ScalingView view;
+    QVERIFY(view.loadCsv(csv_));
+    const QString out = dir_ + "/exported.csv";
+    QString error;
+    QVERIFY2(view.exportCsv(out, &error), qPrintable(error));
+    const auto back = adala::widgets::readScalingCsv(out, &error);
+    QCOMPARE(back.size(), view.samples().size());
+    for (int i = 0; i < back.size(); ++i) {
+      const ScalingSample& a = view.samples()[i];
+      const ScalingSample& b = back[i];
+      QCOMPARE(b.preset, a.preset);
+      QCOMPARE(b.mode, a.mode);
+      QCOMPARE(b.resolution, a.resolution);
+      QCOMPARE(b.tokens, a.tokens);
+      QCOMPARE(b.ran, a.ran);
+      QCOMPARE(b.note, a.note);
+      const double pairs[][2] = {{a.gflops, b.gflops},
+                                 {a.gflopsAttention, b.gflopsAttention},
+                                 {a.peakMb, b.peakMb},
+                                 {a.msPerImg, b.msPerImg},
+                                 {a.imgsPerS, b.imgsPerS}};
+      for (const auto& p : pairs) {
+        if (std::isnan(p[0]))
+          QVERIFY(std::isnan(p[1]));
+        else
+          QCOMPARE(p[1], p[0]);  // exactly: shortest round-trip text
+      }
+    }
+    // The file itself: the engine's column names and the values as typed.
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    QVERIFY(text.startsWith(QLatin1String(
+        "preset,resolution,tokens,mode,gmacs_model,gmacs_attention_only,ran,note,ms_per_img")));
+    QVERIFY2(text.contains(QLatin1String("vit_small,448,785,linear,17.2,4.6,1,,30,33.3333,90\n")),
+             qPrintable(text));
+    // A view loaded from the export draws the same curves.
+    ScalingView again;
+    QVERIFY(again.loadCsv(out));
+    checkKnownCurves(again);
+  }
+
+  void export_png_writes_a_real_image() {
+    ScalingView view;
+    view.resize(1400, 900);
+    QVERIFY(view.loadCsv(csv_));
+    const QString out = dir_ + "/scaling.png";
+    QVERIFY(view.exportPng(out, 1500, 500));
+    QVERIFY(QFileInfo(out).size() > 10000);
+    QImage image(out);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(1500, 500));
+    QVERIFY(distinctColors(image) > 20);  // curves, text, markers: not a blank canvas
+  }
+
+  void benchmark_run_from_the_database_is_drawn_the_same() {
+    const QString db = dir_ + "/runs.sqlite";
+    const auto samples = adala::widgets::readScalingCsv(csv_);
+    const int64_t run = writeBenchmarkRun(db, samples);
+    ScalingView view;
+    QString error;
+    QVERIFY(!view.loadRun(db, 1, &error));  // the training run
+    QVERIFY2(error.contains(QLatin1String("training run")), qPrintable(error));
+    QVERIFY2(view.loadRun(db, run, &error), qPrintable(error));
+    QCOMPARE(view.source(), QString("benchmark run #%1").arg(run));
+    checkKnownCurves(view);
+
+    // The panel lists it among the earlier runs and opens it from there.
+    ScalingPanel panel(db);
+    QCOMPARE(panel.form()->earlierRunCount(), 1);
+    QCOMPARE(panel.form()->earlierRunsBox()->currentData().toLongLong(), qint64(run));
+    QTest::mouseClick(panel.form()->openRunButton(), Qt::LeftButton);
+    QCOMPARE(panel.view()->samples().size(), 10);
+    QCOMPARE(panel.view()->crossover(ScalingMetric::Latency).outcome, Crossover::Outcome::Crossed);
+  }
+
+  void invalid_resolution_list_is_shown_and_nothing_starts() {
+    ScalingPanel panel(dir_ + "/none.sqlite");
+    panel.setPresets({"vit_base", "vit_small", "vit_large"});
+    panel.process()->setProgram(writeScript(dir_ + "/never.sh", "touch \"$0.ran\"\n"));
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ScalingForm* form = panel.form();
+    QCOMPARE(form->presetBox()->currentText(), QString("vit_small"));
+    const std::pair<const char*, const char*> bad[] = {{"224,abc", "\"abc\" is not a whole number"},
+                                                       {"224,16", "16 px is out of range"},
+                                                       {"448, 448", "448 px is listed twice"},
+                                                       {" , ", "at least one resolution"}};
+    for (const auto& [typed, expected] : bad) {
+      form->resolutionEdit()->clear();
+      QTest::keyClicks(form->resolutionEdit(), QString::fromLatin1(typed));
+      QTest::mouseClick(form->runButton(), Qt::LeftButton);
+      QVERIFY2(form->messageIsError(), typed);
+      QVERIFY2(form->message().contains(QLatin1String(expected)), qPrintable(form->message()));
+      QVERIFY(!form->running());
+      QCOMPARE(panel.process()->launchCount(), 0);
+    }
+    // No mode chosen: refused too.
+    form->resolutionEdit()->clear();
+    QTest::keyClicks(form->resolutionEdit(), "224,448");
+    for (const char* mode : {"softmax", "softmax-chunked", "linear"})
+      form->modeBox(mode)->setChecked(false);
+    QTest::keyClick(form->resolutionEdit(), Qt::Key_Return);
+    QVERIFY(form->message().contains(QLatin1String("attention mode")));
+    QCOMPARE(panel.process()->launchCount(), 0);
+    QTest::qWait(200);
+    QVERIFY(!QFileInfo::exists(dir_ + "/never.sh.ran"));
+  }
+
+  void benchmark_process_is_followed_and_plotted() {
+    const QString db = dir_ + "/process.sqlite";
+    // Speaks like `adala bench scaling`: the recorded run, progress lines, then the CSV.
+    const QString script =
+        writeScript(dir_ + "/fake_adala.sh",
+                    "csv=''; db=''\n"
+                    "echo \"$@\" > \"$0.args\"\n"
+                    "while [ $# -gt 0 ]; do case \"$1\" in --csv) csv=\"$2\"; shift;; --db) "
+                    "db=\"$2\"; shift;; esac; shift; done\n"
+                    "echo \"benchmark run 42 recorded in $db\" >&2\n"
+                    "echo 'bench scaling [............................] 0/2 224px softmax' >&2\n"
+                    "sleep 0.2\n"
+                    "echo 'bench scaling [##############..............] 1/2 224px linear' >&2\n"
+                    "sleep 0.2\n"
+                    "echo 'bench scaling [############################] 2/2 done' >&2\n"
+                    "cp '" +
+                        csv_.toUtf8() +
+                        "' \"$csv\"\n"
+                        "echo table\n");
+    ScalingPanel panel(db);
+    panel.setPresets({"vit_small", "vit_base"});
+    panel.process()->setProgram(script);
+    ScalingForm* form = panel.form();
+    form->resolutionEdit()->clear();
+    QTest::keyClicks(form->resolutionEdit(), "224, 448");
+    form->modeBox("softmax-chunked")->setChecked(false);
+    QSignalSpy progress(panel.process(), &ScalingBenchProcess::progress);
+    QSignalSpy done(panel.process(), &ScalingBenchProcess::succeeded);
+    QSignalSpy recorded(&panel, &ScalingPanel::benchmarkRecorded);
+    QTest::mouseClick(form->runButton(), Qt::LeftButton);
+    QVERIFY(form->running());
+    QVERIFY(!form->runButton()->isEnabled());
+    QVERIFY(form->cancelButton()->isEnabled());
+    QVERIFY(done.wait(10000));
+    QCOMPARE(panel.process()->launchCount(), 1);
+    const QStringList args = panel.process()->arguments();
+    QCOMPARE(args.mid(0, 8), (QStringList{"bench", "scaling", "--preset", "vit_small", "--res",
+                                          "224,448", "--modes", "softmax,linear"}));
+    QCOMPARE(args.at(8), QString("--csv"));
+    QCOMPARE(args.mid(10), (QStringList{"--db", db}));
+    QCOMPARE(progress.count(), 3);
+    QCOMPARE(progress.at(1).at(0).toInt(), 1);
+    QCOMPARE(progress.at(1).at(2).toString(), QString("224px linear"));
+    QCOMPARE(panel.process()->runId(), qint64(42));
+    QVERIFY(recorded.count() >= 1);
+    QVERIFY(!form->running());
+    QVERIFY(form->runButton()->isEnabled());
+    QCOMPARE(panel.view()->samples().size(), 10);
+    QCOMPARE(panel.view()->source(), QString("benchmark run #42"));
+    QVERIFY2(form->message().contains(QLatin1String("run #42")), qPrintable(form->message()));
+    QCOMPARE(panel.view()->crossover(ScalingMetric::Latency).outcome, Crossover::Outcome::Crossed);
+  }
+
+  void failing_benchmark_shows_its_error() {
+    const QString script =
+        writeScript(dir_ + "/failing.sh",
+                    "echo 'bench scaling [......] 0/1 4096px softmax' >&2\n"
+                    "echo 'adala bench: error: cannot allocate 40 GB at 4096px' >&2\n"
+                    "exit 1\n");
+    ScalingPanel panel(dir_ + "/failing.sqlite");
+    panel.setPresets({"vit_small"});
+    panel.process()->setProgram(script);
+    QSignalSpy failed(panel.process(), &ScalingBenchProcess::failed);
+    panel.form()->resolutionEdit()->setText("4096");
+    QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
+    QVERIFY(failed.wait(10000));
+    QVERIFY(panel.form()->messageIsError());
+    QVERIFY2(panel.form()->message().contains(QLatin1String("exit code 1")),
+             qPrintable(panel.form()->message()));
+    QVERIFY2(panel.form()->message().contains(QLatin1String("cannot allocate 40 GB")),
+             qPrintable(panel.form()->message()));
+    QVERIFY(!panel.form()->running());
+    QVERIFY(panel.view()->samples().isEmpty());
+
+    // A program that is not there: said so, and the form is usable again.
+    panel.process()->setProgram(dir_ + "/no-such-adala");
+    QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
+    QVERIFY(failed.count() == 2 || failed.wait(10000));
+    QVERIFY2(panel.form()->message().contains(QLatin1String("Cannot start")),
+             qPrintable(panel.form()->message()));
+    QVERIFY(panel.form()->runButton()->isEnabled());
+  }
+
+  void cancel_stops_the_benchmark() {
+    const QString script = writeScript(dir_ + "/slow.sh",
+                                       "echo 'bench scaling [......] 0/4 224px softmax' >&2\n"
+                                       "exec sleep 30\n");
+    ScalingPanel panel(dir_ + "/slow.sqlite");
+    panel.setPresets({"vit_small"});
+    panel.process()->setProgram(script);
+    QSignalSpy progress(panel.process(), &ScalingBenchProcess::progress);
+    QSignalSpy cancelled(panel.process(), &ScalingBenchProcess::cancelled);
+    QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
+    QVERIFY(progress.wait(10000));
+    QCOMPARE(panel.form()->progressBar()->maximum(), 4);
+    QElapsedTimer timer;
+    timer.start();
+    QTest::mouseClick(panel.form()->cancelButton(), Qt::LeftButton);
+    QVERIFY(cancelled.wait(10000));
+    QVERIFY(timer.elapsed() < 8000);
+    QVERIFY(!panel.process()->running());
+    QVERIFY(panel.form()->message().contains(QLatin1String("Cancelled")));
+    QVERIFY(panel.form()->runButton()->isEnabled());
+  }
+
+  // The real `adala bench scaling` at a tiny resolution: the progress it prints, the run it
+  // records (kind benchmark, its points and CSV artifact), and the plot of its CSV.
+  void real_benchmark_end_to_end() {
+    const QString program = ScalingBenchProcess::defaultProgram();
+    if (!QFileInfo(program).isExecutable())
+      QSKIP("the adala binary is not built next to the tests");
+    const QString db = dir_ + "/real.sqlite";
+    ScalingPanel panel(db);
+    panel.setPresets({"vit_small"});
+    QCOMPARE(panel.process()->program(), program);
+    panel.form()->resolutionEdit()->setText("64,96");
+    panel.form()->modeBox("softmax-chunked")->setChecked(false);
+    QSignalSpy progress(panel.process(), &ScalingBenchProcess::progress);
+    QSignalSpy done(panel.process(), &ScalingBenchProcess::succeeded);
+    QSignalSpy failed(panel.process(), &ScalingBenchProcess::failed);
+    QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
+    QVERIFY(done.wait(240000) || !failed.isEmpty());
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(progress.count() >= 4);  // 0/4 .. 3/4 and done
+    QCOMPARE(progress.last().at(0).toInt(), 4);
+    QCOMPARE(progress.last().at(1).toInt(), 4);
+    const qint64 run = panel.process()->runId();
+    QVERIFY(run > 0);
+
+    store::RunStore store(db.toStdString(), store::OpenMode::ReadOnly);
+    const auto info = store.find_run(static_cast<int64_t>(run));
+    QVERIFY(info.has_value());
+    QCOMPARE(info->kind, std::string("benchmark"));
+    QCOMPARE(info->status, std::string("done"));
+    const auto points = store.benchmark_points(info->id);
+    QCOMPARE(points.size(), size_t(4));
+    QCOMPARE(points[0].resolution, int64_t(64));
+    QCOMPARE(points[0].mode, std::string("softmax"));
+    QCOMPARE(points[3].resolution, int64_t(96));
+    QCOMPARE(points[3].mode, std::string("linear"));
+    QCOMPARE(points[3].tokens, int64_t(37));  // (96/16)^2 + cls
+    for (const auto& p : points) QVERIFY(p.ran && p.ms_per_img > 0 && p.gflops > 0);
+    const auto artifacts = store.artifacts(info->id);
+    QCOMPARE(artifacts.size(), size_t(1));
+    QCOMPARE(artifacts[0].kind, std::string("scaling_csv"));
+    QVERIFY(QFileInfo(QString::fromStdString(artifacts[0].path))
+                .absolutePath()
+                .endsWith(QLatin1String("/benchmarks")));
+
+    QCOMPARE(panel.view()->samples().size(), 4);
+    QCOMPARE(pointsOf(panel.view()->curve(ScalingMetric::Latency, "linear")).size(), 2);
+    // Plotted from the CSV, which has GFLOPs to 6 decimals (the database: full precision).
+    QVERIFY(std::abs(panel.view()->curve(ScalingMetric::Gflops, "linear")->data()->at(1)->value -
+                     points[3].gflops) < 1e-6);
+    QCOMPARE(panel.form()->earlierRunCount(), 1);
+  }
+
+  void main_window_has_the_scaling_tab() {
+    const QString db = dir_ + "/window.sqlite";
+    EngineController controller(db);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->count(), 3);
+    QCOMPARE(tabs->widget(MainWindow::ScalingTab), static_cast<QWidget*>(window.scalingPanel()));
+    window.showTab(MainWindow::PlotTab);
+    QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), int(MainWindow::ScalingTab));
+    QVERIFY(window.openBenchmarkCsv(csv_));
+    QCOMPARE(window.scalingPanel()->view()->samples().size(), 10);
+    QCOMPARE(window.scalingPanel()->form()->presetBox()->itemText(0), QString("vit_small"));
+  }
+
+  // A benchmark run in the run list says so, and opening it shows the Scaling tab.
+  void benchmark_run_opens_from_the_run_list() {
+    const QString db = dir_ + "/browser.sqlite";
+    const qint64 run = writeBenchmarkRun(db, adala::widgets::readScalingCsv(csv_));
+    EngineController controller(db);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* browser = window.runBrowser();
+    QCOMPARE(browser->kindOf(run), QString("benchmark"));
+    QCOMPARE(browser->kindOf(1), QString("training"));
+    QCOMPARE(window.scalingPanel()->form()->earlierRunCount(), 1);
+    auto* view = browser->view();
+    const auto found =
+        view->model()->match(view->model()->index(0, widgets::RunBrowser::StageColumn),
+                             Qt::DisplayRole, QStringLiteral("benchmark · 10 point"), 1,
+                             Qt::MatchStartsWith);  // "points" with the English .qm loaded
+    QCOMPARE(found.size(), 1);
+    window.showTab(MainWindow::PlotTab);
+    const QModelIndex cell = found.first();
+    view->scrollTo(cell);
+    QSignalSpy opened(browser, &widgets::RunBrowser::runOpened);
+    const QPoint at = view->visualRect(cell).center();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);  // Qt 6: the press first
+    QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(opened.first().first().toLongLong(), run);
+    auto* tabs = window.findChild<QTabWidget*>();
+    QCOMPARE(tabs->currentIndex(), int(MainWindow::ScalingTab));
+    QCOMPARE(window.scalingPanel()->view()->samples().size(), 10);
+    QCOMPARE(window.scalingPanel()->view()->source(), QString("benchmark run #%1").arg(run));
+  }
+
+  void log_ticks_read_at_any_range() {
+    using adala::widgets::LogAxisTicker;
+    QCOMPARE(LogAxisTicker::niceTicks(5, 60), (QVector<double>{5, 7, 10, 20, 30, 50}));
+    QCOMPARE(LogAxisTicker::niceTicks(150, 6000),
+             (QVector<double>{200, 300, 500, 700, 1000, 2000, 3000, 5000}));
+    QCOMPARE(LogAxisTicker::niceTicks(12, 18), (QVector<double>{15}));
+    QCOMPARE(LogAxisTicker::label(2000), QString("2000"));
+    QCOMPARE(LogAxisTicker::label(0.5), QString("0.5"));
+  }
+};
+
+QTEST_MAIN(TestGuiScaling)
+#include "test_gui_scaling.moc"

@@ -1,0 +1,216 @@
+#include "widgets/scaling_form.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace adala::widgets {
+
+namespace {
+const char* const kModes[] = {"softmax", "softmax-chunked", "linear"};
+}
+
+ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
+  // Compact rows above the plots, so the plots get the whole width of the tab.
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* benchBox = new QGroupBox(tr("Resolution scaling benchmark"), this);
+  auto* rows = new QVBoxLayout(benchBox);
+  auto* first = new QHBoxLayout;
+  preset_ = new QComboBox(benchBox);
+  preset_->setToolTip(
+      tr("The ViT to measure (random weights: speed and memory do not depend on them)"));
+  auto* presetLabel = new QLabel(tr("&Model:"), benchBox);
+  presetLabel->setBuddy(preset_);
+  first->addWidget(presetLabel);
+  first->addWidget(preset_);
+  resolutions_ = new QLineEdit(QStringLiteral("224,448,672,1024"), benchBox);
+  resolutions_->setToolTip(tr("Square input sides in pixels, separated by commas, from %1 to %2")
+                               .arg(kMinResolution)
+                               .arg(kMaxResolution));
+  resolutions_->setPlaceholderText(QStringLiteral("224,448,1024"));
+  resolutions_->setMinimumWidth(140);
+  auto* resolutionLabel = new QLabel(tr("Re&solutions:"), benchBox);
+  resolutionLabel->setBuddy(resolutions_);
+  first->addSpacing(8);
+  first->addWidget(resolutionLabel);
+  first->addWidget(resolutions_, 1);
+  run_ = new QPushButton(tr("R&un benchmark"), benchBox);
+  run_->setToolTip(
+      tr("Runs adala bench scaling in a separate process; each point in a fresh child process"));
+  cancel_ = new QPushButton(tr("Cancel"), benchBox);
+  cancel_->setToolTip(
+      tr("Stop the benchmark (resolutions already measured stay in the run database)"));
+  first->addSpacing(8);
+  first->addWidget(run_);
+  first->addWidget(cancel_);
+  rows->addLayout(first);
+
+  auto* second = new QHBoxLayout;
+  second->addWidget(new QLabel(tr("Attention:"), benchBox));
+  const QString tips[] = {tr("Plain softmax attention: holds the N × N scores"),
+                          tr("Exact softmax computed in query chunks: the memory-lean baseline"),
+                          tr("ELU+1 linear attention: O(N) in the tokens")};
+  for (int i = 0; i < 3; ++i) {
+    modes_[i] = new QCheckBox(QString::fromLatin1(kModes[i]), benchBox);
+    modes_[i]->setChecked(true);
+    modes_[i]->setToolTip(tips[i]);
+    second->addWidget(modes_[i]);
+  }
+  progress_ = new QProgressBar(benchBox);
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  progress_->setFormat(QString());
+  progress_->setTextVisible(true);
+  second->addSpacing(8);
+  second->addWidget(progress_, 1);
+  rows->addLayout(second);
+  message_ = new QLabel(benchBox);
+  message_->setWordWrap(true);
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  rows->addWidget(message_);
+
+  auto* third = new QHBoxLayout;
+  earlier_ = new QComboBox(benchBox);
+  earlier_->setToolTip(tr("Benchmark runs recorded in the run database"));
+  earlier_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  earlier_->setMinimumContentsLength(20);
+  openRun_ = new QPushButton(tr("&Open run"), benchBox);
+  openCsv_ = new QPushButton(tr("Open &CSV…"), benchBox);
+  openCsv_->setToolTip(tr("A CSV written by adala bench scaling --csv FILE"));
+  auto* earlierLabel = new QLabel(tr("&Earlier results:"), benchBox);
+  earlierLabel->setBuddy(earlier_);
+  third->addWidget(earlierLabel);
+  third->addWidget(earlier_, 1);
+  third->addWidget(openRun_);
+  third->addWidget(openCsv_);
+  rows->addLayout(third);
+  layout->addWidget(benchBox);
+
+  connect(run_, &QPushButton::clicked, this, [this] {
+    ScalingRequest request;
+    if (validate(&request)) emit runRequested(request);
+  });
+  connect(resolutions_, &QLineEdit::returnPressed, run_, &QPushButton::click);
+  connect(cancel_, &QPushButton::clicked, this, &ScalingForm::cancelRequested);
+  connect(openRun_, &QPushButton::clicked, this, [this] {
+    if (earlier_->currentIndex() >= 0) emit openRunRequested(earlier_->currentData().toLongLong());
+  });
+  connect(earlier_, &QComboBox::activated, this, [this] { openRun_->click(); });
+  connect(openCsv_, &QPushButton::clicked, this, &ScalingForm::openCsvRequested);
+  connect(resolutions_, &QLineEdit::textEdited, this, [this] {
+    if (messageIsError_) showMessage(QString());
+  });
+  updateButtons();
+}
+
+void ScalingForm::setPresets(const QStringList& presets, const QString& current) {
+  preset_->clear();
+  preset_->addItems(presets);
+  const int index = preset_->findText(current);
+  if (index >= 0) preset_->setCurrentIndex(index);
+}
+
+void ScalingForm::setResolutionsText(const QString& text) { resolutions_->setText(text); }
+
+void ScalingForm::setModes(const QStringList& modes) {
+  for (int i = 0; i < 3; ++i) modes_[i]->setChecked(modes.contains(QLatin1String(kModes[i])));
+}
+
+QCheckBox* ScalingForm::modeBox(const QString& mode) const {
+  for (int i = 0; i < 3; ++i)
+    if (mode == QLatin1String(kModes[i])) return modes_[i];
+  return nullptr;
+}
+
+bool ScalingForm::validate(ScalingRequest* request) {
+  ScalingRequest r;
+  r.preset = preset_->currentText();
+  if (r.preset.isEmpty()) {
+    showError(tr("Choose a model."));
+    return false;
+  }
+  QString error;
+  r.resolutions = parseResolutionList(resolutions_->text(), &error);
+  if (r.resolutions.isEmpty()) {
+    showError(tr("Resolutions: %1").arg(error));
+    resolutions_->setFocus();
+    return false;
+  }
+  for (int i = 0; i < 3; ++i)
+    if (modes_[i]->isChecked()) r.modes << QString::fromLatin1(kModes[i]);
+  if (r.modes.isEmpty()) {
+    showError(tr("Choose at least one attention mode."));
+    return false;
+  }
+  showMessage(QString());
+  if (request) *request = r;
+  return true;
+}
+
+void ScalingForm::setEarlierRuns(const QVector<BenchmarkRunEntry>& runs) {
+  const qint64 selected = earlier_->currentData().toLongLong();
+  earlier_->clear();
+  for (const auto& run : runs) {
+    earlier_->addItem(tr("#%1 %2 (%3, %4)").arg(run.id).arg(run.name, run.status, run.created),
+                      run.id);
+  }
+  const int index = earlier_->findData(selected);
+  if (index >= 0) earlier_->setCurrentIndex(index);
+  updateButtons();
+}
+
+int ScalingForm::earlierRunCount() const { return earlier_->count(); }
+
+QString ScalingForm::message() const { return message_->text(); }
+
+void ScalingForm::setRunning(bool running) {
+  running_ = running;
+  if (running) {
+    progress_->setRange(0, 0);  // busy until the first progress line
+    progress_->setFormat(tr("starting…"));
+  } else if (progress_->maximum() == 0) {  // never got a progress line
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(QString());
+  }  // else the last progress stays shown ("9 of 9 points")
+  updateButtons();
+}
+
+void ScalingForm::setProgress(int done, int total, const QString& label) {
+  progress_->setRange(0, std::max(1, total));
+  progress_->setValue(done);
+  progress_->setFormat(label.isEmpty() ? tr("%1 of %2 points").arg(done).arg(total)
+                                       : tr("%1 of %2 · %3").arg(done).arg(total).arg(label));
+}
+
+void ScalingForm::showError(const QString& message) {
+  messageIsError_ = !message.isEmpty();
+  message_->setStyleSheet(QStringLiteral("color: #c62828;"));
+  message_->setText(message);
+}
+
+void ScalingForm::showMessage(const QString& message) {
+  messageIsError_ = false;
+  message_->setStyleSheet(QString());
+  message_->setText(message);
+}
+
+void ScalingForm::updateButtons() {
+  run_->setEnabled(!running_);
+  cancel_->setEnabled(running_);
+  preset_->setEnabled(!running_);
+  resolutions_->setEnabled(!running_);
+  for (auto* box : modes_) box->setEnabled(!running_);
+  openRun_->setEnabled(earlier_->count() > 0);
+}
+
+}  // namespace adala::widgets

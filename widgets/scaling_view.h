@@ -1,0 +1,88 @@
+#pragma once
+// The resolution-scaling benchmark drawn (QCustomPlot, no LibTorch): GFLOPs, peak memory and
+// latency against resolution on log-log axes, one curve per attention mode (softmax,
+// softmax-chunked, linear), the resolution where the linear curve crosses the softmax one
+// marked (or "no crossover in range"), the paper's ViT-L 1024² figures as reference markers,
+// and a summary. Data from a benchmark run in the run database (read-only connection) or a
+// CSV of `adala bench scaling --csv`; Export PNG / CSV of what is shown.
+#include <QMap>
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+#include "widgets/scaling_data.h"
+
+class QCheckBox;
+class QCPGraph;
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+
+namespace adala::widgets {
+
+class ScalingView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ScalingView(QWidget* parent = nullptr);
+
+  // Shows these points (replacing what is shown); `source` says where they came from.
+  void setSamples(const QVector<ScalingSample>& samples, const QString& source);
+  void clear();
+  // False + error (and nothing changed) when there is nothing to show.
+  bool loadCsv(const QString& path, QString* error = nullptr);
+  bool loadRun(const QString& dbPath, qint64 runId, QString* error = nullptr);
+  const QVector<ScalingSample>& samples() const { return samples_; }
+  QString source() const { return source_; }
+
+  // The paper's ViT-L 1024² points (shown by default, labelled "paper ViT-L").
+  void setPaperPointsVisible(bool on);
+  bool paperPointsVisible() const { return paperVisible_; }
+
+  // The three plots side by side under a title line, as a PNG of width x height pixels.
+  bool exportPng(const QString& path, int width = 2100, int height = 620);
+  // The points shown, as readScalingCsv reads them back.
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+
+  // What is drawn (for tests and the status bar).
+  QCustomPlot* plot(ScalingMetric metric) const { return plots_[int(metric)]; }
+  QCPGraph* curve(ScalingMetric metric, const QString& mode) const;
+  QCPGraph* attentionOnlyCurve(const QString& mode) const;  // GFLOPs plot, dashed
+  QCPGraph* paperGraph(ScalingMetric metric) const;         // nullptr where none is drawn
+  Crossover crossover(ScalingMetric metric) const { return crossovers_[int(metric)]; }
+  QString crossoverText(ScalingMetric metric) const;   // the whole sentence (summary)
+  QString crossoverLabel(ScalingMetric metric) const;  // short, drawn on the plot
+  QString summaryText() const;
+  QPushButton* exportPngButton() const { return exportPngButton_; }
+  QPushButton* exportCsvButton() const { return exportCsvButton_; }
+
+  static QColor modeColor(const QString& mode);
+
+ signals:
+  void message(const QString& text);  // what an export did, for the status bar
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void rebuild();
+  void styleAxes(QCustomPlot* plot);
+  void exportPngDialog();
+  void exportCsvDialog();
+
+  QCustomPlot* plots_[kScalingMetricCount] = {};
+  QLabel* summary_ = nullptr;
+  QLabel* sourceLabel_ = nullptr;
+  QCheckBox* paperBox_ = nullptr;
+  QPushButton* exportPngButton_ = nullptr;
+  QPushButton* exportCsvButton_ = nullptr;
+
+  QVector<ScalingSample> samples_;
+  QString source_;
+  bool paperVisible_ = true;
+  QMap<QString, QCPGraph*> curves_[kScalingMetricCount];
+  QMap<QString, QCPGraph*> attentionCurves_;
+  QCPGraph* paperGraphs_[kScalingMetricCount] = {};
+  Crossover crossovers_[kScalingMetricCount];
+};
+
+}  // namespace adala::widgets
