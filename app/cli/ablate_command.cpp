@@ -110,7 +110,7 @@ int ablate_command(const Args& args) {
   const size_t stride = std::max<size_t>(1, points / 10);
   for (size_t i = 0; i < points; i += stride)
     md << "| " << c2[i].step << " | " << c2[i].loss << " | " << d2[i].loss << " |\n";
-  if (points) md << "| " << c2[points - 1].step << " | " << c2[points - 1].loss << " | " << d2[points - 1].loss << " |\n";
+  if (points && (points - 1) % stride != 0) md << "| " << c2[points - 1].step << " | " << c2[points - 1].loss << " | " << d2[points - 1].loss << " |\n";
   md << "\n(d) below (c) at " << d_below << " of " << after << " logged points after the first 10% of steps.\n";
   std::ofstream(out + "/ablation.md") << md.str();
   std::printf("%s\nwritten: %s/ablation.md, ablation.csv, stage2_curves.csv\n", md.str().c_str(), out.c_str());
