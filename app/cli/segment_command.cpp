@@ -17,7 +17,8 @@ namespace {
 const char* kSegmentHelp =
     "usage: adala segment CONFIG.json [--teacher T.safetensors] [--student S.safetensors]\n"
     "                     [--head linear|mask2former|both] [--out DIR] [--device auto|cpu|cuda]\n"
-    "                     [--stages 1,2] [--train-images N] [--val-images N] [--epochs N] [--threads N]\n"
+    "                     [--stages 1,2] [--train-images N] [--val-images N] [--epochs N] "
+    "[--threads N]\n"
     "  Trains the config's segmentation head(s) on the teacher (softmax) and on the student\n"
     "  (linear attention), evaluates both on the validation split and prints mIoU, the gap,\n"
     "  pixel accuracy and per-class IoU. --teacher defaults to the config's teacher.weights.\n"
@@ -40,17 +41,27 @@ std::vector<int> parse_stage_list(const std::string& text) {
 
 int segment_command(const Args& args) {
   ArgParser p;
-  p.option("teacher", "").option("student", "").option("head", "").option("out", "").option("device", "");
-  p.option("stages", "1,2").option("train-images", "").option("val-images", "").option("epochs", "").flag("help");
+  p.option("teacher", "")
+      .option("student", "")
+      .option("head", "")
+      .option("out", "")
+      .option("device", "");
+  p.option("stages", "1,2")
+      .option("train-images", "")
+      .option("val-images", "")
+      .option("epochs", "")
+      .flag("help");
   p.parse(args);
   if (p.flag_set("help")) {
     std::printf("%s", kSegmentHelp);
     return 0;
   }
-  if (p.positional().size() != 1) throw UsageError(std::string("expected one CONFIG.json\n") + kSegmentHelp);
+  if (p.positional().size() != 1)
+    throw UsageError(std::string("expected one CONFIG.json\n") + kSegmentHelp);
   ExperimentConfig config = load_experiment_config(p.positional()[0]);
   if (!config.segmentation.present)
-    throw UsageError(p.positional()[0] + " has no \"segmentation\" block (see experiments/fashion-mnist-seg.json)");
+    throw UsageError(p.positional()[0] +
+                     " has no \"segmentation\" block (see experiments/fashion-mnist-seg.json)");
   auto& seg = config.segmentation;
   if (p.has("head")) {
     const std::string h = p.get("head");
@@ -64,7 +75,8 @@ int segment_command(const Args& args) {
     seg.linear_training.epochs = seg.mask2former_training.epochs = p.get_int("epochs");
     seg.linear_training.max_steps = seg.mask2former_training.max_steps = 0;
   }
-  if (seg.data.train_images < 1 && seg.data.dataset != "ade20k") throw UsageError("--train-images must be >= 1");
+  if (seg.data.train_images < 1 && seg.data.dataset != "ade20k")
+    throw UsageError("--train-images must be >= 1");
 
   SegmentationJobOptions options;
   options.out_dir = p.has("out") ? p.get("out") : make_run_dir(config) + "-segment";
@@ -81,7 +93,8 @@ int segment_command(const Args& args) {
     po.run_dir = options.out_dir + "/adaptation";
     po.device = options.device;
     ExperimentConfig adapt = config;
-    if (!options.teacher_weights.empty()) adapt.teacher_weights = std::filesystem::absolute(options.teacher_weights).string();
+    if (!options.teacher_weights.empty())
+      adapt.teacher_weights = std::filesystem::absolute(options.teacher_weights).string();
     std::fprintf(stderr, "no --student: running ViT-AdaLA stages into %s\n", po.run_dir.c_str());
     PipelineResult r = run_pipeline(adapt, po, progress, control);
     int last = 0;
@@ -95,7 +108,8 @@ int segment_command(const Args& args) {
   SegmentationJobResult result = run_segmentation_job(config, options, progress, control);
   std::printf("%s\n", segmentation_summary_markdown(result).c_str());
   for (const auto& h : result.heads) std::printf("results: %s/index.json\n", h.folder.c_str());
-  std::printf("summary: %s/summary.md, %s/summary.json\n", result.out_dir.c_str(), result.out_dir.c_str());
+  std::printf("summary: %s/summary.md, %s/summary.json\n", result.out_dir.c_str(),
+              result.out_dir.c_str());
   return 0;
 }
 

@@ -39,9 +39,11 @@ void ConfusionMatrix::add(const at::Tensor& prediction, const at::Tensor& truth)
 }
 
 void ConfusionMatrix::merge(const ConfusionMatrix& o) {
-  if (o.num_classes_ != num_classes_) throw std::invalid_argument("ConfusionMatrix::merge: class counts differ");
+  if (o.num_classes_ != num_classes_)
+    throw std::invalid_argument("ConfusionMatrix::merge: class counts differ");
   for (size_t i = 0; i < counts_.size(); ++i) counts_[i] += o.counts_[i];
-  for (size_t i = 0; i < wrong_out_of_range_.size(); ++i) wrong_out_of_range_[i] += o.wrong_out_of_range_[i];
+  for (size_t i = 0; i < wrong_out_of_range_.size(); ++i)
+    wrong_out_of_range_[i] += o.wrong_out_of_range_[i];
   labelled_ += o.labelled_;
 }
 

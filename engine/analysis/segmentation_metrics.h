@@ -41,7 +41,7 @@ class ConfusionMatrix {
 
  private:
   int64_t num_classes_, ignore_index_;
-  std::vector<int64_t> counts_;  // row-major (truth, prediction)
+  std::vector<int64_t> counts_;              // row-major (truth, prediction)
   std::vector<int64_t> wrong_out_of_range_;  // per true class: predictions outside 0..C-1
   int64_t labelled_ = 0;
 };

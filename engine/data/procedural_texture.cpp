@@ -36,7 +36,8 @@ at::Tensor value_noise(const TextureSpec& s, int64_t height, int64_t width) {
   auto lattice = at::tensor(values).view({1, 1, g, g});
   // Sample the lattice's inner cells bicubically: upsample the whole lattice, crop the margin.
   const double cell_h = double(height) / double(g - 3), cell_w = double(width) / double(g - 3);
-  const auto big_h = int64_t(std::ceil(cell_h * double(g))), big_w = int64_t(std::ceil(cell_w * double(g)));
+  const auto big_h = int64_t(std::ceil(cell_h * double(g))),
+             big_w = int64_t(std::ceil(cell_w * double(g)));
   auto big = at::upsample_bicubic2d(lattice, {big_h, big_w}, false);
   const auto top = int64_t(std::llround(1.5 * cell_h)), left = int64_t(std::llround(1.5 * cell_w));
   auto t = big.view({big_h, big_w}).narrow(0, top, height).narrow(1, left, width);
@@ -47,11 +48,16 @@ at::Tensor value_noise(const TextureSpec& s, int64_t height, int64_t width) {
 
 const char* to_string(TextureKind kind) {
   switch (kind) {
-    case TextureKind::Plain: return "plain";
-    case TextureKind::Noise: return "noise";
-    case TextureKind::Stripes: return "stripes";
-    case TextureKind::Gradient: return "gradient";
-    case TextureKind::Checker: return "checker";
+    case TextureKind::Plain:
+      return "plain";
+    case TextureKind::Noise:
+      return "noise";
+    case TextureKind::Stripes:
+      return "stripes";
+    case TextureKind::Gradient:
+      return "gradient";
+    case TextureKind::Checker:
+      return "checker";
   }
   return "?";
 }
@@ -69,7 +75,8 @@ at::Tensor render_texture(const TextureSpec& s, int64_t height, int64_t width) {
     t = (at::sin(along) + 1) * 0.5f;
   } else if (s.kind == TextureKind::Gradient) {
     // Projection onto the direction, rescaled so the unit square spans [0, 1].
-    const float lo = std::min(0.f, ca) + std::min(0.f, sa), hi = std::max(0.f, ca) + std::max(0.f, sa);
+    const float lo = std::min(0.f, ca) + std::min(0.f, sa),
+                hi = std::max(0.f, ca) + std::max(0.f, sa);
     t = ((u * ca + v * sa) - lo) / std::max(hi - lo, 1e-6f);
   } else {
     auto cells = at::floor(u / float(period)) + at::floor(v / float(period));

@@ -26,7 +26,8 @@ void require(bool ok, const std::string& field, const std::string& reason) {
 void SceneOptions::validate() const {
   require(image_size >= 8 && image_size <= 8192, "image_size", "must be in 8..8192");
   require(min_garments >= 0, "min_garments", "must be >= 0");
-  require(max_garments >= min_garments && max_garments <= 64, "max_garments", "must be in min_garments..64");
+  require(max_garments >= min_garments && max_garments <= 64, "max_garments",
+          "must be in min_garments..64");
   require(min_scale > 0 && min_scale <= max_scale, "min_scale", "must be in (0, max_scale]");
   require(max_scale <= 1, "max_scale", "must be <= 1");
   require(threshold >= 0 && threshold < 1, "threshold", "must be in [0, 1)");
@@ -123,9 +124,11 @@ SegmentationDataset SceneGenerator::generate(int64_t count, int64_t first) const
 }
 
 SceneGenerator make_scene_generator(const std::string& root, const std::string& split,
-                                    const SceneOptions& options, uint64_t seed, int64_t garment_limit) {
+                                    const SceneOptions& options, uint64_t seed,
+                                    int64_t garment_limit) {
   if (split != "training" && split != "validation")
-    throw std::invalid_argument("scene split must be \"training\" or \"validation\", got \"" + split + "\"");
+    throw std::invalid_argument("scene split must be \"training\" or \"validation\", got \"" +
+                                split + "\"");
   const bool train = split == "training";
   ImageDataset pool = load_fashion_mnist(root, train ? "train" : "test", garment_limit);
   return SceneGenerator(std::move(pool), options, train ? seed : seed ^ kValidationStream);

@@ -23,17 +23,17 @@ struct SceneOptions {
   int64_t max_garments = 5;
   double min_scale = 0.25;  // garment side as a fraction of the image side
   double max_scale = 0.5;
-  double threshold = 0.2;   // garment intensity (0..1) above which a pixel is garment
+  double threshold = 0.2;  // garment intensity (0..1) above which a pixel is garment
   double background_min = 0.0, background_max = 0.6;  // texture colour range
   // Throws std::invalid_argument naming the bad field.
   void validate() const;
 };
 
 struct GarmentPlacement {
-  int64_t source = 0;    // index into the garment pool
-  double x = 0, y = 0;   // top-left corner, fractions of the side
-  double size = 0.25;    // side, fraction of the image side
-  bool flip = false;     // mirrored horizontally
+  int64_t source = 0;                        // index into the garment pool
+  double x = 0, y = 0;                       // top-left corner, fractions of the side
+  double size = 0.25;                        // side, fraction of the image side
+  bool flip = false;                         // mirrored horizontally
   std::array<float, 3> tint{1.f, 1.f, 1.f};  // RGB multiplier of the garment's intensity
 };
 
@@ -75,6 +75,7 @@ class SceneGenerator {
 // Training scenes draw garments from the Fashion-MNIST train split, validation scenes from
 // the test split, and the two use different layout streams. split: "training"|"validation".
 SceneGenerator make_scene_generator(const std::string& fashion_mnist_root, const std::string& split,
-                                    const SceneOptions& options, uint64_t seed, int64_t garment_limit = 0);
+                                    const SceneOptions& options, uint64_t seed,
+                                    int64_t garment_limit = 0);
 
 }  // namespace adala

@@ -20,9 +20,7 @@ class SplitMix64 {
   double uniform() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
   double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
   // Uniform integer in [lo, hi] (inclusive); the modulo bias is below 2^-40 for small ranges.
-  int64_t integer(int64_t lo, int64_t hi) {
-    return lo + int64_t(next() % uint64_t(hi - lo + 1));
-  }
+  int64_t integer(int64_t lo, int64_t hi) { return lo + int64_t(next() % uint64_t(hi - lo + 1)); }
   bool coin(double p = 0.5) { return uniform() < p; }
 
   static uint64_t mix(uint64_t z) { return mix_step(z + 0x9E3779B97F4A7C15ull); }

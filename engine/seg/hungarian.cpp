@@ -10,7 +10,8 @@ namespace adala {
 std::vector<int64_t> solve_assignment(const std::vector<double>& cost, int64_t rows, int64_t cols) {
   if (rows < 0 || cols < 0 || int64_t(cost.size()) != rows * cols)
     throw std::invalid_argument("solve_assignment: cost has " + std::to_string(cost.size()) +
-                                " entries, expected " + std::to_string(rows) + " x " + std::to_string(cols));
+                                " entries, expected " + std::to_string(rows) + " x " +
+                                std::to_string(cols));
   for (double c : cost)
     if (!std::isfinite(c)) throw std::invalid_argument("solve_assignment: non-finite cost");
   std::vector<int64_t> result(size_t(rows), -1);
@@ -63,13 +64,16 @@ std::vector<int64_t> solve_assignment(const std::vector<double>& cost, int64_t r
   for (int64_t j = 1; j <= m; ++j) {
     if (p[size_t(j)] == 0) continue;
     const int64_t worker = p[size_t(j)] - 1, job = j - 1;
-    if (transposed) result[size_t(job)] = worker;
-    else result[size_t(worker)] = job;
+    if (transposed)
+      result[size_t(job)] = worker;
+    else
+      result[size_t(worker)] = job;
   }
   return result;
 }
 
-double assignment_cost(const std::vector<double>& cost, int64_t cols, const std::vector<int64_t>& assignment) {
+double assignment_cost(const std::vector<double>& cost, int64_t cols,
+                       const std::vector<int64_t>& assignment) {
   double total = 0;
   for (size_t r = 0; r < assignment.size(); ++r)
     if (assignment[r] >= 0) total += cost[r * size_t(cols) + size_t(assignment[r])];

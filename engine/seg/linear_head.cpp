@@ -26,7 +26,8 @@ torch::Tensor resize_bilinear(const torch::Tensor& maps, int64_t out_h, int64_t 
 
 LinearSegmentationHeadImpl::LinearSegmentationHeadImpl(int64_t embed_dim, int64_t num_classes) {
   bn = register_module("bn", torch::nn::BatchNorm2d(embed_dim));
-  conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(embed_dim, num_classes, 1)));
+  conv = register_module("conv",
+                         torch::nn::Conv2d(torch::nn::Conv2dOptions(embed_dim, num_classes, 1)));
   torch::NoGradGuard no_grad;
   torch::nn::init::normal_(conv->weight, 0.0, 0.01);
   conv->bias.zero_();

@@ -40,8 +40,12 @@ void Mask2FormerOptions::validate() const {
 torch::Tensor sine_position_encoding(int64_t h, int64_t w, int64_t dim) {
   const int64_t feats = dim / 2;
   const double scale = 2.0 * M_PI, eps = 1e-6;
-  auto y = (torch::arange(1, h + 1, torch::kFloat) / (double(h) + eps) * scale).view({h, 1}).expand({h, w});
-  auto x = (torch::arange(1, w + 1, torch::kFloat) / (double(w) + eps) * scale).view({1, w}).expand({h, w});
+  auto y = (torch::arange(1, h + 1, torch::kFloat) / (double(h) + eps) * scale)
+               .view({h, 1})
+               .expand({h, w});
+  auto x = (torch::arange(1, w + 1, torch::kFloat) / (double(w) + eps) * scale)
+               .view({1, w})
+               .expand({h, w});
   auto i = torch::arange(feats, torch::kFloat);
   auto dim_t = torch::pow(10000.0, 2.0 * torch::floor(i / 2.0) / double(feats));
   auto encode = [&](const torch::Tensor& c) {
@@ -62,7 +66,8 @@ DecoderAttentionImpl::DecoderAttentionImpl(int64_t dim, int64_t num_heads) : num
 }
 
 torch::Tensor DecoderAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& key,
-                                            const torch::Tensor& value, const torch::Tensor& blocked) {
+                                            const torch::Tensor& value,
+                                            const torch::Tensor& blocked) {
   const int64_t b = query.size(0), l = query.size(1), s = key.size(1), d = query.size(2);
   const int64_t hd = d / num_heads_;
   auto heads = [&](const torch::Tensor& t, int64_t n) {
@@ -78,7 +83,8 @@ torch::Tensor DecoderAttentionImpl::forward(const torch::Tensor& query, const to
   return out_proj->forward(out.transpose(1, 2).reshape({b, l, d}));
 }
 
-Mask2FormerDecoderLayerImpl::Mask2FormerDecoderLayerImpl(int64_t dim, int64_t num_heads, int64_t ffn_dim) {
+Mask2FormerDecoderLayerImpl::Mask2FormerDecoderLayerImpl(int64_t dim, int64_t num_heads,
+                                                         int64_t ffn_dim) {
   cross_attn = register_module("cross_attn", DecoderAttention(dim, num_heads));
   self_attn = register_module("self_attn", DecoderAttention(dim, num_heads));
   norm1 = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})));
@@ -120,16 +126,18 @@ Mask2FormerHeadImpl::Mask2FormerHeadImpl(Mask2FormerOptions o) : options_(o) {
     torch::nn::init::normal_(query_feat, 0.0, 1.0);
     torch::nn::init::normal_(query_embed, 0.0, 1.0);
   }
-  pixel_in = register_module(
-      "pixel_in", torch::nn::Conv2d(torch::nn::Conv2dOptions(o.embed_dim * o.num_levels, o.mask_dim, 1)));
+  pixel_in = register_module("pixel_in", torch::nn::Conv2d(torch::nn::Conv2dOptions(
+                                             o.embed_dim * o.num_levels, o.mask_dim, 1)));
   pixel_norm = register_module("pixel_norm", torch::nn::GroupNorm(torch::nn::GroupNormOptions(
-                                                  o.mask_dim % 8 == 0 ? 8 : 1, o.mask_dim)));
+                                                 o.mask_dim % 8 == 0 ? 8 : 1, o.mask_dim)));
   pixel_out = register_module(
-      "pixel_out", torch::nn::Conv2d(torch::nn::Conv2dOptions(o.mask_dim, o.mask_dim, 3).padding(1)));
+      "pixel_out",
+      torch::nn::Conv2d(torch::nn::Conv2dOptions(o.mask_dim, o.mask_dim, 3).padding(1)));
   layers = register_module("layers", torch::nn::ModuleList());
   for (int64_t i = 0; i < o.num_layers; ++i)
     layers->push_back(Mask2FormerDecoderLayer(hd, o.num_heads, o.ffn_dim));
-  decoder_norm = register_module("decoder_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hd})));
+  decoder_norm =
+      register_module("decoder_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hd})));
   class_embed = register_module("class_embed", torch::nn::Linear(hd, o.num_classes + 1));
   mask_fc1 = register_module("mask_fc1", torch::nn::Linear(hd, hd));
   mask_fc2 = register_module("mask_fc2", torch::nn::Linear(hd, hd));
@@ -162,10 +170,13 @@ Mask2FormerOutput Mask2FormerHeadImpl::forward(const std::vector<torch::Tensor>&
   for (int64_t l = 0; l < o.num_levels; ++l) {
     auto normed = level_norms[size_t(l)]->as<torch::nn::LayerNorm>()->forward(levels[size_t(l)]);
     grids.push_back(tokens_to_grid(normed, grid_h, grid_w));
-    memory.push_back(input_proj[size_t(l)]->as<torch::nn::Linear>()->forward(normed) + level_embed[l]);
+    memory.push_back(input_proj[size_t(l)]->as<torch::nn::Linear>()->forward(normed) +
+                     level_embed[l]);
   }
-  auto mask_features = pixel_out->forward(torch::relu(pixel_norm->forward(pixel_in->forward(torch::cat(grids, 1)))));
-  auto pos = sine_position_encoding(grid_h, grid_w, o.hidden_dim).to(mask_features.device()).unsqueeze(0);
+  auto mask_features =
+      pixel_out->forward(torch::relu(pixel_norm->forward(pixel_in->forward(torch::cat(grids, 1)))));
+  auto pos =
+      sine_position_encoding(grid_h, grid_w, o.hidden_dim).to(mask_features.device()).unsqueeze(0);
   auto query_pos = query_embed.unsqueeze(0).expand({b, -1, -1});
   auto x = query_feat.unsqueeze(0).expand({b, -1, -1});
 

@@ -17,8 +17,8 @@
 namespace adala {
 
 struct Mask2FormerOptions {
-  int64_t embed_dim = 64;   // backbone token width
-  int64_t num_levels = 1;   // feature maps (ViT blocks) given to forward
+  int64_t embed_dim = 64;  // backbone token width
+  int64_t num_levels = 1;  // feature maps (ViT blocks) given to forward
   int64_t num_classes = 11;
   int64_t num_queries = 24;
   int64_t hidden_dim = 64;
@@ -67,7 +67,8 @@ class Mask2FormerHeadImpl : public torch::nn::Module {
  public:
   explicit Mask2FormerHeadImpl(Mask2FormerOptions options);
   // levels: num_levels tensors (B, gh * gw, embed_dim) of patch tokens.
-  Mask2FormerOutput forward(const std::vector<torch::Tensor>& levels, int64_t grid_h, int64_t grid_w);
+  Mask2FormerOutput forward(const std::vector<torch::Tensor>& levels, int64_t grid_h,
+                            int64_t grid_w);
   const Mask2FormerOptions& options() const { return options_; }
 
  private:

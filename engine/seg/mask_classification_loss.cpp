@@ -32,7 +32,8 @@ PointSet sample_points(const at::Tensor& mask_logits, const SegmentTargets& t, i
     s.valid = t.valid.reshape({h * w});
     return s;
   }
-  auto uv = at::rand({num_points, 2}, gen, at::TensorOptions().dtype(at::kFloat)).to(mask_logits.device());
+  auto uv = at::rand({num_points, 2}, gen, at::TensorOptions().dtype(at::kFloat))
+                .to(mask_logits.device());
   // Bilinear sampling of the prediction at the point, nearest pixel of the target.
   auto grid = (uv * 2 - 1).view({1, 1, num_points, 2});
   s.pred = F::grid_sample(mask_logits.unsqueeze(0), grid,
@@ -54,7 +55,8 @@ at::Tensor pairwise_bce(const at::Tensor& pred, const at::Tensor& target, const 
   return (at::matmul(pos, target.t()) + at::matmul(neg, (1 - target).t())) / n;
 }
 
-at::Tensor pairwise_dice(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& valid) {
+at::Tensor pairwise_dice(const at::Tensor& pred, const at::Tensor& target,
+                         const at::Tensor& valid) {
   auto p = pred.sigmoid() * valid;
   auto num = 2 * at::matmul(p, target.t());
   auto den = p.sum(-1).unsqueeze(1) + target.sum(-1).unsqueeze(0);
@@ -87,7 +89,8 @@ std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Ten
   torch::NoGradGuard no_grad;
   const int64_t k = labels.size(0), q = class_logits.size(0);
   if (k == 0) return {};
-  auto pred = mask_points.to(at::kFloat), tgt = target_points.to(at::kFloat), val = valid.to(at::kFloat);
+  auto pred = mask_points.to(at::kFloat), tgt = target_points.to(at::kFloat),
+       val = valid.to(at::kFloat);
   auto class_cost = -class_logits.softmax(-1).index_select(1, labels);  // (Q, K)
   auto cost = o.class_weight * class_cost + o.mask_weight * pairwise_bce(pred, tgt, val) +
               o.dice_weight * pairwise_dice(pred, tgt, val);
@@ -99,10 +102,12 @@ std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Ten
 MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
                                        const std::vector<SegmentTargets>& targets,
                                        const MaskLossOptions& o, uint64_t seed) {
-  if (output.class_logits.empty()) throw std::invalid_argument("mask_classification_loss: no predictions");
+  if (output.class_logits.empty())
+    throw std::invalid_argument("mask_classification_loss: no predictions");
   const int64_t b = output.class_logits.back().size(0), q = output.class_logits.back().size(1);
   const int64_t c = output.class_logits.back().size(2) - 1;
-  if (int64_t(targets.size()) != b) throw std::invalid_argument("mask_classification_loss: batch size mismatch");
+  if (int64_t(targets.size()) != b)
+    throw std::invalid_argument("mask_classification_loss: batch size mismatch");
   auto device = output.class_logits.back().device();
   auto weight = at::ones({c + 1}, at::TensorOptions().dtype(at::kFloat).device(device));
   weight[c] = o.no_object_weight;

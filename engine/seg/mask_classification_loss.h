@@ -34,7 +34,7 @@ struct MaskLossOptions {
 };
 
 struct MaskLossValue {
-  at::Tensor total;  // scalar with a graph
+  at::Tensor total;                  // scalar with a graph
   double ce = 0, bce = 0, dice = 0;  // final round's terms (unweighted)
 };
 

@@ -13,7 +13,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Json number_or_null(double v) { return std::isfinite(v) ? Json(std::round(v * 1e6) / 1e6) : Json(nullptr); }
+Json number_or_null(double v) {
+  return std::isfinite(v) ? Json(std::round(v * 1e6) / 1e6) : Json(nullptr);
+}
 
 Json iou_array(const std::vector<std::optional<double>>& iou) {
   Json a = Json::array();
@@ -40,12 +42,14 @@ Json segmentation_summary_json(const ConfusionMatrix& c) {
 }
 
 Json write_segmentation_results(const std::string& dir, const SegmentationResults& r) {
-  if (!r.data || !r.teacher || !r.student) throw std::invalid_argument("write_segmentation_results: incomplete results");
+  if (!r.data || !r.teacher || !r.student)
+    throw std::invalid_argument("write_segmentation_results: incomplete results");
   const auto& data = *r.data;
   const int64_t ignore = 255;
-  const int64_t count = std::min({r.max_images, r.teacher->predictions.size(0), r.student->predictions.size(0),
-                                  data.size()});
-  for (const char* sub : {"images", "truth", "teacher", "student"}) fs::create_directories(fs::path(dir) / sub);
+  const int64_t count = std::min(
+      {r.max_images, r.teacher->predictions.size(0), r.student->predictions.size(0), data.size()});
+  for (const char* sub : {"images", "truth", "teacher", "student"})
+    fs::create_directories(fs::path(dir) / sub);
 
   Json index = Json::object();
   index["head"] = Json(r.head);

@@ -6,9 +6,10 @@
 
 namespace adala {
 
-SegmentationEvaluation evaluate_segmentation(SegmentationModel& model, const SegmentationDataset& data,
-                                             const c10::Device& device, int64_t batch_size, int64_t keep,
-                                             int64_t ignore_index) {
+SegmentationEvaluation evaluate_segmentation(SegmentationModel& model,
+                                             const SegmentationDataset& data,
+                                             const c10::Device& device, int64_t batch_size,
+                                             int64_t keep, int64_t ignore_index) {
   const auto t0 = std::chrono::steady_clock::now();
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
@@ -20,7 +21,8 @@ SegmentationEvaluation evaluate_segmentation(SegmentationModel& model, const Seg
     const int64_t len = std::min(batch_size, data.size() - start);
     auto labels = model->predict(data.images.narrow(0, start, len).to(device)).cpu();
     e.confusion.add(labels, data.masks.narrow(0, start, len));
-    if (start < keep) kept.push_back(labels.narrow(0, 0, std::min(len, keep - start)).to(at::kByte));
+    if (start < keep)
+      kept.push_back(labels.narrow(0, 0, std::min(len, keep - start)).to(at::kByte));
   }
   e.predictions = kept.empty() ? at::empty({0}, at::kByte) : at::cat(kept);
   model->train(was_training);

@@ -15,7 +15,8 @@ struct SegmentationEvaluation {
 };
 
 // Predicts every image of the split (eval mode, no grad) and accumulates the confusion matrix.
-SegmentationEvaluation evaluate_segmentation(SegmentationModel& model, const SegmentationDataset& data,
+SegmentationEvaluation evaluate_segmentation(SegmentationModel& model,
+                                             const SegmentationDataset& data,
                                              const c10::Device& device, int64_t batch_size,
                                              int64_t keep = 0, int64_t ignore_index = 255);
 

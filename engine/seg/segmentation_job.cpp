@@ -23,7 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 void write_text(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -40,8 +42,8 @@ std::string pct(double v) {
 
 std::string pct(const std::optional<double>& v) { return v ? pct(*v) : "n/a"; }
 
-VisionTransformer load_backbone(const std::string& path, const std::string& role, const c10::Device& device,
-                                AttentionMode mode) {
+VisionTransformer load_backbone(const std::string& path, const std::string& role,
+                                const c10::Device& device, AttentionMode mode) {
   if (path.empty()) throw std::invalid_argument("segmentation: no " + role + " weights given");
   if (!fs::exists(path)) throw std::runtime_error(role + " weights not found: " + path);
   VisionTransformer vit = load_model(path, device);
@@ -50,11 +52,13 @@ VisionTransformer load_backbone(const std::string& path, const std::string& role
   return vit;
 }
 
-SegmentationModelOptions model_options(const SegmentationConfig& seg, SegmentationHeadKind head, int64_t classes) {
+SegmentationModelOptions model_options(const SegmentationConfig& seg, SegmentationHeadKind head,
+                                       int64_t classes) {
   SegmentationModelOptions o;
   o.head = head;
   o.num_classes = classes;
-  o.blocks = head == SegmentationHeadKind::Linear ? seg.linear_blocks : seg.mask2former.feature_blocks;
+  o.blocks =
+      head == SegmentationHeadKind::Linear ? seg.linear_blocks : seg.mask2former.feature_blocks;
   o.mask2former = seg.mask2former;
   return o;
 }
@@ -66,7 +70,8 @@ std::vector<SegmentationHeadKind> configured_heads(const SegmentationConfig& c) 
   return {segmentation_head_from_string(c.head)};
 }
 
-SegmentationDataset load_segmentation_split(const ExperimentConfig& config, const std::string& split) {
+SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
+                                            const std::string& split) {
   const auto& d = config.segmentation.data;
   const bool train = split == "training";
   if (d.dataset == "ade20k") {
@@ -89,11 +94,13 @@ SegmentationDataset load_segmentation_split(const ExperimentConfig& config, cons
   return gen.generate(train ? d.train_images : d.val_images);
 }
 
-SegmentationJobResult run_segmentation_job(const ExperimentConfig& config, const SegmentationJobOptions& options,
-                                           EventSink& sink, JobControl& control) {
+SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
+                                           const SegmentationJobOptions& options, EventSink& sink,
+                                           JobControl& control) {
   const auto& seg = config.segmentation;
   if (!seg.present) throw ConfigError("segmentation", "the config has no \"segmentation\" block");
-  const c10::Device device = resolve_device(options.device.empty() ? config.device : options.device);
+  const c10::Device device =
+      resolve_device(options.device.empty() ? config.device : options.device);
   if (config.threads > 0) configure_threads(static_cast<int>(config.threads));
   const auto heads = options.heads.empty() ? configured_heads(seg) : options.heads;
 
@@ -102,14 +109,17 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config, const
   fs::create_directories(result.out_dir);
   StageContext ctx{config, device, sink, control, result.out_dir};
 
-  VisionTransformer teacher = load_backbone(options.teacher_weights, "teacher", device, AttentionMode::Softmax);
-  VisionTransformer student = load_backbone(options.student_weights, "student", device, AttentionMode::Linear);
+  VisionTransformer teacher =
+      load_backbone(options.teacher_weights, "teacher", device, AttentionMode::Softmax);
+  VisionTransformer student =
+      load_backbone(options.student_weights, "student", device, AttentionMode::Linear);
   for (auto* vit : {&teacher, &student})
     if (seg.data.image_size % (*vit)->config().patch_size != 0)
-      throw ConfigError("segmentation.data.image_size", "must be a multiple of the backbone's patch size " +
-                                                            std::to_string((*vit)->config().patch_size));
-  ctx.log("backbones: teacher " + options.teacher_weights + " (softmax), student " + options.student_weights +
-          " (linear attention); device " + device.str());
+      throw ConfigError("segmentation.data.image_size",
+                        "must be a multiple of the backbone's patch size " +
+                            std::to_string((*vit)->config().patch_size));
+  ctx.log("backbones: teacher " + options.teacher_weights + " (softmax), student " +
+          options.student_weights + " (linear attention); device " + device.str());
 
   auto t0 = Clock::now();
   SegmentationDataset train = load_segmentation_split(config, "training");
@@ -120,10 +130,13 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config, const
   result.image_size = seg.data.image_size;
   {
     char msg[200];
-    std::snprintf(msg, sizeof msg, "data: %s, %lld training / %lld validation images of %lldx%lld, %lld classes (%.1f s)",
-                  seg.data.dataset.c_str(), static_cast<long long>(train.size()), static_cast<long long>(val.size()),
-                  static_cast<long long>(seg.data.image_size), static_cast<long long>(seg.data.image_size),
-                  static_cast<long long>(val.num_classes()), seconds_since(t0));
+    std::snprintf(
+        msg, sizeof msg,
+        "data: %s, %lld training / %lld validation images of %lldx%lld, %lld classes (%.1f s)",
+        seg.data.dataset.c_str(), static_cast<long long>(train.size()),
+        static_cast<long long>(val.size()), static_cast<long long>(seg.data.image_size),
+        static_cast<long long>(seg.data.image_size), static_cast<long long>(val.num_classes()),
+        seconds_since(t0));
     ctx.log(msg);
   }
 
@@ -168,7 +181,8 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config, const
     r.student = &hr.student;
     r.max_images = seg.results_images;
     write_segmentation_results(hr.folder, r);
-    sink.on_event(ArtifactEvent{"seg_" + head_name, "segmentation_results", hr.folder + "/index.json"});
+    sink.on_event(
+        ArtifactEvent{"seg_" + head_name, "segmentation_results", hr.folder + "/index.json"});
 
     Json h = Json::object();
     h["teacher"] = segmentation_summary_json(hr.teacher.confusion);
@@ -184,26 +198,30 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config, const
   summary["heads"] = head_summaries;
   result.summary = summary;
   write_text((fs::path(result.out_dir) / "summary.json").string(), summary.dump(2) + "\n");
-  write_text((fs::path(result.out_dir) / "summary.md").string(), segmentation_summary_markdown(result));
+  write_text((fs::path(result.out_dir) / "summary.md").string(),
+             segmentation_summary_markdown(result));
   return result;
 }
 
 std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
   std::ostringstream md;
   md << "# Segmentation: teacher (softmax) vs ViT-AdaLA student (linear attention)\n\n";
-  md << r.train_images << " training / " << r.val_images << " validation images, " << r.image_size << "x"
-     << r.image_size << "; mIoU over classes present (TP+FP+FN > 0), validation split.\n\n";
-  md << "| head | teacher mIoU | student mIoU | gap (pt) | teacher pixel acc | student pixel acc |\n";
+  md << r.train_images << " training / " << r.val_images << " validation images, " << r.image_size
+     << "x" << r.image_size << "; mIoU over classes present (TP+FP+FN > 0), validation split.\n\n";
+  md << "| head | teacher mIoU | student mIoU | gap (pt) | teacher pixel acc | student pixel acc "
+        "|\n";
   md << "|---|---|---|---|---|---|\n";
   for (const auto& h : r.heads) {
     const double t = h.teacher.confusion.mean_iou(), s = h.student.confusion.mean_iou();
     char gap[32];
     std::snprintf(gap, sizeof gap, "%+.2f", 100.0 * (s - t));
     md << "| " << to_string(h.head) << " | " << pct(t) << " | " << pct(s) << " | " << gap << " | "
-       << pct(h.teacher.confusion.pixel_accuracy()) << " | " << pct(h.student.confusion.pixel_accuracy()) << " |\n";
+       << pct(h.teacher.confusion.pixel_accuracy()) << " | "
+       << pct(h.student.confusion.pixel_accuracy()) << " |\n";
   }
   md << "\nPer-class IoU (%):\n\n| class |";
-  for (const auto& h : r.heads) md << " " << to_string(h.head) << " teacher | " << to_string(h.head) << " student |";
+  for (const auto& h : r.heads)
+    md << " " << to_string(h.head) << " teacher | " << to_string(h.head) << " student |";
   md << "\n|---|";
   for (size_t i = 0; i < r.heads.size(); ++i) md << "---|---|";
   md << "\n";
@@ -214,7 +232,8 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
   }
   for (size_t c = 0; c < r.classes.size(); ++c) {
     md << "| " << r.classes[c].name << " |";
-    for (size_t i = 0; i < r.heads.size(); ++i) md << " " << pct(t[i][c]) << " | " << pct(s[i][c]) << " |";
+    for (size_t i = 0; i < r.heads.size(); ++i)
+      md << " " << pct(t[i][c]) << " | " << pct(s[i][c]) << " |";
     md << "\n";
   }
   return md.str();

@@ -43,10 +43,12 @@ struct SegmentationJobResult {
 std::vector<SegmentationHeadKind> configured_heads(const SegmentationConfig& config);
 
 // "training" or "validation" split of the configured data set.
-SegmentationDataset load_segmentation_split(const ExperimentConfig& config, const std::string& split);
+SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
+                                            const std::string& split);
 
-SegmentationJobResult run_segmentation_job(const ExperimentConfig& config, const SegmentationJobOptions& options,
-                                           EventSink& sink, JobControl& control);
+SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
+                                           const SegmentationJobOptions& options, EventSink& sink,
+                                           JobControl& control);
 
 // Markdown: per head, teacher / student mIoU, gap, pixel accuracy, then per-class IoU.
 std::string segmentation_summary_markdown(const SegmentationJobResult& result);

@@ -16,24 +16,29 @@ const char* to_string(SegmentationHeadKind kind) {
 SegmentationHeadKind segmentation_head_from_string(const std::string& name) {
   if (name == "linear") return SegmentationHeadKind::Linear;
   if (name == "mask2former") return SegmentationHeadKind::Mask2Former;
-  throw std::invalid_argument("unknown segmentation head \"" + name + "\" (allowed: linear, mask2former)");
+  throw std::invalid_argument("unknown segmentation head \"" + name +
+                              "\" (allowed: linear, mask2former)");
 }
 
 torch::Tensor to_backbone_input(const torch::Tensor& rgb, int64_t in_chans) {
-  if (rgb.dim() != 4 || rgb.size(1) != 3) throw std::invalid_argument("to_backbone_input: expected (B, 3, H, W)");
+  if (rgb.dim() != 4 || rgb.size(1) != 3)
+    throw std::invalid_argument("to_backbone_input: expected (B, 3, H, W)");
   if (in_chans == 3) return rgb;
-  if (in_chans != 1) throw std::invalid_argument("to_backbone_input: backbones take 1 or 3 channels");
+  if (in_chans != 1)
+    throw std::invalid_argument("to_backbone_input: backbones take 1 or 3 channels");
   auto w = torch::tensor({0.299f, 0.587f, 0.114f}, rgb.options()).view({1, 3, 1, 1});
   return (rgb * w).sum(1, true);
 }
 
-std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit, const torch::Tensor& images,
+std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit,
+                                                   const torch::Tensor& images,
                                                    const std::vector<int64_t>& blocks) {
   const int64_t depth = vit->depth(), prefix = vit->config().num_prefix_tokens();
   int64_t last = 0;
   for (int64_t b : blocks) {
     if (b < 1 || b > depth)
-      throw std::invalid_argument("feature block " + std::to_string(b) + " outside 1.." + std::to_string(depth));
+      throw std::invalid_argument("feature block " + std::to_string(b) + " outside 1.." +
+                                  std::to_string(depth));
     last = std::max(last, b);
   }
   // Run only as deep as needed.
@@ -75,19 +80,23 @@ SegmentationModelImpl::SegmentationModelImpl(VisionTransformer vit, Segmentation
 }
 
 std::vector<torch::Tensor> SegmentationModelImpl::features(const torch::Tensor& rgb) {
-  return backbone_patch_features(backbone, to_backbone_input(rgb, backbone->config().in_chans), options_.blocks);
+  return backbone_patch_features(backbone, to_backbone_input(rgb, backbone->config().in_chans),
+                                 options_.blocks);
 }
 
-torch::Tensor SegmentationModelImpl::loss(const std::vector<torch::Tensor>& feats, const torch::Tensor& masks,
-                                          uint64_t seed, std::map<std::string, double>* extra) {
+torch::Tensor SegmentationModelImpl::loss(const std::vector<torch::Tensor>& feats,
+                                          const torch::Tensor& masks, uint64_t seed,
+                                          std::map<std::string, double>* extra) {
   const int64_t h = masks.size(1), w = masks.size(2), p = patch_size();
-  if (h % p != 0 || w % p != 0) throw std::invalid_argument("image size is not a multiple of the patch size");
+  if (h % p != 0 || w % p != 0)
+    throw std::invalid_argument("image size is not a multiple of the patch size");
   const int64_t gh = h / p, gw = w / p;
   namespace F = torch::nn::functional;
   if (linear) {
     auto logits = linear->forward(torch::cat(feats, 2), gh, gw, h, w);
     auto target = masks.to(torch::kLong);
-    auto l = F::cross_entropy(logits, target, F::CrossEntropyFuncOptions().ignore_index(options_.ignore_index));
+    auto l = F::cross_entropy(logits, target,
+                              F::CrossEntropyFuncOptions().ignore_index(options_.ignore_index));
     if (extra) {
       torch::NoGradGuard g;
       auto valid = target.ne(options_.ignore_index);
@@ -104,7 +113,8 @@ torch::Tensor SegmentationModelImpl::loss(const std::vector<torch::Tensor>& feat
   lo.no_object_weight = m.no_object_weight;
   lo.num_points = m.num_points;
   auto out = mask2former->forward(feats, gh, gw);
-  auto value = mask_classification_loss(out, segment_targets(masks, options_.num_classes, options_.ignore_index), lo, seed);
+  auto value = mask_classification_loss(
+      out, segment_targets(masks, options_.num_classes, options_.ignore_index), lo, seed);
   if (extra) {
     (*extra)["ce"] = value.ce;
     (*extra)["bce"] = value.bce;
@@ -113,7 +123,8 @@ torch::Tensor SegmentationModelImpl::loss(const std::vector<torch::Tensor>& feat
   return value.total;
 }
 
-torch::Tensor SegmentationModelImpl::scores(const std::vector<torch::Tensor>& feats, int64_t h, int64_t w) {
+torch::Tensor SegmentationModelImpl::scores(const std::vector<torch::Tensor>& feats, int64_t h,
+                                            int64_t w) {
   const int64_t gh = h / patch_size(), gw = w / patch_size();
   if (linear) return linear->forward(torch::cat(feats, 2), gh, gw, h, w);
   auto out = mask2former->forward(feats, gh, gw);

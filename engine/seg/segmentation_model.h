@@ -24,7 +24,8 @@ SegmentationHeadKind segmentation_head_from_string(const std::string& name);
 torch::Tensor to_backbone_input(const torch::Tensor& rgb, int64_t in_chans);
 
 // Patch tokens (B, gh * gw, D) of the given 1-based block outputs, after the final norm.
-std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit, const torch::Tensor& images,
+std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit,
+                                                   const torch::Tensor& images,
                                                    const std::vector<int64_t>& blocks);
 
 struct SegmentationModelOptions {

@@ -26,8 +26,9 @@ std::vector<at::Tensor> cache_features(SegmentationModel& model, const at::Tenso
 void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset& train) {
   const auto& seg = ctx_.config.segmentation;
   const bool tune = seg.train_backbone;
-  const StageConfig& cfg =
-      model->options().head == SegmentationHeadKind::Linear ? seg.linear_training : seg.mask2former_training;
+  const StageConfig& cfg = model->options().head == SegmentationHeadKind::Linear
+                               ? seg.linear_training
+                               : seg.mask2former_training;
   const auto device = ctx_.device;
   model->to(device);
   model->train();
@@ -42,7 +43,8 @@ void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset&
     double mb = 0;
     for (const auto& c : cache) mb += double(c.numel()) * 2.0 / 1e6;
     char msg[160];
-    std::snprintf(msg, sizeof msg, "%s: cached frozen-backbone features of %lld images (%.0f MB) in %.1f s",
+    std::snprintf(msg, sizeof msg,
+                  "%s: cached frozen-backbone features of %lld images (%.0f MB) in %.1f s",
                   stage_.c_str(), static_cast<long long>(train.size()), mb, s);
     ctx_.log(msg);
   }

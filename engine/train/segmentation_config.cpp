@@ -5,8 +5,8 @@ namespace adala {
 
 namespace {
 
-std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key, std::vector<int64_t> fallback,
-                                 const ViTConfig& model) {
+std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
+                                 std::vector<int64_t> fallback, const ViTConfig& model) {
   auto blocks = r.integers(key, fallback, 1, model.depth, 1);
   for (size_t i = 1; i < blocks.size(); ++i)
     for (size_t j = 0; j < i; ++j)
@@ -27,11 +27,12 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.dataset = d.string("dataset", c.dataset, {"fashion-mnist-scenes", "ade20k"});
     const bool ade = c.dataset == "ade20k";
     c.root = d.string("root", ade ? "" : default_root);
-    if (ade && c.root.empty()) throw ConfigError(d.field("root"), "an ade20k data set needs its folder");
+    if (ade && c.root.empty())
+      throw ConfigError(d.field("root"), "an ade20k data set needs its folder");
     c.image_size = d.integer("image_size", c.image_size, model.patch_size, 4096);
     if (c.image_size % model.patch_size != 0)
-      throw ConfigError(d.field("image_size"), "must be a multiple of the patch size " +
-                                                   std::to_string(model.patch_size));
+      throw ConfigError(d.field("image_size"),
+                        "must be a multiple of the patch size " + std::to_string(model.patch_size));
     c.train_images = d.integer("train_images", c.train_images, ade ? 0 : 1, int64_t(1) << 30);
     c.val_images = d.integer("val_images", c.val_images, ade ? 0 : 1, int64_t(1) << 30);
     c.min_garments = d.integer("min_garments", c.min_garments, 0, 64);
@@ -67,12 +68,14 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     if (c.hidden_dim % 4 != 0) throw ConfigError(m.field("hidden_dim"), "must be a multiple of 4");
     c.num_heads = m.integer("num_heads", c.num_heads, 1, 64);
     if (c.hidden_dim % c.num_heads != 0)
-      throw ConfigError(m.field("num_heads"), "must divide hidden_dim " + std::to_string(c.hidden_dim));
+      throw ConfigError(m.field("num_heads"),
+                        "must divide hidden_dim " + std::to_string(c.hidden_dim));
     c.num_layers = m.integer("num_layers", c.num_layers, 1, 64);
     c.ffn_dim = m.integer("ffn_dim", c.ffn_dim, 1, 65536);
     c.num_points = m.integer("num_points", c.num_points, 0, int64_t(1) << 24);
     std::vector<int64_t> blocks;
-    for (int64_t b = std::max<int64_t>(1, model.depth - 2); b <= model.depth; ++b) blocks.push_back(b);
+    for (int64_t b = std::max<int64_t>(1, model.depth - 2); b <= model.depth; ++b)
+      blocks.push_back(b);
     c.feature_blocks = read_blocks(m, "feature_blocks", blocks, model);
     c.class_weight = m.number("class_weight", c.class_weight, 0.0, 1000.0);
     c.mask_weight = m.number("mask_weight", c.mask_weight, 0.0, 1000.0);

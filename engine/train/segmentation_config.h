@@ -11,7 +11,7 @@ namespace adala {
 
 struct SegmentationDataConfig {
   std::string dataset = "fashion-mnist-scenes";  // or "ade20k" (an ADE20K-layout folder)
-  std::string root;        // ade20k: the folder; scenes: Fashion-MNIST idx folder (default data.root)
+  std::string root;  // ade20k: the folder; scenes: Fashion-MNIST idx folder (default data.root)
   int64_t image_size = 112;
   int64_t train_images = 1000;  // scenes generated / ade20k images used (0: all, ade20k only)
   int64_t val_images = 200;
@@ -25,7 +25,7 @@ struct SegmentationDataConfig {
 
 struct Mask2FormerConfig {
   int64_t num_queries = 24, hidden_dim = 64, num_heads = 4, num_layers = 3, ffn_dim = 256;
-  int64_t num_points = 0;  // 0: mask losses at every pixel
+  int64_t num_points = 0;               // 0: mask losses at every pixel
   std::vector<int64_t> feature_blocks;  // 1-based ViT blocks whose outputs feed the decoder
   double class_weight = 2.0, mask_weight = 5.0, dice_weight = 5.0, no_object_weight = 0.1;
 };
@@ -33,8 +33,8 @@ struct Mask2FormerConfig {
 struct SegmentationConfig {
   bool present = false;  // the experiment has a "segmentation" block
   SegmentationDataConfig data;
-  std::string head = "both";  // "linear", "mask2former" or "both"
-  bool train_backbone = false;  // false: frozen backbone, cached features (linear probe)
+  std::string head = "both";           // "linear", "mask2former" or "both"
+  bool train_backbone = false;         // false: frozen backbone, cached features (linear probe)
   std::vector<int64_t> linear_blocks;  // 1-based blocks concatenated for the linear head
   Mask2FormerConfig mask2former;
   StageConfig linear_training, mask2former_training;

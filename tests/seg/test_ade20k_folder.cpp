@@ -17,12 +17,13 @@ namespace {
 const fs::path kRoot = fs::path(ADALA_TEST_TMP) / "ade20k_folder";
 
 // A solid BGR image and an annotation whose left half is `left`, right half `right`.
-void write_pair(const fs::path& root, const std::string& split, const std::string& name, int h, int w,
-                uint8_t left, uint8_t right, int ann_h = -1, int ann_w = -1) {
+void write_pair(const fs::path& root, const std::string& split, const std::string& name, int h,
+                int w, uint8_t left, uint8_t right, int ann_h = -1, int ann_w = -1) {
   fs::create_directories(root / "images" / split);
   fs::create_directories(root / "annotations" / split);
   cv::Mat img(h, w, CV_8UC3, cv::Scalar(50, 100, 200));  // B, G, R
-  QVERIFY(cv::imwrite((root / "images" / split / (name + ".jpg")).string(), img, {cv::IMWRITE_JPEG_QUALITY, 100}));
+  QVERIFY(cv::imwrite((root / "images" / split / (name + ".jpg")).string(), img,
+                      {cv::IMWRITE_JPEG_QUALITY, 100}));
   ann_h = ann_h < 0 ? h : ann_h;
   ann_w = ann_w < 0 ? w : ann_w;
   cv::Mat ann(ann_h, ann_w, CV_8UC1, cv::Scalar(left));
@@ -101,7 +102,8 @@ class Ade20kFolderTest : public QObject {
     write_pair(root, "training", "b", 8, 8, 1, 2);
     fs::remove(root / "annotations" / "training" / "b.png");
     const std::string e = error_of(root, "training", options(8, 8));
-    QVERIFY2(e.find((root / "images" / "training" / "b.jpg").string()) != std::string::npos, e.c_str());
+    QVERIFY2(e.find((root / "images" / "training" / "b.jpg").string()) != std::string::npos,
+             e.c_str());
     QVERIFY2(e.find("no annotation") != std::string::npos, e.c_str());
   }
 
@@ -112,7 +114,8 @@ class Ade20kFolderTest : public QObject {
     write_pair(root, "validation", "c", 8, 8, 1, 2);
     fs::remove(root / "images" / "validation" / "c.jpg");
     const std::string e = error_of(root, "validation", options(8, 8));
-    QVERIFY2(e.find((root / "annotations" / "validation" / "c.png").string()) != std::string::npos, e.c_str());
+    QVERIFY2(e.find((root / "annotations" / "validation" / "c.png").string()) != std::string::npos,
+             e.c_str());
     QVERIFY2(e.find("no image") != std::string::npos, e.c_str());
   }
 
@@ -121,7 +124,8 @@ class Ade20kFolderTest : public QObject {
     fs::remove_all(root);
     write_pair(root, "training", "odd", 8, 10, 1, 2, 9, 10);
     const std::string e = error_of(root, "training", options(8, 8));
-    QVERIFY2(e.find((root / "annotations" / "training" / "odd.png").string()) != std::string::npos, e.c_str());
+    QVERIFY2(e.find((root / "annotations" / "training" / "odd.png").string()) != std::string::npos,
+             e.c_str());
     QVERIFY2(e.find("10x9") != std::string::npos && e.find("10x8") != std::string::npos, e.c_str());
   }
 
@@ -131,13 +135,16 @@ class Ade20kFolderTest : public QObject {
     write_pair(root, "training", "ok", 8, 8, 1, 2);
     write_pair(root, "training", "bad", 8, 8, 1, 200);
     const std::string e = error_of(root, "training", options(8, 8));
-    QVERIFY2(e.find((root / "annotations" / "training" / "bad.png").string()) != std::string::npos, e.c_str());
+    QVERIFY2(e.find((root / "annotations" / "training" / "bad.png").string()) != std::string::npos,
+             e.c_str());
     QVERIFY2(e.find("label 200 out of range") != std::string::npos, e.c_str());
     // With fewer classes, a label above N is out of range too.
     Ade20kOptions o = options(8, 8);
     o.num_classes = 1;
     const std::string e2 = error_of(root, "training", o);
-    QVERIFY2(e2.find("label 2 out of range") != std::string::npos || e2.find("label 200") != std::string::npos, e2.c_str());
+    QVERIFY2(e2.find("label 2 out of range") != std::string::npos ||
+                 e2.find("label 200") != std::string::npos,
+             e2.c_str());
   }
 
   void missing_folder_and_bad_annotation_format() {
@@ -149,7 +156,9 @@ class Ade20kFolderTest : public QObject {
     cv::Mat rgb(8, 8, CV_8UC3, cv::Scalar(1, 1, 1));
     QVERIFY(cv::imwrite((root / "annotations" / "training" / "x.png").string(), rgb));
     const std::string e2 = error_of(root, "training", options(8, 8));
-    QVERIFY2(e2.find("x.png") != std::string::npos && e2.find("single-channel") != std::string::npos, e2.c_str());
+    QVERIFY2(
+        e2.find("x.png") != std::string::npos && e2.find("single-channel") != std::string::npos,
+        e2.c_str());
   }
 
   void png_round_trip() {

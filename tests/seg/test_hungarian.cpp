@@ -18,7 +18,9 @@ namespace {
 double brute_force(const std::vector<double>& cost, int64_t rows, int64_t cols) {
   const bool transposed = rows > cols;
   const int64_t n = std::min(rows, cols), m = std::max(rows, cols);
-  auto at = [&](int64_t i, int64_t j) { return transposed ? cost[size_t(j * cols + i)] : cost[size_t(i * cols + j)]; };
+  auto at = [&](int64_t i, int64_t j) {
+    return transposed ? cost[size_t(j * cols + i)] : cost[size_t(i * cols + j)];
+  };
   std::vector<int64_t> jobs(static_cast<size_t>(m));
   std::iota(jobs.begin(), jobs.end(), 0);
   double best = std::numeric_limits<double>::infinity();

@@ -90,8 +90,8 @@ class ScenesTest : public QObject {
     l.garments.push_back(p);
     auto s = g.render(l, 64);
     const auto box = g.garment_box(p, 64);  // left, top, side
-    QCOMPARE(box[0], int64_t(13));  // round(0.2 * 64)
-    QCOMPARE(box[1], int64_t(22));  // round(0.35 * 64)
+    QCOMPARE(box[0], int64_t(13));          // round(0.2 * 64)
+    QCOMPARE(box[1], int64_t(22));          // round(0.35 * 64)
     QCOMPARE(box[2], int64_t(32));
     auto px = g.garment_pixels(p, 64);
     QCOMPARE(px.sizes(), (at::IntArrayRef{32, 32}));
@@ -120,7 +120,9 @@ class ScenesTest : public QObject {
     SceneGenerator g(garment_pool(), small_options(), 3);
     // Two different-class garments on the same spot: the second one wins where it is on.
     int64_t first = 0, second = 1;
-    while (g.garments().labels[second].item<int64_t>() == g.garments().labels[first].item<int64_t>()) ++second;
+    while (g.garments().labels[second].item<int64_t>() ==
+           g.garments().labels[first].item<int64_t>())
+      ++second;
     SceneLayout l;
     GarmentPlacement a, b;
     a.source = first;
@@ -167,8 +169,10 @@ class ScenesTest : public QObject {
       QVERIFY(at::equal(t, render_texture(s, 40, 48)));
       QVERIFY(t.min().item<float>() >= -1e-6f && t.max().item<float>() <= 0.6f + 1e-6f);
       const double spread = (t[0].max() - t[0].min()).item<double>();
-      if (s.kind == TextureKind::Plain) QCOMPARE(spread, 0.0);
-      else QVERIFY2(spread > 0.1, to_string(s.kind));  // patterned: the two colours both show
+      if (s.kind == TextureKind::Plain)
+        QCOMPARE(spread, 0.0);
+      else
+        QVERIFY2(spread > 0.1, to_string(s.kind));  // patterned: the two colours both show
     }
     // Checker cells alternate exactly.
     TextureSpec c;
@@ -188,10 +192,14 @@ class ScenesTest : public QObject {
     o.max_garments = 1;
     o.min_garments = 3;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, o.validate());
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, make_scene_generator(default_fashion_mnist_root(), "test", SceneOptions{}, 0, 10));
+    QVERIFY_THROWS_EXCEPTION(
+        std::invalid_argument,
+        make_scene_generator(default_fashion_mnist_root(), "test", SceneOptions{}, 0, 10));
     // Training and validation scenes come from different garment pools and layouts.
-    auto tr = make_scene_generator(default_fashion_mnist_root(), "training", small_options(), 0, 100);
-    auto va = make_scene_generator(default_fashion_mnist_root(), "validation", small_options(), 0, 100);
+    auto tr =
+        make_scene_generator(default_fashion_mnist_root(), "training", small_options(), 0, 100);
+    auto va =
+        make_scene_generator(default_fashion_mnist_root(), "validation", small_options(), 0, 100);
     QVERIFY(!at::equal(tr.scene(0).mask, va.scene(0).mask));
     QVERIFY(!at::equal(tr.garments().images, va.garments().images));
   }

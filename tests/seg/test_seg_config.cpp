@@ -12,7 +12,8 @@ namespace {
 
 std::string error_of(const std::string& segmentation) {
   try {
-    parse_experiment_config(Json::parse(R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" + segmentation + "}"));
+    parse_experiment_config(Json::parse(R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" +
+                                        segmentation + "}"));
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -61,17 +62,30 @@ class SegConfigTest : public QObject {
   void errors_name_the_field_data() {
     QTest::addColumn<QString>("block");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("image size") << R"({"data": {"image_size": 30}})" << "segmentation.data.image_size: must be a multiple of the patch size 4";
-    QTest::newRow("dataset") << R"({"data": {"dataset": "coco"}})" << "segmentation.data.dataset: unknown value \"coco\"";
-    QTest::newRow("ade root") << R"({"data": {"dataset": "ade20k"}})" << "segmentation.data.root: an ade20k data set needs its folder";
-    QTest::newRow("head") << R"({"head": "fpn"})" << "segmentation.head: unknown value \"fpn\"";
-    QTest::newRow("block range") << R"({"mask2former": {"feature_blocks": [2, 9]}})" << "segmentation.mask2former.feature_blocks[1]: out of range: 9 (allowed 1..4)";
-    QTest::newRow("block twice") << R"({"linear": {"blocks": [4, 4]}})" << "segmentation.linear.blocks: block 4 is listed twice";
-    QTest::newRow("no blocks") << R"({"linear": {"blocks": []}})" << "segmentation.linear.blocks: needs at least 1 entries";
-    QTest::newRow("heads") << R"({"mask2former": {"hidden_dim": 64, "num_heads": 5}})" << "segmentation.mask2former.num_heads: must divide hidden_dim 64";
-    QTest::newRow("unknown key") << R"({"linear": {"queries": 3}})" << "segmentation.linear.queries: unknown key";
-    QTest::newRow("stage field") << R"({"mask2former": {"lr": -1}})" << "segmentation.mask2former.lr: out of range";
-    QTest::newRow("not an object") << R"([1])" << "segmentation: expected an object";
+    QTest::newRow("image size")
+        << R"({"data": {"image_size": 30}})"
+        << "segmentation.data.image_size: must be a multiple of the patch size 4";
+    QTest::newRow("dataset") << R"({"data": {"dataset": "coco"}})"
+                             << "segmentation.data.dataset: unknown value \"coco\"";
+    QTest::newRow("ade root") << R"({"data": {"dataset": "ade20k"}})"
+                              << "segmentation.data.root: an ade20k data set needs its folder";
+    QTest::newRow("head") << R"({"head": "fpn"})"
+                          << "segmentation.head: unknown value \"fpn\"";
+    QTest::newRow("block range")
+        << R"({"mask2former": {"feature_blocks": [2, 9]}})"
+        << "segmentation.mask2former.feature_blocks[1]: out of range: 9 (allowed 1..4)";
+    QTest::newRow("block twice") << R"({"linear": {"blocks": [4, 4]}})"
+                                 << "segmentation.linear.blocks: block 4 is listed twice";
+    QTest::newRow("no blocks") << R"({"linear": {"blocks": []}})"
+                               << "segmentation.linear.blocks: needs at least 1 entries";
+    QTest::newRow("heads") << R"({"mask2former": {"hidden_dim": 64, "num_heads": 5}})"
+                           << "segmentation.mask2former.num_heads: must divide hidden_dim 64";
+    QTest::newRow("unknown key") << R"({"linear": {"queries": 3}})"
+                                 << "segmentation.linear.queries: unknown key";
+    QTest::newRow("stage field") << R"({"mask2former": {"lr": -1}})"
+                                 << "segmentation.mask2former.lr: out of range";
+    QTest::newRow("not an object") << R"([1])"
+                                   << "segmentation: expected an object";
   }
   void errors_name_the_field() {
     QFETCH(QString, block);

@@ -81,7 +81,8 @@ class SegHeadsTest : public QObject {
       auto col = resample(column, oh);
       for (int64_t y = 0; y < oh; ++y)
         for (int64_t k = 0; k < d; ++k)
-          worst = std::max(worst, std::fabs(col[size_t(y)][size_t(k)] - got[0][1 + y * ow + x][k].item<double>()));
+          worst = std::max(worst, std::fabs(col[size_t(y)][size_t(k)] -
+                                            got[0][1 + y * ow + x][k].item<double>()));
     }
     QVERIFY2(worst < 1e-5, qPrintable(QString("max deviation %1").arg(worst)));
   }
@@ -95,8 +96,12 @@ class SegHeadsTest : public QObject {
     QCOMPARE(tokens.sizes(), (torch::IntArrayRef{2, 1 + 14 * 14, 32}));
     auto patches = vit->patch_embed->forward(x);
     auto pos = interpolate_pos_embed(vit->pos_embed, 1, 14, 14);
-    QVERIFY(rel_error(tokens.narrow(1, 1, 196) - patches, pos.narrow(1, 1, 196).expand({2, -1, -1})) < 1e-5);
-    QVERIFY(rel_error(tokens.select(1, 0), (vit->cls_token + vit->pos_embed.narrow(1, 0, 1)).squeeze(1).expand({2, -1})) < 1e-6);
+    QVERIFY(rel_error(tokens.narrow(1, 1, 196) - patches,
+                      pos.narrow(1, 1, 196).expand({2, -1, -1})) < 1e-5);
+    QVERIFY(
+        rel_error(tokens.select(1, 0),
+                  (vit->cls_token + vit->pos_embed.narrow(1, 0, 1)).squeeze(1).expand({2, -1})) <
+        1e-6);
   }
 
   void backbone_features_are_normed_block_outputs() {
@@ -133,7 +138,7 @@ class SegHeadsTest : public QObject {
   }
 
   void semantic_inference_sums_queries() {
-    auto cls = torch::randn({1, 3, 3});   // 3 queries, 2 classes + no-object
+    auto cls = torch::randn({1, 3, 3});  // 3 queries, 2 classes + no-object
     auto masks = torch::randn({1, 3, 2, 2});
     auto scores = semantic_scores(cls, masks, 2, 2);
     QCOMPARE(scores.sizes(), (torch::IntArrayRef{1, 2, 2, 2}));
@@ -142,7 +147,8 @@ class SegHeadsTest : public QObject {
       for (int64_t y = 0; y < 2; ++y)
         for (int64_t x = 0; x < 2; ++x) {
           double want = 0;
-          for (int64_t q = 0; q < 3; ++q) want += p[0][q][c].item<double>() * m[0][q][y][x].item<double>();
+          for (int64_t q = 0; q < 3; ++q)
+            want += p[0][q][c].item<double>() * m[0][q][y][x].item<double>();
           QVERIFY(std::fabs(scores[0][c][y][x].item<double>() - want) < 1e-6);
         }
     QVERIFY(torch::equal(semantic_labels(cls, masks, 2, 2), scores.argmax(1)));
@@ -153,7 +159,8 @@ class SegHeadsTest : public QObject {
     auto t = segment_targets(m, 4);
     QCOMPARE(t.size(), size_t(1));
     QVERIFY(torch::equal(t[0].labels, torch::tensor({0, 1, 3}, torch::kLong)));
-    QVERIFY(torch::equal(t[0].masks[2], torch::tensor({0.f, 0.f, 1.f, 0.f, 1.f, 0.f}).view({2, 3})));
+    QVERIFY(
+        torch::equal(t[0].masks[2], torch::tensor({0.f, 0.f, 1.f, 0.f, 1.f, 0.f}).view({2, 3})));
     QVERIFY(torch::equal(t[0].valid, torch::tensor({1.f, 1.f, 1.f, 0.f, 1.f, 1.f}).view({2, 3})));
   }
 
@@ -198,10 +205,12 @@ class SegHeadsTest : public QObject {
     blocked[0][0][2] = false;
     auto q = torch::randn({1, 3, 8}), kv = torch::randn({1, 5, 8});
     auto partly = attn->forward(q, kv, kv, blocked);
-    QVERIFY(torch::isnan(partly[0][1]).all().item<bool>());  // raw module: an all-blocked row is NaN
+    QVERIFY(
+        torch::isnan(partly[0][1]).all().item<bool>());  // raw module: an all-blocked row is NaN
     QVERIFY(torch::isfinite(partly[0][0]).all().item<bool>());
     QCOMPARE(sine_position_encoding(4, 5, 32).sizes(), (torch::IntArrayRef{20, 32}));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, head->forward({torch::randn({2, 20, 16})}, 4, 5));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             head->forward({torch::randn({2, 20, 16})}, 4, 5));
   }
 
   void mask2former_loss_falls_when_overfitting_one_batch() {
@@ -230,7 +239,8 @@ class SegHeadsTest : public QObject {
       torch::NoGradGuard g;
       feats = model->features(batch.images);
     }
-    torch::optim::AdamW opt(model->trainable(false), torch::optim::AdamWOptions(2e-3).weight_decay(0.0));
+    torch::optim::AdamW opt(model->trainable(false),
+                            torch::optim::AdamWOptions(2e-3).weight_decay(0.0));
     double first = 0, last = 0;
     std::map<std::string, double> extra;
     for (int step = 0; step < 150; ++step) {
@@ -242,14 +252,17 @@ class SegHeadsTest : public QObject {
       if (step == 0) first = loss.item<double>();
       last = loss.item<double>();
     }
+    qInfo("mask2former overfit: loss %.4f -> %.4f", first, last);
     QVERIFY(extra.count("dice") && extra.count("ce") && extra.count("bce"));
     QVERIFY2(last < 0.5 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
     // The overfitted head predicts the two scenes.
     model->eval();
     auto labels = model->predict(batch.images);
     QCOMPARE(labels.sizes(), (torch::IntArrayRef{2, 32, 32}));
-    const double acc = labels.eq(batch.masks.to(torch::kLong)).to(torch::kFloat).mean().item<double>();
-    QVERIFY2(acc > 0.6, qPrintable(QString("overfit pixel accuracy %1").arg(acc)));
+    const double acc =
+        labels.eq(batch.masks.to(torch::kLong)).to(torch::kFloat).mean().item<double>();
+    qInfo("mask2former overfit pixel accuracy %.4f", acc);
+    QVERIFY2(acc > 0.9, qPrintable(QString("overfit pixel accuracy %1").arg(acc)));
   }
 
   void linear_probe_loss_falls() {
@@ -269,7 +282,8 @@ class SegHeadsTest : public QObject {
     }
     QCOMPARE(model->trainable(false).size(), size_t(4));  // bn weight/bias, conv weight/bias
     QVERIFY(model->trainable(true).size() > 10);
-    torch::optim::AdamW opt(model->trainable(false), torch::optim::AdamWOptions(1e-2).weight_decay(0.0));
+    torch::optim::AdamW opt(model->trainable(false),
+                            torch::optim::AdamWOptions(1e-2).weight_decay(0.0));
     double first = 0, last = 0;
     for (int step = 0; step < 60; ++step) {
       opt.zero_grad();
@@ -279,7 +293,9 @@ class SegHeadsTest : public QObject {
       if (step == 0) first = loss.item<double>();
       last = loss.item<double>();
     }
-    QVERIFY2(std::fabs(first - std::log(11.0)) < 0.3, qPrintable(QString("initial CE %1").arg(first)));
+    qInfo("linear probe: loss %.4f -> %.4f", first, last);
+    QVERIFY2(std::fabs(first - std::log(11.0)) < 0.3,
+             qPrintable(QString("initial CE %1").arg(first)));
     QVERIFY2(last < 0.6 * first, qPrintable(QString("loss %1 -> %2").arg(first).arg(last)));
   }
 };

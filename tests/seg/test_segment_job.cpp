@@ -88,20 +88,23 @@ class SegmentJobTest : public QObject {
       QCOMPARE(QString::fromStdString(classes[1].at("name").as_string()), QString("T-shirt/top"));
       for (const char* who : {"teacher", "student"}) {
         const Json& s = index.at("summary").at(who);
-        const auto& conf = std::string(who) == "teacher" ? h.teacher.confusion : h.student.confusion;
+        const auto& conf =
+            std::string(who) == "teacher" ? h.teacher.confusion : h.student.confusion;
         QVERIFY(std::fabs(s.at("miou").as_double() - conf.mean_iou()) < 1e-6);
         QVERIFY(std::fabs(s.at("pixel_accuracy").as_double() - conf.pixel_accuracy()) < 1e-6);
         QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
-        for (const auto& v : s.at("per_class_iou").as_array()) QVERIFY(v.is_null() || v.is_number());
+        for (const auto& v : s.at("per_class_iou").as_array())
+          QVERIFY(v.is_null() || v.is_number());
       }
       const auto& images = index.at("images").as_array();
       QCOMPARE(images.size(), size_t(3));
       for (size_t i = 0; i < images.size(); ++i) {
         const Json& e = images[i];
-        char id[16];
+        char id[32];
         std::snprintf(id, sizeof id, "%06zu", i);
         QCOMPARE(QString::fromStdString(e.at("id").as_string()), QString(id));
-        QCOMPARE(QString::fromStdString(e.at("image").as_string()), QString("images/%1.png").arg(id));
+        QCOMPARE(QString::fromStdString(e.at("image").as_string()),
+                 QString("images/%1.png").arg(id));
         auto truth = read_label_png((dir / e.at("truth").as_string()).string());
         auto teacher = read_label_png((dir / e.at("teacher").as_string()).string());
         auto student = read_label_png((dir / e.at("student").as_string()).string());
@@ -113,8 +116,10 @@ class SegmentJobTest : public QObject {
         // Per-image numbers recomputed from the PNGs.
         ConfusionMatrix ct(kSceneClassCount);
         ct.add(teacher, truth);
-        if (e.at("teacher_miou").is_null()) QVERIFY(std::isnan(ct.mean_iou()));
-        else QVERIFY(std::fabs(e.at("teacher_miou").as_double() - ct.mean_iou()) < 1e-6);
+        if (e.at("teacher_miou").is_null())
+          QVERIFY(std::isnan(ct.mean_iou()));
+        else
+          QVERIFY(std::fabs(e.at("teacher_miou").as_double() - ct.mean_iou()) < 1e-6);
         const auto iou = ct.per_class_iou();
         const auto& listed = e.at("teacher_iou").as_array();
         QCOMPARE(listed.size(), iou.size());

@@ -18,7 +18,8 @@ namespace {
 
 bool is_image_file(const fs::path& p) {
   std::string ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
   return ext == ".jpg" || ext == ".jpeg" || ext == ".png";
 }
 
@@ -32,7 +33,8 @@ std::map<std::string, std::string> files_by_stem(const fs::path& dir, bool annot
     if (!wanted) continue;
     const std::string stem = p.stem().string();
     auto [it, fresh] = out.emplace(stem, p.string());
-    if (!fresh) throw std::runtime_error("two files for one name: " + it->second + " and " + p.string());
+    if (!fresh)
+      throw std::runtime_error("two files for one name: " + it->second + " and " + p.string());
   }
   return out;
 }
@@ -59,23 +61,27 @@ std::vector<Ade20kPair> list_ade20k_pairs(const std::string& root, const std::st
   for (const auto& [stem, image] : images) {
     auto it = annotations.find(stem);
     if (it == annotations.end())
-      throw std::runtime_error("no annotation for " + image + " (expected " + (ann_dir / (stem + ".png")).string() + ")");
+      throw std::runtime_error("no annotation for " + image + " (expected " +
+                               (ann_dir / (stem + ".png")).string() + ")");
     pairs.push_back({stem, image, it->second});
   }
   for (const auto& [stem, annotation] : annotations)
     if (!images.count(stem))
-      throw std::runtime_error("no image for " + annotation + " (expected " + (image_dir / (stem + ".jpg")).string() + ")");
+      throw std::runtime_error("no image for " + annotation + " (expected " +
+                               (image_dir / (stem + ".jpg")).string() + ")");
   if (pairs.empty()) throw std::runtime_error("no images in " + image_dir.string());
   return pairs;
 }
 
-at::Tensor map_ade20k_labels(const at::Tensor& raw, const Ade20kOptions& o, const std::string& file) {
+at::Tensor map_ade20k_labels(const at::Tensor& raw, const Ade20kOptions& o,
+                             const std::string& file) {
   auto v = raw.to(at::kLong);
   auto bad = v.gt(o.num_classes).logical_and(v.ne(255));
   if (bad.any().item<bool>()) {
     const auto value = v.masked_select(bad)[0].item<int64_t>();
-    throw std::runtime_error(file + ": label " + std::to_string(value) + " out of range (allowed 0.." +
-                             std::to_string(o.num_classes) + ", 255 = ignore)");
+    throw std::runtime_error(file + ": label " + std::to_string(value) +
+                             " out of range (allowed 0.." + std::to_string(o.num_classes) +
+                             ", 255 = ignore)");
   }
   if (!o.reduce_zero_label) return v.to(at::kByte);
   // 0 -> 255 and 255 stays 255; 1..N -> 0..N-1.
@@ -85,7 +91,8 @@ at::Tensor map_ade20k_labels(const at::Tensor& raw, const Ade20kOptions& o, cons
 
 SegmentationDataset load_ade20k_folder(const std::string& root, const std::string& split,
                                        const Ade20kOptions& o) {
-  if (o.height <= 0 || o.width <= 0) throw std::invalid_argument("load_ade20k_folder: target size must be > 0");
+  if (o.height <= 0 || o.width <= 0)
+    throw std::invalid_argument("load_ade20k_folder: target size must be > 0");
   auto pairs = list_ade20k_pairs(root, split);
   if (o.limit > 0 && int64_t(pairs.size()) > o.limit) pairs.resize(size_t(o.limit));
   const int64_t n = int64_t(pairs.size());
@@ -98,12 +105,14 @@ SegmentationDataset load_ade20k_folder(const std::string& root, const std::strin
     cv::Mat image = read(p.image, cv::IMREAD_COLOR);
     cv::Mat ann = read(p.annotation, cv::IMREAD_UNCHANGED);
     if (ann.type() != CV_8UC1)
-      throw std::runtime_error(p.annotation + ": expected an 8-bit single-channel annotation, got " +
+      throw std::runtime_error(p.annotation +
+                               ": expected an 8-bit single-channel annotation, got " +
                                std::to_string(ann.channels()) + " channel(s) of depth code " +
                                std::to_string(ann.depth()));
     if (image.size() != ann.size())
-      throw std::runtime_error(p.annotation + ": size " + std::to_string(ann.cols) + "x" + std::to_string(ann.rows) +
-                               " differs from its image " + p.image + " (" + std::to_string(image.cols) + "x" +
+      throw std::runtime_error(p.annotation + ": size " + std::to_string(ann.cols) + "x" +
+                               std::to_string(ann.rows) + " differs from its image " + p.image +
+                               " (" + std::to_string(image.cols) + "x" +
                                std::to_string(image.rows) + ")");
     auto labels = map_ade20k_labels(gray_mat_to_tensor(ann), o, p.annotation);
     cv::Mat label_mat = tensor_to_gray_mat(labels), resized_labels, resized_image;

@@ -33,7 +33,8 @@ std::vector<Ade20kPair> list_ade20k_pairs(const std::string& root, const std::st
 
 // Raw (H, W) uint8 labels -> training labels (uint8, 255 = ignore). `file` names the source
 // in the error thrown for an out-of-range label.
-at::Tensor map_ade20k_labels(const at::Tensor& raw, const Ade20kOptions& options, const std::string& file);
+at::Tensor map_ade20k_labels(const at::Tensor& raw, const Ade20kOptions& options,
+                             const std::string& file);
 
 // Reads, checks and resizes a split. Throws std::runtime_error naming the file for an
 // unreadable image, an image/annotation size mismatch or an out-of-range label.

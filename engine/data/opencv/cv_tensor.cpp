@@ -10,7 +10,8 @@ at::Tensor bgr_mat_to_rgb_tensor(const cv::Mat& bgr) {
   if (bgr.type() != CV_8UC3) throw std::invalid_argument("bgr_mat_to_rgb_tensor: expected CV_8UC3");
   cv::Mat rgb;
   cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
-  auto t = at::from_blob(rgb.data, {rgb.rows, rgb.cols, 3}, {int64_t(rgb.step[0]), 3, 1}, at::kByte);
+  auto t =
+      at::from_blob(rgb.data, {rgb.rows, rgb.cols, 3}, {int64_t(rgb.step[0]), 3, 1}, at::kByte);
   return t.permute({2, 0, 1}).contiguous();
 }
 
@@ -26,7 +27,8 @@ cv::Mat rgb_tensor_to_bgr_mat(const at::Tensor& rgb) {
 
 at::Tensor gray_mat_to_tensor(const cv::Mat& gray) {
   if (gray.type() != CV_8UC1) throw std::invalid_argument("gray_mat_to_tensor: expected CV_8UC1");
-  return at::from_blob(gray.data, {gray.rows, gray.cols}, {int64_t(gray.step[0]), 1}, at::kByte).clone();
+  return at::from_blob(gray.data, {gray.rows, gray.cols}, {int64_t(gray.step[0]), 1}, at::kByte)
+      .clone();
 }
 
 cv::Mat tensor_to_gray_mat(const at::Tensor& gray) {

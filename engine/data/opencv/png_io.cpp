@@ -23,7 +23,8 @@ void write(const std::string& path, const cv::Mat& mat) {
 }  // namespace
 
 void write_rgb_png(const std::string& path, const at::Tensor& image) {
-  if (image.dim() != 3 || image.size(0) != 3) throw std::invalid_argument(path + ": expected a (3, H, W) image");
+  if (image.dim() != 3 || image.size(0) != 3)
+    throw std::invalid_argument(path + ": expected a (3, H, W) image");
   at::Tensor bytes = image.scalar_type() == at::kByte
                          ? image
                          : (image.to(at::kFloat).clamp(0.0, 1.0) * 255.0).round().to(at::kByte);
@@ -46,7 +47,8 @@ at::Tensor read_label_png(const std::string& path) {
   if (m.empty()) throw std::runtime_error("cannot read " + path);
   if (m.type() != CV_8UC1)
     throw std::runtime_error(path + ": expected an 8-bit single-channel label image, got " +
-                             std::to_string(m.channels()) + " channel(s) of depth " + std::to_string(m.depth()));
+                             std::to_string(m.channels()) + " channel(s) of depth " +
+                             std::to_string(m.depth()));
   return gray_mat_to_tensor(m);
 }
 
