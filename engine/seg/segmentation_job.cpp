@@ -89,6 +89,8 @@ SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
   o.min_scale = d.min_scale;
   o.max_scale = d.max_scale;
   o.threshold = d.threshold;
+  o.background_min = d.background_min;
+  o.background_max = d.background_max;
   const std::string root = d.root.empty() ? default_fashion_mnist_root() : d.root;
   SceneGenerator gen = make_scene_generator(root, split, o, uint64_t(config.seed));
   return gen.generate(train ? d.train_images : d.val_images);
@@ -129,6 +131,11 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   result.val_images = val.size();
   result.image_size = seg.data.image_size;
   {
+    char p[64];
+    std::snprintf(p, sizeof p, "backbone fine-tuned (lr x %g)", seg.backbone_lr_scale);
+    result.protocol = seg.train_backbone ? p : "frozen backbone";
+  }
+  {
     char msg[200];
     std::snprintf(
         msg, sizeof msg,
@@ -147,6 +154,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   summary["train_images"] = Json(train.size());
   summary["val_images"] = Json(val.size());
   summary["train_backbone"] = Json(seg.train_backbone);
+  if (seg.train_backbone) summary["backbone_lr_scale"] = Json(seg.backbone_lr_scale);
   summary["teacher_weights"] = Json(options.teacher_weights);
   summary["student_weights"] = Json(options.student_weights);
   Json head_summaries = Json::object();
@@ -207,7 +215,8 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
   std::ostringstream md;
   md << "# Segmentation: teacher (softmax) vs ViT-AdaLA student (linear attention)\n\n";
   md << r.train_images << " training / " << r.val_images << " validation images, " << r.image_size
-     << "x" << r.image_size << "; mIoU over classes present (TP+FP+FN > 0), validation split.\n\n";
+     << "x" << r.image_size << ", " << r.protocol
+     << "; mIoU over classes present (TP+FP+FN > 0), validation split.\n\n";
   md << "| head | teacher mIoU | student mIoU | gap (pt) | teacher pixel acc | student pixel acc "
         "|\n";
   md << "|---|---|---|---|---|---|\n";

@@ -36,7 +36,8 @@ struct SegmentationJobResult {
   std::vector<SegmentationClass> classes;
   std::vector<SegmentationHeadResult> heads;
   int64_t train_images = 0, val_images = 0, image_size = 0;
-  Json summary;  // what summary.json holds
+  std::string protocol;  // "frozen backbone" or "backbone fine-tuned (lr x s)"
+  Json summary;          // what summary.json holds
 };
 
 // The heads a config asks for ("both" = linear then mask2former).

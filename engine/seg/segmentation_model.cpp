@@ -136,10 +136,14 @@ torch::Tensor SegmentationModelImpl::predict(const torch::Tensor& rgb) {
   return scores(features(rgb), rgb.size(2), rgb.size(3)).argmax(1);
 }
 
+std::vector<torch::Tensor> SegmentationModelImpl::head_parameters() {
+  return linear ? linear->parameters() : mask2former->parameters();
+}
+
 std::vector<torch::Tensor> SegmentationModelImpl::trainable(bool with_backbone) {
   std::vector<torch::Tensor> params;
   if (with_backbone) params = trainable_parameters(backbone, false);
-  auto head = linear ? linear->parameters() : mask2former->parameters();
+  auto head = head_parameters();
   params.insert(params.end(), head.begin(), head.end());
   return params;
 }

@@ -53,6 +53,7 @@ class SegmentationModelImpl : public torch::nn::Module {
 
   // Head parameters, plus the backbone's own trainable ones when with_backbone is true.
   std::vector<torch::Tensor> trainable(bool with_backbone);
+  std::vector<torch::Tensor> head_parameters();
   const SegmentationModelOptions& options() const { return options_; }
   int64_t patch_size() const { return backbone->config().patch_size; }
 

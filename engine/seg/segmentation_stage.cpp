@@ -4,6 +4,7 @@
 
 #include <torch/autograd.h>
 
+#include "engine/train/stages.h"
 #include "engine/train/training_loop.h"
 
 namespace adala {
@@ -50,7 +51,9 @@ void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset&
   }
   const uint64_t seed = uint64_t(ctx_.config.seed) + 30;
   TrainingLoopSpec spec{stage_, cfg, train.size(), seed, ""};
-  TrainingLoop loop(spec, *model, model->trainable(tune), ctx_.sink, ctx_.control);
+  TrainingLoop::ScaledParams params{{model->head_parameters(), 1.0}};
+  if (tune) params.push_back({trainable_parameters(model->backbone, false), seg.backbone_lr_scale});
+  TrainingLoop loop(spec, *model, params, ctx_.sink, ctx_.control);
   loop.run([&](const at::Tensor& idx, int64_t step) {
     std::vector<at::Tensor> feats;
     if (tune) {

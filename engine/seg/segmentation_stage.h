@@ -3,7 +3,7 @@
 // ViT-AdaLA student alike) through the shared TrainingLoop. With a frozen backbone
 // (segmentation.train_backbone = false, DINOv2's linear-probe protocol) the features of the
 // training images are computed once and cached in float16; otherwise every step runs the
-// backbone and its own trainable weights update too.
+// backbone and its own trainable weights update too, at backbone_lr_scale x the head's lr.
 #include <string>
 
 #include "engine/data/segmentation_dataset.h"

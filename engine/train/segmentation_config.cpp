@@ -40,12 +40,15 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.min_scale = d.number("min_scale", c.min_scale, 0.0, 1.0, true);
     c.max_scale = d.number("max_scale", c.max_scale, c.min_scale, 1.0);
     c.threshold = d.number("threshold", c.threshold, 0.0, 0.99);
+    c.background_min = d.number("background_min", c.background_min, 0.0, 1.0);
+    c.background_max = d.number("background_max", c.background_max, c.background_min, 1.0);
     c.reduce_zero_label = d.boolean("reduce_zero_label", c.reduce_zero_label);
     c.num_classes = d.integer("num_classes", c.num_classes, 1, 254);
     d.finish();
   }
   s.head = r.string("head", s.head, {"linear", "mask2former", "both"});
   s.train_backbone = r.boolean("train_backbone", s.train_backbone);
+  s.backbone_lr_scale = r.number("backbone_lr_scale", s.backbone_lr_scale, 0.0, 10.0);
   s.results_images = r.integer("results_images", s.results_images, 0, 100000);
   s.eval_batch_size = r.integer("eval_batch_size", s.eval_batch_size, 1, 4096);
 

@@ -18,6 +18,7 @@ struct SegmentationDataConfig {
   // Scenes only.
   int64_t min_garments = 2, max_garments = 4;
   double min_scale = 0.25, max_scale = 0.5, threshold = 0.2;
+  double background_min = 0.0, background_max = 0.6;  // texture colour range
   // ade20k only: raw 0 ("other") -> ignore, 1..num_classes -> 0..num_classes-1; false keeps raw.
   bool reduce_zero_label = true;
   int64_t num_classes = 150;
@@ -35,6 +36,7 @@ struct SegmentationConfig {
   SegmentationDataConfig data;
   std::string head = "both";           // "linear", "mask2former" or "both"
   bool train_backbone = false;         // false: frozen backbone, cached features (linear probe)
+  double backbone_lr_scale = 0.1;      // backbone lr = head lr x this, when it trains
   std::vector<int64_t> linear_blocks;  // 1-based blocks concatenated for the linear head
   Mask2FormerConfig mask2former;
   StageConfig linear_training, mask2former_training;

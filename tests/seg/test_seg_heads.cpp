@@ -15,6 +15,7 @@
 #include "engine/seg/mask_classification_loss.h"
 #include "engine/seg/segmentation_model.h"
 #include "engine/seg/semantic_inference.h"
+#include "engine/train/training_loop.h"
 
 using namespace adala;
 
@@ -263,6 +264,34 @@ class SegHeadsTest : public QObject {
         labels.eq(batch.masks.to(torch::kLong)).to(torch::kFloat).mean().item<double>();
     qInfo("mask2former overfit pixel accuracy %.4f", acc);
     QVERIFY2(acc > 0.9, qPrintable(QString("overfit pixel accuracy %1").arg(acc)));
+  }
+
+  void training_loop_scales_the_learning_rate_per_set() {
+    // Two parameter sets: the frozen one (scale 0) must not move, the other must.
+    torch::nn::Linear a(3, 1), b(3, 1);
+    torch::nn::Sequential both(a, b);
+    StageConfig c;
+    c.epochs = 1;
+    c.batch_size = 2;
+    c.lr = 0.1;
+    c.weight_decay = 0.5;
+    TrainingLoopSpec spec{"scaled", c, 8, 0, ""};
+    NullSink sink;
+    JobControl control;
+    auto a0 = a->weight.detach().clone(), b0 = b->weight.detach().clone();
+    TrainingLoop loop(spec, *both,
+                      TrainingLoop::ScaledParams{{a->parameters(), 0.0}, {b->parameters(), 1.0}},
+                      sink, control);
+    QCOMPARE(loop.total_steps(), int64_t(4));
+    auto x = torch::randn({8, 3});
+    loop.run([&](const torch::Tensor& idx, int64_t) {
+      StepOutput out;
+      auto xi = x.index_select(0, idx);
+      out.loss = (a->forward(xi) + b->forward(xi)).pow(2).mean();
+      return out;
+    });
+    QVERIFY(torch::equal(a->weight, a0));
+    QVERIFY(!torch::allclose(b->weight, b0));
   }
 
   void linear_probe_loss_falls() {
