@@ -41,6 +41,16 @@ class SegConfigTest : public QObject {
     QVERIFY(!c.teacher_weights.empty());
   }
 
+  void shipped_finetune_example_is_valid() {
+    auto c =
+        load_experiment_config(ADALA_SOURCE_DIR "/experiments/fashion-mnist-seg-finetune.json");
+    QVERIFY(c.segmentation.present);
+    QVERIFY(c.segmentation.train_backbone);
+    QCOMPARE(c.segmentation.backbone_lr_scale, 0.4);
+    QCOMPARE(c.segmentation.data.image_size, int64_t(56));
+    QCOMPARE(c.segmentation.data.min_scale, 0.4);
+  }
+
   void absent_block_and_defaults() {
     auto none = parse_experiment_config(Json::parse(R"({"name": "x"})"));
     QVERIFY(!none.segmentation.present);
@@ -50,6 +60,8 @@ class SegConfigTest : public QObject {
     QCOMPARE(c.segmentation.mask2former.feature_blocks, (std::vector<int64_t>{2, 3, 4}));
     QCOMPARE(c.segmentation.mask2former.class_weight, 2.0);
     QCOMPARE(c.segmentation.mask2former.no_object_weight, 0.1);
+    QCOMPARE(c.segmentation.backbone_lr_scale, 0.1);
+    QCOMPARE(c.segmentation.data.background_max, 0.6);
     QCOMPARE(QString::fromStdString(c.segmentation.data.root), QString::fromStdString(c.data.root));
     auto t = parse_experiment_config(Json::parse(
         R"({"segmentation": {"train_backbone": true, "linear": {"blocks": [3, 4], "epochs": 2, "lr": 0.01}}})"));
@@ -84,6 +96,8 @@ class SegConfigTest : public QObject {
                                  << "segmentation.linear.queries: unknown key";
     QTest::newRow("stage field") << R"({"mask2former": {"lr": -1}})"
                                  << "segmentation.mask2former.lr: out of range";
+    QTest::newRow("background") << R"({"data": {"background_min": 0.5, "background_max": 0.2}})"
+                                << "segmentation.data.background_max: out of range";
     QTest::newRow("not an object") << R"([1])"
                                    << "segmentation: expected an object";
   }
