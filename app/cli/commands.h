@@ -15,6 +15,9 @@ int ablate_command(const Args& args);
 #ifdef ADALA_HAVE_STORE
 int runs_command(const Args& args);
 #endif
+#ifdef ADALA_HAVE_SEG
+int segment_command(const Args& args);
+#endif
 #ifdef ADALA_HAVE_REPORT
 int report_command(const Args& args);
 #endif

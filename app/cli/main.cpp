@@ -27,6 +27,9 @@ const std::map<std::string, Command>& command_table() {
       {"bench", {bench_command, "attention: softmax vs linear attention time and memory"}},
       {"run", {run_command, "CONFIG.json [--stages 0,1,2,3] [--resume RUN]: the ViT-AdaLA pipeline"}},
       {"ablate", {ablate_command, "CONFIG.json: teacher / naive swap / Stage 2+3 / Stage 1+2+3 table"}},
+#ifdef ADALA_HAVE_SEG
+      {"segment", {segment_command, "CONFIG.json [--teacher T] [--student S] [--head linear|mask2former|both]: teacher vs student mIoU"}},
+#endif
 #ifdef ADALA_HAVE_STORE
       {"runs", {runs_command, "list|show|compare|export|delete|tag: the run database"}},
 #endif

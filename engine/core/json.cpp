@@ -339,8 +339,12 @@ void Json::dump_to(std::string& out, int indent, int level) const {
       } else if (!std::isfinite(number_)) {
         out += "null";
       } else {
+        // The shortest of 15..17 significant digits that reads back to the same double.
         char buf[32];
-        std::snprintf(buf, sizeof buf, "%.17g", number_);
+        for (int digits = 15; digits <= 17; ++digits) {
+          std::snprintf(buf, sizeof buf, "%.*g", digits, number_);
+          if (std::strtod(buf, nullptr) == number_) break;
+        }
         out += buf;
       }
       break;

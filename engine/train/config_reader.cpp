@@ -80,6 +80,26 @@ bool ConfigReader::boolean(const std::string& key, bool fallback) {
   return v->as_bool();
 }
 
+std::vector<int64_t> ConfigReader::integers(const std::string& key, const std::vector<int64_t>& fallback,
+                                            int64_t min, int64_t max, size_t min_count) {
+  const Json* v = take(key);
+  if (!v) return fallback;
+  if (!v->is_array()) throw ConfigError(field(key), std::string("expected an array of integers, got ") + v->type_name());
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < v->as_array().size(); ++i) {
+    const Json& e = v->as_array()[i];
+    const std::string where = field(key) + "[" + std::to_string(i) + "]";
+    if (!e.is_integer()) throw ConfigError(where, std::string("expected an integer, got ") + e.type_name());
+    if (e.as_int() < min || e.as_int() > max)
+      throw ConfigError(where, "out of range: " + std::to_string(e.as_int()) + " (allowed " +
+                                   std::to_string(min) + ".." + std::to_string(max) + ")");
+    out.push_back(e.as_int());
+  }
+  if (out.size() < min_count)
+    throw ConfigError(field(key), "needs at least " + std::to_string(min_count) + " entries");
+  return out;
+}
+
 ConfigReader ConfigReader::child(const std::string& key) {
   const Json* v = take(key);
   return ConfigReader(v ? *v : empty_object(), field(key));

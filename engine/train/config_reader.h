@@ -20,6 +20,9 @@ class ConfigReader {
   std::string string(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& allowed = {});
   bool boolean(const std::string& key, bool fallback);
+  // An array of integers, each in [min, max]; an empty array is allowed when min_count is 0.
+  std::vector<int64_t> integers(const std::string& key, const std::vector<int64_t>& fallback,
+                                int64_t min, int64_t max, size_t min_count = 0);
   // A nested object (an empty one when absent).
   ConfigReader child(const std::string& key);
   bool has(const std::string& key) const { return object_.contains(key); }
@@ -34,5 +37,11 @@ class ConfigReader {
   std::string path_;
   std::set<std::string> known_;
 };
+
+// One stage's optimisation block (epochs, batch_size, lr, ...), defaults from `defaults`.
+StageConfig read_stage_config(ConfigReader reader, const StageConfig& defaults);
+// The "segmentation" block; block numbers are checked against the model's depth.
+SegmentationConfig read_segmentation_config(ConfigReader reader, const ViTConfig& model,
+                                            const std::string& default_root);
 
 }  // namespace adala

@@ -13,7 +13,9 @@ namespace {
 
 constexpr int64_t kMaxInt = int64_t(1) << 40;
 
-StageConfig read_stage(ConfigReader r, StageConfig d) {
+}  // namespace
+
+StageConfig read_stage_config(ConfigReader r, const StageConfig& d) {
   StageConfig s;
   s.enabled = r.boolean("enabled", d.enabled);
   s.epochs = r.integer("epochs", d.epochs, 0, 100000);
@@ -34,6 +36,8 @@ StageConfig read_stage(ConfigReader r, StageConfig d) {
     throw ConfigError(r.field("epochs"), "an enabled stage needs epochs > 0 or max_steps > 0");
   return s;
 }
+
+namespace {
 
 ViTConfig read_model(ConfigReader r) {
   std::vector<std::string> presets = vit_preset_names();
@@ -104,16 +108,18 @@ ExperimentConfig parse_experiment_config(const Json& document) {
     teacher_defaults.epochs = 5;
     teacher_defaults.augment = true;
     teacher_defaults.label_smoothing = 0.1;
-    c.teacher = read_stage(s.child("teacher"), teacher_defaults);
+    c.teacher = read_stage_config(s.child("teacher"), teacher_defaults);
     StageConfig align_defaults;
     align_defaults.weight_decay = 0.0;
-    c.attention_alignment = read_stage(s.child("attention_alignment"), align_defaults);
-    c.feature_alignment = read_stage(s.child("feature_alignment"), align_defaults);
+    c.attention_alignment = read_stage_config(s.child("attention_alignment"), align_defaults);
+    c.feature_alignment = read_stage_config(s.child("feature_alignment"), align_defaults);
     StageConfig finetune_defaults;
     finetune_defaults.lr = 2e-4;
-    c.fine_tuning = read_stage(s.child("fine_tuning"), finetune_defaults);
+    c.fine_tuning = read_stage_config(s.child("fine_tuning"), finetune_defaults);
     s.finish();
   }
+  if (root.has("segmentation"))
+    c.segmentation = read_segmentation_config(root.child("segmentation"), c.model, c.data.root);
   {
     ConfigReader o = root.child("output");
     c.runs_dir = o.string("runs_dir", c.runs_dir);

@@ -6,6 +6,8 @@
 
 #include "engine/core/json.h"
 #include "engine/core/vit_config.h"
+#include "engine/train/segmentation_config.h"
+#include "engine/train/stage_config.h"
 
 namespace adala {
 
@@ -18,23 +20,6 @@ class ConfigError : public std::runtime_error {
 
  private:
   std::string field_;
-};
-
-// Optimisation budget and hyper-parameters of one stage.
-struct StageConfig {
-  bool enabled = true;
-  int64_t epochs = 1;
-  int64_t max_steps = 0;  // > 0 caps the steps (takes precedence over epochs)
-  int64_t batch_size = 64;
-  double lr = 1e-3;
-  double min_lr = 0.0;
-  double weight_decay = 0.05;
-  int64_t warmup_steps = 0;
-  double grad_clip = 1.0;  // 0 disables clipping
-  double label_smoothing = 0.0;
-  bool augment = false;
-  int64_t checkpoint_every = 0;  // 0: only at the end (and on cancel)
-  int64_t log_every = 1;
 };
 
 struct DataConfig {
@@ -54,6 +39,7 @@ struct ExperimentConfig {
   std::string teacher_weights;  // non-empty: Stage 0 loads these instead of training
   DataConfig data;
   StageConfig teacher, attention_alignment, feature_alignment, fine_tuning;
+  SegmentationConfig segmentation;  // the optional "segmentation" block (Stage 3, dense)
   std::string runs_dir = "runs";
   Json source;  // the validated document, stored with the run
 

@@ -15,34 +15,49 @@ namespace adala {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-// Weight decay on matrices only, as timm: biases, norms, tokens and gammas are exempt.
-std::vector<torch::optim::OptimizerParamGroup> param_groups(
-    const std::vector<torch::Tensor>& params, const StageConfig& c) {
-  std::vector<torch::Tensor> decay, no_decay;
-  for (const auto& p : params) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+// Weight decay on matrices only, as timm: biases, norms, tokens and gammas are exempt. One
+// decay and one no-decay group per learning-rate multiplier; `scales` receives each group's.
+std::vector<torch::optim::OptimizerParamGroup> param_groups(const TrainingLoop::ScaledParams& sets,
+                                                            const StageConfig& c,
+                                                            std::vector<double>& scales) {
   std::vector<torch::optim::OptimizerParamGroup> groups;
   auto opts = [&](double wd) {
     return std::make_unique<torch::optim::AdamWOptions>(
         torch::optim::AdamWOptions(c.lr).weight_decay(wd).betas({0.9, 0.999}));
   };
-  if (!decay.empty()) groups.emplace_back(decay, opts(c.weight_decay));
-  if (!no_decay.empty()) groups.emplace_back(no_decay, opts(0.0));
+  for (const auto& [params, scale] : sets) {
+    std::vector<torch::Tensor> decay, no_decay;
+    for (const auto& p : params) (p.dim() >= 2 ? decay : no_decay).push_back(p);
+    if (!decay.empty()) groups.emplace_back(decay, opts(c.weight_decay)), scales.push_back(scale);
+    if (!no_decay.empty()) groups.emplace_back(no_decay, opts(0.0)), scales.push_back(scale);
+  }
   return groups;
+}
+
+std::vector<torch::Tensor> flatten(const TrainingLoop::ScaledParams& sets) {
+  std::vector<torch::Tensor> all;
+  for (const auto& set : sets) all.insert(all.end(), set.first.begin(), set.first.end());
+  return all;
 }
 }  // namespace
 
 TrainingLoop::TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointed,
                            std::vector<torch::Tensor> params, EventSink& sink, JobControl& control)
+    : TrainingLoop(std::move(spec), checkpointed, ScaledParams{{std::move(params), 1.0}}, sink,
+                   control) {}
+
+TrainingLoop::TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointed,
+                           const ScaledParams& params, EventSink& sink, JobControl& control)
     : spec_(std::move(spec)),
       checkpointed_(checkpointed),
-      params_(std::move(params)),
+      params_(flatten(params)),
       sink_(sink),
       control_(control),
       sampler_(spec_.dataset_size, spec_.config.batch_size, spec_.seed) {
   const auto& c = spec_.config;
   total_steps_ = c.max_steps > 0 ? c.max_steps : c.epochs * sampler_.steps_per_epoch();
-  optimizer_ =
-      std::make_unique<FusedAdamW>(param_groups(params_, c), torch::optim::AdamWOptions(c.lr));
+  optimizer_ = std::make_unique<FusedAdamW>(param_groups(params, c, group_lr_scale_),
+                                            torch::optim::AdamWOptions(c.lr));
   if (!spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path))
     start_step_ = load_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_);
 }
@@ -71,8 +86,9 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     }
     const auto t0 = Clock::now();
     const double lr = schedule.lr_at(step);
-    for (auto& group : optimizer_->param_groups())
-      static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+    auto& groups = optimizer_->param_groups();
+    for (size_t g = 0; g < groups.size(); ++g)
+      static_cast<torch::optim::AdamWOptions&>(groups[g].options()).lr(lr * group_lr_scale_[g]);
     auto indices = sampler_.indices(step);
     optimizer_->zero_grad();
     StepOutput out = step_fn(indices, step);

@@ -36,6 +36,10 @@ class TrainingLoop {
   // trained parameter); `params` are the tensors the optimiser updates.
   TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointed,
                std::vector<torch::Tensor> params, EventSink& sink, JobControl& control);
+  // Parameter sets with their own learning-rate multiplier (e.g. a backbone at 0.1x its head).
+  using ScaledParams = std::vector<std::pair<std::vector<torch::Tensor>, double>>;
+  TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointed, const ScaledParams& params,
+               EventSink& sink, JobControl& control);
 
   int64_t total_steps() const { return total_steps_; }
   // Runs from the checkpoint's step (if one exists) to total_steps. The step function gets
@@ -49,6 +53,7 @@ class TrainingLoop {
   TrainingLoopSpec spec_;
   torch::nn::Module& checkpointed_;
   std::vector<torch::Tensor> params_;
+  std::vector<double> group_lr_scale_;  // per optimiser group
   EventSink& sink_;
   JobControl& control_;
   BatchSampler sampler_;

@@ -19,6 +19,13 @@ class TestJson : public QObject {
     Json again = Json::parse(v.dump(2));
     QCOMPARE(QString::fromStdString(again.dump()), QString::fromStdString(v.dump()));
   }
+  void numbers_print_short_and_exact() {
+    QCOMPARE(QString::fromStdString(Json(0.1).dump()), QString("0.1"));
+    QCOMPARE(QString::fromStdString(Json(0.005062).dump()), QString("0.005062"));
+    for (double v : {1.0 / 3.0, 2.0 / 7.0 * 1e-12, 123456.789012345678, -4.9e-300})
+      QCOMPARE(Json::parse(Json(v).dump()).as_double(), v);
+  }
+
   void errors_say_where() {
     for (const char* bad : {"{", "{\"a\":}", "[1,]", "{\"a\":1,\"a\":2}", "tru", "\"abc", "1 2", "{'a':1}"}) {
       bool threw = false;

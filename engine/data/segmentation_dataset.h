@@ -1,0 +1,22 @@
+#pragma once
+#include <ATen/ATen.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/data/segmentation_classes.h"
+
+namespace adala {
+
+// A semantic segmentation split held in memory: images (N, 3, H, W) float RGB in [0, 1],
+// masks (N, H, W) uint8 class indices (kIgnoreLabel = not labelled).
+struct SegmentationDataset {
+  at::Tensor images;
+  at::Tensor masks;
+  std::vector<SegmentationClass> classes;
+  std::vector<std::string> ids;  // one per image (file stem or scene index)
+  int64_t size() const { return images.defined() ? images.size(0) : 0; }
+  int64_t num_classes() const { return static_cast<int64_t>(classes.size()); }
+};
+
+}  // namespace adala

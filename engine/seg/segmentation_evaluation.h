@@ -1,0 +1,23 @@
+#pragma once
+#include <ATen/ATen.h>
+#include <c10/core/Device.h>
+
+#include "engine/analysis/segmentation_metrics.h"
+#include "engine/data/segmentation_dataset.h"
+#include "engine/seg/segmentation_model.h"
+
+namespace adala {
+
+struct SegmentationEvaluation {
+  ConfusionMatrix confusion;  // over the whole split
+  at::Tensor predictions;     // (keep, H, W) uint8: the first `keep` images' labels
+  double seconds = 0.0;
+};
+
+// Predicts every image of the split (eval mode, no grad) and accumulates the confusion matrix.
+SegmentationEvaluation evaluate_segmentation(SegmentationModel& model,
+                                             const SegmentationDataset& data,
+                                             const c10::Device& device, int64_t batch_size,
+                                             int64_t keep = 0, int64_t ignore_index = 255);
+
+}  // namespace adala

@@ -1,0 +1,96 @@
+#include "engine/train/config_reader.h"
+#include "engine/train/segmentation_config.h"
+
+namespace adala {
+
+namespace {
+
+std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
+                                 std::vector<int64_t> fallback, const ViTConfig& model) {
+  auto blocks = r.integers(key, fallback, 1, model.depth, 1);
+  for (size_t i = 1; i < blocks.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (blocks[i] == blocks[j])
+        throw ConfigError(r.field(key), "block " + std::to_string(blocks[i]) + " is listed twice");
+  return blocks;
+}
+
+}  // namespace
+
+SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& model,
+                                            const std::string& default_root) {
+  SegmentationConfig s;
+  s.present = true;
+  {
+    ConfigReader d = r.child("data");
+    auto& c = s.data;
+    c.dataset = d.string("dataset", c.dataset, {"fashion-mnist-scenes", "ade20k"});
+    const bool ade = c.dataset == "ade20k";
+    c.root = d.string("root", ade ? "" : default_root);
+    if (ade && c.root.empty())
+      throw ConfigError(d.field("root"), "an ade20k data set needs its folder");
+    c.image_size = d.integer("image_size", c.image_size, model.patch_size, 4096);
+    if (c.image_size % model.patch_size != 0)
+      throw ConfigError(d.field("image_size"),
+                        "must be a multiple of the patch size " + std::to_string(model.patch_size));
+    c.train_images = d.integer("train_images", c.train_images, ade ? 0 : 1, int64_t(1) << 30);
+    c.val_images = d.integer("val_images", c.val_images, ade ? 0 : 1, int64_t(1) << 30);
+    c.min_garments = d.integer("min_garments", c.min_garments, 0, 64);
+    c.max_garments = d.integer("max_garments", c.max_garments, c.min_garments, 64);
+    c.min_scale = d.number("min_scale", c.min_scale, 0.0, 1.0, true);
+    c.max_scale = d.number("max_scale", c.max_scale, c.min_scale, 1.0);
+    c.threshold = d.number("threshold", c.threshold, 0.0, 0.99);
+    c.background_min = d.number("background_min", c.background_min, 0.0, 1.0);
+    c.background_max = d.number("background_max", c.background_max, c.background_min, 1.0);
+    c.reduce_zero_label = d.boolean("reduce_zero_label", c.reduce_zero_label);
+    c.num_classes = d.integer("num_classes", c.num_classes, 1, 254);
+    d.finish();
+  }
+  s.head = r.string("head", s.head, {"linear", "mask2former", "both"});
+  s.train_backbone = r.boolean("train_backbone", s.train_backbone);
+  s.backbone_lr_scale = r.number("backbone_lr_scale", s.backbone_lr_scale, 0.0, 10.0);
+  s.results_images = r.integer("results_images", s.results_images, 0, 100000);
+  s.eval_batch_size = r.integer("eval_batch_size", s.eval_batch_size, 1, 4096);
+
+  StageConfig head_defaults;
+  head_defaults.epochs = 10;
+  head_defaults.batch_size = 16;
+  head_defaults.lr = 1e-3;
+  head_defaults.weight_decay = 1e-4;
+  head_defaults.log_every = 10;
+  {
+    ConfigReader l = r.child("linear");
+    s.linear_blocks = read_blocks(l, "blocks", {model.depth}, model);
+    s.linear_training = read_stage_config(l, head_defaults);
+  }
+  {
+    ConfigReader m = r.child("mask2former");
+    auto& c = s.mask2former;
+    c.num_queries = m.integer("num_queries", c.num_queries, 1, 1024);
+    c.hidden_dim = m.integer("hidden_dim", c.hidden_dim, 4, 4096);
+    if (c.hidden_dim % 4 != 0) throw ConfigError(m.field("hidden_dim"), "must be a multiple of 4");
+    c.num_heads = m.integer("num_heads", c.num_heads, 1, 64);
+    if (c.hidden_dim % c.num_heads != 0)
+      throw ConfigError(m.field("num_heads"),
+                        "must divide hidden_dim " + std::to_string(c.hidden_dim));
+    c.num_layers = m.integer("num_layers", c.num_layers, 1, 64);
+    c.ffn_dim = m.integer("ffn_dim", c.ffn_dim, 1, 65536);
+    c.num_points = m.integer("num_points", c.num_points, 0, int64_t(1) << 24);
+    std::vector<int64_t> blocks;
+    for (int64_t b = std::max<int64_t>(1, model.depth - 2); b <= model.depth; ++b)
+      blocks.push_back(b);
+    c.feature_blocks = read_blocks(m, "feature_blocks", blocks, model);
+    c.class_weight = m.number("class_weight", c.class_weight, 0.0, 1000.0);
+    c.mask_weight = m.number("mask_weight", c.mask_weight, 0.0, 1000.0);
+    c.dice_weight = m.number("dice_weight", c.dice_weight, 0.0, 1000.0);
+    c.no_object_weight = m.number("no_object_weight", c.no_object_weight, 0.0, 1.0);
+    StageConfig m2f_defaults = head_defaults;
+    m2f_defaults.lr = 3e-4;
+    m2f_defaults.weight_decay = 0.05;
+    s.mask2former_training = read_stage_config(m, m2f_defaults);
+  }
+  r.finish();
+  return s;
+}
+
+}  // namespace adala

@@ -1,0 +1,113 @@
+// The "segmentation" block of an experiment config: defaults, the shipped example, and
+// errors that name the field.
+#include <torch/torch.h>
+
+#include <QtTest/QtTest>
+
+#include "engine/train/experiment_config.h"
+
+using namespace adala;
+
+namespace {
+
+std::string error_of(const std::string& segmentation) {
+  try {
+    parse_experiment_config(Json::parse(R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" +
+                                        segmentation + "}"));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+class SegConfigTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void shipped_example_is_valid() {
+    auto c = load_experiment_config(ADALA_SOURCE_DIR "/experiments/fashion-mnist-seg.json");
+    const auto& s = c.segmentation;
+    QVERIFY(s.present);
+    QCOMPARE(QString::fromStdString(s.head), QString("both"));
+    QCOMPARE(QString::fromStdString(s.data.dataset), QString("fashion-mnist-scenes"));
+    QCOMPARE(s.data.image_size, int64_t(112));
+    QCOMPARE(s.data.image_size % c.model.patch_size, int64_t(0));
+    QCOMPARE(s.linear_blocks, (std::vector<int64_t>{4}));
+    QCOMPARE(s.mask2former.feature_blocks, (std::vector<int64_t>{2, 3, 4}));
+    QCOMPARE(s.mask2former.num_queries, int64_t(24));
+    QVERIFY(s.linear_training.epochs > 0 && s.mask2former_training.epochs > 0);
+    QVERIFY(!s.train_backbone);
+    QVERIFY(!c.teacher_weights.empty());
+  }
+
+  void shipped_finetune_example_is_valid() {
+    auto c =
+        load_experiment_config(ADALA_SOURCE_DIR "/experiments/fashion-mnist-seg-finetune.json");
+    QVERIFY(c.segmentation.present);
+    QVERIFY(c.segmentation.train_backbone);
+    QCOMPARE(c.segmentation.backbone_lr_scale, 0.4);
+    QCOMPARE(c.segmentation.data.image_size, int64_t(56));
+    QCOMPARE(c.segmentation.data.min_scale, 0.4);
+  }
+
+  void absent_block_and_defaults() {
+    auto none = parse_experiment_config(Json::parse(R"({"name": "x"})"));
+    QVERIFY(!none.segmentation.present);
+    auto c = parse_experiment_config(Json::parse(R"({"segmentation": {}})"));
+    QVERIFY(c.segmentation.present);
+    QCOMPARE(c.segmentation.linear_blocks, (std::vector<int64_t>{c.model.depth}));
+    QCOMPARE(c.segmentation.mask2former.feature_blocks, (std::vector<int64_t>{2, 3, 4}));
+    QCOMPARE(c.segmentation.mask2former.class_weight, 2.0);
+    QCOMPARE(c.segmentation.mask2former.no_object_weight, 0.1);
+    QCOMPARE(c.segmentation.backbone_lr_scale, 0.1);
+    QCOMPARE(c.segmentation.data.background_max, 0.6);
+    QCOMPARE(QString::fromStdString(c.segmentation.data.root), QString::fromStdString(c.data.root));
+    auto t = parse_experiment_config(Json::parse(
+        R"({"segmentation": {"train_backbone": true, "linear": {"blocks": [3, 4], "epochs": 2, "lr": 0.01}}})"));
+    QVERIFY(t.segmentation.train_backbone);
+    QCOMPARE(t.segmentation.linear_blocks, (std::vector<int64_t>{3, 4}));
+    QCOMPARE(t.segmentation.linear_training.epochs, int64_t(2));
+    QCOMPARE(t.segmentation.linear_training.lr, 0.01);
+  }
+
+  void errors_name_the_field_data() {
+    QTest::addColumn<QString>("block");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("image size")
+        << R"({"data": {"image_size": 30}})"
+        << "segmentation.data.image_size: must be a multiple of the patch size 4";
+    QTest::newRow("dataset") << R"({"data": {"dataset": "coco"}})"
+                             << "segmentation.data.dataset: unknown value \"coco\"";
+    QTest::newRow("ade root") << R"({"data": {"dataset": "ade20k"}})"
+                              << "segmentation.data.root: an ade20k data set needs its folder";
+    QTest::newRow("head") << R"({"head": "fpn"})"
+                          << "segmentation.head: unknown value \"fpn\"";
+    QTest::newRow("block range")
+        << R"({"mask2former": {"feature_blocks": [2, 9]}})"
+        << "segmentation.mask2former.feature_blocks[1]: out of range: 9 (allowed 1..4)";
+    QTest::newRow("block twice") << R"({"linear": {"blocks": [4, 4]}})"
+                                 << "segmentation.linear.blocks: block 4 is listed twice";
+    QTest::newRow("no blocks") << R"({"linear": {"blocks": []}})"
+                               << "segmentation.linear.blocks: needs at least 1 entries";
+    QTest::newRow("heads") << R"({"mask2former": {"hidden_dim": 64, "num_heads": 5}})"
+                           << "segmentation.mask2former.num_heads: must divide hidden_dim 64";
+    QTest::newRow("unknown key") << R"({"linear": {"queries": 3}})"
+                                 << "segmentation.linear.queries: unknown key";
+    QTest::newRow("stage field") << R"({"mask2former": {"lr": -1}})"
+                                 << "segmentation.mask2former.lr: out of range";
+    QTest::newRow("background") << R"({"data": {"background_min": 0.5, "background_max": 0.2}})"
+                                << "segmentation.data.background_max: out of range";
+    QTest::newRow("not an object") << R"([1])"
+                                   << "segmentation: expected an object";
+  }
+  void errors_name_the_field() {
+    QFETCH(QString, block);
+    QFETCH(QString, expected);
+    const std::string e = error_of(block.toStdString());
+    QVERIFY2(e.rfind(expected.toStdString(), 0) == 0, e.c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(SegConfigTest)
+#include "test_seg_config.moc"

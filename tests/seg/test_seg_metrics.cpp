@@ -1,0 +1,91 @@
+// Confusion-matrix metrics against values computed by hand.
+#include <ATen/ATen.h>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+#include "engine/analysis/segmentation_metrics.h"
+
+using namespace adala;
+
+namespace {
+at::Tensor longs(std::vector<int64_t> v) { return at::tensor(v, at::kLong); }
+}  // namespace
+
+class SegMetricsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void hand_computed_matrix() {
+    // truth:      0  0  1  1  2  2  255  1
+    // prediction: 0  1  1  1  0  2  2    5   (5: outside the classes -> FN of class 1)
+    ConfusionMatrix m(3);
+    m.add(longs({0, 1, 1, 1, 0, 2, 2, 5}), longs({0, 0, 1, 1, 2, 2, 255, 1}));
+    QCOMPARE(m.labelled_pixels(), int64_t(7));  // the ignored pixel is not counted
+    QCOMPARE(m.count(0, 0), int64_t(1));
+    QCOMPARE(m.count(0, 1), int64_t(1));
+    QCOMPARE(m.count(1, 1), int64_t(2));
+    QCOMPARE(m.count(2, 0), int64_t(1));
+    QCOMPARE(m.count(2, 2), int64_t(1));
+    QCOMPARE(m.count(2, 1), int64_t(0));
+    // TP/FP/FN: c0 1/1/1, c1 2/1/1, c2 1/0/1
+    QCOMPARE(m.true_positives(1), int64_t(2));
+    QCOMPARE(m.false_positives(0), int64_t(1));
+    QCOMPARE(m.false_negatives(1), int64_t(1));
+    QCOMPARE(m.false_negatives(2), int64_t(1));
+    auto iou = m.per_class_iou();
+    QCOMPARE(iou.size(), size_t(3));
+    QVERIFY(std::fabs(*iou[0] - 1.0 / 3.0) < 1e-12);
+    QVERIFY(std::fabs(*iou[1] - 0.5) < 1e-12);
+    QVERIFY(std::fabs(*iou[2] - 0.5) < 1e-12);
+    QVERIFY(std::fabs(m.mean_iou() - (1.0 / 3.0 + 0.5 + 0.5) / 3.0) < 1e-12);
+    QVERIFY(std::fabs(m.pixel_accuracy() - 4.0 / 7.0) < 1e-12);
+  }
+
+  void absent_classes_are_left_out_of_the_mean() {
+    // 4 classes, class 3 never occurs and is never predicted; class 2 is only predicted.
+    ConfusionMatrix m(4);
+    m.add(longs({0, 0, 2, 1, 1}), longs({0, 0, 0, 1, 1}));
+    auto iou = m.per_class_iou();
+    QVERIFY(!iou[3].has_value());                     // TP + FP + FN = 0
+    QVERIFY(iou[2].has_value() && *iou[2] == 0.0);    // predicted only: IoU 0, counted
+    QVERIFY(std::fabs(*iou[0] - 2.0 / 3.0) < 1e-12);  // TP 2, FN 1
+    QVERIFY(std::fabs(*iou[1] - 1.0) < 1e-12);
+    QVERIFY(std::fabs(m.mean_iou() - (2.0 / 3.0 + 1.0 + 0.0) / 3.0) < 1e-12);
+    QVERIFY(std::fabs(m.pixel_accuracy() - 0.8) < 1e-12);
+  }
+
+  void accumulates_over_a_split() {
+    // Two 2-D batches added one by one equal the concatenation; merge equals add.
+    auto t1 = longs({0, 1, 2, 2, 1, 0}).view({2, 3}), p1 = longs({0, 2, 2, 1, 1, 0}).view({2, 3});
+    auto t2 = longs({2, 2, 255, 0}).view({2, 2}), p2 = longs({2, 0, 1, 0}).view({2, 2});
+    ConfusionMatrix a(3), b(3), c(3), d(3);
+    a.add(p1, t1);
+    a.add(p2, t2);
+    b.add(at::cat({p1.flatten(), p2.flatten()}), at::cat({t1.flatten(), t2.flatten()}));
+    c.add(p1, t1);
+    d.add(p2, t2);
+    c.merge(d);
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 3; ++j) {
+        QCOMPARE(a.count(i, j), b.count(i, j));
+        QCOMPARE(c.count(i, j), b.count(i, j));
+      }
+    QCOMPARE(a.labelled_pixels(), int64_t(9));
+    // TP: 4 in the first batch, 2 in the second -> 6 of 9 labelled pixels
+    QVERIFY(std::fabs(a.pixel_accuracy() - 6.0 / 9.0) < 1e-12);
+    QVERIFY(std::fabs(a.mean_iou() - b.mean_iou()) < 1e-15);
+  }
+
+  void empty_and_bad_input() {
+    ConfusionMatrix m(2);
+    QVERIFY(std::isnan(m.mean_iou()));
+    QVERIFY(std::isnan(m.pixel_accuracy()));
+    m.add(longs({0, 1}), longs({255, 255}));  // all ignored
+    QCOMPARE(m.labelled_pixels(), int64_t(0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m.add(longs({0}), longs({7})));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m.add(longs({0, 1}), longs({0})));
+  }
+};
+
+QTEST_GUILESS_MAIN(SegMetricsTest)
+#include "test_seg_metrics.moc"

@@ -1,0 +1,155 @@
+// Dense Stage 3 end to end on a tiny budget: both heads on a teacher and a student, and the
+// results folder the viewer reads (index.json fields, PNGs, per-image metrics).
+#include <torch/torch.h>
+
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/analysis/segmentation_metrics.h"
+#include "engine/core/load_weights.h"
+#include "engine/data/opencv/png_io.h"
+#include "engine/data/segmentation_classes.h"
+#include "engine/seg/segmentation_job.h"
+
+using namespace adala;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kDir = fs::path(ADALA_TEST_TMP) / "segment_job";
+
+Json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return Json::parse(ss.str());
+}
+
+ExperimentConfig tiny_config() {
+  return parse_experiment_config(Json::parse(R"({
+    "name": "seg-test", "seed": 3, "device": "cpu", "model": {"preset": "fmnist_micro"},
+    "segmentation": {
+      "data": {"image_size": 32, "train_images": 8, "val_images": 5},
+      "head": "both", "results_images": 3, "eval_batch_size": 4,
+      "linear": {"epochs": 2, "batch_size": 4, "lr": 0.01},
+      "mask2former": {"num_queries": 8, "hidden_dim": 16, "num_heads": 2, "num_layers": 2, "ffn_dim": 32,
+                      "num_points": 128, "epochs": 1, "batch_size": 4}
+    }})"));
+}
+
+}  // namespace
+
+class SegmentJobTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    torch::manual_seed(0);
+    fs::remove_all(kDir);
+    fs::create_directories(kDir);
+    VisionTransformer teacher(vit_preset("fmnist_micro"));
+    save_weights(teacher, (kDir / "teacher.safetensors").string());
+    teacher->set_attention_mode(AttentionMode::Linear);
+    save_weights(teacher, (kDir / "student.safetensors").string());
+  }
+
+  void writes_the_results_folder() {
+    ExperimentConfig config = tiny_config();
+    SegmentationJobOptions o;
+    o.teacher_weights = (kDir / "teacher.safetensors").string();
+    o.student_weights = (kDir / "student.safetensors").string();
+    o.out_dir = (kDir / "out").string();
+    RecordingSink sink;
+    JobControl control;
+    SegmentationJobResult r = run_segmentation_job(config, o, sink, control);
+    QCOMPARE(r.heads.size(), size_t(2));
+    QVERIFY(!sink.steps("seg_linear_teacher").empty());
+    QVERIFY(!sink.steps("seg_mask2former_student").empty());
+    QVERIFY(fs::exists(kDir / "out" / "summary.json"));
+    QVERIFY(fs::exists(kDir / "out" / "summary.md"));
+    Json summary = read_json(kDir / "out" / "summary.json");
+    QVERIFY(summary.at("heads").at("linear").at("teacher").at("miou").is_number());
+
+    auto val = load_segmentation_split(config, "validation");
+    QCOMPARE(val.size(), int64_t(5));
+    for (const auto& h : r.heads) {
+      const std::string head = to_string(h.head);
+      const fs::path dir = kDir / "out" / head;
+      Json index = read_json(dir / "index.json");
+      QCOMPARE(QString::fromStdString(index.at("head").as_string()), QString::fromStdString(head));
+      QCOMPARE(QString::fromStdString(index.at("split").as_string()), QString("validation"));
+      QCOMPARE(index.at("ignore_index").as_int(), int64_t(255));
+      const auto& classes = index.at("classes").as_array();
+      QCOMPARE(int64_t(classes.size()), kSceneClassCount);
+      QCOMPARE(QString::fromStdString(classes[0].at("name").as_string()), QString("background"));
+      QCOMPARE(QString::fromStdString(classes[0].at("color").as_string()), QString("#202020"));
+      QCOMPARE(QString::fromStdString(classes[1].at("name").as_string()), QString("T-shirt/top"));
+      for (const char* who : {"teacher", "student"}) {
+        const Json& s = index.at("summary").at(who);
+        const auto& conf =
+            std::string(who) == "teacher" ? h.teacher.confusion : h.student.confusion;
+        QVERIFY(std::fabs(s.at("miou").as_double() - conf.mean_iou()) < 1e-6);
+        QVERIFY(std::fabs(s.at("pixel_accuracy").as_double() - conf.pixel_accuracy()) < 1e-6);
+        QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
+        for (const auto& v : s.at("per_class_iou").as_array())
+          QVERIFY(v.is_null() || v.is_number());
+      }
+      const auto& images = index.at("images").as_array();
+      QCOMPARE(images.size(), size_t(3));
+      for (size_t i = 0; i < images.size(); ++i) {
+        const Json& e = images[i];
+        char id[32];
+        std::snprintf(id, sizeof id, "%06zu", i);
+        QCOMPARE(QString::fromStdString(e.at("id").as_string()), QString(id));
+        QCOMPARE(QString::fromStdString(e.at("image").as_string()),
+                 QString("images/%1.png").arg(id));
+        auto truth = read_label_png((dir / e.at("truth").as_string()).string());
+        auto teacher = read_label_png((dir / e.at("teacher").as_string()).string());
+        auto student = read_label_png((dir / e.at("student").as_string()).string());
+        QVERIFY(torch::equal(truth, val.masks[int64_t(i)]));
+        QVERIFY(teacher.max().item<int64_t>() < kSceneClassCount);
+        QVERIFY(torch::equal(teacher, h.teacher.predictions[int64_t(i)]));
+        auto rgb = read_rgb_image((dir / e.at("image").as_string()).string());
+        QCOMPARE(rgb.sizes(), (torch::IntArrayRef{3, 32, 32}));
+        // Per-image numbers recomputed from the PNGs.
+        ConfusionMatrix ct(kSceneClassCount);
+        ct.add(teacher, truth);
+        if (e.at("teacher_miou").is_null())
+          QVERIFY(std::isnan(ct.mean_iou()));
+        else
+          QVERIFY(std::fabs(e.at("teacher_miou").as_double() - ct.mean_iou()) < 1e-6);
+        const auto iou = ct.per_class_iou();
+        const auto& listed = e.at("teacher_iou").as_array();
+        QCOMPARE(listed.size(), iou.size());
+        for (size_t c = 0; c < iou.size(); ++c) {
+          QCOMPARE(listed[c].is_null(), !iou[c].has_value());
+          if (iou[c]) QVERIFY(std::fabs(listed[c].as_double() - *iou[c]) < 1e-6);
+        }
+        QCOMPARE(int64_t(e.at("student_iou").size()), kSceneClassCount);
+        const double dis = teacher.ne(student).to(torch::kFloat).mean().item<double>();
+        QVERIFY(std::fabs(e.at("disagreement").as_double() - dis) < 1e-6);
+      }
+    }
+  }
+
+  void missing_weights_are_reported() {
+    ExperimentConfig config = tiny_config();
+    SegmentationJobOptions o;
+    o.teacher_weights = (kDir / "nope.safetensors").string();
+    o.student_weights = (kDir / "student.safetensors").string();
+    o.out_dir = (kDir / "out2").string();
+    NullSink sink;
+    JobControl control;
+    try {
+      run_segmentation_job(config, o, sink, control);
+      QFAIL("expected an error");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(std::string(e.what()).find("nope.safetensors") != std::string::npos, e.what());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(SegmentJobTest)
+#include "test_segment_job.moc"
