@@ -16,6 +16,8 @@
 
 #include <qcustomplot.h>
 
+#include "widgets/plot_style.h"
+
 #ifdef ADALA_HAVE_QTSVG
 #include <QSvgGenerator>
 #endif
@@ -46,10 +48,6 @@ QCPTextElement* addTitle(QCustomPlot* plot, const QString& text) {
   auto* title = new QCPTextElement(plot, text, QFont(plot->font().family(), plot->font().pointSize() + 1, QFont::Bold));
   plot->plotLayout()->addElement(0, 0, title);
   return title;
-}
-
-QCPTextElement* titleOf(QCustomPlot* plot) {
-  return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
 }
 
 }  // namespace
@@ -266,17 +264,17 @@ void AttentionMsePlot::rebuild() {
 
   const bool noStage1 = curves_->graphCount() == 0;
   const bool noStage2 = feature_->graphCount() == 0;
-  titleOf(curves_)->setText(noStage1 ? tr("Stage 1 · attention MSE per block (no data yet)")
+  plotTitle(curves_)->setText(noStage1 ? tr("Stage 1 · attention MSE per block (no data yet)")
                                      : tr("Stage 1 · attention MSE per block"));
-  titleOf(bars_)->setText(noStage1 ? tr("Final Stage-1 MSE per block (no data yet)") : tr("Final Stage-1 MSE per block"));
-  titleOf(feature_)->setText(noStage2 ? tr("Stage 2 · feature MSE (no data yet)") : tr("Stage 2 · feature MSE"));
+  plotTitle(bars_)->setText(noStage1 ? tr("Final Stage-1 MSE per block (no data yet)") : tr("Final Stage-1 MSE per block"));
+  plotTitle(feature_)->setText(noStage2 ? tr("Stage 2 · feature MSE (no data yet)") : tr("Stage 2 · feature MSE"));
   QStringList parts;
   for (const auto& s : series_) parts << s.label;
   summary_->setText(parts.isEmpty() ? tr("No run shown. Start a run or open one from the run list.")
                                     : tr("Showing: %1").arg(parts.join(QStringLiteral(", "))));
-  styleAxes(curves_);
-  styleAxes(bars_);
-  styleAxes(feature_);
+  applyPlotPalette(curves_, palette(), font());
+  applyPlotPalette(bars_, palette(), font());
+  applyPlotPalette(feature_, palette(), font());
   bars_->xAxis->grid()->setVisible(false);
   if (!userNavigated_) fitAll();
   else
@@ -359,33 +357,9 @@ void AttentionMsePlot::applyScale() {
   }
 }
 
-void AttentionMsePlot::styleAxes(QCustomPlot* plot) {
-  const QPalette pal = palette();
-  const QColor text = pal.color(QPalette::Text);
-  const QColor grid = pal.color(QPalette::Mid);
-  plot->setBackground(pal.color(QPalette::Base));
-  plot->axisRect()->setBackground(pal.color(QPalette::Base));
-  for (auto* axis : {plot->xAxis, plot->yAxis}) {
-    axis->setBasePen(QPen(text));
-    axis->setTickPen(QPen(text));
-    axis->setSubTickPen(QPen(text));
-    axis->setLabelColor(text);
-    axis->setTickLabelColor(text);
-    axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
-    axis->grid()->setSubGridVisible(false);
-  }
-  plot->legend->setBrush(pal.color(QPalette::Base));
-  plot->legend->setBorderPen(QPen(grid));
-  plot->legend->setTextColor(text);
-  QFont legendFont = font();
-  legendFont.setPointSizeF(std::max(6.0, legendFont.pointSizeF() * 0.85));
-  plot->legend->setFont(legendFont);
-  if (auto* title = titleOf(plot)) title->setTextColor(text);
-}
-
 void AttentionMsePlot::applyTheme() {
   for (auto* p : {curves_, bars_, feature_}) {
-    styleAxes(p);
+    applyPlotPalette(p, palette(), font());
     p->replot(QCustomPlot::rpQueuedReplot);
   }
 }

@@ -73,7 +73,6 @@ class AttentionMsePlot : public QWidget {
   void refreshLive();
   void applyTheme();
   void applyScale();
-  void styleAxes(QCustomPlot* plot);
 
   QCustomPlot* curves_ = nullptr;
   QCustomPlot* bars_ = nullptr;

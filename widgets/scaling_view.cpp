@@ -19,6 +19,8 @@
 
 #include <qcustomplot.h>
 
+#include "widgets/plot_style.h"
+
 #include "widgets/log_axis_ticker.h"
 
 namespace adala::widgets {
@@ -50,10 +52,6 @@ double modeMarkerSize(const QString& mode) {
 }
 
 const QColor kPaperColor(200, 30, 30);
-
-QCPTextElement* titleOf(QCustomPlot* plot) {
-  return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
-}
 
 QString formatValue(double v) {
   if (std::isnan(v)) return QStringLiteral("–");
@@ -234,30 +232,6 @@ QString ScalingView::crossoverLabel(ScalingMetric metric) const {
 
 QString ScalingView::summaryText() const { return summary_->text(); }
 
-void ScalingView::styleAxes(QCustomPlot* plot) {
-  const QPalette pal = palette();
-  const QColor text = pal.color(QPalette::Text);
-  const QColor grid = pal.color(QPalette::Mid);
-  plot->setBackground(pal.color(QPalette::Base));
-  plot->axisRect()->setBackground(pal.color(QPalette::Base));
-  for (auto* axis : {plot->xAxis, plot->yAxis}) {
-    axis->setBasePen(QPen(text));
-    axis->setTickPen(QPen(text));
-    axis->setSubTickPen(QPen(text));
-    axis->setLabelColor(text);
-    axis->setTickLabelColor(text);
-    axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
-    axis->grid()->setSubGridVisible(false);
-  }
-  plot->legend->setBrush(pal.color(QPalette::Base));
-  plot->legend->setBorderPen(QPen(grid));
-  plot->legend->setTextColor(text);
-  QFont legendFont = font();
-  legendFont.setPointSizeF(std::max(6.0, legendFont.pointSizeF() * 0.85));
-  plot->legend->setFont(legendFont);
-  if (auto* title = titleOf(plot)) title->setTextColor(text);
-}
-
 void ScalingView::rebuild() {
   const QPalette pal = palette();
   const QColor text = pal.color(QPalette::Text);
@@ -297,7 +271,7 @@ void ScalingView::rebuild() {
     curves_[m].clear();
     paperGraphs_[m] = nullptr;
     if (metric == ScalingMetric::Gflops) attentionCurves_.clear();
-    styleAxes(plot);
+    applyPlotPalette(plot, palette(), font());
     static_cast<LogAxisTicker*>(plot->xAxis->ticker().data())->setFixedTicks(xTicks);
 
     double lo = std::numeric_limits<double>::infinity(), hi = 0;

@@ -65,7 +65,6 @@ class ScalingView : public QWidget {
 
  private:
   void rebuild();
-  void styleAxes(QCustomPlot* plot);
   void exportPngDialog();
   void exportCsvDialog();
 
