@@ -8,14 +8,18 @@
 #include <c10/core/GradMode.h>
 
 #include "engine/core/attention_ops.h"
+#include "engine/core/elu_plus_one_kernel.h"
 
 namespace adala {
 
-void elu_plus_one_into(at::Tensor& out, const at::Tensor& x, at::Tensor& tmp) {
-  at::clamp_max_out(out, x, 0);
-  out.exp_();
-  at::clamp_min_out(tmp, x, 0);
-  out.add_(tmp);
+void elu_plus_one_into(at::Tensor& out, const at::Tensor& x) {
+  if (x.dim() == 2 && x.is_cpu() && x.scalar_type() == at::kFloat && x.stride(1) == 1 &&
+      out.is_contiguous() && out.sizes() == x.sizes() && out.scalar_type() == at::kFloat) {
+    elu_plus_one_rows(x.data_ptr<float>(), x.stride(0), out.data_ptr<float>(), out.size(1),
+                      x.size(0), x.size(1));
+    return;
+  }
+  out.copy_(elu_plus_one(x));
 }
 
 at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
@@ -26,6 +30,8 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   if (needs_grad || !q.is_cpu() || q.dim() != 4 || q.scalar_type() != at::kFloat ||
       k.scalar_type() != at::kFloat || v.scalar_type() != at::kFloat || bh < at::get_num_threads())
     return linear_attention(q, k, v, eps);
+  if (q.stride(3) != 1 || k.stride(3) != 1)
+    return linear_attention_blocked(q.contiguous(), k.contiguous(), v, eps, block_rows);
   const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
   const int64_t block = std::max<int64_t>(1, std::min(block_rows, n));
   auto q3 = q.reshape({bh, n, d}), k3 = k.reshape({bh, n, d}), v3 = v.reshape({bh, n, dv});
@@ -40,30 +46,29 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   at::parallel_for(0, workers, 1, [&](int64_t, int64_t) {
     at::ThreadLocalStateGuard state_guard(caller_state);
     auto opts = q.options();
-    auto phi = at::empty({block, d}, opts), tmp = at::empty({block, d}, opts);
-    auto v1 = at::empty({block, dv + 1}, opts);
-    v1.narrow(1, dv, 1).fill_(1.0);  // the ones column, written once per thread
-    auto numden = at::empty({block, dv + 1}, opts);
-    auto kv = at::empty({d, dv + 1}, opts);
+    auto phi = at::empty({block, d}, opts), den = at::empty({block}, opts);
+    auto kv = at::empty({d, dv}, opts), ksum = at::empty({d}, opts);
+    float* phi_data = phi.data_ptr<float>();
     for (int64_t h = next_head++; h < bh; h = next_head++) {
       kv.zero_();
+      ksum.zero_();
       auto kh = k3[h], vh = v3[h], qh = q3[h], oh = out[h];
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
-        auto p = phi.narrow(0, 0, len), t = tmp.narrow(0, 0, len), vb = v1.narrow(0, 0, len);
-        elu_plus_one_into(p, kh.narrow(0, r, len), t);
-        vb.narrow(1, 0, dv).copy_(vh.narrow(0, r, len));
-        kv.addmm_(p.t(), vb);  // phi(K)^T [V | 1], accumulated over row blocks
+        auto kb = kh.narrow(0, r, len);
+        elu_plus_one_rows_colsum(kb.data_ptr<float>(), kb.stride(0), phi_data, d, len, d,
+                                 ksum.data_ptr<float>());
+        kv.addmm_(phi.narrow(0, 0, len).t(), vh.narrow(0, r, len));  // phi(K)^T V
       }
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
-        auto p = phi.narrow(0, 0, len), t = tmp.narrow(0, 0, len), nd = numden.narrow(0, 0, len);
-        elu_plus_one_into(p, qh.narrow(0, r, len), t);
-        at::mm_out(nd, p, kv);
-        auto den = nd.narrow(1, dv, 1);
-        den.add_(eps);
-        auto o = oh.narrow(0, r, len);
-        at::div_out(o, nd.narrow(1, 0, dv), den);
+        auto qb = qh.narrow(0, r, len);
+        elu_plus_one_rows(qb.data_ptr<float>(), qb.stride(0), phi_data, d, len, d);
+        auto p = phi.narrow(0, 0, len), dn = den.narrow(0, 0, len), o = oh.narrow(0, r, len);
+        at::mm_out(o, p, kv);
+        at::mv_out(dn, p, ksum);  // phi(Q) phi(K)^T 1
+        dn.add_(eps);
+        o.div_(dn.unsqueeze(1));
       }
     }
   });

@@ -8,10 +8,11 @@
 #include <unistd.h>
 
 #include "engine/analysis/attention_bench.h"
-#include "engine/core/linear_attention_blocked.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/core/attention_ops.h"
+#include "engine/core/elu_plus_one_kernel.h"
+#include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
 
 using namespace adala;
@@ -85,12 +86,46 @@ class TestBenchmarks : public QObject {
     at::set_num_threads(1);
   }
 
-  void blocked_phi_is_the_where_form_bitwise() {
-    auto x = torch::linspace(-30, 30, 10001);
-    auto out = torch::empty_like(x), tmp = torch::empty_like(x);
-    elu_plus_one_into(out, x, tmp);
-    QVERIFY(torch::equal(out, elu_plus_one(x)));
-    QVERIFY(out.min().item<float>() > 0.0f);
+  void blocked_phi_is_within_two_ulp_of_the_where_form() {
+    // The vectorised phi against exp in double: x + 1 exactly for x >= 0, within 2 ulp of
+    // exp(x) below, clamped at exp(-87) (still a normal float, never 0) under -87.
+    auto x = torch::cat({torch::linspace(-100, 30, 200001), torch::tensor({-0.0f, 0.0f, -1e-30f})});
+    auto out = torch::empty_like(x).reshape({1, -1});
+    elu_plus_one_into(out, x.reshape({1, -1}));
+    const float* xs = x.data_ptr<float>();
+    const float* ys = out.data_ptr<float>();
+    double worst_ulp = 0;
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      const float xi = xs[i], yi = ys[i];
+      if (xi >= 0) {
+        QCOMPARE(yi, xi + 1.0f);
+        continue;
+      }
+      const double ref = std::exp(std::max(double(xi), -87.0));
+      const double ulp = double(std::nextafter(float(ref), INFINITY)) - double(float(ref));
+      worst_ulp = std::max(worst_ulp, std::abs(double(yi) - ref) / ulp);
+      QVERIFY2(yi > 0.0f, qPrintable(QString("phi(%1) = %2").arg(xi).arg(yi)));
+    }
+    QVERIFY2(worst_ulp <= 2.0, qPrintable(QString("worst error %1 ulp").arg(worst_ulp)));
+    QVERIFY(std::isnan(ys[0] + 0.0f) == false);
+    auto nan_in = torch::tensor({NAN, -1.0f}).reshape({1, 2}), nan_out = torch::empty({1, 2});
+    elu_plus_one_into(nan_out, nan_in);
+    QVERIFY(std::isnan(nan_out[0][0].item<float>()));
+  }
+
+  void blocked_phi_on_strided_rows_with_column_sums() {
+    // Rows taken out of a wider matrix (a qkv projection's layout), and the column sums the
+    // blocked kernel uses as phi(K)^T 1, against ATen.
+    auto wide = torch::randn({37, 3 * 24}) * 4;
+    auto x = wide.narrow(1, 24, 24);
+    auto out = torch::empty({37, 24});
+    std::vector<float> sums(24, 1.0f);
+    elu_plus_one_rows_colsum(x.data_ptr<float>(), x.stride(0), out.data_ptr<float>(), 24, 37, 24,
+                             sums.data());
+    auto ref = elu_plus_one(x);
+    QVERIFY(torch::allclose(out, ref, 1e-6, 0));
+    auto ref_sums = ref.sum(0) + 1.0;
+    for (int c = 0; c < 24; ++c) QVERIFY(std::abs(sums[c] - ref_sums[c].item<float>()) < 1e-4f);
   }
 
   void blocked_linear_falls_back_when_gradients_are_needed() {

@@ -1,0 +1,63 @@
+#include "engine/core/elu_plus_one_kernel.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace adala {
+namespace {
+
+inline float float_from_bits(int32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+inline float elu_plus_one(float x) {
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: x + kRound - kRound rounds to an integer
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  const float xn = std::max(std::min(x, 0.0f), -87.0f);
+  const float k = (xn * kLog2e + kRound) - kRound;
+  const float r = (xn - k * kLn2Hi) - k * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const float e = (p * r * r + r + 1.0f) * float_from_bits((static_cast<int32_t>(k) + 127) << 23);
+  return x >= 0.0f ? x + 1.0f : e;
+}
+
+#define ADALA_VECTOR_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
+
+ADALA_VECTOR_CLONES void elu_plus_one_row(const float* __restrict in, float* __restrict out,
+                                          int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = elu_plus_one(in[i]);
+}
+
+ADALA_VECTOR_CLONES void elu_plus_one_row_sum(const float* __restrict in, float* __restrict out,
+                                              float* __restrict sum, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float y = elu_plus_one(in[i]);
+    out[i] = y;
+    sum[i] += y;
+  }
+}
+
+}  // namespace
+
+void elu_plus_one_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride,
+                       int64_t rows, int64_t cols) {
+  if (in_stride == cols && out_stride == cols) return elu_plus_one_row(in, out, rows * cols);
+  for (int64_t r = 0; r < rows; ++r)
+    elu_plus_one_row(in + r * in_stride, out + r * out_stride, cols);
+}
+
+void elu_plus_one_rows_colsum(const float* in, int64_t in_stride, float* out, int64_t out_stride,
+                              int64_t rows, int64_t cols, float* colsum) {
+  for (int64_t r = 0; r < rows; ++r)
+    elu_plus_one_row_sum(in + r * in_stride, out + r * out_stride, colsum, cols);
+}
+
+}  // namespace adala
