@@ -26,6 +26,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/stall_meter.h"
 #include "app/gui/theme.h"
+#include "resources/resources.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
 #include "widgets/segmentation_viewer.h"
@@ -73,6 +74,8 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("Workbench"));
   QApplication::setApplicationDisplayName(QApplication::translate("main", "AdaLA Workbench"));
   QApplication::setApplicationVersion(QStringLiteral(ADALA_VERSION));
+  QApplication::setWindowIcon(workbenchIcon("adala"));
+  QGuiApplication::setDesktopFileName(QStringLiteral("adala-workbench"));
 #ifdef ADALA_HAVE_REPORT_GUI
   // English or Korean, following the system unless chosen in View > Language.
   adala::i18n::install_translator(app, adala::i18n::saved_language());

@@ -19,6 +19,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QTreeView>
 
 #ifdef ADALA_HAVE_STORE
@@ -31,6 +32,7 @@
 #include "app/gui/engine_controller.h"
 #include "app/gui/scaling_panel.h"
 #include "app/gui/theme.h"
+#include "resources/resources.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
 #include "widgets/run_browser.h"
@@ -103,7 +105,9 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   statusBar()->addPermanentWidget(dbLabel);
 
   buildMenus();
+  buildToolBar();
   connectController();
+  updateRunActions();
   browser_->setDatabasePath(controller_->databasePath());
   defaultState_ = saveState();
   restoreLayout();
@@ -112,9 +116,39 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::buildToolBar() {
+  auto* bar = addToolBar(tr("Run controls"));
+  bar->setObjectName("runToolBar");  // saveState() keys toolbars by object name
+  bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  startAction_->setIcon(workbenchIcon("start"));
+  pauseAction_->setIcon(workbenchIcon("pause"));
+  cancelAction_->setIcon(workbenchIcon("cancel"));
+  pauseAction_->setCheckable(true);
+  for (QAction* a : {startAction_, pauseAction_, cancelAction_}) {
+    a->setToolTip(QStringLiteral("%1 (%2)").arg(a->text().remove('&'),
+                                                a->shortcut().toString(QKeySequence::NativeText)));
+    bar->addAction(a);
+  }
+  if (exportReportAction_) {
+    exportReportAction_->setIcon(workbenchIcon("report"));
+    bar->addSeparator();
+    bar->addAction(exportReportAction_);
+  }
+  connect(controller_, &EngineController::pausedChanged, pauseAction_, &QAction::setChecked);
+}
+
+// Pause and Cancel only mean something while a job is queued or running.
+void MainWindow::updateRunActions() {
+  const bool busy = controller_->busy();
+  pauseAction_->setEnabled(busy);
+  cancelAction_->setEnabled(busy);
+}
+
 void MainWindow::buildMenus() {
   auto* file = menuBar()->addMenu(tr("&File"));
-  file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openExperimentDialog);
+  auto* openExperiment = file->addAction(tr("&Open experiment…"), QKeySequence::Open, this,
+                                         &MainWindow::openExperimentDialog);
+  openExperiment->setIcon(workbenchIcon("open"));
   file->addAction(tr("&Save experiment as…"), QKeySequence(tr("Ctrl+Shift+S")), this, &MainWindow::saveExperimentDialog);
   file->addSeparator();
   file->addAction(tr("Open &checkpoint…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openCheckpointDialog);
@@ -127,26 +161,30 @@ void MainWindow::buildMenus() {
     scaling_->openCsvDialog();
   });
 #ifdef ADALA_HAVE_REPORT_GUI
-  file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
-    // The runs selected in the run list, else the run being trained.
-    QList<qint64> runs = browser_->selectedRuns();
-    if (runs.isEmpty() && live_.runId > 0) runs << live_.runId;
-    if (runs.isEmpty()) {
-      updateStatus(tr("Select one or more runs in the run list to report on."));
-      return;
-    }
-    const QString written = adala::report_gui::exportReport(this, controller_->databasePath(), runs);
-    if (!written.isEmpty()) updateStatus(tr("Report written to %1").arg(written));
-  });
+  exportReportAction_ =
+      file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
+        // The runs selected in the run list, else the run being trained.
+        QList<qint64> runs = browser_->selectedRuns();
+        if (runs.isEmpty() && live_.runId > 0) runs << live_.runId;
+        if (runs.isEmpty()) {
+          updateStatus(tr("Select one or more runs in the run list to report on."));
+          return;
+        }
+        const QString written =
+            adala::report_gui::exportReport(this, controller_->databasePath(), runs);
+        if (!written.isEmpty()) updateStatus(tr("Report written to %1").arg(written));
+      });
 #endif
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   auto* run = menuBar()->addMenu(tr("&Run"));
-  run->addAction(tr("&Start"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::startRun);
-  run->addAction(tr("&Pause / resume"), QKeySequence(tr("Ctrl+P")), this,
-                 [this] { controller_->setPaused(!controller_->paused()); });
-  run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this, [this] { controller_->cancelCurrent(); });
+  startAction_ =
+      run->addAction(tr("&Start"), QKeySequence(tr("Ctrl+Return")), this, &MainWindow::startRun);
+  pauseAction_ = run->addAction(tr("&Pause / resume"), QKeySequence(tr("Ctrl+P")), this,
+                                [this] { controller_->setPaused(!controller_->paused()); });
+  cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this,
+                                 [this] { controller_->cancelCurrent(); });
   run->addSeparator();
   run->addAction(tr("Show the &live run"), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::showLiveRun);
 
@@ -258,6 +296,8 @@ void MainWindow::connectController() {
     browser_->refresh();
     updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
   });
+  connect(c, &EngineController::jobQueued, this, &MainWindow::updateRunActions);
+  connect(c, &EngineController::jobFinished, this, &MainWindow::updateRunActions);
   connect(c, &EngineController::idle, this, [this] {
     if (stopping_) close();
   });

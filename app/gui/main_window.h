@@ -75,6 +75,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void buildMenus();
+  void buildToolBar();
+  void updateRunActions();
   void connectController();
   void restoreLayout();
   void saveLayout();
@@ -102,6 +104,10 @@ class MainWindow : public QMainWindow {
   QDockWidget* launcherDock_ = nullptr;
   QLabel* statusLabel_ = nullptr;
   QAction* logScaleAction_ = nullptr;
+  QAction* startAction_ = nullptr;
+  QAction* pauseAction_ = nullptr;
+  QAction* cancelAction_ = nullptr;
+  QAction* exportReportAction_ = nullptr;
   QByteArray defaultState_;
 
   // The live run: every step so far, so the plot can return to it after showing another run.

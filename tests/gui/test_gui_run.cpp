@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 
 #include <filesystem>
@@ -268,6 +270,48 @@ class TestGuiRun : public QObject {
     QVERIFY(steps.wait(30000));
     window.controller()->cancelAll();
     QCOMPARE(waitFinished(finished, 60000).status, QString("interrupted"));
+  }
+  // The run tool bar: icons from resources/, Pause and Cancel only while a job runs, and its
+  // Pause button holds the run like the launcher's.
+  void toolbar_controls_follow_the_run() {
+    EngineController controller(db_);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* bar = window.findChild<QToolBar*>("runToolBar");
+    QVERIFY(bar);
+    QList<QAction*> actions;
+    for (QAction* a : bar->actions())
+      if (!a->isSeparator()) actions << a;
+    QVERIFY(actions.size() >= 3);
+    QAction *start = actions[0], *pause = actions[1], *cancel = actions[2];
+    for (QAction* a : {start, pause, cancel}) {
+      QVERIFY2(!a->icon().isNull(), qPrintable(a->text()));
+      QVERIFY(!a->icon().pixmap(24, 24).isNull());
+      QVERIFY2(a->toolTip().contains(a->shortcut().toString(QKeySequence::NativeText)),
+               qPrintable(a->toolTip()));
+    }
+    QVERIFY(start->isEnabled());
+    QVERIFY(!pause->isEnabled());
+    QVERIFY(!cancel->isEnabled());
+
+    QVERIFY(window.openExperiment(gui_test::writeTinyExperiment(dir_, "toolbar", 3, 400)));
+    QSignalSpy steps(&controller, &EngineController::steps);
+    QSignalSpy finished(&controller, &EngineController::jobFinished);
+    QTest::mouseClick(bar->widgetForAction(start), Qt::LeftButton);
+    QVERIFY(steps.wait(60000));
+    QVERIFY(pause->isEnabled());
+    QVERIFY(cancel->isEnabled());
+    QTest::mouseClick(bar->widgetForAction(pause), Qt::LeftButton);
+    QVERIFY(controller.paused());
+    QVERIFY(pause->isChecked());
+    QTest::mouseClick(bar->widgetForAction(pause), Qt::LeftButton);
+    QVERIFY(!controller.paused());
+    QVERIFY(!pause->isChecked());
+    QTest::mouseClick(bar->widgetForAction(cancel), Qt::LeftButton);
+    QCOMPARE(waitFinished(finished, 60000).status, QString("interrupted"));
+    QTRY_VERIFY(!cancel->isEnabled());
+    QVERIFY(!pause->isEnabled());
   }
 };
 
