@@ -52,6 +52,7 @@ struct RunStore::Impl {
   bool writer_gone(int64_t run, const std::string& writer_token) const;
   void mark_abandoned_runs_interrupted();
   void interrupt_runs_running_here();  // destructor
+  void mark_interrupted(const std::vector<int64_t>& runs);
 };
 
 // Process-wide set of (database, run) that a live RunStore of this process is writing.

@@ -220,25 +220,19 @@ void RunStore::Impl::mark_abandoned_runs_interrupted() {
       }
     }
   }
-  if (abandoned.empty()) return;  // nothing to change: write nothing
-  sqlite::Transaction transaction(*db);
-  for (int64_t run : abandoned) {
-    db->cached(std::string("UPDATE runs SET status = 'interrupted', writer = NULL, ended_at = ") +
-               kSqlNow + " WHERE id = ?1")
-        .bind(1, run)
-        .run();
-    db->cached(std::string("UPDATE stages SET status = 'interrupted', ended_at = ") + kSqlNow +
-               " WHERE run_id = ?1 AND status = 'running'")
-        .bind(1, run)
-        .run();
-  }
-  transaction.commit();
+  mark_interrupted(abandoned);
 }
 
 void RunStore::Impl::interrupt_runs_running_here() {
-  if (runs_running_here.empty()) return;
+  mark_interrupted({runs_running_here.begin(), runs_running_here.end()});
+}
+
+// The runs (still running) and their running stages become interrupted, in one transaction;
+// no runs, no write.
+void RunStore::Impl::mark_interrupted(const std::vector<int64_t>& runs) {
+  if (runs.empty()) return;
   sqlite::Transaction transaction(*db);
-  for (int64_t run : runs_running_here) {
+  for (int64_t run : runs) {
     db->cached(std::string("UPDATE runs SET status = 'interrupted', writer = NULL, ended_at = ") +
                kSqlNow + " WHERE id = ?1 AND status = 'running'")
         .bind(1, run)
