@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include <ATen/Parallel.h>
+#include <ATen/ThreadLocalState.h>
 #include <c10/core/InferenceMode.h>
 
 #include "engine/analysis/child_process.h"
@@ -241,9 +242,12 @@ GemmRate measure_gemm_rate(int64_t n, int repeats) {
     bs.push_back(at::randn({n, n}));
     cs.push_back(at::empty({n, n}));
   }
+  // OpenMP workers do not inherit the caller's inference mode: each takes it over.
+  const at::ThreadLocalState caller_state;
   auto t2 = time_runs_ms(
       [&] {
         at::parallel_for(0, t, 1, [&](int64_t begin, int64_t end) {
+          at::ThreadLocalStateGuard state_guard(caller_state);
           for (int64_t i = begin; i < end; ++i)
             at::mm_out(cs[size_t(i)], as[size_t(i)], bs[size_t(i)]);
         });

@@ -45,6 +45,11 @@ ADALA_VECTOR_CLONES void elu_plus_one_row_sum(const float* __restrict in, float*
   }
 }
 
+ADALA_VECTOR_CLONES void divide_row(const float* __restrict in, float* __restrict out,
+                                    float divisor, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = in[i] / divisor;
+}
+
 }  // namespace
 
 void elu_plus_one_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride,
@@ -58,6 +63,14 @@ void elu_plus_one_rows_colsum(const float* in, int64_t in_stride, float* out, in
                               int64_t rows, int64_t cols, float* colsum) {
   for (int64_t r = 0; r < rows; ++r)
     elu_plus_one_row_sum(in + r * in_stride, out + r * out_stride, colsum, cols);
+}
+
+void divide_rows_by_last_column(const float* in, int64_t in_stride, float* out, int64_t out_stride,
+                                int64_t rows, int64_t cols, float eps) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = in + r * in_stride;
+    divide_row(row, out + r * out_stride, row[cols] + eps, cols);
+  }
 }
 
 }  // namespace adala

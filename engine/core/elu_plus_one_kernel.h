@@ -18,4 +18,10 @@ void elu_plus_one_rows(const float* in, int64_t in_stride, float* out, int64_t o
 void elu_plus_one_rows_colsum(const float* in, int64_t in_stride, float* out, int64_t out_stride,
                               int64_t rows, int64_t cols, float* colsum);
 
+// The blocked kernel's last step, out[r * out_stride + c] = in[r * in_stride + c] /
+// (in[r * in_stride + cols] + eps) for c < cols: each row divided by the normaliser that the
+// same matmul left in column `cols`.
+void divide_rows_by_last_column(const float* in, int64_t in_stride, float* out, int64_t out_stride,
+                                int64_t rows, int64_t cols, float eps);
+
 }  // namespace adala

@@ -46,13 +46,16 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   at::parallel_for(0, workers, 1, [&](int64_t, int64_t) {
     at::ThreadLocalStateGuard state_guard(caller_state);
     auto opts = q.options();
-    auto phi = at::empty({block, d}, opts), den = at::empty({block}, opts);
-    auto kv = at::empty({d, dv}, opts), ksum = at::empty({d}, opts);
+    // kvx = [phi(K)^T V | phi(K)^T 1]: one matmul per query block gives the numerators and,
+    // in its last column, the normaliser.
+    auto phi = at::empty({block, d}, opts), kvx = at::empty({d, dv + 1}, opts);
+    auto obuf = at::empty({block, dv + 1}, opts), ksum = at::empty({d}, opts);
+    auto kv = kvx.narrow(1, 0, dv);
     float* phi_data = phi.data_ptr<float>();
     for (int64_t h = next_head++; h < bh; h = next_head++) {
       kv.zero_();
       ksum.zero_();
-      auto kh = k3[h], vh = v3[h], qh = q3[h], oh = out[h];
+      auto kh = k3[h], vh = v3[h], qh = q3[h];
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
         auto kb = kh.narrow(0, r, len);
@@ -60,15 +63,16 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
                                  ksum.data_ptr<float>());
         kv.addmm_(phi.narrow(0, 0, len).t(), vh.narrow(0, r, len));  // phi(K)^T V
       }
+      kvx.select(1, dv).copy_(ksum);
+      float* out_head = out[h].data_ptr<float>();
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
         auto qb = qh.narrow(0, r, len);
         elu_plus_one_rows(qb.data_ptr<float>(), qb.stride(0), phi_data, d, len, d);
-        auto p = phi.narrow(0, 0, len), dn = den.narrow(0, 0, len), o = oh.narrow(0, r, len);
-        at::mm_out(o, p, kv);
-        at::mv_out(dn, p, ksum);  // phi(Q) phi(K)^T 1
-        dn.add_(eps);
-        o.div_(dn.unsqueeze(1));
+        auto ob = obuf.narrow(0, 0, len);
+        at::mm_out(ob, phi.narrow(0, 0, len), kvx);
+        divide_rows_by_last_column(ob.data_ptr<float>(), dv + 1, out_head + r * dv, dv, len, dv,
+                                   static_cast<float>(eps));
       }
     }
   });

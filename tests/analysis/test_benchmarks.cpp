@@ -4,6 +4,8 @@
 
 #include <QtTest/QtTest>
 
+#include <mutex>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -62,6 +64,32 @@ class TestBenchmarks : public QObject {
     model->set_softmax_chunk(5);
     auto chunked = model->forward_features(x);
     QVERIFY(rel_error(chunked, plain) < 1e-6);
+  }
+
+  void parallel_for_in_engine_code_uses_every_thread() {
+    // at::parallel_for is inlined into the code that calls it: code built against adala_core
+    // (this test included) must get OpenMP, or the blocked kernel and FusedAdamW run serially.
+    at::set_num_threads(2);
+    std::mutex mutex;
+    std::set<int> threads;
+    at::parallel_for(0, 64, 1, [&](int64_t, int64_t) {
+      std::lock_guard<std::mutex> lock(mutex);
+      threads.insert(at::get_thread_num());
+    });
+    at::set_num_threads(1);
+    QCOMPARE(int(threads.size()), 2);
+  }
+
+  void gemm_rate_runs_one_matmul_per_thread_under_inference_mode() {
+    // The all-threads rate runs a matmul on every OpenMP worker: they must take over the
+    // caller's inference mode (its output tensors are inference tensors).
+    at::set_num_threads(2);
+    const auto rate = measure_gemm_rate(128, 2);
+    at::set_num_threads(1);
+    QCOMPARE(rate.threads, 2);
+    QCOMPARE(rate.n, int64_t(128));
+    QVERIFY(rate.library_gflops > 0 && std::isfinite(rate.library_gflops));
+    QVERIFY(rate.all_threads_gflops > 0 && std::isfinite(rate.all_threads_gflops));
   }
 
   void blocked_linear_equals_engine_linear() {
