@@ -11,7 +11,9 @@
 //   - phi is one vectorised pass (elu_plus_one_kernel.h; LibTorch's exp here is scalar and
 //     cost more than the matmuls), which also accumulates phi(K)^T 1, so V is read in place
 //     by the matmul instead of being copied next to a ones column;
-//   - phi(K)^T V accumulates block by block (addmm_), the output is written in place.
+//   - phi(K)^T V accumulates block by block (addmm_) beside phi(K)^T 1, so one matmul per
+//     query block gives numerators and normaliser, and one vector pass divides them into the
+//     output.
 // Forward only (no autograd graph): it falls back to linear_attention when gradients are
 // needed, off CPU, for non-float32 inputs, or when there are fewer (batch, head) pairs than
 // threads.
