@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -12,9 +13,13 @@ namespace adala {
 
 namespace {
 
-thread_local OpCounter* t_active = nullptr;
-thread_local MeasuredOps* t_ops = nullptr;
-thread_local int t_depth = 0;  // counted operators currently open on this thread
+// The observer is a thread-local callback, so it fires on the counter's thread and on the
+// workers that take that thread's at::ThreadLocalState (as our head-parallel kernels do); they
+// all add into the one active counter.
+std::mutex g_mutex;
+OpCounter* g_active = nullptr;  // guarded by g_mutex
+MeasuredOps* g_ops = nullptr;   // guarded by g_mutex
+thread_local int t_depth = 0;   // counted operators currently open on this thread
 
 std::vector<int64_t> sizes_of(const c10::IValue& v) {
   if (v.isTensor()) {
@@ -66,7 +71,11 @@ double convolution_macs(c10::ArrayRef<const c10::IValue> in) {
   return out_positions * double(x[1] / groups) * kernel;
 }
 
-double macs_of(const char* name, c10::ArrayRef<const c10::IValue> in) {
+double macs_of(const char* op, c10::ArrayRef<const c10::IValue> in) {
+  // In-place variants (addmm_ etc.) take the same inputs as their functional forms.
+  std::string base(op);
+  if (!base.empty() && base.back() == '_') base.pop_back();
+  const char* name = base.c_str();
   auto is = [name](const char* n) { return std::strcmp(name, n) == 0; };
   if (is("aten::mm")) {
     if (in.size() < 2) return 0;
@@ -103,8 +112,10 @@ double macs_of(const char* name, c10::ArrayRef<const c10::IValue> in) {
 
 bool is_counted(const char* name) {
   static const char* const names[] = {
-      "aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::addbmm",
-      "aten::mv", "aten::addmv", "aten::dot", "aten::vdot",    "aten::convolution"};
+      "aten::mm",        "aten::addmm",    "aten::addmm_",    "aten::bmm",
+      "aten::baddbmm",   "aten::baddbmm_", "aten::addbmm",    "aten::addbmm_",
+      "aten::mv",        "aten::addmv",    "aten::addmv_",    "aten::dot",
+      "aten::vdot",      "aten::convolution"};
   for (const char* n : names)
     if (std::strcmp(name, n) == 0) return true;
   return false;
@@ -113,19 +124,25 @@ bool is_counted(const char* name) {
 struct CountedMarker : at::ObserverContext {};
 
 std::unique_ptr<at::ObserverContext> on_start(const at::RecordFunction& fn) {
-  if (!t_ops) return nullptr;
   const char* name = fn.name();
-  ++t_ops->operator_calls;
-  if (!is_counted(name)) return nullptr;
-  if (t_depth++ == 0) {
-    const double m = macs_of(name, fn.inputs());
-    auto& stat = t_ops->by_op[name];
-    ++stat.calls;
-    if (m > 0) {
-      stat.macs += m;
-      t_ops->macs += m;
+  const bool counted = is_counted(name);
+  const bool outermost = counted && t_depth == 0;
+  const double m = outermost ? macs_of(name, fn.inputs()) : 0;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_ops) return nullptr;
+    ++g_ops->operator_calls;
+    if (outermost) {
+      auto& stat = g_ops->by_op[name];
+      ++stat.calls;
+      if (m > 0) {
+        stat.macs += m;
+        g_ops->macs += m;
+      }
     }
   }
+  if (!counted) return nullptr;
+  ++t_depth;
   return std::make_unique<CountedMarker>();
 }
 
@@ -136,10 +153,12 @@ void on_end(const at::RecordFunction& /*fn*/, at::ObserverContext* ctx) {
 }  // namespace
 
 OpCounter::OpCounter() {
-  previous_ = t_active;
-  if (previous_) throw std::logic_error("OpCounter: another counter is active on this thread");
-  t_active = this;
-  t_ops = &ops_;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_active) throw std::logic_error("OpCounter: another counter is active");
+    g_active = this;
+    g_ops = &ops_;
+  }
   t_depth = 0;
   handle_ = at::addThreadLocalCallback(at::RecordFunctionCallback(&on_start, &on_end)
                                            .needsInputs(true)
@@ -148,8 +167,9 @@ OpCounter::OpCounter() {
 
 OpCounter::~OpCounter() {
   at::removeCallback(handle_);
-  t_active = nullptr;
-  t_ops = nullptr;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_active = nullptr;
+  g_ops = nullptr;
   t_depth = 0;
 }
 

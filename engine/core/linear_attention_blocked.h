@@ -21,9 +21,6 @@
 
 namespace adala {
 
-// LinearAttention uses the blocked kernel from this many tokens on.
-inline constexpr int64_t kBlockedLinearMinTokens = 1024;
-
 at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                                     double eps, int64_t block_rows = 2048);
 

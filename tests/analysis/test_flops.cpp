@@ -6,7 +6,12 @@
 
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/op_counter.h"
+#include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
+
+#include <mutex>
+#include <set>
+#include <thread>
 
 using namespace adala;
 
@@ -107,8 +112,10 @@ class TestFlops : public QObject {
     auto run = [&] { model->forward_features(x); };
     const auto ops = count_ops(run);
     double matmul_macs = 0;
+    // The profiler rates only functional matmuls: not convolution, not in-place addmm_ (the
+    // blocked linear kernel's phi(K)^T V accumulation).
     for (const auto& [name, stat] : ops.by_op)
-      if (name != "aten::convolution") matmul_macs += stat.macs;
+      if (name != "aten::convolution" && name.back() != '_') matmul_macs += stat.macs;
     const double profiler = profiler_matmul_flops(run);
     QVERIFY(profiler > 0);
     QVERIFY2(std::abs(profiler - 2.0 * matmul_macs) / profiler < 1e-9,
@@ -133,10 +140,37 @@ class TestFlops : public QObject {
     auto x = torch::randn({3, 7, 16});
     ops = count_ops([&] { lin->forward(x); });
     QCOMPARE(ops.macs, 3.0 * 7 * 16 * 32);
+    // In-place accumulation (addmm_) counts like addmm.
+    auto acc = torch::zeros({8, 5}), m1 = torch::randn({8, 11}), m2 = torch::randn({11, 5});
+    ops = count_ops([&] { acc.addmm_(m1, m2); });
+    QCOMPARE(ops.macs, 8.0 * 11 * 5);
     // Elementwise work is not counted.
     ops = count_ops([&] { torch::softmax(a, -1).exp(); });
     QCOMPARE(ops.macs, 0.0);
     QVERIFY(ops.operator_calls > 0);
+  }
+
+  void counter_sees_head_parallel_worker_threads() {
+    // The blocked linear kernel runs heads on OpenMP workers that take the caller's
+    // thread-local state; their matmuls must count too. Per head it does phi(K)^T V
+    // (n d dv, addmm_ per row block) and phi(Q) [kv | ksum] (n d (dv + 1), mm per block).
+    at::set_num_threads(2);
+    const int64_t bh = 6, n = 300, d = 16;
+    auto q = torch::randn({1, bh, n, d}), k = torch::randn({1, bh, n, d}),
+         v = torch::randn({1, bh, n, d});
+    std::set<std::thread::id> threads;
+    std::mutex mutex;
+    const auto ops = count_ops([&] {
+      linear_attention_blocked(q, k, v, 1e-6, /*block_rows=*/128);
+      at::parallel_for(0, 2, 1, [&](int64_t, int64_t) {
+        std::lock_guard<std::mutex> lock(mutex);
+        threads.insert(std::this_thread::get_id());
+      });
+    });
+    at::set_num_threads(1);
+    QCOMPARE(ops.macs, double(bh) * n * d * (2 * d + 1));
+    QVERIFY(ops.by_op.at("aten::addmm_").calls == bh * 3);  // 3 row blocks of 128, 128, 44
+    QVERIFY2(threads.size() == 2, "the kernel's parallel_for ran on one thread only");
   }
 
   void kernel_macs_formulas() {

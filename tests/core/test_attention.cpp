@@ -111,11 +111,17 @@ class TestAttention : public QObject {
   }
 
 
-  void long_sequences_take_the_blocked_kernel_with_the_same_result() {
-    // At inference, from kBlockedLinearMinTokens on, the module runs the head-parallel kernel;
-    // with gradients it runs the batched one. Both must give the formula's value.
+  void inference_and_training_paths_give_the_formulas_value_data() {
+    QTest::addColumn<int64_t>("tokens");
+    QTest::newRow("short (vit 224^2)") << int64_t(197);
+    QTest::newRow("long, several row blocks") << int64_t(2048 + 2048 + 7);
+  }
+  void inference_and_training_paths_give_the_formulas_value() {
+    // At inference the module runs the head-parallel blocked kernel; with gradients, the
+    // batched one. Both must give the formula's value.
+    QFETCH(int64_t, tokens);
     LinearAttention attn(32, 4, true, 1e-6);
-    auto x = torch::randn({1, kBlockedLinearMinTokens + 7, 32});
+    auto x = torch::randn({1, tokens, 32});
     auto h = attn->project(x);
     auto expected = attn->proj->forward(
         merge_heads(direct_linear_attention(h.q, h.k, h.v, 1e-6).to(torch::kFloat)));
