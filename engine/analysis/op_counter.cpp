@@ -112,10 +112,9 @@ double macs_of(const char* op, c10::ArrayRef<const c10::IValue> in) {
 
 bool is_counted(const char* name) {
   static const char* const names[] = {
-      "aten::mm",        "aten::addmm",    "aten::addmm_",    "aten::bmm",
-      "aten::baddbmm",   "aten::baddbmm_", "aten::addbmm",    "aten::addbmm_",
-      "aten::mv",        "aten::addmv",    "aten::addmv_",    "aten::dot",
-      "aten::vdot",      "aten::convolution"};
+      "aten::mm",       "aten::addmm",  "aten::addmm_",  "aten::bmm",        "aten::baddbmm",
+      "aten::baddbmm_", "aten::addbmm", "aten::addbmm_", "aten::mv",         "aten::addmv",
+      "aten::addmv_",   "aten::dot",    "aten::vdot",    "aten::convolution"};
   for (const char* n : names)
     if (std::strcmp(name, n) == 0) return true;
   return false;

@@ -110,7 +110,6 @@ class TestAttention : public QObject {
     QVERIFY(rel_error(attn->forward(x), expected) > 1e-3);
   }
 
-
   void inference_and_training_paths_give_the_formulas_value_data() {
     QTest::addColumn<int64_t>("tokens");
     QTest::newRow("short (vit 224^2)") << int64_t(197);
