@@ -4,8 +4,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
-export OPENBLAS_NUM_THREADS=1
-# Idle OpenMP threads spin by default and steal the cores from working ones on a busy machine.
+# Idle OpenMP threads spin by default and steal the cores from working ones (and from
+# OpenBLAS's pool, which adala sizes like LibTorch's when waits are passive).
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 CONFIG="${1:-$ROOT/experiments/fashion-mnist-tiny.json}"
 cd "$ROOT"

@@ -3,7 +3,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/scripts/setup.sh"
-export OPENBLAS_NUM_THREADS=1
-# Idle OpenMP threads spin by default and steal the cores from working ones on a busy machine.
+# Idle OpenMP threads spin by default and steal the cores from working ones (and from
+# OpenBLAS's pool, which adala sizes like LibTorch's when waits are passive).
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j 1 "$@"

@@ -176,6 +176,8 @@ int bench_scaling(const Args& args) {
       .option("db", "")
       .option("memory-margin", "1.5")
       .option("point-budget", "120")
+      .option("rounds", "3")
+      .option("round-budget", "150")
       .flag("train-step")
       .flag("no-count")
       .flag("in-process")
@@ -189,6 +191,9 @@ int bench_scaling(const Args& args) {
         "         [--csv out.csv] [--train-step] [--no-count] [--memory-margin 1.5] "
         "[--in-process]\n"
         "         [--point-budget 120]  (seconds: fewer timed repeats where one run takes long)\n"
+        "         [--rounds 3] [--round-budget 150]  (each resolution's modes run interleaved in\n"
+        "         rounds, each mode reporting its median over rounds; rounds after the first\n"
+        "         only where one takes at most --round-budget seconds)\n"
         "         [--db FILE|none]\n"
         "  per resolution and attention mode: analytic and measured GMACs, peak memory (fresh\n"
         "  child process per point), ms/img and imgs/s, ratios to plain softmax. The points are\n"
@@ -208,6 +213,9 @@ int bench_scaling(const Args& args) {
   o.memory_margin = p.get_double("memory-margin");
   o.train_step = p.flag_set("train-step");
   o.point_budget_s = p.get_double("point-budget");
+  o.rounds = static_cast<int>(p.get_int("rounds"));
+  if (o.rounds < 1) throw UsageError("--rounds must be >= 1");
+  o.round_budget_s = p.get_double("round-budget");
   o.count_ops = !p.flag_set("no-count");
   o.isolate = !p.flag_set("in-process");
   for (const auto& m : o.modes) {
@@ -230,6 +238,7 @@ int bench_scaling(const Args& args) {
   config["modes"] = string_array(o.modes);
   config["batch"] = Json(o.batch);
   config["repeats"] = Json(o.repeats);
+  config["rounds"] = Json(o.rounds);
   config["warmup"] = Json(o.warmup);
   config["train_step"] = Json(o.train_step);
   config["threads"] = Json(at::get_num_threads());
@@ -240,7 +249,7 @@ int bench_scaling(const Args& args) {
   // One resolution at a time, each recorded when it is done: a run stopped halfway keeps
   // the resolutions it measured.
   const auto bar = progress_bar("bench scaling");
-  const size_t per_resolution = o.modes.size() * (o.train_step ? 2 : 1);
+  const size_t per_resolution = scaling_steps_per_resolution(o);
   const size_t total = per_resolution * o.resolutions.size();
   std::vector<ScalingPoint> points;
   for (size_t i = 0; i < o.resolutions.size(); ++i) {

@@ -43,6 +43,7 @@ store::BenchmarkPoint point_of(const ScalingPoint& p) {
   Json extra = Json::object();
   extra["chunk"] = Json(p.chunk);
   extra["timed_runs"] = Json(p.timed_runs);
+  extra["rounds"] = Json(p.rounds);
   extra["estimate_mb"] = Json(double(p.estimate_bytes) / 1e6);
   if (p.train_ran || !p.train_note.empty()) {
     extra["train_ran"] = Json(p.train_ran);

@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <ATen/Parallel.h>
@@ -33,6 +34,9 @@ int info_command(const Args& args) {
               cuda_device_count(), cuda_device_count() == 1 ? "" : "s");
   std::printf("intra-op threads %d (hardware %u)\n", at::get_num_threads(),
               std::thread::hardware_concurrency());
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  std::printf("OpenBLAS threads %d (OMP_WAIT_POLICY=%s)\n", openblas_threads(),
+              policy ? policy : "unset");
 #ifdef ADALA_HAVE_QT
   std::printf("Qt              %s\n", qVersion());
 #else

@@ -69,6 +69,7 @@ int take_threads_option(std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adala::reexec_with_passive_openmp_waits(argv);
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
       std::string(argv[1]) == "help") {
     print_help();

@@ -69,6 +69,7 @@ extern "C" void onTerminationSignal(int) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adala::reexec_with_passive_openmp_waits(argv);
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("AdaLA"));
   QApplication::setApplicationName(QStringLiteral("Workbench"));

@@ -75,10 +75,8 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   if (process_) process_->deleteLater();
   process_ = new QProcess(this);
   auto env = QProcessEnvironment::systemEnvironment();
-  // Two OpenMP/OpenBLAS pools fighting over the cores, and spin-waiting on a busy machine,
-  // make timings swing (TOOLCHAIN.md); the command reads these when it starts.
-  if (!env.contains(QStringLiteral("OPENBLAS_NUM_THREADS")))
-    env.insert(QStringLiteral("OPENBLAS_NUM_THREADS"), QStringLiteral("1"));
+  // OpenMP threads spinning between parallel regions take the cores OpenBLAS's pool needs
+  // (configure_threads); the command reads this when it starts.
   if (!env.contains(QStringLiteral("OMP_WAIT_POLICY")))
     env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
   process_->setProcessEnvironment(env);

@@ -9,6 +9,8 @@
 
 #include <torch/cuda.h>
 
+#include "engine/core/device.h"
+
 namespace adala {
 
 void synchronize_device(const c10::Device& device) {
@@ -63,10 +65,10 @@ double load_average() {
 
 std::string machine_conditions() {
   const char* policy = std::getenv("OMP_WAIT_POLICY");
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "load %.1f on %u cores, OMP_WAIT_POLICY=%s", load_average(),
-                std::thread::hardware_concurrency(),
-                policy && *policy ? policy : "(unset: active spin)");
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "load %.1f on %u cores, OMP_WAIT_POLICY=%s, OpenBLAS %d threads",
+                load_average(), std::thread::hardware_concurrency(),
+                policy && *policy ? policy : "(unset: active spin)", openblas_threads());
   return buf;
 }
 

@@ -30,6 +30,7 @@
 #include "engine/core/safetensors.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/core/vit_config_json.h"
+#include "engine/core/device.h"
 
 namespace adala {
 
@@ -265,11 +266,16 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
   train_round();
 
   // The peer.
+  // The same pools as ours: OpenMP threads, OpenBLAS threads (configure_threads's choice
+  // unless the environment set it) and OMP_WAIT_POLICY, which the peer inherits.
   const std::string threads = std::to_string(rep.threads);
-  const int rc = run_process(
-      {o.python, o.script, "--input", in_path, "--output", out_path},
-      {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=" + threads, "MKL_NUM_THREADS=" + threads},
-      log_path, o.timeout_s);
+  const char* blas_env = std::getenv("OPENBLAS_NUM_THREADS");
+  const std::string blas_threads =
+      blas_env ? std::string(blas_env) : std::to_string(openblas_threads_for(rep.threads));
+  const int rc = run_process({o.python, o.script, "--input", in_path, "--output", out_path},
+                             {"OPENBLAS_NUM_THREADS=" + blas_threads, "OMP_NUM_THREADS=" + threads,
+                              "MKL_NUM_THREADS=" + threads},
+                             log_path, o.timeout_s);
   if (rc != 0 || !file_exists(out_path))
     throw std::runtime_error("the peer (" + o.python + " " + o.script +
                              ") failed with exit status " + std::to_string(rc) + "; its output:\n" +

@@ -1,6 +1,7 @@
 #include "engine/analysis/scaling_bench.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -172,82 +173,145 @@ int64_t vit_memory_estimate(const ViTConfig& c, const std::string& mode, int64_t
   return static_cast<int64_t>(3.0 * params * f + saved + activations + attention);
 }
 
+size_t scaling_steps_per_resolution(const ScalingOptions& o) {
+  return o.modes.size() * (size_t(std::max(o.rounds, 1)) + (o.train_step ? 1 : 0));
+}
+
+namespace {
+
+ScalingPoint analytic_point(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
+                            int64_t res) {
+  ScalingPoint p;
+  p.preset = o.preset;
+  p.mode = mode;
+  p.resolution = res;
+  p.batch = o.batch;
+  p.tokens = c.num_tokens(res, res);
+  p.chunk = mode == "softmax-chunked"
+                ? (o.softmax_chunk > 0 ? o.softmax_chunk
+                                       : auto_softmax_chunk(o.batch * c.num_heads, p.tokens))
+                : 0;
+  const auto flops = model_flops(c, mode_of(mode), res, res);
+  p.model_macs = flops.total();
+  p.attention_only_macs = flops.attention_only();
+  p.estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, false);
+  p.train_estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, true);
+  return p;
+}
+
+// Weights and input, in place before a point's measured stretch.
+double resident_bytes(const ScalingOptions& o, const ViTConfig& c, int64_t res) {
+  const double weights = 4.0 * double(c.depth) * 16.0 * double(c.embed_dim) * double(c.embed_dim);
+  return weights + 4.0 * double(o.batch) * double(c.in_chans * res * res);
+}
+
+// The skip note where the point would not fit in memory, else empty.
+std::string memory_check(const ScalingOptions& o, int64_t estimate, double resident) {
+  const int64_t available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
+  if (!o.device.is_cpu() || available <= 0 ||
+      o.memory_margin * (double(estimate) + resident) <= double(available))
+    return "";
+  return skip_note(int64_t(double(estimate) + resident), available);
+}
+
+// Per-round inference results of one point, reduced to medians once all rounds are in.
+struct RoundResults {
+  std::vector<double> ms, rss, alloc;
+  int runs = 0;
+};
+
+void reduce_rounds(ScalingPoint& p, const RoundResults& r, int64_t batch) {
+  p.ran = true;
+  p.rounds = static_cast<int>(r.ms.size());
+  p.ms_per_img = median(r.ms) / double(batch);
+  p.imgs_per_s = 1000.0 / p.ms_per_img;
+  p.timed_runs = r.runs;
+  p.peak_rss_bytes = static_cast<int64_t>(median(r.rss));
+  p.peak_alloc_bytes = static_cast<int64_t>(median(r.alloc));
+}
+
+}  // namespace
+
 std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const ProgressFn& progress) {
   for (const auto& m : o.modes) mode_of(m);
   if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
+  if (o.rounds < 1) throw std::invalid_argument("rounds must be >= 1");
   if (o.batch < 1) throw std::invalid_argument("batch must be >= 1");
   vit_preset(o.preset);  // throws, naming the known presets
-  const size_t per_point = o.train_step ? 2 : 1;
-  const size_t total = o.resolutions.size() * o.modes.size() * per_point;
-  size_t done = 0;
+  const size_t per_resolution = scaling_steps_per_resolution(o);
+  const size_t total = o.resolutions.size() * per_resolution;
   std::vector<ScalingPoint> points;
-  for (int64_t res : o.resolutions) {
+  for (size_t ri = 0; ri < o.resolutions.size(); ++ri) {
+    const int64_t res = o.resolutions[ri];
     const ViTConfig c = config_at(o.preset, res);
+    const double resident = resident_bytes(o, c, res);
+    const size_t first_step = ri * per_resolution;
+    size_t done = first_step;
+    std::vector<ScalingPoint> at_res;
     for (const auto& mode : o.modes) {
-      ScalingPoint p;
-      p.preset = o.preset;
-      p.mode = mode;
-      p.resolution = res;
-      p.batch = o.batch;
-      p.tokens = c.num_tokens(res, res);
-      p.chunk = mode == "softmax-chunked"
-                    ? (o.softmax_chunk > 0 ? o.softmax_chunk
-                                           : auto_softmax_chunk(o.batch * c.num_heads, p.tokens))
-                    : 0;
-      const auto flops = model_flops(c, mode_of(mode), res, res);
-      p.model_macs = flops.total();
-      p.attention_only_macs = flops.attention_only();
-      const double weights =
-          4.0 * double(c.depth) * 16.0 * double(c.embed_dim) * double(c.embed_dim);
-      const double input = 4.0 * double(o.batch) * double(c.in_chans * res * res);
+      at_res.push_back(analytic_point(o, c, mode, res));
+      at_res.back().note = memory_check(o, at_res.back().estimate_bytes, resident);
+    }
 
-      if (progress) progress(done, total, std::to_string(res) + "px " + mode);
-      ++done;
-      p.estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, false);
-      int64_t available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
-      if (o.device.is_cpu() && available > 0 &&
-          o.memory_margin * (double(p.estimate_bytes) + weights + input) > double(available)) {
-        p.note = skip_note(int64_t(double(p.estimate_bytes) + weights + input), available);
-      } else {
+    // Inference in rounds: each round runs every mode once, in a fresh child each, in turn
+    // (reversed every other round), so slow drift in the machine's speed (other load, clock,
+    // memory state) falls on all modes alike; each mode reports the median over rounds.
+    std::vector<RoundResults> results(at_res.size());
+    const auto started = std::chrono::steady_clock::now();
+    int rounds = o.rounds;
+    for (int round = 0; round < rounds; ++round) {
+      for (size_t j = 0; j < at_res.size(); ++j) {
+        const size_t i = round % 2 == 0 ? j : at_res.size() - 1 - j;
+        ScalingPoint& p = at_res[i];
+        if (progress)
+          progress(done, total,
+                   std::to_string(res) + "px " + p.mode +
+                       (rounds > 1 ? " round " + std::to_string(round + 1) : ""));
+        ++done;
+        if (!p.note.empty()) continue;  // skipped for memory, or failed in an earlier round
+        ScalingOptions once = o;
+        once.count_ops = o.count_ops && round == 0;
         try {
-          auto r = run_point(o, [&] { return measure_inference(o, c, mode, p.chunk); });
-          p.ran = true;
-          p.ms_per_img = r.at("median_ms").as_double() / double(o.batch);
-          p.imgs_per_s = 1000.0 / p.ms_per_img;
-          p.timed_runs = static_cast<int>(r.at("runs").as_int());
-          p.peak_rss_bytes = r.at("rss").as_int();
-          p.peak_alloc_bytes = r.at("alloc").as_int();
+          auto r = run_point(o, [&] { return measure_inference(once, c, p.mode, p.chunk); });
+          results[i].ms.push_back(r.at("median_ms").as_double());
+          results[i].runs += static_cast<int>(r.at("runs").as_int());
+          results[i].rss.push_back(double(r.at("rss").as_int()));
+          results[i].alloc.push_back(double(r.at("alloc").as_int()));
           if (r.contains("macs")) p.measured_macs = r.at("macs").as_double();
         } catch (const std::exception& e) {
           p.note = std::string("failed: ") + e.what();
         }
       }
+      // Further rounds only where one round is short: at large resolutions a single run per
+      // mode takes minutes, and there the modes differ by far more than the machine's noise.
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (round == 0 && elapsed > o.round_budget_s) rounds = 1;
+    }
+    done = first_step + o.modes.size() * size_t(o.rounds);
+    for (size_t i = 0; i < at_res.size(); ++i)
+      if (at_res[i].note.empty() && !results[i].ms.empty())
+        reduce_rounds(at_res[i], results[i], o.batch);
 
-      if (o.train_step) {
-        if (progress) progress(done, total, std::to_string(res) + "px " + mode + " train step");
+    if (o.train_step) {
+      for (auto& p : at_res) {
+        if (progress) progress(done, total, std::to_string(res) + "px " + p.mode + " train step");
         ++done;
-        p.train_estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, true);
-        available = o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
-        if (o.device.is_cpu() && available > 0 &&
-            o.memory_margin * (double(p.train_estimate_bytes) + weights + input) >
-                double(available)) {
-          p.train_note =
-              skip_note(int64_t(double(p.train_estimate_bytes) + weights + input), available);
-        } else {
-          try {
-            auto r = run_point(o, [&] { return measure_train_step(o, c, mode, p.chunk); });
-            p.train_ran = true;
-            p.train_ms = r.at("median_ms").as_double();
-            p.train_timed_runs = static_cast<int>(r.at("runs").as_int());
-            p.train_peak_rss_bytes = r.at("rss").as_int();
-            p.train_peak_alloc_bytes = r.at("alloc").as_int();
-          } catch (const std::exception& e) {
-            p.train_note = std::string("failed: ") + e.what();
-          }
+        p.train_note = memory_check(o, p.train_estimate_bytes, resident);
+        if (!p.train_note.empty()) continue;
+        try {
+          auto r = run_point(o, [&] { return measure_train_step(o, c, p.mode, p.chunk); });
+          p.train_ran = true;
+          p.train_ms = r.at("median_ms").as_double();
+          p.train_timed_runs = static_cast<int>(r.at("runs").as_int());
+          p.train_peak_rss_bytes = r.at("rss").as_int();
+          p.train_peak_alloc_bytes = r.at("alloc").as_int();
+        } catch (const std::exception& e) {
+          p.train_note = std::string("failed: ") + e.what();
         }
       }
-      points.push_back(p);
     }
+    points.insert(points.end(), at_res.begin(), at_res.end());
   }
   if (progress) progress(total, total, "");
   return points;
@@ -287,7 +351,10 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   std::snprintf(
       line, sizeof line,
       "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %d threads, "
-      "median of up to %d timed runs after %d warm-up ('runs': fewer where %.0f s would not do)\n"
+      "per point the median over up to %d rounds ('rnd'; the modes of a resolution run "
+      "interleaved, a fresh\nprocess per mode and round, further rounds only where one takes "
+      "under %.0f s) of the median of up to %d timed runs\nafter %d warm-up ('runs': in all; "
+      "fewer where %.0f s would not do)\n"
       "GMACs: 1 multiply-add = 1 FLOP (the paper's convention); 'model' = whole forward, "
       "'attn' = attention sub-layers + patch embed\n(the paper's GFLOPs), 'measured' = counted "
       "from the matmul/conv operators that ran, '2F/MAC' = whole model at 2 FLOPs per MAC.\n"
@@ -295,13 +362,13 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       "LibTorch allocator peak.\n",
       o.preset.c_str(), (long long)c.embed_dim, (long long)c.depth, (long long)c.num_heads,
       (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(), at::get_num_threads(),
-      o.repeats, o.warmup, o.point_budget_s);
+      o.rounds, o.round_budget_s, o.repeats, o.warmup, o.point_budget_s);
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
   std::snprintf(line, sizeof line,
-                "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %4s %8s %7s %7s\n", "res",
+                "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %3s %4s %8s %7s %7s\n", "res",
                 "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB",
-                "alloc MB", "ms/img", "runs", "imgs/s", "x time", "x mem");
+                "alloc MB", "ms/img", "rnd", "runs", "imgs/s", "x time", "x mem");
   out += line;
   int64_t last = -1;
   for (const auto& p : points) {
@@ -328,9 +395,9 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
         std::snprintf(mr, sizeof mr, "%.3f%s",
                       double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
     }
-    std::snprintf(line, sizeof line, "%9s %9s %10.1f %4d %8.3f %7s %7s\n",
+    std::snprintf(line, sizeof line, "%9s %9s %10.1f %3d %4d %8.3f %7s %7s\n",
                   mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str(), p.ms_per_img,
-                  p.timed_runs, p.imgs_per_s, tr, mr);
+                  p.rounds, p.timed_runs, p.imgs_per_s, tr, mr);
     out += line;
   }
   bool any_train = false;
@@ -385,7 +452,8 @@ void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& point
   out << "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_"
          "measured,"
          "gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,peak_alloc_mb,"
-         "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb\n";
+         "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb,"
+         "rounds\n";
   char buf[512];
   for (const auto& p : points) {
     std::snprintf(buf, sizeof buf, "%s,%lld,%lld,%s,%lld,%lld,%.6f,%.6f,%s,%.6f,%d,",
@@ -410,7 +478,7 @@ void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& point
     } else {
       out << ",,,";
     }
-    out << '\n';
+    out << ',' << p.rounds << '\n';
   }
 }
 

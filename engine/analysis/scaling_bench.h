@@ -24,6 +24,11 @@ struct ScalingOptions {
   std::vector<std::string> modes{"softmax", "softmax-chunked", "linear"};
   int64_t batch = 1;
   int repeats = 3, warmup = 1;
+  // Each resolution's modes are measured in this many interleaved rounds (a fresh child per
+  // mode and round) and report the median over rounds; rounds after the first run only where
+  // the first took at most round_budget_s for all modes together.
+  int rounds = 3;
+  double round_budget_s = 150;
   bool train_step = false;    // also time one training step per point (separate child)
   bool count_ops = true;      // measured MACs: the first warm-up forward runs under an OpCounter
   // Timed repeats are cut (to at least one) where the warm-up shows they would take longer
@@ -47,7 +52,8 @@ struct ScalingPoint {
   bool ran = false;
   std::string note;
   double ms_per_img = 0, imgs_per_s = 0;
-  int timed_runs = 0;
+  int timed_runs = 0;  // over all rounds
+  int rounds = 0;      // rounds that measured this point
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
   // one training step (forward, MSE to a fixed target, backward, AdamW)
   bool train_ran = false;
@@ -60,6 +66,9 @@ struct ScalingPoint {
 // Our working-memory estimate of one point beyond what is in place before it (bytes).
 int64_t vit_memory_estimate(const ViTConfig& config, const std::string& mode, int64_t resolution,
                             int64_t batch, int64_t chunk, bool train);
+
+// Progress steps per resolution: every mode in every round, and the training steps.
+size_t scaling_steps_per_resolution(const ScalingOptions& options);
 
 std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& options,
                                             const ProgressFn& progress = nullptr);

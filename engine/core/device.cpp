@@ -1,9 +1,12 @@
 #include "engine/core/device.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <ATen/Parallel.h>
@@ -31,13 +34,42 @@ c10::Device resolve_device(const std::string& name) {
   throw std::invalid_argument("unknown device \"" + name + "\" (expected auto, cpu, cuda or cuda:N)");
 }
 
+namespace {
+
+bool openmp_waits_passively() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  if (!policy) return false;
+  std::string p(policy);
+  for (auto& ch : p) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return p == "passive";
+}
+
+}  // namespace
+
+int openblas_threads_for(int threads) { return openmp_waits_passively() ? threads : 1; }
+
+int openblas_threads() {
+  using GetThreads = int (*)();
+  auto fn = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  return fn ? fn() : -1;
+}
+
 void configure_threads(int threads) {
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!std::getenv("OPENBLAS_NUM_THREADS")) {
     using SetThreads = void (*)(int);
-    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(1);
+    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+      fn(openblas_threads_for(threads));
   }
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);
+}
+
+void reexec_with_passive_openmp_waits(char** argv) {
+  if (std::getenv("OMP_WAIT_POLICY")) return;
+  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  execv("/proc/self/exe", argv);
+  // exec failed: carry on as we are; configure_threads then keeps OpenBLAS at one thread.
+  unsetenv("OMP_WAIT_POLICY");
 }
 
 std::string torch_version_string() { return TORCH_VERSION; }

@@ -2,6 +2,7 @@
 // kernel = the engine's linear kernel), and small runs of `adala bench attention|scaling|peer`.
 #include <torch/torch.h>
 
+#include <QProcess>
 #include <QtTest/QtTest>
 
 #include <mutex>
@@ -165,6 +166,33 @@ class TestBenchmarks : public QObject {
     QVERIFY(q.grad().defined());
   }
 
+  void command_line_sizes_openblas_by_the_openmp_wait_policy() {
+    // adala re-executes itself with OMP_WAIT_POLICY=PASSIVE where it is unset, and then gives
+    // OpenBLAS as many threads as LibTorch; with spinning OpenMP waits, one.
+    const QByteArray dir = qgetenv("ADALA_BINARY_DIR");
+    if (dir.isEmpty()) QSKIP("ADALA_BINARY_DIR is not set (run through ctest)");
+    auto info = [&](const QString& policy) {
+      QProcess p;
+      auto env = QProcessEnvironment::systemEnvironment();
+      env.remove(QStringLiteral("OPENBLAS_NUM_THREADS"));
+      env.remove(QStringLiteral("OMP_WAIT_POLICY"));
+      if (!policy.isEmpty()) env.insert(QStringLiteral("OMP_WAIT_POLICY"), policy);
+      p.setProcessEnvironment(env);
+      p.setProcessChannelMode(QProcess::MergedChannels);
+      p.start(QString::fromLocal8Bit(dir) + QStringLiteral("/bin/adala"),
+              {QStringLiteral("info"), QStringLiteral("--threads"), QStringLiteral("2")});
+      p.waitForFinished(60000);
+      return QString::fromUtf8(p.readAll());
+    };
+    QString out = info(QString());
+    QVERIFY2(out.contains(QStringLiteral("intra-op threads 2")), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("OpenBLAS threads 2 (OMP_WAIT_POLICY=PASSIVE)")),
+             qPrintable(out));
+    out = info(QStringLiteral("active"));
+    QVERIFY2(out.contains(QStringLiteral("OpenBLAS threads 1 (OMP_WAIT_POLICY=active)")),
+             qPrintable(out));
+  }
+
   void auto_chunk_bounds() {
     QCOMPARE(auto_softmax_chunk(6, 100), int64_t(100));  // small N: one chunk
     const int64_t c = auto_softmax_chunk(12, 16385);
@@ -211,10 +239,28 @@ class TestBenchmarks : public QObject {
     o.resolutions = {32, 64};
     o.repeats = 1;
     o.train_step = true;
-    auto points = run_scaling_bench(o);
+    o.rounds = 2;
+    std::vector<std::string> steps;
+    size_t last_total = 0;
+    auto points = run_scaling_bench(o, [&](size_t done, size_t total, const std::string& label) {
+      if (!label.empty()) QCOMPARE(done, steps.size());
+      if (!label.empty()) steps.push_back(label);
+      last_total = total;
+    });
     QCOMPARE(points.size(), size_t(6));
+    // Per resolution: the modes in turn, the second round reversed, then the training steps.
+    QCOMPARE(last_total, size_t(2 * 3 * 3));
+    QCOMPARE(steps.size(), size_t(18));
+    const std::vector<std::string> first_resolution{
+        "32px softmax round 1",    "32px softmax-chunked round 1",    "32px linear round 1",
+        "32px linear round 2",     "32px softmax-chunked round 2",    "32px softmax round 2",
+        "32px softmax train step", "32px softmax-chunked train step", "32px linear train step"};
+    for (size_t i = 0; i < first_resolution.size(); ++i) QCOMPARE(steps[i], first_resolution[i]);
+    QCOMPARE(steps[9], std::string("64px softmax round 1"));
     for (const auto& p : points) {
       QVERIFY2(p.ran, p.note.c_str());
+      QCOMPARE(p.rounds, 2);
+      QVERIFY(p.timed_runs >= 2);
       QVERIFY2(p.train_ran, p.train_note.c_str());
       QVERIFY(p.ms_per_img > 0 && p.train_ms > 0 && p.peak_alloc_bytes > 0 &&
               p.train_peak_alloc_bytes > 0);
@@ -232,6 +278,14 @@ class TestBenchmarks : public QObject {
     QVERIFY(lines[0].startsWith("preset,resolution,tokens,mode"));
     const auto table = QString::fromStdString(format_scaling_table(points, o));
     QVERIFY(table.contains("softmax-chunked") && table.contains("training step"));
+
+    // A round budget the first round overruns: one round per mode.
+    o.resolutions = {32};
+    o.train_step = false;
+    o.round_budget_s = 0;
+    points = run_scaling_bench(o);
+    QCOMPARE(points.size(), size_t(3));
+    for (const auto& p : points) QCOMPARE(p.rounds, 1);
 
     o.resolutions = {2048};
     o.modes = {"softmax"};

@@ -498,9 +498,10 @@ class TestGuiScaling : public QObject {
     QVERIFY(done.wait(240000) || !failed.isEmpty());
     QVERIFY2(failed.isEmpty(),
              failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
-    QVERIFY(progress.count() >= 4);  // 0/4 .. 3/4 and done
-    QCOMPARE(progress.last().at(0).toInt(), 4);
-    QCOMPARE(progress.last().at(1).toInt(), 4);
+    // 2 resolutions x 2 modes x 3 interleaved rounds (the command's default): 0/12 .. 11/12, done
+    QVERIFY(progress.count() >= 12);
+    QCOMPARE(progress.last().at(0).toInt(), 12);
+    QCOMPARE(progress.last().at(1).toInt(), 12);
     const qint64 run = panel.process()->runId();
     QVERIFY(run > 0);
 
