@@ -302,7 +302,7 @@ int bench_peer(const Args& args) {
   p.option("preset", "vit_small")
       .option("res", "224")
       .option("batch", "2")
-      .option("repeats", "5")
+      .option("repeats", "10")
       .option("python", "/usr/bin/python3")
       .option("script", "")
       .option("work-dir", "")
@@ -313,7 +313,7 @@ int bench_peer(const Args& args) {
   p.parse(args);
   if (p.flag_set("help")) {
     std::printf(
-        "usage: adala bench peer [--preset vit_small] [--res 224] [--batch 2] [--repeats 5]\n"
+        "usage: adala bench peer [--preset vit_small] [--res 224] [--batch 2] [--repeats 10]\n"
         "         [--python /usr/bin/python3] [--script scripts/peer_vit.py] [--work-dir DIR] "
         "[--keep]\n"
         "         [--db FILE|none]\n"
