@@ -16,6 +16,7 @@
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/json.h"
+#include "engine/core/device.h"
 
 namespace adala {
 
@@ -244,6 +245,7 @@ GemmRate measure_gemm_rate(int64_t n, int repeats) {
   }
   // OpenMP workers do not inherit the caller's inference mode: each takes it over.
   const at::ThreadLocalState caller_state;
+  const SingleThreadedBlas one_blas_thread_per_worker;
   auto t2 = time_runs_ms(
       [&] {
         at::parallel_for(0, t, 1, [&](int64_t begin, int64_t end) {

@@ -54,13 +54,25 @@ int openblas_threads() {
   return fn ? fn() : -1;
 }
 
+namespace {
+void set_openblas_threads(int n) {
+  using SetThreads = void (*)(int);
+  if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    fn(n);
+}
+}  // namespace
+
+SingleThreadedBlas::SingleThreadedBlas() : previous_(openblas_threads()) {
+  if (previous_ > 1) set_openblas_threads(1);
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  if (previous_ > 1) set_openblas_threads(previous_);
+}
+
 void configure_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (!std::getenv("OPENBLAS_NUM_THREADS")) {
-    using SetThreads = void (*)(int);
-    if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-      fn(openblas_threads_for(threads));
-  }
+  if (!std::getenv("OPENBLAS_NUM_THREADS")) set_openblas_threads(openblas_threads_for(threads));
   at::set_num_threads(threads);
 }
 

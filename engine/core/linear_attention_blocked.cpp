@@ -8,6 +8,7 @@
 #include <c10/core/GradMode.h>
 
 #include "engine/core/attention_ops.h"
+#include "engine/core/device.h"
 #include "engine/core/elu_plus_one_kernel.h"
 
 namespace adala {
@@ -43,6 +44,7 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   // shared machine a thread that loses its core for a while no longer holds up a fixed share.
   const int64_t workers = std::min<int64_t>(bh, at::get_num_threads());
   std::atomic<int64_t> next_head{0};
+  const SingleThreadedBlas one_blas_thread_per_worker;
   at::parallel_for(0, workers, 1, [&](int64_t, int64_t) {
     at::ThreadLocalStateGuard state_guard(caller_state);
     auto opts = q.options();

@@ -2,6 +2,8 @@
 // kernel = the engine's linear kernel), and small runs of `adala bench attention|scaling|peer`.
 #include <torch/torch.h>
 
+#include <dlfcn.h>
+
 #include <QProcess>
 #include <QtTest/QtTest>
 
@@ -15,6 +17,7 @@
 #include "engine/analysis/scaling_bench.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/elu_plus_one_kernel.h"
+#include "engine/core/device.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
 
@@ -191,6 +194,21 @@ class TestBenchmarks : public QObject {
     out = info(QStringLiteral("active"));
     QVERIFY2(out.contains(QStringLiteral("OpenBLAS threads 1 (OMP_WAIT_POLICY=active)")),
              qPrintable(out));
+  }
+
+  void single_threaded_blas_scope_restores_the_pool() {
+    if (openblas_threads() < 0) QSKIP("LibTorch is not linked against OpenBLAS here");
+    using SetThreads = void (*)(int);
+    auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    QVERIFY(set);
+    const int before = openblas_threads();
+    set(2);
+    {
+      const SingleThreadedBlas scope;
+      QCOMPARE(openblas_threads(), 1);
+    }
+    QCOMPARE(openblas_threads(), 2);
+    set(before);
   }
 
   void auto_chunk_bounds() {
