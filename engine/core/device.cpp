@@ -44,6 +44,12 @@ bool openmp_waits_passively() {
   return p == "passive";
 }
 
+void set_openblas_threads(int n) {
+  using SetThreads = void (*)(int);
+  if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    fn(n);
+}
+
 }  // namespace
 
 int openblas_threads_for(int threads) { return openmp_waits_passively() ? threads : 1; }
@@ -53,14 +59,6 @@ int openblas_threads() {
   auto fn = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
   return fn ? fn() : -1;
 }
-
-namespace {
-void set_openblas_threads(int n) {
-  using SetThreads = void (*)(int);
-  if (auto fn = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    fn(n);
-}
-}  // namespace
 
 SingleThreadedBlas::SingleThreadedBlas() : previous_(openblas_threads()) {
   if (previous_ > 1) set_openblas_threads(1);
