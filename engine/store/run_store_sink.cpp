@@ -2,12 +2,6 @@
 
 namespace adala::store {
 
-int stage_index(const std::string& stage) {
-  for (int i = 0; i < 4; ++i)
-    if (stage == kStageNames[i]) return i;
-  return -1;
-}
-
 void RunStoreSink::on_event(const Event& event) {
   if (const auto* m = std::get_if<StepMetrics>(&event)) {
     store_.add_metric(run_, m->stage, m->step, "loss", -1, m->loss);
@@ -22,7 +16,7 @@ void RunStoreSink::on_event(const Event& event) {
   } else if (const auto* s = std::get_if<StageEvent>(&event)) {
     switch (s->kind) {
       case StageEvent::Kind::Started:
-        store_.begin_stage(run_, s->stage, stage_index(s->stage), s->total_steps);
+        store_.begin_stage(run_, s->stage, adala::stage_index(s->stage), s->total_steps);
         store_.delete_metrics_after(run_, s->stage, s->step);
         break;
       case StageEvent::Kind::Finished: store_.end_stage(run_, s->stage, "done"); break;

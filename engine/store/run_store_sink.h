@@ -7,6 +7,7 @@
 
 #include "engine/store/run_store.h"
 #include "engine/train/events.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala::store {
 
@@ -19,8 +20,5 @@ class RunStoreSink : public EventSink {
   RunStore& store_;
   int64_t run_;
 };
-
-// Stage index of a stage name ("teacher" = 0 ... "fine_tuning" = 3), -1 if unknown.
-int stage_index(const std::string& stage);
 
 }  // namespace adala::store

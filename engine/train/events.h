@@ -11,9 +11,6 @@
 
 namespace adala {
 
-// Stage names as stored in events, checkpoints and the run database, by stage index.
-inline constexpr const char* kStageNames[] = {"teacher", "attention_alignment", "feature_alignment",
-                                              "fine_tuning"};
 
 struct StepMetrics {
   std::string stage;

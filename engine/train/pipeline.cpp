@@ -68,12 +68,6 @@ void emit_eval(EventSink& sink, const std::string& stage, const std::string& key
 
 }  // namespace
 
-std::string stage_output_path(const std::string& run_dir, int stage) {
-  static const char* files[] = {"teacher.safetensors", "student_stage1.safetensors",
-                                "student_stage2.safetensors", "student.safetensors"};
-  return run_dir + "/" + files[stage];
-}
-
 std::string make_run_dir(const ExperimentConfig& config) {
   const std::time_t now = std::time(nullptr);
   char stamp[32];

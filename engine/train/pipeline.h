@@ -10,6 +10,7 @@
 
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
+#include "engine/train/stage_catalog.h"
 #include "engine/train/experiment_config.h"
 
 namespace adala {
@@ -29,7 +30,6 @@ struct PipelineResult {
 };
 
 // Output file of each stage inside a run folder.
-std::string stage_output_path(const std::string& run_dir, int stage);
 std::string make_run_dir(const ExperimentConfig& config);
 
 // Runs the selected stages; throws JobCancelled (after checkpointing) on cancel, ConfigError

@@ -6,6 +6,7 @@
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
 #include "engine/train/experiment_config.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala {
 
@@ -21,7 +22,5 @@ struct StageContext {
   }
   void log(const std::string& message) const { sink.on_event(LogEvent{LogEvent::Level::Info, message}); }
 };
-
-inline const char* stage_name(int index) { return index >= 0 && index < 4 ? kStageNames[index] : "?"; }
 
 }  // namespace adala
