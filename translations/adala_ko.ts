@@ -578,10 +578,6 @@
         <translation>실행 데이터베이스 %1: %2</translation>
     </message>
     <message>
-        <source>run database: %1</source>
-        <translation>실행 데이터베이스: %1</translation>
-    </message>
-    <message>
         <source>teacher top-1 %1, student top-1 %2</source>
         <translation>교사 top-1 %1, 학생 top-1 %2</translation>
     </message>
@@ -1265,6 +1261,25 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::stages</name>
+    <message>
+        <source>Stage 0 · teacher pretraining</source>
+        <translation>0단계 · 교사 사전 학습</translation>
+    </message>
+    <message>
+        <source>Stage 1 · attention alignment</source>
+        <translation>1단계 · 어텐션 정렬</translation>
+    </message>
+    <message>
+        <source>Stage 2 · feature alignment</source>
+        <translation>2단계 · 특징 정렬</translation>
+    </message>
+    <message>
+        <source>Stage 3 · fine-tuning</source>
+        <translation>3단계 · 미세 조정</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets</name>
     <message>
         <source>viridis</source>
@@ -1285,22 +1300,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>jet</source>
         <translation>jet</translation>
-    </message>
-    <message>
-        <source>Stage 0 · teacher</source>
-        <translation>0단계 · 교사</translation>
-    </message>
-    <message>
-        <source>Stage 1 · attention alignment</source>
-        <translation>1단계 · 어텐션 정렬</translation>
-    </message>
-    <message>
-        <source>Stage 2 · feature alignment</source>
-        <translation>2단계 · 특징 정렬</translation>
-    </message>
-    <message>
-        <source>Stage 3 · fine-tuning</source>
-        <translation>3단계 · 미세 조정</translation>
     </message>
     <message>
         <source>unknown stage</source>

@@ -16,7 +16,9 @@
 
 #include <qcustomplot.h>
 
+#include "engine/train/stage_catalog.h"
 #include "widgets/plot_style.h"
+#include "widgets/run_types.h"
 
 #ifdef ADALA_HAVE_QTSVG
 #include <QSvgGenerator>
@@ -28,6 +30,10 @@
 namespace adala::widgets {
 
 namespace {
+
+// The stages this plot draws: per-block attention MSE (Stage 1), feature MSE (Stage 2).
+constexpr int kAttentionAlignment = 1;
+constexpr int kFeatureAlignment = 2;
 
 // Tableau-10: one colour per block (curves) or per run (bars, Stage 2).
 QColor seriesColor(int i) {
@@ -132,13 +138,14 @@ void AttentionMsePlot::appendSteps(const QVector<StepUpdate>& steps) {
   if (series_.isEmpty()) series_.push_back(Series{tr("live run"), {}, {}});
   auto& s = series_.back();
   for (const auto& m : steps) {
-    if (m.stage == QLatin1String("attention_alignment")) {
+    const int stage = stageIndex(m.stage);
+    if (stage == kAttentionAlignment) {
       for (int b = 0; b < m.perBlockMse.size(); ++b) {
         if (!s.blocks.contains(b)) structureDirty_ = true;
         s.blocks[b].push_back(QPointF(double(m.step), m.perBlockMse[b]));
       }
       liveDirty_ = true;
-    } else if (m.stage == QLatin1String("feature_alignment")) {
+    } else if (stage == kFeatureAlignment) {
       if (s.feature.isEmpty()) structureDirty_ = true;
       s.feature.push_back(QPointF(double(m.step), m.loss));
       liveDirty_ = true;
@@ -157,9 +164,9 @@ bool AttentionMsePlot::loadRuns(const QString& dbPath, const QList<qint64>& runI
       if (!info) continue;
       Series s;
       s.label = tr("#%1 %2").arg(id).arg(QString::fromStdString(info->name));
-      for (const auto& row : db.metrics(id, "attention_alignment", "block_mse"))
+      for (const auto& row : db.metrics(id, stage_name(kAttentionAlignment), "block_mse"))
         if (row.block >= 0) s.blocks[row.block].push_back(QPointF(double(row.step), row.value));
-      for (const auto& row : db.metrics(id, "feature_alignment", "loss"))
+      for (const auto& row : db.metrics(id, stage_name(kFeatureAlignment), "loss"))
         s.feature.push_back(QPointF(double(row.step), row.value));
       loaded.push_back(std::move(s));
     }

@@ -17,9 +17,11 @@
 #include <cmath>
 #include <utility>
 
+#include "engine/store/run_status.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #endif
+#include "engine/train/stage_catalog.h"
 #include "widgets/run_types.h"
 
 namespace adala::widgets {
@@ -64,11 +66,21 @@ class RunFilterProxy : public QSortFilterProxyModel {
   QString status_, text_;
 };
 
+using store::RunStatus;
+
 QColor statusColor(const QString& status) {
-  if (status == QLatin1String("running")) return QColor(30, 120, 220);
-  if (status == QLatin1String("done")) return QColor(40, 150, 60);
-  if (status == QLatin1String("interrupted")) return QColor(220, 130, 20);
-  if (status == QLatin1String("failed")) return QColor(210, 40, 40);
+  switch (store::parse_run_status(status.toStdString()).value_or(RunStatus::Queued)) {
+    case RunStatus::Running:
+      return QColor(30, 120, 220);
+    case RunStatus::Done:
+      return QColor(40, 150, 60);
+    case RunStatus::Interrupted:
+      return QColor(220, 130, 20);
+    case RunStatus::Failed:
+      return QColor(210, 40, 40);
+    case RunStatus::Queued:
+      return {};
+  }
   return {};
 }
 
@@ -89,12 +101,13 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   filterRow->addWidget(filter_, 1);
   statusFilter_ = new QComboBox(this);
   statusFilter_->addItem(tr("all"), QString());
-  const std::pair<const char*, QString> statuses[] = {{"running", tr("running")},
-                                                      {"done", tr("done")},
-                                                      {"interrupted", tr("interrupted")},
-                                                      {"failed", tr("failed")},
-                                                      {"queued", tr("queued")}};
-  for (const auto& [status, label] : statuses) statusFilter_->addItem(label, QString::fromLatin1(status));
+  const std::pair<RunStatus, QString> statuses[] = {{RunStatus::Running, tr("running")},
+                                                    {RunStatus::Done, tr("done")},
+                                                    {RunStatus::Interrupted, tr("interrupted")},
+                                                    {RunStatus::Failed, tr("failed")},
+                                                    {RunStatus::Queued, tr("queued")}};
+  for (const auto& [status, label] : statuses)
+    statusFilter_->addItem(label, QString::fromLatin1(store::run_status_name(status)));
   statusFilter_->setToolTip(tr("Show only runs with this status"));
   filterRow->addWidget(statusFilter_);
   layout->addLayout(filterRow);
@@ -228,11 +241,15 @@ void RunBrowser::refresh() {
       const auto evals = db.evaluations(run.id);
       double best = std::nan("");
       QString bestText;
-      for (const char* key : {"fine_tuning/top1", "feature_alignment/top1_teacher_head", "teacher/top1"}) {
-        auto it = evals.find(key);
+      const std::pair<int, const char*> bestKeys[] = {
+          {3, "top1"}, {2, "top1_teacher_head"}, {0, "top1"}};
+      for (const auto& [stage, key] : bestKeys) {
+        auto it = evals.find(std::string(stage_name(stage)) + "/" + key);
         if (it != evals.end()) {
           best = it->second;
-          bestText = tr("top-1 %1% (%2)").arg(100.0 * it->second, 0, 'f', 1).arg(QString::fromLatin1(key).section(QLatin1Char('/'), 0, 0));
+          bestText = tr("top-1 %1% (%2)")
+                         .arg(100.0 * it->second, 0, 'f', 1)
+                         .arg(QString::fromLatin1(stage_name(stage)));
           break;
         }
       }
@@ -240,7 +257,7 @@ void RunBrowser::refresh() {
         double sum = 0;
         int n = 0;
         for (const auto& m : db.final_metrics(run.id))
-          if (m.stage == "attention_alignment" && m.key == "block_mse") {
+          if (stage_index(m.stage) == 1 && m.key == "block_mse") {
             sum += m.value;
             ++n;
           }
@@ -256,8 +273,8 @@ void RunBrowser::refresh() {
       row[TagsColumn]->setText(tags.join(QStringLiteral(", ")));
       row[CreatedColumn]->setText(localTime(run.created_at));
       row[CreatedColumn]->setData(QString::fromStdString(run.created_at), kSortRole);
-      for (const auto& a : db.artifacts(run.id))
-        if (a.kind == "config") row[IdColumn]->setData(QFileInfo(QString::fromStdString(a.path)).absolutePath(), kRunDirRole);
+      if (!run.folder.empty())
+        row[IdColumn]->setData(QString::fromStdString(run.folder), kRunDirRole);
       for (int c = 0; c < ColumnCount; ++c)
         if (!row[c]->data(kSortRole).isValid()) row[c]->setData(row[c]->text(), kSortRole);
       row[NameColumn]->setToolTip(row[IdColumn]->data(kRunDirRole).toString());
@@ -317,7 +334,9 @@ void RunBrowser::updateButtons() {
   const auto ids = selectedRuns();
   openButton_->setEnabled(ids.size() == 1);
   compareButton_->setEnabled(ids.size() >= 2);
-  resumeButton_->setEnabled(ids.size() == 1 && statusOf(ids.first()) == QLatin1String("interrupted") &&
+  resumeButton_->setEnabled(ids.size() == 1 &&
+                            statusOf(ids.first()) ==
+                                QLatin1String(store::run_status_name(RunStatus::Interrupted)) &&
                             !runDirOf(ids.first()).isEmpty());
 }
 

@@ -76,7 +76,7 @@ int ablate_command(const Args& args) {
     std::fprintf(stderr, "\n##### variant (%s) %s\n", v.key.c_str(), v.label.c_str());
     RecordingSink record;
     v.result = run_variant(student_config, v.stages, v.key, record);
-    v.stage2 = record.steps("feature_alignment");
+    v.stage2 = record.steps(stage_name(2));
   }
 
   std::ostringstream md;

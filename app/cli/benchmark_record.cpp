@@ -1,9 +1,7 @@
 #include "app/cli/benchmark_record.h"
 
 #include <cstdio>
-#include <exception>
 
-#include "engine/core/device.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #endif
@@ -11,11 +9,6 @@
 namespace adala::cli {
 
 #ifdef ADALA_HAVE_STORE
-
-struct BenchmarkRecord::Store {
-  explicit Store(const std::string& path) : db(path) {}
-  store::RunStore db;
-};
 
 namespace {
 
@@ -103,56 +96,54 @@ store::BenchmarkPoint peer_point(const std::string& side, const std::string& mod
   return b;
 }
 
+RunRecord benchmark_run_record(const std::string& name, const Json& config,
+                               const std::string& device) {
+  RunRecord record;
+  record.name = name;
+  record.config_json = config.dump();
+  record.device = device;
+  record.kind = "benchmark";
+  return record;
+}
+
 }  // namespace
 
 BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string& name,
-                                 const Json& config, const std::string& device) {
-  if (db_option == "none") return;
-  const std::string path = db_option.empty() ? store::RunStore::default_path() : db_option;
-  store_ = std::make_unique<Store>(path);
-  run_id_ = store_->db.create_run(name, config.dump(), device, torch_version_string(),
-                                  std::string(ADALA_VERSION) + " (" + ADALA_GIT_VERSION + ")",
-                                  "benchmark");
-  store_->db.set_run_status(run_id_, "running");
-  std::fprintf(stderr, "benchmark run %lld recorded in %s\n", (long long)run_id_,
-               store_->db.path().c_str());
+                                 const Json& config, const std::string& device)
+    : session_(db_option, benchmark_run_record(name, config, device)) {
+  if (!session_.recording()) return;
+  std::fprintf(stderr, "benchmark run %lld recorded in %s\n", (long long)run_id(),
+               session_.database_path().c_str());
   std::fflush(stderr);
 }
 
-BenchmarkRecord::~BenchmarkRecord() {
-  if (!store_ || finished_) return;
-  try {
-    store_->db.set_run_status(run_id_, "failed");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "benchmark run %lld: could not mark it failed: %s\n", (long long)run_id_,
-                 e.what());
-  }
-}
+BenchmarkRecord::~BenchmarkRecord() = default;  // the session marks an unfinished run failed
 
 void BenchmarkRecord::add(const std::vector<ScalingPoint>& points) {
-  if (!store_) return;
+  if (!recording()) return;
   std::vector<store::BenchmarkPoint> rows;
   for (const auto& p : points) rows.push_back(point_of(p));
-  store_->db.add_benchmark_points(run_id_, rows);
+  session_.store()->add_benchmark_points(run_id(), rows);
 }
 
 void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>& points,
                           const AttentionBenchOptions& options) {
-  if (!store_) return;
+  if (!recording()) return;
   std::vector<store::BenchmarkPoint> rows;
   for (const auto& p : points) rows.push_back(point_of(p, options));
-  store_->db.add_benchmark_points(run_id_, rows);
+  session_.store()->add_benchmark_points(run_id(), rows);
 }
 
 void BenchmarkRecord::add(const PeerReport& r, const PeerOptions& o) {
-  if (!store_) return;
-  store_->db.add_benchmark_points(
-      run_id_, {peer_point("engine", "softmax", r.engine_softmax_ms, r.engine_softmax_min_ms, o),
-                peer_point("peer", "softmax", r.peer_softmax_ms, r.peer_softmax_min_ms, o),
-                peer_point("engine", "linear", r.engine_linear_ms, r.engine_linear_min_ms, o),
-                peer_point("peer", "linear", r.peer_linear_ms, r.peer_linear_min_ms, o),
-                peer_point("engine", "train-step", r.engine_train_ms, r.engine_train_min_ms, o),
-                peer_point("peer", "train-step", r.peer_train_ms, r.peer_train_min_ms, o)});
+  if (!recording()) return;
+  store::RunStore& db = *session_.store();
+  db.add_benchmark_points(
+      run_id(), {peer_point("engine", "softmax", r.engine_softmax_ms, r.engine_softmax_min_ms, o),
+                 peer_point("peer", "softmax", r.peer_softmax_ms, r.peer_softmax_min_ms, o),
+                 peer_point("engine", "linear", r.engine_linear_ms, r.engine_linear_min_ms, o),
+                 peer_point("peer", "linear", r.peer_linear_ms, r.peer_linear_min_ms, o),
+                 peer_point("engine", "train-step", r.engine_train_ms, r.engine_train_min_ms, o),
+                 peer_point("peer", "train-step", r.peer_train_ms, r.peer_train_min_ms, o)});
   const std::pair<const char*, double> differences[] = {
       {"softmax_features_rel", r.softmax_features_rel},
       {"linear_features_rel", r.linear_features_rel},
@@ -162,28 +153,23 @@ void BenchmarkRecord::add(const PeerReport& r, const PeerOptions& o) {
       {"updates_rel_large_grads", r.updates_rel_large_grads},
       {"post_step_features_rel", r.post_step_features_rel}};
   for (const auto& [key, value] : differences) {
-    if (value >= 0) store_->db.add_evaluation(run_id_, "peer", key, value);  // -1: not compared
+    if (value >= 0) db.add_evaluation(run_id(), "peer", key, value);  // -1: not compared
   }
-  store_->db.add_evaluation(run_id_, "peer", "agrees", r.agrees ? 1.0 : 0.0);
+  db.add_evaluation(run_id(), "peer", "agrees", r.agrees ? 1.0 : 0.0);
 }
 
 void BenchmarkRecord::add_artifact(const std::string& kind, const std::string& path) {
-  if (store_) store_->db.add_artifact(run_id_, kind, path);
+  session_.add_artifact(kind, path);
 }
 
-void BenchmarkRecord::finish() {
-  if (!store_ || finished_) return;
-  store_->db.set_run_status(run_id_, "done");
-  finished_ = true;
-}
+void BenchmarkRecord::finish() { session_.finish(store::RunStatus::Done); }
 
 #else  // no run database in this build: nothing is recorded
 
-struct BenchmarkRecord::Store {};
-
 BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string&, const Json&,
-                                 const std::string&) {
-  if (db_option != "none" && !db_option.empty())
+                                 const std::string&)
+    : session_(RunSession::kNoDatabase, RunRecord{}) {
+  if (db_option != RunSession::kNoDatabase && !db_option.empty())
     std::fprintf(stderr, "this build has no run database: --db %s ignored\n", db_option.c_str());
 }
 BenchmarkRecord::~BenchmarkRecord() = default;

@@ -5,7 +5,6 @@
 // a killed process leaves it to be read as `interrupted`, with the points measured so far.
 // --db "" = the workspace database, "none" = nothing recorded (every call does nothing).
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +12,7 @@
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/core/json.h"
+#include "engine/run/run_session.h"
 
 namespace adala::cli {
 
@@ -25,8 +25,8 @@ class BenchmarkRecord {
   BenchmarkRecord(const BenchmarkRecord&) = delete;
   BenchmarkRecord& operator=(const BenchmarkRecord&) = delete;
 
-  bool recording() const { return run_id_ >= 0; }
-  int64_t run_id() const { return run_id_; }
+  bool recording() const { return session_.recording(); }
+  int64_t run_id() const { return session_.run_id(); }
 
   void add(const std::vector<ScalingPoint>& points);
   void add(const std::vector<AttentionBenchPoint>& points, const AttentionBenchOptions& options);
@@ -36,10 +36,7 @@ class BenchmarkRecord {
   void finish();  // status done
 
  private:
-  struct Store;
-  std::unique_ptr<Store> store_;
-  int64_t run_id_ = -1;
-  bool finished_ = false;
+  RunSession session_;
 };
 
 }  // namespace adala::cli

@@ -6,7 +6,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "app/cli/run_summary.h"
+#include "engine/run/run_summary.h"
 #include "app/cli/tracked_run.h"
 #include "engine/train/pipeline.h"
 

@@ -106,6 +106,11 @@ void EngineController::setPaused(bool paused) {
   emit pausedChanged(paused);
 }
 
+bool EngineController::holding() const {
+  const auto it = jobs_.find(current_);
+  return it != jobs_.end() && it->second->holding();
+}
+
 void EngineController::cancelCurrent() {
   if (auto it = jobs_.find(current_); it != jobs_.end()) {
     it->second->request_cancel();

@@ -43,6 +43,8 @@ class EngineController : public QObject {
   int queuedJobs() const;
   bool paused() const { return paused_; }
   void setPaused(bool paused);
+  // The current job has reached the pause: it waits between two steps with none in flight.
+  bool holding() const;
   void cancelCurrent();
   void cancelAll();
   // Cancels everything and blocks until the engine thread is idle (at most timeoutMs).

@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   if (measuring) {
     QObject::connect(&controller, &EngineController::jobStarted, whole, [whole] { whole->start(); });
     QObject::connect(&controller, &EngineController::stageChanged, meter, [meter](const widgets::StageUpdate& u) {
-      if (u.stage != QLatin1String("feature_alignment")) return;
+      if (widgets::stageIndex(u.stage) != 2) return;  // the stall meter watches Stage 2
       if (u.kind == widgets::StageUpdate::Kind::Started) meter->start();
       else meter->stop();
     });

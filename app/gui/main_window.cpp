@@ -32,6 +32,7 @@
 #include "app/gui/engine_controller.h"
 #include "app/gui/scaling_panel.h"
 #include "app/gui/theme.h"
+#include "engine/train/stage_catalog.h"
 #include "resources/resources.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
@@ -48,12 +49,8 @@ namespace {
 
 // Stage of a weights file the pipeline writes (stage_output_path), -1 if not one of them.
 int stageOfWeights(const QString& path) {
-  const QString name = QFileInfo(path).completeBaseName();
-  if (name == QLatin1String("teacher")) return 0;
-  if (name == QLatin1String("student_stage1")) return 1;
-  if (name == QLatin1String("student_stage2")) return 2;
-  if (name == QLatin1String("student")) return 3;
-  return -1;
+  const StageSpec* stage = stage_by_output_file(QFileInfo(path).fileName().toStdString());
+  return stage ? stage->index : -1;
 }
 
 QString checkpointLabel(const QString& path, const QString& prefix = {}) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/store/run_status.h"
 #include "engine/store/run_types.h"
 #include "engine/store/store_error.h"
 
@@ -62,13 +63,16 @@ class RunStore {
   int64_t create_run(const std::string& name, const std::string& config_json,
                      const std::string& device, const std::string& torch_version,
                      const std::string& project_version, const std::string& kind = "training");
-  // queued | running | interrupted | failed | done. `running` records this process as the
-  // writer and sets started_at the first time; the last three set ended_at.
-  void set_run_status(int64_t run, const std::string& status);
+  // `Running` records this process as the writer and sets started_at the first time; a final
+  // status (done, failed, interrupted) sets ended_at and ends the stages still running with it.
+  void set_run_status(int64_t run, RunStatus status);
+  // The run's folder on disk (where its config.json, checkpoints and weights live); stored
+  // absolute, symbolic links resolved.
+  void set_run_folder(int64_t run, const std::string& folder);
   // Starts (or, on resume, restarts) a stage: status running, started_at kept if it exists.
   void begin_stage(int64_t run, const std::string& stage, int index, int64_t total_steps);
-  // status: done | failed | interrupted.
-  void end_stage(int64_t run, const std::string& stage, const std::string& status);
+  // status: done | failed | interrupted (InvalidArgument otherwise).
+  void end_stage(int64_t run, const std::string& stage, RunStatus status);
 
   // Buffered; flush() writes the buffer in ONE transaction (also done by the stage and
   // status calls and the destructor; automatically past kAutoFlushRows). A metric written
@@ -119,6 +123,9 @@ class RunStore {
   // A decimal id, else a name; a name shared by several runs throws InvalidArgument
   // listing their ids.
   std::optional<RunInfo> find_run(const std::string& id_or_name);
+  // The newest run recorded for that folder (compared absolute, as given and with symbolic
+  // links resolved), or nullopt.
+  std::optional<RunInfo> find_run_by_folder(const std::string& folder);
   std::vector<StageInfo> stages(int64_t run);                       // by stage index
   int64_t last_metric_step(int64_t run, const std::string& stage);  // -1 if none
   // Ordered by stage index, step, key, block; "" = any stage / key.

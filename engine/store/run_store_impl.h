@@ -3,6 +3,7 @@
 // (run_store_open.cpp, run_store_write.cpp, run_store_read.cpp).
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +55,21 @@ struct RunStore::Impl {
   void interrupt_runs_running_here();  // destructor
   void mark_interrupted(const std::vector<int64_t>& runs);
 };
+
+// A run folder as the runs table holds it: absolute, normalised, no trailing separator.
+inline std::string normal_folder_path(const std::filesystem::path& folder) {
+  std::filesystem::path p = std::filesystem::absolute(folder).lexically_normal();
+  if (!p.has_filename() && p != p.root_path()) p = p.parent_path();
+  return p.string();
+}
+
+// The same with symbolic links resolved (as far as the path exists).
+inline std::string resolved_folder_path(const std::filesystem::path& folder) {
+  std::error_code ec;
+  const std::filesystem::path resolved =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(folder), ec);
+  return normal_folder_path(ec ? folder : resolved);
+}
 
 // Process-wide set of (database, run) that a live RunStore of this process is writing.
 void register_live_run(const std::string& canonical_path, int64_t run);

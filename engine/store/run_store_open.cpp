@@ -105,7 +105,8 @@ void check_structure(sqlite::Connection& db, int version, const std::string& sho
                            std::to_string(version) + " but has no table \"" + table +
                            "\"; the file was left untouched");
     }
-    sqlite::Statement probe(db, "SELECT 1 FROM " + table + " LIMIT 1");
+    // NOT INDEXED: read the table's own pages, not a smaller index that covers the query.
+    sqlite::Statement probe(db, "SELECT 1 FROM " + table + " NOT INDEXED LIMIT 1");
     probe.step();
   }
 }
@@ -213,7 +214,8 @@ bool RunStore::Impl::writer_gone(int64_t run, const std::string& writer_token) c
 void RunStore::Impl::mark_abandoned_runs_interrupted() {
   std::vector<int64_t> abandoned;
   {
-    sqlite::Statement running(*db, "SELECT id, writer FROM runs WHERE status = 'running'");
+    sqlite::Statement running(*db, "SELECT id, writer FROM runs WHERE status = ?1");
+    running.bind(1, run_status_name(RunStatus::Running));
     while (running.step()) {
       if (writer_gone(running.int64_at(0), running.text_at(1))) {
         abandoned.push_back(running.int64_at(0));
@@ -233,13 +235,17 @@ void RunStore::Impl::mark_interrupted(const std::vector<int64_t>& runs) {
   if (runs.empty()) return;
   sqlite::Transaction transaction(*db);
   for (int64_t run : runs) {
-    db->cached(std::string("UPDATE runs SET status = 'interrupted', writer = NULL, ended_at = ") +
-               kSqlNow + " WHERE id = ?1 AND status = 'running'")
+    db->cached(std::string("UPDATE runs SET status = ?2, writer = NULL, ended_at = ") + kSqlNow +
+               " WHERE id = ?1 AND status = ?3")
         .bind(1, run)
+        .bind(2, run_status_name(RunStatus::Interrupted))
+        .bind(3, run_status_name(RunStatus::Running))
         .run();
-    db->cached(std::string("UPDATE stages SET status = 'interrupted', ended_at = ") + kSqlNow +
-               " WHERE run_id = ?1 AND status = 'running'")
+    db->cached(std::string("UPDATE stages SET status = ?2, ended_at = ") + kSqlNow +
+               " WHERE run_id = ?1 AND status = ?3")
         .bind(1, run)
+        .bind(2, run_status_name(RunStatus::Interrupted))
+        .bind(3, run_status_name(RunStatus::Running))
         .run();
   }
   transaction.commit();

@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char* kRunColumns =
     "id, name, config_json, status, device, torch_version, project_version, created_at,"
-    " started_at, ended_at, notes, writer, kind";
+    " started_at, ended_at, notes, writer, kind, folder";
 
 // Stages in pipeline order, then metrics of stages that were never begun, by name.
 constexpr const char* kStageOrder =
@@ -67,8 +67,10 @@ std::vector<RunInfo> RunStore::list_runs() {
     run.ended_at = query.text_at(9);
     run.notes = query.text_at(10);
     run.kind = query.text_at(12);
-    if (run.status == "running" && impl_->writer_gone(run.id, query.text_at(11))) {
-      run.status = "interrupted";  // the next read-write open will record it
+    run.folder = query.text_at(13);
+    if (run.status == run_status_name(RunStatus::Running) &&
+        impl_->writer_gone(run.id, query.text_at(11))) {
+      run.status = run_status_name(RunStatus::Interrupted);  // the next read-write open records it
     }
     if (auto it = tags.find(run.id); it != tags.end()) run.tags = it->second;
     runs.push_back(std::move(run));
@@ -102,6 +104,17 @@ std::optional<RunInfo> RunStore::find_run(const std::string& id_or_name) {
                          ids + "); give the id instead");
   }
   return std::move(named.front());
+}
+
+std::optional<RunInfo> RunStore::find_run_by_folder(const std::string& folder) {
+  if (folder.empty()) return std::nullopt;
+  auto& query =
+      impl_->db->cached("SELECT id FROM runs WHERE folder IN (?1, ?2) ORDER BY id DESC LIMIT 1");
+  query.bind(1, normal_folder_path(folder)).bind(2, resolved_folder_path(folder));
+  const bool found = query.step();
+  const int64_t id = found ? query.int64_at(0) : -1;
+  query.reset();
+  return found ? find_run(id) : std::nullopt;
 }
 
 std::vector<StageInfo> RunStore::stages(int64_t run) {

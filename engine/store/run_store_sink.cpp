@@ -19,9 +19,15 @@ void RunStoreSink::on_event(const Event& event) {
         store_.begin_stage(run_, s->stage, adala::stage_index(s->stage), s->total_steps);
         store_.delete_metrics_after(run_, s->stage, s->step);
         break;
-      case StageEvent::Kind::Finished: store_.end_stage(run_, s->stage, "done"); break;
-      case StageEvent::Kind::Cancelled: store_.end_stage(run_, s->stage, "interrupted"); break;
-      case StageEvent::Kind::Failed: store_.end_stage(run_, s->stage, "failed"); break;
+      case StageEvent::Kind::Finished:
+        store_.end_stage(run_, s->stage, RunStatus::Done);
+        break;
+      case StageEvent::Kind::Cancelled:
+        store_.end_stage(run_, s->stage, RunStatus::Interrupted);
+        break;
+      case StageEvent::Kind::Failed:
+        store_.end_stage(run_, s->stage, RunStatus::Failed);
+        break;
     }
   } else if (const auto* a = std::get_if<ArtifactEvent>(&event)) {
     store_.add_artifact(run_, a->kind, a->path);

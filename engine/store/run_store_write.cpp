@@ -13,15 +13,6 @@ namespace adala::store {
 namespace fs = std::filesystem;
 namespace {
 
-bool is_run_status(const std::string& status) {
-  return status == "queued" || status == "running" || status == "interrupted" ||
-         status == "failed" || status == "done";
-}
-
-bool is_final_stage_status(const std::string& status) {
-  return status == "done" || status == "failed" || status == "interrupted";
-}
-
 std::string now_sql(const std::string& before, const std::string& after) {
   return before + kSqlNow + after;
 }
@@ -115,48 +106,60 @@ int64_t RunStore::create_run(const std::string& name, const std::string& config_
   return id;
 }
 
-void RunStore::set_run_status(int64_t run, const std::string& status) {
+void RunStore::set_run_status(int64_t run, RunStatus status) {
   impl_->require_writable("set the status of run " + std::to_string(run));
-  if (!is_run_status(status)) {
-    throw StoreError(StoreErrorKind::InvalidArgument,
-                     "unknown run status \"" + status +
-                         "\" (expected queued, running, interrupted, failed or done)");
-  }
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
   impl_->require_run(run);
   auto& db = *impl_->db;
-  if (status == "running") {
-    db.cached(now_sql("UPDATE runs SET status = 'running', writer = ?2, ended_at = NULL,"
+  if (status == RunStatus::Running) {
+    db.cached(now_sql("UPDATE runs SET status = ?3, writer = ?2, ended_at = NULL,"
                       " started_at = ifnull(started_at, ",
                       ") WHERE id = ?1"))
         .bind(1, run)
         .bind(2, current_process_token())
+        .bind(3, run_status_name(status))
         .run();
-  } else if (status == "queued") {
-    db.cached("UPDATE runs SET status = 'queued', writer = NULL, ended_at = NULL WHERE id = ?1")
+  } else if (status == RunStatus::Queued) {
+    db.cached("UPDATE runs SET status = ?2, writer = NULL, ended_at = NULL WHERE id = ?1")
         .bind(1, run)
+        .bind(2, run_status_name(status))
         .run();
   } else {
     db.cached(now_sql("UPDATE runs SET status = ?2, writer = NULL, ended_at = ", " WHERE id = ?1"))
         .bind(1, run)
-        .bind(2, status)
+        .bind(2, run_status_name(status))
         .run();
     // A run that ends takes its unfinished stages with it.
     db.cached(now_sql("UPDATE stages SET status = ?2, ended_at = ",
-                      " WHERE run_id = ?1 AND status = 'running'"))
+                      " WHERE run_id = ?1 AND status = ?3"))
         .bind(1, run)
-        .bind(2, status)
+        .bind(2, run_status_name(status))
+        .bind(3, run_status_name(RunStatus::Running))
         .run();
   }
   transaction.commit();
-  if (status == "running") {
+  if (status == RunStatus::Running) {
     impl_->runs_running_here.insert(run);
     register_live_run(impl_->canonical_path, run);
   } else {
     impl_->runs_running_here.erase(run);
     unregister_live_run(impl_->canonical_path, run);
   }
+}
+
+void RunStore::set_run_folder(int64_t run, const std::string& folder) {
+  impl_->require_writable("set the folder of run " + std::to_string(run));
+  if (folder.empty())
+    throw StoreError(StoreErrorKind::InvalidArgument, "a run folder cannot be empty");
+  sqlite::Transaction transaction(*impl_->db);
+  impl_->write_pending();
+  impl_->require_run(run);
+  impl_->db->cached("UPDATE runs SET folder = ?2 WHERE id = ?1")
+      .bind(1, run)
+      .bind(2, resolved_folder_path(folder))
+      .run();
+  transaction.commit();
 }
 
 void RunStore::begin_stage(int64_t run, const std::string& stage, int index, int64_t total_steps) {
@@ -177,11 +180,12 @@ void RunStore::begin_stage(int64_t run, const std::string& stage, int index, int
   transaction.commit();
 }
 
-void RunStore::end_stage(int64_t run, const std::string& stage, const std::string& status) {
+void RunStore::end_stage(int64_t run, const std::string& stage, RunStatus status) {
   impl_->require_writable("end stage " + stage);
-  if (!is_final_stage_status(status)) {
+  if (!is_final(status)) {
     throw StoreError(StoreErrorKind::InvalidArgument,
-                     "a stage ends as done, failed or interrupted, not \"" + status + "\"");
+                     std::string("a stage ends as done, failed or interrupted, not \"") +
+                         run_status_name(status) + "\"");
   }
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
@@ -190,7 +194,7 @@ void RunStore::end_stage(int64_t run, const std::string& stage, const std::strin
                        " WHERE run_id = ?1 AND stage = ?2"))
       .bind(1, run)
       .bind(2, stage)
-      .bind(3, status)
+      .bind(3, run_status_name(status))
       .run();
   if (impl_->db->changes() == 0) {
     throw StoreError(StoreErrorKind::InvalidArgument,
@@ -359,7 +363,7 @@ std::vector<std::string> RunStore::delete_run(int64_t run) {
     throw StoreError(StoreErrorKind::InvalidArgument,
                      "run database " + impl_->path + " has no run " + std::to_string(run));
   }
-  if (info->status == "running") {
+  if (info->status == run_status_name(RunStatus::Running)) {
     throw StoreError(StoreErrorKind::InvalidArgument,
                      "run " + std::to_string(run) + " (" + info->name +
                          ") is still being written by a live process; stop it first");

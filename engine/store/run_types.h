@@ -18,6 +18,7 @@ struct RunInfo {
   std::string notes;
   std::string created_at;
   std::string kind = "training";  // training | benchmark
+  std::string folder;             // absolute; "" for a run with no folder (benchmarks)
 };
 
 struct StageInfo {

@@ -113,11 +113,26 @@ CREATE TABLE benchmark_points (
 );
 )sql";
 
+// Each run records its folder (resume and the run browser look runs up by it). Runs recorded
+// before keep theirs in the `config` artifact (<folder>/config.json): the folder is that
+// path up to its last '/' (rtrim drops the trailing file name, every character of which is
+// in the path with its slashes removed).
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE runs ADD COLUMN folder TEXT;
+UPDATE runs SET folder = (
+  SELECT CASE WHEN dir = '' THEN '/' ELSE dir END
+  FROM (SELECT rtrim(rtrim(a.path, replace(a.path, '/', '')), '/') AS dir
+        FROM artifacts a WHERE a.run_id = runs.id AND a.kind = 'config'
+        ORDER BY a.id DESC LIMIT 1));
+CREATE INDEX runs_by_folder ON runs (folder);
+)sql";
+
 struct Migration {
   int to_version;
   const char* sql;
 };
-constexpr Migration kMigrations[] = {{1, kVersion1}, {2, kVersion2}, {3, kVersion3}};
+constexpr Migration kMigrations[] = {
+    {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");
 

@@ -3,6 +3,7 @@
 //   v1: runs, stages, metrics, evaluations, artifacts
 //   v2: runs.notes, runs.writer (who is writing a running run), tags, attention_snapshots
 //   v3: runs.kind (training | benchmark), benchmark_points
+//   v4: runs.folder (filled for older runs from their `config` artifact)
 #include <string>
 #include <vector>
 
@@ -12,7 +13,7 @@ namespace sqlite {
 class Connection;
 }
 
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 // Tables a database at `version` must have (for a structural check before any write).
 std::vector<std::string> tables_of_version(int version);

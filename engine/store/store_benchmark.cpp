@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "engine/store/run_store.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala::store {
 
@@ -28,8 +29,9 @@ MetricWriteBenchmark run_metric_write_benchmark(const std::string& path, int64_t
   }
   RunStore store(path);
   const int64_t run = store.create_run("benchmark", "{}", "cpu", "", "");
-  store.set_run_status(run, "running");
-  store.begin_stage(run, "feature_alignment", 2, metrics / batch + 1);
+  store.set_run_status(run, RunStatus::Running);
+  const StageSpec& stage = *stage_by_index(2);  // feature alignment, the stage with most rows
+  store.begin_stage(run, stage.name, stage.index, metrics / batch + 1);
 
   // Keys shaped like Stage 2's: a few per-step scalars, the rest per block.
   const char* scalar_keys[] = {"loss", "lr", "images_per_second", "grad_norm", "step_ms"};
@@ -41,9 +43,9 @@ MetricWriteBenchmark run_metric_write_benchmark(const std::string& path, int64_t
     for (int i = 0; i < batch && written < metrics; ++i, ++written) {
       const double value = 1.0 / static_cast<double>(step + i + 1);
       if (i < 5) {
-        store.add_metric(run, "feature_alignment", step, scalar_keys[i], -1, value);
+        store.add_metric(run, stage.name, step, scalar_keys[i], -1, value);
       } else {
-        store.add_metric(run, "feature_alignment", step, "block_mse", i - 5, value);
+        store.add_metric(run, stage.name, step, "block_mse", i - 5, value);
       }
     }
     const auto flush_start = Clock::now();
@@ -52,8 +54,8 @@ MetricWriteBenchmark run_metric_write_benchmark(const std::string& path, int64_t
     adding += flush_start - add_start;
     ++flushes;
   }
-  store.end_stage(run, "feature_alignment", "done");
-  store.set_run_status(run, "done");
+  store.end_stage(run, stage.name, RunStatus::Done);
+  store.set_run_status(run, RunStatus::Done);
 
   const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
   MetricWriteBenchmark result;

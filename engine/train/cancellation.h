@@ -19,13 +19,18 @@ class JobControl {
   }
   // Blocks while paused; returns true when the job should stop.
   bool wait_while_paused() const {
+    if (paused_ && !cancel_) holding_ = true;
     while (paused_ && !cancel_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    holding_ = false;
     return cancel_;
   }
+  // True while the job is held in wait_while_paused (between two steps, nothing in flight).
+  bool holding() const { return holding_; }
 
  private:
   std::atomic<bool> cancel_{false};
   std::atomic<bool> paused_{false};
+  mutable std::atomic<bool> holding_{false};
 };
 
 // Thrown out of a stage after it has saved a checkpoint in response to a cancel request.

@@ -66,6 +66,8 @@ class EventSink {
 class FanOutSink : public EventSink {
  public:
   void add(std::shared_ptr<EventSink> sink) { sinks_.push_back(std::move(sink)); }
+  // A sink the caller keeps alive for as long as this one is used (not owned).
+  void add(EventSink& sink) { sinks_.emplace_back(std::shared_ptr<EventSink>(), &sink); }
   void on_event(const Event& event) override {
     for (auto& s : sinks_) s->on_event(event);
   }

@@ -7,6 +7,7 @@
 
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
+#include "engine/train/stage_catalog.h"
 #include "engine/train/stage_context.h"
 #include "engine/train/training_loop.h"
 
@@ -51,7 +52,7 @@ class FeatureAlignmentStage {
 // Stage 3: supervised fine-tuning of a model with its classifier head on labels.
 class FineTuningStage {
  public:
-  FineTuningStage(StageContext& ctx, std::string stage = "fine_tuning") : ctx_(ctx), stage_(std::move(stage)) {}
+  FineTuningStage(StageContext& ctx, std::string stage = stage_name(3)) : ctx_(ctx), stage_(std::move(stage)) {}
   void run(VisionTransformer& model, const ImageDataset& train);
 
  private:

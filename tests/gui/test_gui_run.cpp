@@ -16,6 +16,7 @@
 #include "app/gui/engine_controller.h"
 #include "app/gui/main_window.h"
 #include "engine/store/run_store.h"
+#include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
@@ -101,7 +102,7 @@ class TestGuiRun : public QObject {
       const auto stages = s.stages(state.runId);
       QCOMPARE(int(stages.size()), 4);
       for (const auto& st : stages) QCOMPARE(QString::fromStdString(st.status), QString("done"));
-      const auto mse = s.metrics(state.runId, "attention_alignment", "block_mse");
+      const auto mse = s.metrics(state.runId, stage_name(1), "block_mse");
       QCOMPARE(int(mse.size()), 5 * kDepth);
       std::set<int> blocks;
       for (const auto& m : mse) blocks.insert(m.block);
@@ -184,7 +185,7 @@ class TestGuiRun : public QObject {
     QCOMPARE(done.status, QString("done"));
     store::RunStore s(db_.toStdString(), store::OpenMode::ReadOnly);
     QCOMPARE(QString::fromStdString(s.find_run(run.runId)->status), QString("done"));
-    const auto loss = s.metrics(run.runId, "teacher", "loss");
+    const auto loss = s.metrics(run.runId, stage_name(0), "loss");
     QCOMPARE(int(loss.size()), 400);
     for (int i = 0; i < 400; ++i) QCOMPARE(loss[size_t(i)].step, int64_t(i + 1));
 
@@ -261,9 +262,12 @@ class TestGuiRun : public QObject {
     QTest::mouseClick(window.launcher()->pauseButton(), Qt::LeftButton);
     QVERIFY(controller.paused());
     QCOMPARE(window.launcher()->pauseButton()->text(), QString("Resume"));
-    QTest::qWait(300);  // any step in flight (and its batch) arrives
+    // The engine parks between two steps; the steps it sent before then arrive, none after.
+    QTRY_VERIFY_WITH_TIMEOUT(controller.holding(), 60000);
+    QCoreApplication::processEvents();
     steps.clear();
-    QTest::qWait(800);
+    QCoreApplication::processEvents();
+    QVERIFY(controller.holding());  // still parked: the pause holds
     QCOMPARE(steps.count(), 0);
     QTest::mouseClick(window.launcher()->pauseButton(), Qt::LeftButton);
     QVERIFY(!controller.paused());

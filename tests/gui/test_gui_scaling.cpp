@@ -126,7 +126,7 @@ int64_t writeBenchmarkRun(const QString& db, const QVector<ScalingSample>& sampl
     points.push_back(p);
   }
   store.add_benchmark_points(run, points);
-  store.set_run_status(run, "done");
+  store.set_run_status(run, adala::store::RunStatus::Done);
   return run;
 }
 

@@ -75,7 +75,7 @@ inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec
   const QByteArray config = config_json(spec.name, spec.fine_tuning_lr, spec.blocks);
   const int64_t run = store.create_run(spec.name, config.toStdString(), "cpu", "1.13.0", "0.1.0 (test)");
   for (const auto& t : spec.tags) store.add_tag(run, t);
-  store.set_run_status(run, "running");
+  store.set_run_status(run, adala::store::RunStatus::Running);
   const QString dir = QStringLiteral("%1/run-%2").arg(root).arg(run);
   if (spec.artifacts) {
     write_text(dir + "/config.json", config);
@@ -98,7 +98,7 @@ inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec
         for (int b = 0; b < spec.blocks; ++b)
           store.add_metric(run, stage, step, "block_mse", b, (0.02 + 0.01 * b) * std::exp(-3.0 * t) * (s == 1 ? 1.0 : 4.0));
     }
-    store.end_stage(run, stage, "done");
+    store.end_stage(run, stage, adala::store::RunStatus::Done);
     if (spec.artifacts && (s == 0 || s == 3)) {
       const QString weights = QStringLiteral("%1/%2.safetensors").arg(dir, QString::fromLatin1(stage_name(s)));
       write_text(weights, QByteArray(2048, 'w'));
@@ -112,7 +112,7 @@ inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec
       if (s == 3) store.add_evaluation(run, "fine_tuning", "top1", spec.student_top1);
     }
   }
-  store.set_run_status(run, "done");
+  store.set_run_status(run, adala::store::RunStatus::Done);
   return run;
 }
 

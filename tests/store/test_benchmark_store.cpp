@@ -10,6 +10,7 @@
 
 using adala::store::BenchmarkPoint;
 using adala::store::OpenMode;
+using adala::store::RunStatus;
 using adala::store::RunStore;
 using adala::store::StoreError;
 using adala::store::StoreErrorKind;
@@ -88,10 +89,10 @@ class TestBenchmarkStore : public QObject {
       store.create_run("training run", "{}", "cpu", "", "");
       run = store.create_run("scaling vit_small", R"({"benchmark":"scaling"})", "cpu", "1.13.0",
                              "0.3.0", "benchmark");
-      store.set_run_status(run, "running");
+      store.set_run_status(run, RunStatus::Running);
       store.add_benchmark_points(run, {written[0], written[1]});
       store.add_benchmark_points(run, {written[2], written[3]});  // appended after the first two
-      store.set_run_status(run, "done");
+      store.set_run_status(run, RunStatus::Done);
       QCOMPARE(store.benchmark_points(run).size(), size_t(4));
     }
     written[3].extra_json = "{}";
@@ -161,7 +162,7 @@ class TestBenchmarkStore : public QObject {
     store.add_benchmark_points(a,
                                {scaling_point("softmax", 224, 1), scaling_point("linear", 224, 2)});
     store.add_benchmark_points(b, {scaling_point("linear", 448, 3)});
-    store.set_run_status(a, "done");
+    store.set_run_status(a, RunStatus::Done);
     store.delete_run(a);
     QVERIFY(!store.find_run(a).has_value());
     QVERIFY(store.benchmark_points(a).empty());

@@ -16,6 +16,7 @@
 #include "store_test_support.h"
 
 using adala::store::OpenMode;
+using adala::store::RunStatus;
 using adala::store::RunStore;
 using adala::store::StoreError;
 using adala::store::StoreErrorKind;
@@ -56,32 +57,109 @@ class TestRunStore : public QObject {
     QVERIFY(!info->created_at.empty());
     QVERIFY(info->started_at.empty());
 
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     info = store.find_run(run);
     QCOMPARE(info->status, std::string("running"));  // this live store is writing it
     QVERIFY(!info->started_at.empty());
     QVERIFY(info->ended_at.empty());
 
     store.begin_stage(run, "stage2", 2, 50);
-    store.set_run_status(run, "failed");
+    store.set_run_status(run, RunStatus::Failed);
     info = store.find_run(run);
     QCOMPARE(info->status, std::string("failed"));
     QVERIFY(!info->ended_at.empty());
     QCOMPARE(store.stages(run).at(0).status, std::string("failed"));  // ends with its run
 
-    QVERIFY_EXCEPTION_THROWN(store.set_run_status(run, "paused"), StoreError);
+    // Only the five statuses exist (the enum); a stage cannot end as `running`.
     try {
-      store.set_run_status(run + 100, "done");
+      store.end_stage(run, "stage2", RunStatus::Running);
+      QFAIL("a stage ended as running");
+    } catch (const StoreError& e) {
+      QCOMPARE(e.kind(), StoreErrorKind::InvalidArgument);
+      QVERIFY2(std::string(e.what()).find("not \"running\"") != std::string::npos, e.what());
+    }
+    try {
+      store.set_run_status(run + 100, RunStatus::Done);
       QFAIL("status of a missing run");
     } catch (const StoreError& e) {
       QCOMPARE(e.kind(), StoreErrorKind::InvalidArgument);
     }
   }
 
+  // The spelling the database stores, one per status, read back by parse_run_status.
+  void run_status_names_round_trip() {
+    using adala::store::parse_run_status;
+    using adala::store::run_status_name;
+    const std::pair<RunStatus, std::string> statuses[] = {{RunStatus::Queued, "queued"},
+                                                          {RunStatus::Running, "running"},
+                                                          {RunStatus::Done, "done"},
+                                                          {RunStatus::Failed, "failed"},
+                                                          {RunStatus::Interrupted, "interrupted"}};
+    for (const auto& [status, name] : statuses) {
+      QCOMPARE(std::string(run_status_name(status)), name);
+      QVERIFY(parse_run_status(name) == status);
+    }
+    QVERIFY(!parse_run_status("paused"));
+    QVERIFY(!parse_run_status(""));
+    QVERIFY(!parse_run_status("Done"));
+    QVERIFY(adala::store::is_final(RunStatus::Interrupted));
+    QVERIFY(!adala::store::is_final(RunStatus::Running));
+    QVERIFY(!adala::store::is_final(RunStatus::Queued));
+  }
+
+  // A run's folder is stored absolute with links resolved, and found again however it is
+  // spelled; the newest run of a folder wins; other folders find nothing.
+  void run_folder_round_trip_and_lookup() {
+    const std::string dir = store_test::fresh_dir("folders");
+    RunStore store(dir + "/runs.sqlite");
+    store_test::fs::create_directories(dir + "/real/a");
+    store_test::fs::create_directory_symlink(dir + "/real", dir + "/link");
+    const int64_t a = new_run(store, "a");
+    const int64_t b = new_run(store, "b");
+    QCOMPARE(store.find_run(a)->folder, std::string());
+    QVERIFY(!store.find_run_by_folder(dir + "/real/a"));
+
+    store.set_run_folder(a, dir + "/link/a/");  // a link and a trailing separator
+    const std::string canonical = store_test::fs::canonical(dir + "/real/a").string();
+    QCOMPARE(store.find_run(a)->folder, canonical);
+    for (const std::string& spelling :
+         {dir + "/real/a", dir + "/real/a/", dir + "/link/a", dir + "/real/b/../a"}) {
+      const auto found = store.find_run_by_folder(spelling);
+      QVERIFY2(found.has_value(), spelling.c_str());
+      QCOMPARE(found->id, a);
+      QCOMPARE(found->name, std::string("a"));
+    }
+    // Relative to the working directory.
+    const auto cwd = store_test::fs::current_path();
+    store_test::fs::current_path(dir);
+    const auto relative = store.find_run_by_folder("real/a");
+    store_test::fs::current_path(cwd);
+    QVERIFY(relative.has_value());
+    QCOMPARE(relative->id, a);
+
+    QVERIFY(!store.find_run_by_folder(dir + "/real"));
+    QVERIFY(!store.find_run_by_folder(dir + "/real/a/sub"));
+    QVERIFY(!store.find_run_by_folder(""));
+    store.set_run_folder(b, dir + "/real/a");  // a second run in the same folder: the newest
+    QCOMPARE(store.find_run_by_folder(dir + "/real/a")->id, b);
+
+    // A reader sees it; writing it needs a writable store, a run and a folder.
+    RunStore reader(store.path(), OpenMode::ReadOnly);
+    QCOMPARE(reader.find_run_by_folder(dir + "/link/a")->id, b);
+    QVERIFY_EXCEPTION_THROWN(reader.set_run_folder(a, dir), StoreError);
+    try {
+      store.set_run_folder(b + 100, dir);
+      QFAIL("folder of a missing run");
+    } catch (const StoreError& e) {
+      QCOMPARE(e.kind(), StoreErrorKind::InvalidArgument);
+    }
+    QVERIFY_EXCEPTION_THROWN(store.set_run_folder(a, ""), StoreError);
+  }
+
   void stages_metrics_and_null_blocks() {
     RunStore store(store_test::fresh_dir("metrics") + "/runs.sqlite");
     const int64_t run = new_run(store);
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     store.begin_stage(run, "stage2", 2, 10);
     store.begin_stage(run, "stage1", 1, 5);
     for (int step = 0; step < 5; ++step) store.add_metric(run, "stage1", step, "loss", -1, step);
@@ -130,11 +208,11 @@ class TestRunStore : public QObject {
     QCOMPARE(store.metric_count(run), int64_t(15));
 
     QCOMPARE(store.metrics_after(run, "stage2", 1).size(), size_t(4));
-    store.end_stage(run, "stage2", "done");
+    store.end_stage(run, "stage2", RunStatus::Done);
     QCOMPARE(store.stages(run)[1].status, std::string("done"));
     QVERIFY(!store.stages(run)[1].ended_at.empty());
-    QVERIFY_EXCEPTION_THROWN(store.end_stage(run, "stage9", "done"), StoreError);
-    QVERIFY_EXCEPTION_THROWN(store.end_stage(run, "stage2", "running"), StoreError);
+    QVERIFY_EXCEPTION_THROWN(store.end_stage(run, "stage9", RunStatus::Done), StoreError);
+    QVERIFY_EXCEPTION_THROWN(store.end_stage(run, "stage2", RunStatus::Running), StoreError);
   }
 
   void metric_for_missing_run_is_an_error_naming_the_rows() {
@@ -162,18 +240,27 @@ class TestRunStore : public QObject {
     QCOMPARE(reader.metric_count(run), int64_t(RunStore::kAutoFlushRows));
   }
 
+  // Waits on the steady clock, never a fixed sleep: a row is due once it is older than the
+  // interval, and the interval is read when flush_if_due asks (so an hour never comes due).
   void flush_if_due_waits_for_the_interval() {
+    using Clock = std::chrono::steady_clock;
     RunStore store(store_test::fresh_dir("flush-due") + "/runs.sqlite");
     const int64_t run = new_run(store);
     QVERIFY(!store.flush_if_due());  // nothing buffered
-    store.set_flush_interval(std::chrono::milliseconds(80));
+    store.set_flush_interval(std::chrono::hours(1));
     store.add_metric(run, "stage2", 0, "loss", -1, 1.0);
+    const auto first_added = Clock::now();  // the store's clock for this row started before
     QVERIFY(!store.flush_if_due());
     QCOMPARE(store.pending_rows(), size_t(1));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    store.add_metric(run, "stage2", 1, "loss", -1, 1.0);  // the oldest row sets the clock
-    QVERIFY(store.flush_if_due());
+
+    const auto interval = std::chrono::milliseconds(20);
+    while (Clock::now() - first_added <= interval) std::this_thread::yield();
+    QVERIFY(!store.flush_if_due());  // still within the hour
+    store.add_metric(run, "stage2", 1, "loss", -1, 1.0);
+    store.set_flush_interval(interval);
+    QVERIFY(store.flush_if_due());  // the oldest row (not the newest) sets the clock
     QCOMPARE(store.pending_rows(), size_t(0));
+
     store.set_flush_interval(std::chrono::milliseconds(0));
     store.add_metric(run, "stage2", 2, "loss", -1, 1.0);
     QVERIFY(store.flush_if_due());
@@ -320,7 +407,7 @@ class TestRunStore : public QObject {
   void delete_refuses_a_run_being_written() {
     RunStore store(store_test::fresh_dir("delete-live") + "/runs.sqlite");
     const int64_t run = new_run(store);
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     QVERIFY_EXCEPTION_THROWN(store.delete_run(run), StoreError);
     QVERIFY(store.find_run(run).has_value());
   }
@@ -333,7 +420,7 @@ class TestRunStore : public QObject {
     {
       RunStore writer(path);
       run = new_run(writer);
-      writer.set_run_status(run, "running");
+      writer.set_run_status(run, RunStatus::Running);
       writer.begin_stage(run, "stage2", 2, 10);
       {
         RunStore second(path);  // e.g. the GUI opening read-write to tag a run
@@ -397,7 +484,7 @@ class TestRunStore : public QObject {
     if (child == 0) {
       close(ready[0]);
       RunStore store(path);
-      store.set_run_status(run, "running");
+      store.set_run_status(run, RunStatus::Running);
       store.begin_stage(run, "stage2", 2, 10);
       const char byte = 'r';
       if (write(ready[1], &byte, 1) != 1) _exit(1);
@@ -432,10 +519,10 @@ class TestRunStore : public QObject {
     {
       RunStore store(path);
       run = new_run(store);
-      store.set_run_status(run, "running");
+      store.set_run_status(run, RunStatus::Running);
       store.begin_stage(run, "stage1", 1, 20);
       for (int step = 0; step < 20; ++step) store.add_metric(run, "stage1", step, "loss", -1, 1.0);
-      store.end_stage(run, "stage1", "done");
+      store.end_stage(run, "stage1", RunStatus::Done);
       store.begin_stage(run, "stage2", 2, 150);
       for (int step = 0; step < 100; ++step) {
         for (const auto& key : keys) store.add_metric(run, "stage2", step, key, -1, step);
@@ -456,7 +543,7 @@ class TestRunStore : public QObject {
     QCOMPARE(store.last_metric_step(run, "stage1"), int64_t(19));  // other stages untouched
     QCOMPARE(store.last_metric_step(run, "stage9"), int64_t(-1));
 
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     store.begin_stage(run, "stage2", 2, 150);  // idempotent: same row, running again
     QCOMPARE(store.stages(run).size(), size_t(2));
     QCOMPARE(store.stages(run)[1].started_at, started);
@@ -466,8 +553,8 @@ class TestRunStore : public QObject {
       store.add_metric(run, "stage2", step, "attn_mse", 3, step + 1000.0);
       store.flush();
     }
-    store.end_stage(run, "stage2", "done");
-    store.set_run_status(run, "done");
+    store.end_stage(run, "stage2", RunStatus::Done);
+    store.set_run_status(run, RunStatus::Done);
 
     const auto loss = store.metrics(run, "stage2", "loss");
     QCOMPARE(loss.size(), size_t(150));

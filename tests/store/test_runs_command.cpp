@@ -14,6 +14,7 @@
 
 using adala::Json;
 using adala::cli::Args;
+using adala::store::RunStatus;
 using adala::store::RunStore;
 using adala::store::StoreError;
 
@@ -59,19 +60,19 @@ std::string make_database(const std::string& dir) {
   for (int i = 0; i < 2; ++i) {
     const std::string config = R"({"depth":12,"stage2":{"lr":)" + std::to_string(lrs[i]) + "}}";
     const int64_t run = store.create_run(i == 0 ? "fast" : "slow", config, "cpu", "2.1.0", "0.1.0");
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     store.begin_stage(run, "stage2", 2, 3);
     for (int step = 0; step < 3; ++step) {
       store.add_metric(run, "stage2", step, "loss", -1, (i + 1) * (3 - step));
       store.add_metric(run, "stage2", step, "attn_mse", 0, 0.5);
       store.add_metric(run, "stage2", step, "attn_mse", 1, 1.5);
     }
-    store.end_stage(run, "stage2", "done");
+    store.end_stage(run, "stage2", RunStatus::Done);
     store.add_evaluation(run, "stage3", "top1", 0.8 + i * 0.05);
     const std::string artifact = dir + "/run" + std::to_string(run) + ".ckpt";
     store_test::write_bytes(artifact, "weights");
     store.add_artifact(run, "checkpoint", artifact);
-    store.set_run_status(run, "done");
+    store.set_run_status(run, RunStatus::Done);
   }
   store.add_metric(1, "stage2", 3, "loss", -1, std::nan(""));
   return path;
@@ -116,7 +117,7 @@ class TestRunsCommand : public QObject {
       skipped.note = "skipped: needs ~9.1 GB (2.0 GB available)";
       skipped.peak_mb = skipped.ms_per_img = skipped.imgs_per_s = std::nan("");
       store.add_benchmark_points(run, {p, skipped});
-      store.set_run_status(run, "done");
+      store.set_run_status(run, RunStatus::Done);
     }
     const Outcome listed = run_command({"list"}, db);
     QCOMPARE(listed.code, 0);

@@ -17,6 +17,7 @@
 #include "store_test_support.h"
 
 using adala::store::OpenMode;
+using adala::store::RunStatus;
 using adala::store::RunStore;
 
 namespace {
@@ -24,9 +25,19 @@ namespace {
 constexpr int kMetricsPerStep = 15;  // like a Stage-2 step: 5 scalars + 10 per-block values
 constexpr int kSteps = 1500;
 
+// The writer pauses after these steps until the reader has seen them, so the reader watches
+// the run grow however the two are scheduled (no timing involved).
+constexpr int kMilestones = 6;
+
+bool is_milestone(int steps_committed) {
+  return steps_committed % (kSteps / kMilestones) == 0 && steps_committed < kSteps;
+}
+
 // Shared with a forked writer through an anonymous shared mapping.
 struct Progress {
   std::atomic<int64_t> committed_steps{0};
+  std::atomic<int64_t> observed_steps{0};  // whole steps the reader has counted
+  std::atomic<bool> reader_gone{false};    // a failed reader stops holding the writer up
   std::atomic<bool> failed{false};
 };
 static_assert(std::atomic<int64_t>::is_always_lock_free, "shared across processes");
@@ -41,7 +52,7 @@ int64_t create_run(const std::string& path) {
 void write_steps(const std::string& path, int64_t run, Progress& progress) {
   try {
     RunStore store(path);
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     for (int step = 0; step < kSteps; ++step) {
       for (int i = 0; i < 5; ++i)
         store.add_metric(run, "stage2", step, "k" + std::to_string(i), -1, step);
@@ -50,10 +61,13 @@ void write_steps(const std::string& path, int64_t run, Progress& progress) {
       }
       store.flush();
       progress.committed_steps.store(step + 1);
-      std::this_thread::sleep_for(std::chrono::microseconds(150));
+      if (is_milestone(step + 1)) {
+        while (progress.observed_steps.load() < step + 1 && !progress.reader_gone.load())
+          std::this_thread::yield();
+      }
     }
-    store.end_stage(run, "stage2", "done");
-    store.set_run_status(run, "done");
+    store.end_stage(run, "stage2", RunStatus::Done);
+    store.set_run_status(run, RunStatus::Done);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "writer failed: %s\n", e.what());
     progress.failed.store(true);
@@ -64,6 +78,10 @@ void write_steps(const std::string& path, int64_t run, Progress& progress) {
 // query, and the incremental feed (metrics_after) covers every step exactly once.
 void read_while_writing(const std::string& path, int64_t run, Progress& progress,
                         const std::function<bool()>& writer_running) {
+  struct ReaderGone {
+    Progress& progress;
+    ~ReaderGone() { progress.reader_gone.store(true); }
+  } reader_gone{progress};
   RunStore reader(path, OpenMode::ReadOnly);
   std::set<int64_t> counts_seen;
   std::vector<int64_t> steps_fed;
@@ -79,6 +97,7 @@ void read_while_writing(const std::string& path, int64_t run, Progress& progress
              ("committed metrics missing: " + std::to_string(rows)).c_str());
     QVERIFY(rows <= (committed_after + 1) * kMetricsPerStep);
     counts_seen.insert(rows);
+    progress.observed_steps.store(rows / kMetricsPerStep);
 
     for (const auto& metric : reader.metrics_after(run, "stage2", last_fed)) {
       if (metric.step != last_fed) steps_fed.push_back(metric.step);
@@ -95,8 +114,14 @@ void read_while_writing(const std::string& path, int64_t run, Progress& progress
   }
   QCOMPARE(steps_fed.size(), size_t(kSteps));
   for (int step = 0; step < kSteps; ++step) QCOMPARE(steps_fed[step], int64_t(step));
-  // The reader watched the run grow rather than only seeing its start and end.
-  QVERIFY2(counts_seen.size() >= 5, std::to_string(counts_seen.size()).c_str());
+  // The reader watched the run grow (every milestone) rather than only its start and end.
+  for (int steps = 1; steps < kSteps; ++steps) {
+    if (is_milestone(steps)) {
+      QVERIFY2(counts_seen.count(int64_t(steps) * kMetricsPerStep) == 1,
+               ("milestone not seen: " + std::to_string(steps)).c_str());
+    }
+  }
+  QVERIFY2(counts_seen.size() >= kMilestones - 1, std::to_string(counts_seen.size()).c_str());
   QCOMPARE(reader.find_run(run)->status, std::string("done"));
 }
 

@@ -17,6 +17,7 @@
 #include "store_test_support.h"
 
 using adala::store::OpenMode;
+using adala::store::RunStatus;
 using adala::store::RunStore;
 
 namespace {
@@ -30,7 +31,7 @@ constexpr int kMetricsPerStep = 15;
   try {
     RunStore store(path);
     const int64_t run = store.create_run("crash-" + std::to_string(iteration), "{}", "cpu", "", "");
-    store.set_run_status(run, "running");
+    store.set_run_status(run, RunStatus::Running);
     store.begin_stage(run, "stage2", 2, 1000000);
     if (write(report_fd, &run, sizeof(run)) != sizeof(run)) _exit(3);
     for (int64_t step = 0;; ++step) {

@@ -85,6 +85,31 @@ INSERT INTO attention_snapshots (run_id, stage, step, image, block, head, query,
 PRAGMA user_version = 2;
 )sql";
 
+// What version 3 added, by hand, with the run folders only the `config` artifacts know:
+// run 2 ran in /data/runs/finished-1 (config.json and weights there), run 3 in the root
+// folder, run 4 is a benchmark (no folder), run 1 recorded no config.
+constexpr const char* kVersion3Additions = R"sql(
+ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'training'
+  CHECK (kind IN ('training', 'benchmark'));
+CREATE TABLE benchmark_points (
+  run_id INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, benchmark TEXT NOT NULL,
+  preset TEXT NOT NULL DEFAULT '', mode TEXT NOT NULL, resolution INTEGER NOT NULL DEFAULT 0,
+  tokens INTEGER NOT NULL DEFAULT 0, batch INTEGER NOT NULL DEFAULT 1, gflops REAL,
+  gflops_attention_only REAL, gflops_measured REAL, peak_mb REAL, peak_alloc_mb REAL,
+  ms_per_img REAL, imgs_per_s REAL, ran INTEGER NOT NULL DEFAULT 1,
+  note TEXT NOT NULL DEFAULT '', extra_json TEXT NOT NULL DEFAULT '{}',
+  PRIMARY KEY (run_id, idx));
+INSERT INTO runs (name, status, created_at) VALUES ('root-run', 'done', '2024-01-03T00:00:00.000Z');
+INSERT INTO runs (name, status, created_at, kind)
+  VALUES ('bench', 'done', '2024-01-04T00:00:00.000Z', 'benchmark');
+INSERT INTO artifacts (run_id, kind, path, sha256, bytes, created_at) VALUES
+  (2, 'weights', '/data/runs/finished-1/teacher.safetensors', 'cd', 4, '2024-01-02T00:30:00.000Z'),
+  (2, 'config', '/data/runs/finished-1/config.json', 'ef', 8, '2024-01-02T00:00:01.000Z'),
+  (3, 'config', '/config.json', '01', 2, '2024-01-03T00:00:01.000Z'),
+  (4, 'scaling_csv', '/data/bench/scaling.csv', '23', 9, '2024-01-04T00:00:01.000Z');
+PRAGMA user_version = 3;
+)sql";
+
 void write_version1_database(const std::string& path, const std::string& extra_sql = "") {
   RawDb raw(path);
   raw.exec(kVersion1Fixture);
@@ -95,6 +120,12 @@ void write_version2_database(const std::string& path) {
   write_version1_database(path);
   RawDb raw(path);
   raw.exec(kVersion2Additions);
+}
+
+void write_version3_database(const std::string& path) {
+  write_version2_database(path);
+  RawDb raw(path);
+  raw.exec(kVersion3Additions);
 }
 
 bool has_table(RawDb& raw, const std::string& table) {
@@ -213,7 +244,7 @@ class TestStoreMigration : public QObject {
     }
     {
       RunStore store(path);
-      QCOMPARE(store.schema_version(), 3);
+      QCOMPARE(store.schema_version(), adala::store::kSchemaVersion);
       const auto runs = store.list_runs();
       QCOMPARE(runs.size(), size_t(2));
       for (const auto& run : runs) QCOMPARE(run.kind, std::string("training"));
@@ -241,10 +272,52 @@ class TestStoreMigration : public QObject {
       QCOMPARE(store.benchmark_points(bench).at(0).ms_per_img, 12.5);
     }
     RawDb raw(path);
-    QCOMPARE(raw.integer("PRAGMA user_version"), 3LL);
+    QCOMPARE(raw.integer("PRAGMA user_version"), (long long)adala::store::kSchemaVersion);
     QVERIFY(has_table(raw, "benchmark_points"));
     QCOMPARE(raw.scalar("SELECT kind FROM runs WHERE id = 1"), std::string("training"));
     QCOMPARE(raw.integer("SELECT count(*) FROM benchmark_points"), 1LL);
+  }
+
+  // Version 3 -> 4 adds runs.folder, filled from each run's config artifact; the folder
+  // lookup is a query on it.
+  void version3_gets_run_folders_from_config_artifacts() {
+    const std::string dir = store_test::fresh_dir("migrate-v3");
+    const std::string path = dir + "/runs.sqlite";
+    write_version3_database(path);
+    {
+      RawDb raw(path);
+      QCOMPARE(raw.integer("PRAGMA user_version"), 3LL);
+      QCOMPARE(raw.integer("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'folder'"),
+               0LL);
+    }
+    {
+      RunStore store(path);
+      QCOMPARE(store.schema_version(), 4);
+      QCOMPARE(store.list_runs().size(), size_t(4));
+      QCOMPARE(store.find_run(1)->folder, std::string());  // no config artifact
+      QCOMPARE(store.find_run(2)->folder, std::string("/data/runs/finished-1"));
+      QCOMPARE(store.find_run(3)->folder, std::string("/"));
+      QCOMPARE(store.find_run(4)->folder, std::string());
+      QCOMPARE(store.find_run(4)->kind, std::string("benchmark"));
+      QCOMPARE(store.find_run_by_folder("/data/runs/finished-1")->id, int64_t(2));
+      QCOMPARE(store.find_run_by_folder("/data/runs/finished-1/")->id, int64_t(2));
+      QCOMPARE(store.find_run_by_folder("/data/runs/../runs/finished-1")->id, int64_t(2));
+      QVERIFY(!store.find_run_by_folder("/data/runs"));
+      QVERIFY(!store.find_run_by_folder("/data/runs/finished-1/config.json"));
+      // Everything version 3 held is still there.
+      QCOMPARE(store.find_run("old-run")->notes, std::string("v2 note"));
+      QCOMPARE(store.artifacts(2).size(), size_t(2));
+      QCOMPARE(store.metrics(1).size(), size_t(5));
+    }
+    RawDb raw(path);
+    QCOMPARE(raw.integer("PRAGMA user_version"), 4LL);
+    QCOMPARE(raw.scalar("SELECT folder FROM runs WHERE id = 2"),
+             std::string("/data/runs/finished-1"));
+    QCOMPARE(raw.integer("SELECT count(*) FROM runs WHERE folder IS NULL"), 2LL);
+    QCOMPARE(
+        raw.integer(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'runs_by_folder'"),
+        1LL);
   }
 
   // A read-only reader of a version-2 file gets it upgraded through upgrade_schema() once;

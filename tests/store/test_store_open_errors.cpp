@@ -8,6 +8,7 @@
 #include "store_test_support.h"
 
 using adala::store::OpenMode;
+using adala::store::RunStatus;
 using adala::store::RunStore;
 using adala::store::StoreError;
 using adala::store::StoreErrorKind;
@@ -38,7 +39,7 @@ std::string make_database(const std::string& path) {
   const int64_t run = store.create_run("r", "{}", "cpu", "", "");
   store.begin_stage(run, "stage2", 2, 100);
   for (int step = 0; step < 200; ++step) store.add_metric(run, "stage2", step, "loss", -1, step);
-  store.end_stage(run, "stage2", "done");
+  store.end_stage(run, "stage2", RunStatus::Done);
   return path;
 }
 

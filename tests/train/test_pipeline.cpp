@@ -106,8 +106,8 @@ class TestPipeline : public QObject {
     for (int s = 0; s < 4; ++s) QVERIFY(fs::exists(stage_output_path(r.run_dir, s)));
     QVERIFY(r.teacher_top1 >= 0.0 && r.teacher_top1 <= 1.0);
     QVERIFY(r.student_top1 >= 0.0 && r.student_top1 <= 1.0);
-    QCOMPARE(sink.steps("teacher").size(), size_t(12));
-    QCOMPARE(sink.steps("attention_alignment").front().per_block_mse.size(), size_t(2));
+    QCOMPARE(sink.steps(stage_name(0)).size(), size_t(12));
+    QCOMPARE(sink.steps(stage_name(1)).front().per_block_mse.size(), size_t(2));
     // The student file is a linear-attention model; the teacher file a softmax one.
     auto student = load_model(stage_output_path(r.run_dir, 3), torch::kCPU);
     QVERIFY(student->attention_modes()[0] == AttentionMode::Linear);
@@ -124,7 +124,7 @@ class TestPipeline : public QObject {
     ExperimentConfig c = micro_config(dir);
     store::RunStore db(dir + "/runs.sqlite");
     const int64_t run = db.create_run("micro", c.source.dump(), "cpu", "test", "test");
-    db.set_run_status(run, "running");
+    db.set_run_status(run, store::RunStatus::Running);
     store::RunStoreSink db_sink(db, run);
     PipelineOptions o;
     o.run_dir = dir + "/run";
@@ -132,29 +132,29 @@ class TestPipeline : public QObject {
       // A crash after step 6 of Stage 2: the last checkpoint is at step 4, the database
       // already holds metrics for steps 5 and 6.
       JobControl control;
-      CrashAt crash(db_sink, "feature_alignment", 6);
+      CrashAt crash(db_sink, stage_name(2), 6);
       QVERIFY_EXCEPTION_THROWN(run_pipeline(c, o, crash, control), std::runtime_error);
     }
-    QCOMPARE(db.last_metric_step(run, "feature_alignment"), int64_t(6));
+    QCOMPARE(db.last_metric_step(run, stage_name(2)), int64_t(6));
     QVERIFY(fs::exists(stage_output_path(o.run_dir, 1)));
     QVERIFY(!fs::exists(stage_output_path(o.run_dir, 2)));
     RecordingSink resumed;
     Both both(db_sink, resumed);
     JobControl control;
     run_pipeline(c, o, both, control);
-    db.set_run_status(run, "done");
+    db.set_run_status(run, store::RunStatus::Done);
     // Completed stages are not trained again; Stage 2 resumes from its step-4 checkpoint.
-    QVERIFY(resumed.steps("teacher").empty());
-    QVERIFY(resumed.steps("attention_alignment").empty());
-    QCOMPARE(resumed.steps("feature_alignment").front().step, int64_t(5));
+    QVERIFY(resumed.steps(stage_name(0)).empty());
+    QVERIFY(resumed.steps(stage_name(1)).empty());
+    QCOMPARE(resumed.steps(stage_name(2)).front().step, int64_t(5));
     std::vector<int64_t> steps;
-    for (const auto& m : db.metrics(run, "feature_alignment", "loss")) steps.push_back(m.step);
+    for (const auto& m : db.metrics(run, stage_name(2), "loss")) steps.push_back(m.step);
     QCOMPARE(steps, (std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7, 8}));
     // Per-block MSE rows: one per block and step.
-    QCOMPARE(db.metrics(run, "attention_alignment", "block_mse").size(), size_t(8 * 2));
+    QCOMPARE(db.metrics(run, stage_name(1), "block_mse").size(), size_t(8 * 2));
     auto evals = db.evaluations(run);
-    QVERIFY(evals.count("teacher/top1"));
-    QVERIFY(evals.count("fine_tuning/top1"));
+    QVERIFY(evals.count(std::string(stage_name(0)) + "/top1"));
+    QVERIFY(evals.count(std::string(stage_name(3)) + "/top1"));
   }
 
   void cancel_checkpoints_where_it_stops() {
@@ -165,14 +165,14 @@ class TestPipeline : public QObject {
     RecordingSink first;
     {
       JobControl control;
-      CancelAt cancel(first, control, "fine_tuning", 3);
+      CancelAt cancel(first, control, stage_name(3), 3);
       QVERIFY_EXCEPTION_THROWN(run_pipeline(c, o, cancel, control), JobCancelled);
     }
     RecordingSink resumed;
     JobControl control;
     run_pipeline(c, o, resumed, control);
-    QCOMPARE(resumed.steps("fine_tuning").front().step, int64_t(4));
-    QCOMPARE(resumed.steps("fine_tuning").size(), size_t(5));
+    QCOMPARE(resumed.steps(stage_name(3)).front().step, int64_t(4));
+    QCOMPARE(resumed.steps(stage_name(3)).size(), size_t(5));
   }
 
   void stage_selection_picks_the_student_start() {
@@ -195,7 +195,7 @@ class TestPipeline : public QObject {
     QVERIFY(!fs::exists(stage_output_path(naive.run_dir, 1)));
     QVERIFY(!fs::exists(stage_output_path(naive.run_dir, 2)));
     QVERIFY(fs::exists(stage_output_path(naive.run_dir, 3)));
-    QVERIFY(naive_sink.steps("teacher").empty());
+    QVERIFY(naive_sink.steps(stage_name(0)).empty());
     QVERIFY(!std::isnan(r.student_top1));
     // Without a teacher nothing can start, and the error says which field to set.
     PipelineOptions none;

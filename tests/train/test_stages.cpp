@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "engine/train/stage_catalog.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 
@@ -118,7 +119,7 @@ class TestStages : public QObject {
     AttentionAlignmentStage(ctx).run(teacher, images);
     const double final_loss = AttentionAlignmentStage::loss(teacher, images).loss.item<double>();
     QVERIFY2(final_loss < 0.3 * initial, qPrintable(QString("initial %1 final %2").arg(initial).arg(final_loss)));
-    QCOMPARE(sink.steps("attention_alignment").size(), size_t(150));
+    QCOMPARE(sink.steps(stage_name(1)).size(), size_t(150));
   }
 
   void stage2_teacher_against_itself_is_exactly_zero() {
@@ -163,12 +164,12 @@ class TestStages : public QObject {
     QVERIFY(!run(dir, 4, first));  // cancelled after step 4, checkpoint written at step 4
     QCOMPARE(checkpoint_step(dir + "/checkpoints/feature_alignment.pt"), int64_t(4));
     QVERIFY(run(dir, 0, second));
-    auto a = losses(straight, "feature_alignment"), b = losses(first, "feature_alignment"),
-         r = losses(second, "feature_alignment");
+    auto a = losses(straight, stage_name(2)), b = losses(first, stage_name(2)),
+         r = losses(second, stage_name(2));
     QCOMPARE(a.size(), size_t(10));
     QCOMPARE(b.size(), size_t(4));
     QCOMPARE(r.size(), size_t(6));
-    QCOMPARE(second.steps("feature_alignment").front().step, int64_t(5));
+    QCOMPARE(second.steps(stage_name(2)).front().step, int64_t(5));
     for (size_t i = 0; i < 4; ++i) QCOMPARE(b[i], a[i]);
     for (size_t i = 0; i < 6; ++i) QCOMPARE(r[i], a[4 + i]);  // bit-identical continuation
   }
@@ -187,7 +188,7 @@ class TestStages : public QObject {
       TeacherPretrainingStage(ctx).run(model, data);
     } catch (const JobCancelled& e) {
       cancelled = true;
-      QCOMPARE(QString::fromStdString(e.stage()), QString("teacher"));
+      QCOMPARE(QString::fromStdString(e.stage()), QString(stage_name(0)));
     }
     QVERIFY(cancelled);
     bool saw_cancel_event = false;

@@ -1,12 +1,14 @@
-#include "app/cli/run_summary.h"
+#include "engine/run/run_summary.h"
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "engine/core/device.h"
 
-namespace adala::cli {
+namespace adala {
 
 namespace {
 std::string pct(double v) {
@@ -41,4 +43,15 @@ std::string run_summary_markdown(const ExperimentConfig& c, const PipelineResult
   return md.str();
 }
 
-}  // namespace adala::cli
+std::string run_summary_path(const std::string& run_dir) { return run_dir + "/summary.md"; }
+
+std::string write_run_summary(const ExperimentConfig& config, const PipelineResult& result) {
+  const std::string path = run_summary_path(result.run_dir);
+  std::ofstream out(path);
+  out << run_summary_markdown(config, result);
+  out.close();
+  if (!out) throw std::runtime_error("could not write the run summary " + path);
+  return path;
+}
+
+}  // namespace adala
