@@ -724,8 +724,10 @@ class TestGuiSegmentation : public QObject {
       adala::store::RunStore store(db.toStdString());
       withSeg = store.create_run("seg", "{}", "cpu", "", "");
       store.add_artifact(withSeg, "config", (runDir + "/config.json").toStdString());
+      store.set_run_folder(withSeg, runDir.toStdString());
       plain = store.create_run("plain", "{}", "cpu", "", "");
       store.add_artifact(plain, "config", (plainDir + "/config.json").toStdString());
+      store.set_run_folder(plain, plainDir.toStdString());
     }
     EngineController controller(db);
     MainWindow window(&controller);
