@@ -1,20 +1,24 @@
 // `adala report`: a run report (or a comparison of runs) as HTML, PDF or Markdown, from the
-// run database. Same code as the GUI's File → Export report… (engine/report).
+// run database. Same code as the GUI's File → Export report… (engine/report, drawn and
+// translated by app/report_render). A build without Qt writes HTML and Markdown in English,
+// with picture files but without charts, and no PDF.
 #include "app/cli/commands.h"
 
 #ifdef ADALA_HAVE_REPORT
-
-#include <QApplication>
-#include <QByteArray>
-#include <QString>
-#include <QStringList>
 
 #include <cstdio>
 #include <memory>
 
 #include "app/cli/arg_parser.h"
-#include "app/report_gui/language.h"
 #include "engine/report/report_export.h"
+
+#ifdef ADALA_HAVE_REPORT_RENDER
+#include <QApplication>
+#include <QByteArray>
+
+#include "app/i18n/language.h"
+#include "app/report_render/qt_report.h"
+#endif
 
 namespace adala::cli {
 
@@ -31,6 +35,7 @@ constexpr const char* kUsage =
     "  point (default 3, about 300 dpi in print). RUN is a run id or a unique run name.\n"
     "  A missing artifact file is reported (here and in the document); the report is written.\n";
 
+#ifdef ADALA_HAVE_REPORT_RENDER
 // A QApplication for the charts, unless the process already has one; off screen unless the
 // caller chose a platform.
 std::unique_ptr<QApplication> ensure_application() {
@@ -41,6 +46,7 @@ std::unique_ptr<QApplication> ensure_application() {
   static char* argv[] = {name, nullptr};
   return std::make_unique<QApplication>(argc, argv);
 }
+#endif
 
 }  // namespace
 
@@ -61,10 +67,10 @@ int report_command(const Args& raw) {
   if (p.positional().empty()) throw UsageError(std::string("no RUN given\n") + kUsage);
   if (p.get("output").empty()) throw UsageError(std::string("-o FILE is required\n") + kUsage);
 
-  const QString output = QString::fromStdString(p.get("output"));
+  const std::string output = p.get("output");
   std::optional<report::ReportFormat> format;
   if (p.has("format")) {
-    format = report::parse_report_format(QString::fromStdString(p.get("format")));
+    format = report::parse_report_format(p.get("format"));
     if (!format) throw UsageError("--format " + p.get("format") + ": expected html, pdf or md");
   } else {
     format = report::format_from_path(output);
@@ -73,30 +79,38 @@ int report_command(const Args& raw) {
   const double scale = p.get_double("scale");
   if (!(scale >= 0.5 && scale <= 8)) throw UsageError("--scale expects a number between 0.5 and 8");
 
-  auto app = ensure_application();
-  const QString language = i18n::install_translator(*QCoreApplication::instance(), QString::fromStdString(p.get("language")));
-
   report::ReportRequest request;
-  request.db_path = QString::fromStdString(p.get("db"));
-  for (const auto& run : p.positional()) request.runs << QString::fromStdString(run);
+  request.db_path = p.get("db");
+  request.runs = p.positional();
   request.format = *format;
   request.output = output;
-  request.title = QString::fromStdString(p.get("title"));
-  request.locale = i18n::locale_for(language);
+  request.title = p.get("title");
   request.chart.scale = scale;
-  request.warn = [](const QString& message) {
-    std::fprintf(stderr, "adala report: warning: %s\n", message.toLocal8Bit().constData());
+  request.warn = [](const std::string& message) {
+    std::fprintf(stderr, "adala report: warning: %s\n", message.c_str());
   };
+#ifdef ADALA_HAVE_REPORT_RENDER
+  auto app = ensure_application();
+  const QString language = i18n::install_translator(*QCoreApplication::instance(),
+                                                    QString::fromStdString(p.get("language")));
+  request.locale = report_render::report_locale(i18n::locale_for(language));
+  const report::ReportResult result = report_render::export_report(request);
+#else
+  if (p.has("language") && p.get("language") != "en")
+    std::fprintf(
+        stderr,
+        "adala report: warning: this build has no translations; the report is in English\n");
   const report::ReportResult result = report::export_report(request);
+#endif
   if (!result.ok) {
-    std::fprintf(stderr, "adala report: error: %s\n", result.error.toLocal8Bit().constData());
+    std::fprintf(stderr, "adala report: error: %s\n", result.error.c_str());
     return 1;
   }
-  std::printf("written: %s (%s", result.output.toLocal8Bit().constData(), report::format_name(*format).toLatin1().constData());
+  std::printf("written: %s (%s", result.output.c_str(), report::format_name(*format).c_str());
   if (result.pages > 0) std::printf(", %d pages", result.pages);
   std::printf(", %d sections, %d figures", int(result.sections.size()), result.figures);
   if (result.files.size() > 1) std::printf(", %d figure files", int(result.files.size() - 1));
-  if (!result.warnings.isEmpty()) std::printf(", %d warnings", int(result.warnings.size()));
+  if (!result.warnings.empty()) std::printf(", %d warnings", int(result.warnings.size()));
   std::printf(")\n");
   return 0;
 }

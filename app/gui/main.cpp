@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #ifdef ADALA_HAVE_REPORT_GUI
-#include "app/report_gui/language.h"
+#include "app/i18n/language.h"
 #endif
 #include "app/gui/engine_controller.h"
 #include "app/gui/main_window.h"

@@ -27,7 +27,7 @@
 #endif
 #ifdef ADALA_HAVE_REPORT_GUI
 #include "app/report_gui/export_report_dialog.h"
-#include "app/report_gui/language.h"
+#include "app/i18n/language.h"
 #endif
 #include "app/gui/engine_controller.h"
 #include "app/gui/scaling_panel.h"

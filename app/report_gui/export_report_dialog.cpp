@@ -20,6 +20,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "app/report_render/qt_report.h"
 #include "engine/report/report_export.h"
 
 namespace adala::report_gui {
@@ -110,17 +111,19 @@ void ExportReportDialog::changeEvent(QEvent* event) {
 }
 
 void ExportReportDialog::formatChanged() {
-  const auto format = report::parse_report_format(formatName());
+  const auto format = report::parse_report_format(formatName().toStdString());
   if (!format) return;
   QString path = outputPath();
   if (path.isEmpty()) return;
   const QFileInfo info(path);
-  path = info.dir().filePath(info.completeBaseName() + report::format_extension(*format));
+  path = info.dir().filePath(info.completeBaseName() +
+                             QString::fromStdString(report::format_extension(*format)));
   path_->setText(path);
 }
 
 void ExportReportDialog::browse() {
-  const auto format = report::parse_report_format(formatName()).value_or(report::ReportFormat::Html);
+  const auto format =
+      report::parse_report_format(formatName().toStdString()).value_or(report::ReportFormat::Html);
   QString filter;
   switch (format) {
     case report::ReportFormat::Html: filter = tr("HTML files (*.html)"); break;
@@ -129,30 +132,35 @@ void ExportReportDialog::browse() {
   }
   const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), outputPath(), filter);
   if (!path.isEmpty()) {
-    path_->setText(QFileInfo(path).suffix().isEmpty() ? path + report::format_extension(format) : path);
+    path_->setText(QFileInfo(path).suffix().isEmpty()
+                       ? path + QString::fromStdString(report::format_extension(format))
+                       : path);
   }
 }
 
 QString ExportReportDialog::exportNow(QString* error, QStringList* warnings) {
   report::ReportRequest request;
-  request.db_path = dbPath_;
-  for (qint64 id : runs_) request.runs << QString::number(id);
-  request.format = report::parse_report_format(formatName()).value_or(report::ReportFormat::Html);
-  request.output = outputPath();
-  request.title = title_->text().trimmed();
-  request.warn = [](const QString&) {};  // collected in the result, shown below
+  request.db_path = dbPath_.toStdString();
+  for (qint64 id : runs_) request.runs.push_back(std::to_string(id));
+  request.format =
+      report::parse_report_format(formatName().toStdString()).value_or(report::ReportFormat::Html);
+  request.output = outputPath().toStdString();
+  request.title = title_->text().trimmed().toStdString();
+  request.locale = report_render::report_locale(QLocale());
+  request.warn = [](const std::string&) {};  // collected in the result, shown below
   QApplication::setOverrideCursor(Qt::WaitCursor);
-  const report::ReportResult result = report::export_report(request);
+  const report::ReportResult result = report_render::export_report(request);
   QApplication::restoreOverrideCursor();
-  if (warnings) *warnings = result.warnings;
+  if (warnings) *warnings = report_render::to_qstrings(result.warnings);
   if (!result.ok) {
-    if (error) *error = result.error;
+    if (error) *error = QString::fromStdString(result.error);
     return {};
   }
+  const QString output = QString::fromStdString(result.output);
   QSettings settings;
   settings.setValue(QLatin1String(kLastFormatKey), formatName());
-  settings.setValue(QLatin1String(kLastFolderKey), QFileInfo(result.output).absolutePath());
-  return result.output;
+  settings.setValue(QLatin1String(kLastFolderKey), QFileInfo(output).absolutePath());
+  return output;
 }
 
 void ExportReportDialog::accept() {

@@ -4,7 +4,7 @@
 #include <QCoreApplication>
 #include <QEvent>
 
-#include "app/report_gui/language.h"
+#include "app/i18n/language.h"
 
 namespace adala::report_gui {
 

@@ -1,44 +1,63 @@
 #pragma once
-// Report charts drawn by QCustomPlot off screen, at print resolution, into QImages.
-// Needs a QApplication (QCustomPlot is a QWidget); the widget is never shown, so the
-// "offscreen" platform works (adala report sets it when QT_QPA_PLATFORM is unset).
-#include <QImage>
-#include <QSize>
-#include <QString>
-#include <QStringList>
-#include <QVector>
+// Report charts as specifications: what to draw (titles, axes, log scales, series with their
+// points and colours, bars), not how. The application draws them (QCustomPlot, see
+// app/report_render/chart_render.h) into PNGs at print resolution.
+#include <cstdint>
+#include <string>
+#include <vector>
 
 namespace adala::report {
 
+struct Rgb {
+  uint8_t r = 0, g = 0, b = 0;
+  bool operator==(const Rgb& o) const { return r == o.r && g == o.g && b == o.b; }
+};
+
+// Tableau 10: distinguishable in print and for most colour-vision deficiencies; series i
+// gets colour i (mod 10).
+Rgb palette_color(size_t index);
+
 struct ChartSeries {
-  QString name;
-  QVector<double> x, y;
+  std::string name;
+  std::vector<double> x, y;
+  Rgb color;
 };
 
 struct LineChart {
-  QString title, x_label, y_label;
+  std::string title, x_label, y_label;
   bool log_y = false;  // non-positive values are left out on a log axis
-  QVector<ChartSeries> series;
+  std::vector<ChartSeries> series;
   bool x_log = false;
 };
 
 struct BarChart {
-  QString title, x_label, y_label;
-  QStringList categories;          // along x
-  QVector<ChartSeries> groups;     // one bar per category and group (y: one value per category)
-  bool percent = false;            // y values in [0, 1] shown as percent
+  std::string title, x_label, y_label;
+  std::vector<std::string> categories;  // along x
+  std::vector<ChartSeries> groups;  // one bar per category and group (y: one value per category)
+  bool percent = false;             // y values in [0, 1] shown as percent
   bool log_y = false;
-  bool value_labels = true;        // the value above each bar (when there are few bars)
+  bool value_labels = true;  // the value above each bar (when there are few bars)
+};
+
+struct Size {
+  int width = 0, height = 0;
+  bool empty() const { return width <= 0 || height <= 0; }
+  bool operator==(const Size& o) const { return width == o.width && height == o.height; }
 };
 
 struct ChartStyle {
-  QSize size{660, 360};  // logical pixels (96 dpi): the size the document shows it at
-  double scale = 3.0;    // device pixels per logical pixel (3: about 300 dpi in print)
+  Size size{660, 360};  // logical pixels (96 dpi): the size the document shows it at
+  double scale = 3.0;   // device pixels per logical pixel (3: about 300 dpi in print)
 };
 
-QImage render_line_chart(const LineChart& chart, const ChartStyle& style = {});
-QImage render_bar_chart(const BarChart& chart, const ChartStyle& style = {});
-// Several line charts in a grid (e.g. one loss curve per stage), `columns` wide.
-QImage render_line_chart_grid(const QVector<LineChart>& charts, int columns, const ChartStyle& style = {});
+// One chart figure: line charts in a grid (`columns` wide; one chart: columns = 1), or a bar chart.
+struct ChartSpec {
+  enum class Kind { Lines, Bars };
+  Kind kind = Kind::Lines;
+  std::vector<LineChart> panels;
+  int columns = 1;
+  BarChart bars;
+  ChartStyle style;
+};
 
 }  // namespace adala::report

@@ -1,23 +1,12 @@
-#include <QBuffer>
-#include <QFile>
-#include <QSaveFile>
-
-#include "engine/report/report_strings.h"
+#include "engine/report/report_i18n.h"
+#include "engine/report/report_text.h"
 #include "engine/report/report_writers.h"
 
 namespace adala::report {
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
-
-QByteArray png_bytes(const QImage& image) {
-  QByteArray bytes;
-  QBuffer buffer(&bytes);
-  buffer.open(QIODevice::WriteOnly);
-  image.save(&buffer, "PNG");
-  return bytes;
-}
+std::string esc(const std::string& s) { return html_escaped(s); }
 
 constexpr const char* kCss = R"css(
 body { font-family: "Noto Sans", "Segoe UI", "Helvetica Neue", Arial, "Apple SD Gothic Neo", "Malgun Gothic", "NanumGothic", sans-serif;
@@ -43,98 +32,100 @@ figcaption { color: #57606a; font-size: 0.9rem; margin-top: 0.3rem; }
 footer { color: #8c959f; font-size: 0.8rem; margin-top: 3rem; border-top: 1px solid #d0d7de; padding-top: 0.4rem; }
 )css";
 
-void html_table(QString& out, const ReportTable& t) {
-  auto cls = [&](int c) { return c < t.numeric.size() && t.numeric[c] ? QStringLiteral(" class=\"num\"") : QString(); };
-  out += QStringLiteral("<table>\n<thead><tr>");
-  for (int c = 0; c < t.header.size(); ++c) {
+void html_table(std::string& out, const ReportTable& t) {
+  auto cls = [&](size_t c) {
+    return c < t.numeric.size() && t.numeric[c] ? std::string(" class=\"num\"") : std::string();
+  };
+  out += "<table>\n<thead><tr>";
+  for (size_t c = 0; c < t.header.size(); ++c) {
     const int width = c < t.widths.size() ? t.widths[c] : 0;
-    out += QStringLiteral("<th%1%2>%3</th>")
-               .arg(cls(c), width > 0 ? QStringLiteral(" style=\"width:%1%\"").arg(width) : QString(), esc(t.header[c]));
+    out += "<th" + cls(c) +
+           (width > 0 ? " style=\"width:" + std::to_string(width) + "%\"" : std::string()) + ">" +
+           esc(t.header[c]) + "</th>";
   }
-  out += QStringLiteral("</tr></thead>\n<tbody>\n");
+  out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t.rows) {
-    out += QStringLiteral("<tr>");
-    for (int c = 0; c < row.size(); ++c) {
-      const bool path = row[c].startsWith('/') && !row[c].contains(' ');
-      out += QStringLiteral("<td%1>%2</td>").arg(path ? QStringLiteral(" class=\"path\"") : cls(c), esc(row[c]));
+    out += "<tr>";
+    for (size_t c = 0; c < row.size(); ++c) {
+      const bool path = starts_with(row[c], "/") && !contains(row[c], " ");
+      out += "<td" + (path ? std::string(" class=\"path\"") : cls(c)) + ">" + esc(row[c]) + "</td>";
     }
-    out += QStringLiteral("</tr>\n");
+    out += "</tr>\n";
   }
-  out += QStringLiteral("</tbody></table>\n");
+  out += "</tbody></table>\n";
 }
 
 }  // namespace
 
-QString render_html(const ReportDocument& doc) {
-  QString out;
+std::string render_html(const ReportDocument& doc, const FigureRenderer& png) {
+  std::string out;
   out.reserve(1 << 20);
-  out += QStringLiteral("<!DOCTYPE html>\n<html lang=\"%1\">\n<head>\n<meta charset=\"utf-8\">\n"
-                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                        "<meta name=\"generator\" content=\"AdaLA Workbench\">\n<title>%2</title>\n<style>%3</style>\n</head>\n<body>\n")
-             .arg(esc(doc.language), esc(doc.title), QString::fromLatin1(kCss));
-  out += QStringLiteral("<header>\n<h1>%1</h1>\n").arg(esc(doc.title));
-  for (const auto& line : doc.meta) out += QStringLiteral("<p class=\"meta\">%1</p>\n").arg(esc(line));
-  out += QStringLiteral("</header>\n");
+  out += "<!DOCTYPE html>\n<html lang=\"" + esc(doc.language) +
+         "\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<meta name=\"generator\" content=\"AdaLA Workbench\">\n<title>" +
+         esc(doc.title) + "</title>\n<style>" + kCss + "</style>\n</head>\n<body>\n";
+  out += "<header>\n<h1>" + esc(doc.title) + "</h1>\n";
+  for (const auto& line : doc.meta) out += "<p class=\"meta\">" + esc(line) + "</p>\n";
+  out += "</header>\n";
 
-  out += QStringLiteral("<nav class=\"toc\">\n<h2>%1</h2>\n<ol>\n").arg(esc(AdalaReport::tr("Contents")));
+  out += "<nav class=\"toc\">\n<h2>" + esc(AdalaReport::tr("Contents")) + "</h2>\n<ol>\n";
   for (const auto& s : doc.sections)
-    out += QStringLiteral("<li><a href=\"#%1\">%2</a></li>\n").arg(esc(s.id), esc(s.title));
-  out += QStringLiteral("</ol>\n</nav>\n");
+    out += "<li><a href=\"#" + esc(s.id) + "\">" + esc(s.title) + "</a></li>\n";
+  out += "</ol>\n</nav>\n";
 
   for (const auto& s : doc.sections) {
-    out += QStringLiteral("<section id=\"%1\">\n<h2>%2</h2>\n").arg(esc(s.id), esc(s.title));
+    out += "<section id=\"" + esc(s.id) + "\">\n<h2>" + esc(s.title) + "</h2>\n";
     for (const auto& b : s.blocks) {
       switch (b.kind) {
-        case ReportBlock::Kind::Subheading: out += QStringLiteral("<h3>%1</h3>\n").arg(esc(b.text)); break;
-        case ReportBlock::Kind::Paragraph: out += QStringLiteral("<p>%1</p>\n").arg(esc(b.text)); break;
+        case ReportBlock::Kind::Subheading:
+          out += "<h3>" + esc(b.text) + "</h3>\n";
+          break;
+        case ReportBlock::Kind::Paragraph:
+          out += "<p>" + esc(b.text) + "</p>\n";
+          break;
         case ReportBlock::Kind::Bullets:
-          out += QStringLiteral("<ul>\n");
-          for (const auto& item : b.items) out += QStringLiteral("<li>%1</li>\n").arg(esc(item));
-          out += QStringLiteral("</ul>\n");
+          out += "<ul>\n";
+          for (const auto& item : b.items) out += "<li>" + esc(item) + "</li>\n";
+          out += "</ul>\n";
           break;
         case ReportBlock::Kind::Notice:
-          out += QStringLiteral("<div class=\"notice\" role=\"note\"><strong>%1</strong>").arg(esc(b.text));
-          if (!b.items.isEmpty()) {
-            out += QStringLiteral("<ul>");
-            for (const auto& item : b.items) out += QStringLiteral("<li>%1</li>").arg(esc(item));
-            out += QStringLiteral("</ul>");
+          out += "<div class=\"notice\" role=\"note\"><strong>" + esc(b.text) + "</strong>";
+          if (!b.items.empty()) {
+            out += "<ul>";
+            for (const auto& item : b.items) out += "<li>" + esc(item) + "</li>";
+            out += "</ul>";
           }
-          out += QStringLiteral("</div>\n");
+          out += "</div>\n";
           break;
-        case ReportBlock::Kind::Table: html_table(out, b.table); break;
+        case ReportBlock::Kind::Table:
+          html_table(out, b.table);
+          break;
         case ReportBlock::Kind::Figure: {
-          const ReportFigure& f = doc.figures[b.figure];
-          const QString caption = AdalaReport::tr("Figure %1.").arg(f.number) + ' ' + f.caption;
-          out += QStringLiteral("<figure id=\"%1\"><img src=\"data:image/png;base64,%2\" width=\"%3\" height=\"%4\" alt=\"%5\">"
-                                "<figcaption>%6</figcaption></figure>\n")
-                     .arg(esc(f.name), QString::fromLatin1(png_bytes(f.image).toBase64()))
-                     .arg(f.display.width())
-                     .arg(f.display.height())
-                     .arg(esc(f.caption), esc(caption));
+          const ReportFigure& f = doc.figures[size_t(b.figure)];
+          const std::string bytes = png ? png(f) : std::string();
+          out += "<figure id=\"" + esc(f.name) + "\">";
+          if (!bytes.empty())
+            out += "<img src=\"data:image/png;base64," + base64(bytes) + "\" width=\"" +
+                   std::to_string(f.display.width) + "\" height=\"" +
+                   std::to_string(f.display.height) + "\" alt=\"" + esc(f.caption) + "\">";
+          out += "<figcaption>" + esc(figure_caption(f)) + "</figcaption></figure>\n";
           break;
         }
       }
     }
-    out += QStringLiteral("</section>\n");
+    out += "</section>\n";
   }
-  out += QStringLiteral("<footer>%1</footer>\n</body>\n</html>\n").arg(esc(doc.meta.join(QStringLiteral(" · "))));
+  out += "<footer>" + esc(join(doc.meta, " · ")) + "</footer>\n</body>\n</html>\n";
   return out;
 }
 
-WriteResult write_html(const ReportDocument& doc, const QString& path) {
+WriteResult write_html(const ReportDocument& doc, const std::string& path,
+                       const FigureRenderer& png) {
   WriteResult r;
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    r.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return r;
-  }
-  file.write(render_html(doc).toUtf8());
-  if (!file.commit()) {
-    r.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return r;
-  }
+  if (!write_file_atomically(path, render_html(doc, png), &r.error)) return r;
   r.ok = true;
-  r.files << path;
+  r.files.push_back(path);
   return r;
 }
 

@@ -1,8 +1,8 @@
-#include <QDir>
-#include <QFileInfo>
-#include <QSaveFile>
+#include <filesystem>
+#include <system_error>
 
-#include "engine/report/report_strings.h"
+#include "engine/report/report_i18n.h"
+#include "engine/report/report_text.h"
 #include "engine/report/report_writers.h"
 
 namespace adala::report {
@@ -10,14 +10,15 @@ namespace adala::report {
 namespace {
 
 // Markdown-safe inline text: no table-breaking pipes, no stray emphasis or HTML.
-QString md(const QString& s) {
-  QString out;
+std::string md(const std::string& s) {
+  std::string out;
   out.reserve(s.size());
-  for (QChar c : s) {
-    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>' || c == '[' || c == ']' || c == '\\')
+  for (char c : s) {
+    if (c == '|' || c == '*' || c == '_' || c == '`' || c == '<' || c == '>' || c == '[' ||
+        c == ']' || c == '\\')
       out += '\\';
     if (c == '\n') {
-      out += QStringLiteral("<br>");
+      out += "<br>";
       continue;
     }
     out += c;
@@ -25,86 +26,103 @@ QString md(const QString& s) {
   return out;
 }
 
-void md_table(QString& out, const ReportTable& t) {
+void md_table(std::string& out, const ReportTable& t) {
   out += '|';
-  for (const auto& h : t.header) out += ' ' + md(h) + QStringLiteral(" |");
-  out += QStringLiteral("\n|");
-  for (int c = 0; c < t.header.size(); ++c)
-    out += c < t.numeric.size() && t.numeric[c] ? QStringLiteral("---:|") : QStringLiteral(":---|");
+  for (const auto& h : t.header) out += ' ' + md(h) + " |";
+  out += "\n|";
+  for (size_t c = 0; c < t.header.size(); ++c)
+    out += c < t.numeric.size() && t.numeric[c] ? "---:|" : ":---|";
   out += '\n';
   for (const auto& row : t.rows) {
     out += '|';
-    for (int c = 0; c < t.header.size(); ++c) out += ' ' + md(c < row.size() ? row[c] : QString()) + QStringLiteral(" |");
+    for (size_t c = 0; c < t.header.size(); ++c)
+      out += ' ' + md(c < row.size() ? row[c] : std::string()) + " |";
     out += '\n';
   }
   out += '\n';
 }
 
-}  // namespace
-
-QString markdown_figure_folder(const QString& markdown_path) {
-  const QFileInfo info(markdown_path);
-  return info.absolutePath() + '/' + info.completeBaseName() + QStringLiteral("_files");
+std::string spaces_escaped(std::string text) {
+  for (size_t at = text.find(' '); at != std::string::npos; at = text.find(' ', at + 3))
+    text.replace(at, 1, "%20");
+  return text;
 }
 
-WriteResult write_markdown(const ReportDocument& doc, const QString& path) {
+}  // namespace
+
+std::string markdown_figure_folder(const std::string& markdown_path) {
+  return absolute_dir(markdown_path) + '/' + complete_base_name(markdown_path) + "_files";
+}
+
+WriteResult write_markdown(const ReportDocument& doc, const std::string& path,
+                           const FigureRenderer& png) {
   WriteResult r;
-  const QString folder = markdown_figure_folder(path);
-  QString folder_name = QFileInfo(folder).fileName();
-  folder_name.replace(' ', QStringLiteral("%20"));
-  if (!doc.figures.isEmpty() && !QDir().mkpath(folder)) {
-    r.error = QStringLiteral("cannot create %1").arg(folder);
+  const std::string folder = markdown_figure_folder(path);
+  const std::string folder_name = spaces_escaped(file_name(folder));
+  std::error_code ec;
+  if (!doc.figures.empty() && !std::filesystem::create_directories(folder, ec) && ec) {
+    r.error = "cannot create " + folder;
     return r;
   }
-  QStringList figure_files;
+  std::vector<std::string> figure_files;
+  std::vector<bool> drawn;
   for (const auto& f : doc.figures) {
-    const QString file = folder + '/' + f.name + QStringLiteral(".png");
-    if (!f.image.save(file, "PNG")) {
-      r.error = QStringLiteral("cannot write %1").arg(file);
+    const std::string bytes = png ? png(f) : std::string();
+    drawn.push_back(!bytes.empty());
+    if (bytes.empty()) continue;
+    const std::string file = folder + '/' + f.name + ".png";
+    std::string error;
+    if (!write_file_atomically(file, bytes, &error)) {
+      r.error = "cannot write " + file;
       return r;
     }
-    figure_files << file;
+    figure_files.push_back(file);
   }
 
-  QString out;
-  out += QStringLiteral("# %1\n\n").arg(md(doc.title));
-  for (const auto& line : doc.meta) out += md(line) + QStringLiteral("  \n");
-  out += QStringLiteral("\n## %1\n\n").arg(md(AdalaReport::tr("Contents")));
-  for (int i = 0; i < doc.sections.size(); ++i)
-    out += QStringLiteral("%1. [%2](#%3)\n").arg(i + 1).arg(md(doc.sections[i].title), doc.sections[i].id);
+  std::string out;
+  out += "# " + md(doc.title) + "\n\n";
+  for (const auto& line : doc.meta) out += md(line) + "  \n";
+  out += "\n## " + md(AdalaReport::tr("Contents")) + "\n\n";
+  for (size_t i = 0; i < doc.sections.size(); ++i)
+    out += std::to_string(i + 1) + ". [" + md(doc.sections[i].title) + "](#" + doc.sections[i].id +
+           ")\n";
   out += '\n';
   for (const auto& s : doc.sections) {
-    out += QStringLiteral("<a id=\"%1\"></a>\n\n## %2\n\n").arg(s.id, md(s.title));
+    out += "<a id=\"" + s.id + "\"></a>\n\n## " + md(s.title) + "\n\n";
     for (const auto& b : s.blocks) {
       switch (b.kind) {
-        case ReportBlock::Kind::Subheading: out += QStringLiteral("### %1\n\n").arg(md(b.text)); break;
-        case ReportBlock::Kind::Paragraph: out += md(b.text) + QStringLiteral("\n\n"); break;
+        case ReportBlock::Kind::Subheading:
+          out += "### " + md(b.text) + "\n\n";
+          break;
+        case ReportBlock::Kind::Paragraph:
+          out += md(b.text) + "\n\n";
+          break;
         case ReportBlock::Kind::Bullets:
-          for (const auto& item : b.items) out += QStringLiteral("- %1\n").arg(md(item));
+          for (const auto& item : b.items) out += "- " + md(item) + "\n";
           out += '\n';
           break;
         case ReportBlock::Kind::Notice:
-          out += QStringLiteral("> **%1**\n").arg(md(b.text));
-          for (const auto& item : b.items) out += QStringLiteral("> - %1\n").arg(md(item));
+          out += "> **" + md(b.text) + "**\n";
+          for (const auto& item : b.items) out += "> - " + md(item) + "\n";
           out += '\n';
           break;
-        case ReportBlock::Kind::Table: md_table(out, b.table); break;
+        case ReportBlock::Kind::Table:
+          md_table(out, b.table);
+          break;
         case ReportBlock::Kind::Figure: {
-          const ReportFigure& f = doc.figures[b.figure];
-          const QString caption = AdalaReport::tr("Figure %1.").arg(f.number) + ' ' + f.caption;
-          out += QStringLiteral("![%1](%2/%3.png)\n\n*%4*\n\n").arg(md(f.caption), folder_name, f.name, md(caption));
+          const ReportFigure& f = doc.figures[size_t(b.figure)];
+          if (drawn[size_t(b.figure)])
+            out += "![" + md(f.caption) + "](" + folder_name + "/" + f.name + ".png)\n\n";
+          out += "*" + md(figure_caption(f)) + "*\n\n";
           break;
         }
       }
     }
   }
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(out.toUtf8()) < 0 || !file.commit()) {
-    r.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return r;
-  }
+  if (!write_file_atomically(path, out, &r.error)) return r;
   r.ok = true;
-  r.files << path << figure_files;
+  r.files.push_back(path);
+  r.files.insert(r.files.end(), figure_files.begin(), figure_files.end());
   return r;
 }
 

@@ -1,101 +1,138 @@
 #include "engine/report/report_model.h"
 
-#include <QFile>
-#include <QFileInfo>
-#include <QImageReader>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QJsonValue>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <map>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
-#include "engine/report/report_strings.h"
+#include "engine/report/report_i18n.h"
+#include "engine/report/report_text.h"
 #include "engine/store/run_store.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala::report {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+using Json = nlohmann::json;
 
-void flatten_into(const QJsonValue& value, const QString& prefix, QMap<QString, QString>& out) {
-  if (value.isObject()) {
-    const QJsonObject object = value.toObject();
-    if (object.isEmpty() && !prefix.isEmpty()) out.insert(prefix, QStringLiteral("{}"));
-    for (auto it = object.begin(); it != object.end(); ++it)
-      flatten_into(it.value(), prefix.isEmpty() ? it.key() : prefix + '.' + it.key(), out);
-  } else if (value.isArray()) {
-    // Arrays of scalars read best on one line: [224, 448]; arrays of objects get indices.
-    const QJsonArray array = value.toArray();
-    bool scalars = true;
-    for (const auto& v : array) scalars = scalars && !v.isObject() && !v.isArray();
-    if (scalars) {
-      out.insert(prefix, QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Compact)));
-    } else {
-      for (int i = 0; i < array.size(); ++i) flatten_into(array[i], prefix + '[' + QString::number(i) + ']', out);
-    }
-  } else if (value.isString()) {
-    out.insert(prefix, value.toString());
-  } else if (value.isBool()) {
-    out.insert(prefix, value.toBool() ? QStringLiteral("true") : QStringLiteral("false"));
-  } else if (value.isDouble()) {
-    out.insert(prefix, QString::number(value.toDouble(), 'g', 12));
-  } else if (value.isNull()) {
-    out.insert(prefix, QStringLiteral("null"));
+// QString::number(v, 'g', 12): how config numbers read in the report.
+std::string number_g12(double v) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.12g", v);
+  return buffer;
+}
+
+// A scalar as a compact JSON document writes it (numbers shortest, as Qt's QJsonDocument).
+std::string compact_scalar(const Json& v) {
+  if (v.is_number_float()) {
+    char buffer[64];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, v.get<double>()).ptr;
+    return std::string(buffer, end);
   }
+  return v.dump();
+}
+
+void flatten_into(const Json& value, const std::string& prefix,
+                  std::map<std::string, std::string>& out) {
+  if (value.is_object()) {
+    if (value.empty() && !prefix.empty()) out.emplace(prefix, "{}");
+    for (auto it = value.begin(); it != value.end(); ++it)
+      flatten_into(it.value(), prefix.empty() ? it.key() : prefix + '.' + it.key(), out);
+  } else if (value.is_array()) {
+    // Arrays of scalars read best on one line: [224,448]; arrays of objects get indices.
+    bool scalars = true;
+    for (const auto& v : value) scalars = scalars && !v.is_object() && !v.is_array();
+    if (scalars) {
+      std::vector<std::string> items;
+      for (const auto& v : value) items.push_back(compact_scalar(v));
+      out[prefix] = "[" + join(items, ",") + "]";
+    } else {
+      for (size_t i = 0; i < value.size(); ++i)
+        flatten_into(value[i], prefix + '[' + std::to_string(i) + ']', out);
+    }
+  } else if (value.is_string()) {
+    out[prefix] = value.get<std::string>();
+  } else if (value.is_boolean()) {
+    out[prefix] = value.get<bool>() ? "true" : "false";
+  } else if (value.is_number()) {
+    out[prefix] = number_g12(value.get<double>());
+  } else if (value.is_null()) {
+    out[prefix] = "null";
+  }
+}
+
+bool is_file(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
 }
 
 ArtifactRef to_ref(const store::ArtifactInfo& a) {
   ArtifactRef r;
   r.run = a.run_id;
-  r.kind = qs(a.kind);
-  r.path = qs(a.path);
-  r.sha256 = qs(a.sha256);
+  r.kind = a.kind;
+  r.path = a.path;
+  r.sha256 = a.sha256;
   r.bytes = a.bytes;
-  const QFileInfo info(r.path);
-  r.exists = info.exists() && info.isFile();
+  r.exists = is_file(r.path);
   return r;
 }
 
-double seconds_between(const QDateTime& a, const QDateTime& b) {
-  if (!a.isValid() || !b.isValid()) return kNaN;
-  return double(a.msecsTo(b)) / 1000.0;
+double seconds_between(const Timestamp& a, const Timestamp& b) {
+  if (!a.valid || !b.valid) return kNaN;
+  return double(b.utc_msecs - a.utc_msecs) / 1000.0;
 }
 
-QString caption_from_path(const QString& path) {
-  QString base = QFileInfo(path).completeBaseName();
-  base.replace('_', ' ');
+std::string caption_from_path(const std::string& path) {
+  std::string base = complete_base_name(path);
+  std::replace(base.begin(), base.end(), '_', ' ');
   return base;
 }
 
 // "variant:d" -> "d"; "variant:a-teacher" -> "a".
-QString variant_of(const QStringList& tags) {
+std::string variant_of(const std::vector<std::string>& tags) {
   for (const auto& t : tags)
-    if (t.startsWith(QLatin1String("variant:"))) return t.mid(8).left(1);
+    if (starts_with(t, "variant:")) return t.substr(8, 1);
   return {};
 }
 
-QString ablation_folder_of(const QStringList& tags) {
+std::string ablation_folder_of(const std::vector<std::string>& tags) {
   for (const auto& t : tags)
-    if (t.startsWith(QLatin1String("ablation:"))) return t.mid(9);
+    if (starts_with(t, "ablation:")) return t.substr(9);
   return {};
+}
+
+int64_t now_msecs() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
 
-const QStringList& stage_names() {
-  static const QStringList names = {QStringLiteral("teacher"), QStringLiteral("attention_alignment"),
-                                    QStringLiteral("feature_alignment"), QStringLiteral("fine_tuning")};
+const std::vector<std::string>& stage_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& s : kStages) out.emplace_back(s.name);
+    return out;
+  }();
   return names;
 }
 
-int stage_index(const QString& stage) { return stage_names().indexOf(stage); }
+int CsvTable::column(const std::string& name) const {
+  const auto it = std::find(header.begin(), header.end(), name);
+  return it == header.end() ? -1 : int(it - header.begin());
+}
 
-const StageSummary* ReportRun::stage(const QString& name) const {
+const StageSummary* ReportRun::stage(const std::string& name) const {
   for (const auto& s : stages)
     if (s.stage == name) return &s;
   return nullptr;
@@ -103,41 +140,63 @@ const StageSummary* ReportRun::stage(const QString& name) const {
 
 bool ReportRun::has_block_mse() const {
   for (const auto& s : stages)
-    if (!s.block_mse.isEmpty()) return true;
+    if (!s.block_mse.empty()) return true;
   return false;
 }
 
-QString ReportRun::label() const { return QStringLiteral("#%1 %2").arg(id).arg(name); }
+std::string ReportRun::label() const { return "#" + std::to_string(id) + " " + name; }
 
-QMap<QString, QString> flatten_json(const QString& json) {
-  QMap<QString, QString> out;
-  QJsonParseError error{};
-  const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8(), &error);
-  if (error.error != QJsonParseError::NoError) {
-    if (!json.trimmed().isEmpty()) out.insert(QStringLiteral("(config)"), json.trimmed());
+std::map<std::string, std::string> flatten_json(const std::string& json) {
+  std::map<std::string, std::string> out;
+  const Json doc = Json::parse(json, nullptr, false);
+  if (doc.is_discarded() || !(doc.is_object() || doc.is_array())) {
+    const std::string text = trimmed(json);
+    if (!text.empty()) out.emplace("(config)", text);
     return out;
   }
-  if (doc.isObject()) flatten_into(doc.object(), QString(), out);
-  else if (doc.isArray()) flatten_into(doc.array(), QStringLiteral("(config)"), out);
+  if (doc.is_object())
+    flatten_into(doc, std::string(), out);
+  else
+    flatten_into(doc, "(config)", out);
   return out;
 }
 
-QDateTime parse_store_time(const std::string& iso) {
-  if (iso.empty()) return {};
-  QDateTime t = QDateTime::fromString(qs(iso), Qt::ISODateWithMs);
-  if (!t.isValid()) t = QDateTime::fromString(qs(iso), Qt::ISODate);
-  if (t.isValid() && t.timeSpec() != Qt::UTC) t.setTimeSpec(Qt::UTC);
+Timestamp parse_store_time(const std::string& iso) {
+  // "2024-05-01T12:00:00.000Z"; a time without a zone is read as UTC.
+  Timestamp t;
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, consumed = 0;
+  if (std::sscanf(iso.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s,
+                  &consumed) != 6)
+    return t;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return t;
+  int ms = 0;
+  size_t at = size_t(consumed);
+  if (at < iso.size() && (iso[at] == '.' || iso[at] == ',')) {
+    int digits = 0;
+    for (++at; at < iso.size() && iso[at] >= '0' && iso[at] <= '9'; ++at, ++digits)
+      if (digits < 3) ms = ms * 10 + (iso[at] - '0');
+    for (; digits < 3; ++digits) ms *= 10;
+  }
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = s;
+  t.utc_msecs = int64_t(timegm(&tm)) * 1000 + ms;
+  t.valid = true;
   return t;
 }
 
-CsvTable parse_csv(const QString& text) {
+CsvTable parse_csv(const std::string& text) {
   CsvTable table;
-  QVector<QStringList> records;
-  QStringList record;
-  QString field;
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string field;
   bool quoted = false, field_started = false;
-  for (int i = 0; i < text.size(); ++i) {
-    const QChar c = text[i];
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     if (quoted) {
       if (c == '"') {
         if (i + 1 < text.size() && text[i + 1] == '"') {
@@ -155,14 +214,14 @@ CsvTable parse_csv(const QString& text) {
       quoted = true;
       field_started = true;
     } else if (c == ',') {
-      record << field;
+      record.push_back(field);
       field.clear();
       field_started = true;
     } else if (c == '\n' || c == '\r') {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (field_started || !field.isEmpty() || !record.isEmpty()) {
-        record << field;
-        records << record;
+      if (field_started || !field.empty() || !record.empty()) {
+        record.push_back(field);
+        records.push_back(record);
       }
       record.clear();
       field.clear();
@@ -172,71 +231,101 @@ CsvTable parse_csv(const QString& text) {
       field_started = true;
     }
   }
-  if (field_started || !field.isEmpty() || !record.isEmpty()) {
-    record << field;
-    records << record;
+  if (field_started || !field.empty() || !record.empty()) {
+    record.push_back(field);
+    records.push_back(record);
   }
-  if (!records.isEmpty()) {
-    table.header = records.takeFirst();
-    for (auto& r : records) {
-      while (r.size() < table.header.size()) r << QString();
-      table.rows << r;
+  if (!records.empty()) {
+    table.header = records.front();
+    for (size_t r = 1; r < records.size(); ++r) {
+      auto& row = records[r];
+      while (row.size() < table.header.size()) row.emplace_back();
+      table.rows.push_back(row);
     }
   }
   return table;
 }
 
-CsvTable read_csv(const QString& path, QString* error) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-    if (error) *error = file.errorString();
+CsvTable read_csv(const std::string& path, std::string* error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    if (error) *error = std::strerror(errno);
     return {};
   }
-  CsvTable table = parse_csv(QString::fromUtf8(file.readAll()));
+  std::ostringstream text;
+  text << file.rdbuf();
+  CsvTable table = parse_csv(text.str());
   table.path = path;
-  if (table.header.isEmpty() && error) *error = QStringLiteral("empty file");
+  if (table.header.empty() && error) *error = "empty file";
   return table;
 }
 
-ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>& run_ids) {
+bool probe_png(const std::string& path, Size* size, std::string* error) {
+  std::ifstream file(path, std::ios::binary);
+  unsigned char head[24] = {};
+  if (!file || !file.read(reinterpret_cast<char*>(head), sizeof head)) {
+    if (error) *error = "cannot read the file";
+    return false;
+  }
+  static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (std::memcmp(head, kSignature, 8) != 0 || std::memcmp(head + 12, "IHDR", 4) != 0) {
+    if (error) *error = "not a PNG file";
+    return false;
+  }
+  auto be32 = [&](int at) {
+    return int(uint32_t(head[at]) << 24 | uint32_t(head[at + 1]) << 16 |
+               uint32_t(head[at + 2]) << 8 | head[at + 3]);
+  };
+  size->width = be32(16);
+  size->height = be32(20);
+  if (size->empty()) {
+    if (error) *error = "empty image";
+    return false;
+  }
+  return true;
+}
+
+ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>& run_ids,
+                              const ImageProbe& probe) {
   ReportModel model;
-  model.db_path = qs(store.path());
-  model.generated = QDateTime::currentDateTime();
-  auto warn = [&](const QString& message) { model.warnings << message; };
+  model.db_path = store.path();
+  model.generated = Timestamp{true, now_msecs()};
+  auto warn = [&](const std::string& message) { model.warnings.push_back(message); };
+  const ImageProbe read_size = probe ? probe : ImageProbe(probe_png);
 
   for (int64_t id : run_ids) {
     const auto info = store.find_run(id);
     if (!info) throw std::invalid_argument("no run " + std::to_string(id) + " in " + store.path());
     ReportRun run;
     run.id = info->id;
-    run.name = qs(info->name);
-    run.status = qs(info->status);
-    run.device = qs(info->device);
-    run.torch_version = qs(info->torch_version);
-    run.project_version = qs(info->project_version);
-    run.notes = qs(info->notes);
+    run.name = info->name;
+    run.status = info->status;
+    run.device = info->device;
+    run.torch_version = info->torch_version;
+    run.project_version = info->project_version;
+    run.notes = info->notes;
     run.created = parse_store_time(info->created_at);
     run.started = parse_store_time(info->started_at);
     run.ended = parse_store_time(info->ended_at);
     run.seconds = seconds_between(run.started, run.ended);
-    for (const auto& t : info->tags) run.tags << qs(t);
-    run.config_json = qs(info->config_json);
+    run.tags = info->tags;
+    run.config_json = info->config_json;
     run.config = flatten_json(run.config_json);
 
     // Stages and their curves.
-    std::map<std::string, int> stage_slot;
+    std::map<std::string, size_t> stage_slot;
     for (const auto& s : store.stages(id)) {
       StageSummary summary;
-      summary.stage = qs(s.stage);
+      summary.stage = s.stage;
       summary.index = s.index;
-      summary.status = qs(s.status);
+      summary.status = s.status;
       summary.total_steps = s.total_steps;
       summary.last_step = s.last_step;
       summary.started = parse_store_time(s.started_at);
       summary.ended = parse_store_time(s.ended_at);
       summary.seconds = seconds_between(summary.started, summary.ended);
       stage_slot[s.stage] = run.stages.size();
-      run.stages << summary;
+      run.stages.push_back(summary);
     }
     std::map<std::string, std::pair<double, int>> ips;  // stage -> (sum, count)
     std::map<std::string, int64_t> acc_step, lr_step;
@@ -245,10 +334,10 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       if (slot == stage_slot.end()) {
         // Metrics of a stage without a stage row (should not happen): give it one.
         StageSummary summary;
-        summary.stage = qs(m.stage);
+        summary.stage = m.stage;
         summary.index = stage_index(summary.stage);
         slot = stage_slot.emplace(m.stage, run.stages.size()).first;
-        run.stages << summary;
+        run.stages.push_back(summary);
       }
       StageSummary& s = run.stages[slot->second];
       if (m.key == "loss" && m.block < 0) {
@@ -271,101 +360,109 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       }
     }
     for (auto& s : run.stages) {
-      if (!s.loss.isEmpty()) {
+      if (!s.loss.empty()) {
         s.first_loss = s.loss.front().value;
         s.final_loss = s.loss.back().value;
         for (const auto& p : s.loss)
           if (std::isfinite(p.value) && !(p.value >= s.best_loss)) s.best_loss = p.value;
       }
-      const auto it = ips.find(s.stage.toStdString());
-      if (it != ips.end() && it->second.second > 0) s.mean_images_per_second = it->second.first / it->second.second;
-      if (s.last_step < 0 && !s.loss.isEmpty()) s.last_step = qint64(s.loss.back().step);
+      const auto it = ips.find(s.stage);
+      if (it != ips.end() && it->second.second > 0)
+        s.mean_images_per_second = it->second.first / it->second.second;
+      if (s.last_step < 0 && !s.loss.empty()) s.last_step = int64_t(s.loss.back().step);
     }
-    std::stable_sort(run.stages.begin(), run.stages.end(), [](const StageSummary& a, const StageSummary& b) {
-      const int ia = a.index < 0 ? 99 : a.index, ib = b.index < 0 ? 99 : b.index;
-      return ia < ib;
-    });
+    std::stable_sort(run.stages.begin(), run.stages.end(),
+                     [](const StageSummary& a, const StageSummary& b) {
+                       const int ia = a.index < 0 ? 99 : a.index, ib = b.index < 0 ? 99 : b.index;
+                       return ia < ib;
+                     });
 
-    for (const auto& [key, value] : store.evaluations(id)) run.evaluations.insert(qs(key), value);
+    run.evaluations = store.evaluations(id);
 
     // Artifacts: every file is checked; figures and tables are read.
     for (const auto& a : store.artifacts(id)) {
       ArtifactRef ref = to_ref(a);
-      run.artifacts << ref;
-      const bool figure = ref.kind == QLatin1String("attention_figure") || ref.kind == QLatin1String("segmentation_figure");
-      if (!ref.exists) {
-        warn(AdalaReport::tr("run %1: %2 artifact missing: %3").arg(run.id).arg(ref.kind, ref.path));
-      }
+      run.artifacts.push_back(ref);
+      const bool figure = ref.kind == "attention_figure" || ref.kind == "segmentation_figure";
+      const std::string run_id = std::to_string(run.id);
+      if (!ref.exists)
+        warn(arg(AdalaReport::tr("run %1: %2 artifact missing: %3"), {run_id, ref.kind, ref.path}));
       if (figure) {
         ImageArtifact image;
         image.artifact = ref;
         image.caption = caption_from_path(ref.path);
         if (ref.exists) {
-          QImageReader reader(ref.path);
-          image.image = reader.read();
-          if (image.image.isNull()) {
-            image.problem = reader.errorString();
-            warn(AdalaReport::tr("run %1: %2 artifact unreadable: %3 (%4)").arg(run.id).arg(ref.kind, ref.path, image.problem));
+          if (!read_size(ref.path, &image.size, &image.problem)) {
+            image.size = {};
+            if (image.problem.empty()) image.problem = "unreadable";
+            warn(arg(AdalaReport::tr("run %1: %2 artifact unreadable: %3 (%4)"),
+                     {run_id, ref.kind, ref.path, image.problem}));
           }
         } else {
-          image.problem = QStringLiteral("missing");
+          image.problem = "missing";
         }
-        (ref.kind == QLatin1String("attention_figure") ? run.attention_figures : run.segmentation_figures) << image;
-      } else if (ref.kind == QLatin1String("scaling_csv")) {
+        (ref.kind == "attention_figure" ? run.attention_figures : run.segmentation_figures)
+            .push_back(image);
+      } else if (ref.kind == "scaling_csv") {
         ScalingData data;
         data.artifact = ref;
         if (ref.exists) {
-          QString error;
+          std::string error;
           data.table = read_csv(ref.path, &error);
-          if (data.table.header.isEmpty()) {
-            data.problem = error.isEmpty() ? QStringLiteral("no header") : error;
-            warn(AdalaReport::tr("run %1: %2 artifact unreadable: %3 (%4)").arg(run.id).arg(ref.kind, ref.path, data.problem));
+          if (data.table.header.empty()) {
+            data.problem = error.empty() ? "no header" : error;
+            warn(arg(AdalaReport::tr("run %1: %2 artifact unreadable: %3 (%4)"),
+                     {run_id, ref.kind, ref.path, data.problem}));
           }
         } else {
-          data.problem = QStringLiteral("missing");
+          data.problem = "missing";
         }
-        run.scaling << data;
+        run.scaling.push_back(data);
       }
     }
-    model.runs << run;
+    model.runs.push_back(run);
   }
 
   // Config: the union of keys, in key order; `differs` when the runs disagree.
-  std::set<QString> keys;
+  std::set<std::string> keys;
   for (const auto& run : model.runs)
-    for (auto it = run.config.begin(); it != run.config.end(); ++it) keys.insert(it.key());
+    for (const auto& [key, value] : run.config) keys.insert(key);
   for (const auto& key : keys) {
     ConfigRow row;
     row.key = key;
-    for (const auto& run : model.runs) row.values << run.config.value(key);
+    for (const auto& run : model.runs) {
+      const auto it = run.config.find(key);
+      row.values.push_back(it == run.config.end() ? std::string() : it->second);
+    }
     for (const auto& v : row.values) row.differs = row.differs || v != row.values.front();
-    model.config << row;
+    model.config.push_back(row);
   }
 
   // Ablations: every "ablation:<folder>" group a reported run belongs to, with all of the
   // group's variants from the database (the newest run of each variant).
-  QStringList folders;
+  std::vector<std::string> folders;
   for (const auto& run : model.runs) {
-    const QString folder = ablation_folder_of(run.tags);
-    if (!folder.isEmpty() && run.tags.contains(QStringLiteral("ablation")) && !folders.contains(folder)) folders << folder;
+    const std::string folder = ablation_folder_of(run.tags);
+    const bool tagged = std::find(run.tags.begin(), run.tags.end(), "ablation") != run.tags.end();
+    if (!folder.empty() && tagged &&
+        std::find(folders.begin(), folders.end(), folder) == folders.end())
+      folders.push_back(folder);
   }
-  if (!folders.isEmpty()) {
+  if (!folders.empty()) {
     const auto all = store.list_runs();  // newest first
     for (const auto& folder : folders) {
       Ablation ablation;
       ablation.folder = folder;
-      const std::string tag = "ablation:" + folder.toStdString();
-      std::map<QString, const store::RunInfo*> by_variant;
+      const std::string tag = "ablation:" + folder;
+      std::map<std::string, const store::RunInfo*> by_variant;
       for (const auto& r : all) {
         if (std::find(r.tags.begin(), r.tags.end(), tag) == r.tags.end()) continue;
-        QStringList tags;
-        for (const auto& t : r.tags) tags << qs(t);
-        const QString v = variant_of(tags);
-        if (!v.isEmpty() && !by_variant.count(v)) by_variant[v] = &r;
+        const std::string v = variant_of(r.tags);
+        if (!v.empty() && !by_variant.count(v)) by_variant[v] = &r;
       }
       double teacher = kNaN;
-      if (by_variant.count(QStringLiteral("a"))) {
-        const auto evals = store.evaluations(by_variant[QStringLiteral("a")]->id);
+      if (by_variant.count("a")) {
+        const auto evals = store.evaluations(by_variant["a"]->id);
         const auto it = evals.find("teacher/top1");
         if (it != evals.end()) teacher = it->second;
       }
@@ -374,26 +471,27 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
         row.variant = variant;
         row.run = info->id;
         const auto evals = store.evaluations(info->id);
-        const auto it = evals.find(variant == QLatin1String("a") ? "teacher/top1" : "fine_tuning/top1");
+        const auto it = evals.find(variant == "a" ? "teacher/top1" : "fine_tuning/top1");
         if (it != evals.end()) row.top1 = it->second;
-        row.gap_points = variant == QLatin1String("a") ? 0.0 : 100.0 * (row.top1 - teacher);
-        ablation.rows << row;
-        if (variant == QLatin1String("c") || variant == QLatin1String("d")) {
+        row.gap_points = variant == "a" ? 0.0 : 100.0 * (row.top1 - teacher);
+        ablation.rows.push_back(row);
+        if (variant == "c" || variant == "d") {
           Curve curve;
-          for (const auto& m : store.metrics(info->id, "feature_alignment", "loss")) curve.push_back({double(m.step), m.value});
-          (variant == QLatin1String("c") ? ablation.stage2_only : ablation.stage1_then_2) = curve;
+          for (const auto& m : store.metrics(info->id, stage_name(2), "loss"))
+            curve.push_back({double(m.step), m.value});
+          (variant == "c" ? ablation.stage2_only : ablation.stage1_then_2) = curve;
         }
-        if (ablation.directory.isEmpty()) {
+        if (ablation.directory.empty()) {
           for (const auto& a : store.artifacts(info->id)) {
             if (a.kind != "config") continue;
             // <ablation dir>/<variant>/config.json
-            const QString dir = QFileInfo(QFileInfo(qs(a.path)).absolutePath()).absolutePath();
-            if (QFileInfo::exists(dir + QStringLiteral("/ablation.csv")) || QFileInfo::exists(dir + QStringLiteral("/ablation.md")))
+            const std::string dir = absolute_dir(absolute_dir(a.path));
+            if (is_file(dir + "/ablation.csv") || is_file(dir + "/ablation.md"))
               ablation.directory = dir;
           }
         }
       }
-      if (!ablation.rows.isEmpty()) model.ablations << ablation;
+      if (!ablation.rows.empty()) model.ablations.push_back(ablation);
     }
   }
   return model;

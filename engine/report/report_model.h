@@ -1,22 +1,18 @@
 #pragma once
 // The report model: everything a run report shows, read from the run database (read-only)
-// and from the run's artifact files, as plain Qt values. No rendering, no wording: the
+// and from the run's artifact files, as plain values. No rendering, no wording: the
 // document builder (report_document.h) turns this into sections, tables and figures.
 //
 // One model describes one run or a comparison of several runs (in the order given).
-#include <QDateTime>
-#include <QImage>
-#include <QList>
-#include <QMap>
-#include <QString>
-#include <QStringList>
-#include <QVector>
-
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "engine/report/report_charts.h"
 
 namespace adala::store {
 class RunStore;
@@ -26,120 +22,132 @@ namespace adala::report {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The engine's stage names in stage order 0..3, and the index of one (-1: unknown).
-const QStringList& stage_names();
-int stage_index(const QString& stage);
+// The engine's stage names in stage order 0..3 (from the stage table).
+const std::vector<std::string>& stage_names();
 
 struct CurvePoint {
   double step = 0, value = 0;
 };
-using Curve = QVector<CurvePoint>;
+using Curve = std::vector<CurvePoint>;
+
+// A time read from the database; `valid` false when not recorded.
+struct Timestamp {
+  bool valid = false;
+  int64_t utc_msecs = 0;
+};
 
 struct StageSummary {
-  QString stage;  // engine name, e.g. "attention_alignment"
+  std::string stage;  // engine name, e.g. "attention_alignment"
   int index = -1;
-  QString status;
-  qint64 total_steps = 0, last_step = -1;
-  QDateTime started, ended;     // invalid when not recorded
-  double seconds = kNaN;        // ended - started
+  std::string status;
+  int64_t total_steps = 0, last_step = -1;
+  Timestamp started, ended;
+  double seconds = kNaN;  // ended - started
   double first_loss = kNaN, final_loss = kNaN, best_loss = kNaN;
   double final_lr = kNaN;
   double final_train_acc = kNaN;  // classification stages only
   double mean_images_per_second = kNaN;
-  Curve loss;                   // the whole loss curve
-  QMap<int, Curve> block_mse;   // block -> per-block MSE curve (Stages 1 and 2)
+  Curve loss;                      // the whole loss curve
+  std::map<int, Curve> block_mse;  // block -> per-block MSE curve (Stages 1 and 2)
 };
 
 struct ArtifactRef {
-  qint64 run = 0;
-  QString kind, path, sha256;
-  qint64 bytes = 0;
+  int64_t run = 0;
+  std::string kind, path, sha256;
+  int64_t bytes = 0;
   bool exists = false;
 };
 
 // A figure file saved by the GUI (attention inspector, segmentation viewer).
 struct ImageArtifact {
   ArtifactRef artifact;
-  QString caption;  // from the file name
-  QImage image;     // null when missing or unreadable
-  QString problem;  // why there is no image ("" when there is one)
+  std::string caption;  // from the file name
+  Size size;            // pixels; empty when missing or unreadable
+  std::string problem;  // why there is no image ("" when there is one)
+  bool readable() const { return !size.empty(); }
 };
 
 // A small CSV file read as text cells (first row: header).
 struct CsvTable {
-  QString path;
-  QStringList header;
-  QVector<QStringList> rows;
-  int column(const QString& name) const { return header.indexOf(name); }
+  std::string path;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  int column(const std::string& name) const;
 };
 
 struct ScalingData {
   ArtifactRef artifact;
   CsvTable table;  // columns of write_scaling_csv (engine/analysis/scaling_bench.h)
-  QString problem;
+  std::string problem;
 };
 
 struct ReportRun {
-  qint64 id = 0;
-  QString name, status, device, torch_version, project_version, notes;
-  QDateTime created, started, ended;
+  int64_t id = 0;
+  std::string name, status, device, torch_version, project_version, notes;
+  Timestamp created, started, ended;
   double seconds = kNaN;
-  QStringList tags;
-  QString config_json;
-  QMap<QString, QString> config;  // flattened: "stages.teacher.lr" -> "0.001"
-  QVector<StageSummary> stages;   // by stage index
-  QMap<QString, double> evaluations;  // "teacher/top1" -> 0.85
-  QVector<ArtifactRef> artifacts;
-  QVector<ImageArtifact> attention_figures, segmentation_figures;
-  QVector<ScalingData> scaling;
+  std::vector<std::string> tags;
+  std::string config_json;
+  std::map<std::string, std::string> config;  // flattened: "stages.teacher.lr" -> "0.001"
+  std::vector<StageSummary> stages;           // by stage index
+  std::map<std::string, double> evaluations;  // "teacher/top1" -> 0.85
+  std::vector<ArtifactRef> artifacts;
+  std::vector<ImageArtifact> attention_figures, segmentation_figures;
+  std::vector<ScalingData> scaling;
 
-  const StageSummary* stage(const QString& name) const;
+  const StageSummary* stage(const std::string& name) const;
   bool has_block_mse() const;
-  QString label() const;  // "#3 fashion-mnist-tiny"
+  std::string label() const;  // "#3 fashion-mnist-tiny"
 };
 
 // One line of the ablation table: (a) teacher .. (d) Stage 1+2+3.
 struct AblationRow {
-  QString variant;  // "a", "b", "c", "d" (from the run's "variant:<key>" tag)
-  qint64 run = 0;
+  std::string variant;  // "a", "b", "c", "d" (from the run's "variant:<key>" tag)
+  int64_t run = 0;
   double top1 = kNaN;
   double gap_points = kNaN;  // (top1 - teacher top1) * 100
 };
 
 struct Ablation {
-  QString folder;  // the "ablation:<folder>" tag
-  QString directory;  // where ablate wrote ablation.md/csv ("" if unknown)
-  QVector<AblationRow> rows;  // by variant
+  std::string folder;                // the "ablation:<folder>" tag
+  std::string directory;             // where ablate wrote ablation.md/csv ("" if unknown)
+  std::vector<AblationRow> rows;     // by variant
   Curve stage2_only, stage1_then_2;  // Stage-2 loss of (c) and (d)
 };
 
 struct ConfigRow {
-  QString key;
-  QStringList values;  // one per run; "" = not set in that run
+  std::string key;
+  std::vector<std::string> values;  // one per run; "" = not set in that run
   bool differs = false;
 };
 
 struct ReportModel {
-  QString db_path;
-  QDateTime generated;
-  QVector<ReportRun> runs;
-  QVector<ConfigRow> config;  // every key (see ConfigRow::differs)
-  QVector<Ablation> ablations;
-  QStringList warnings;       // missing / unreadable artifacts, in order found
+  std::string db_path;
+  Timestamp generated;
+  std::vector<ReportRun> runs;
+  std::vector<ConfigRow> config;  // every key (see ConfigRow::differs)
+  std::vector<Ablation> ablations;
+  std::vector<std::string> warnings;  // missing / unreadable artifacts, in order found
 
   bool comparison() const { return runs.size() > 1; }
 };
+
+// Reads an image file's size in pixels; false (and *error) when it cannot be read. The
+// default reads PNG headers; the application passes one that decodes every format Qt reads.
+using ImageProbe = std::function<bool(const std::string& path, Size* size, std::string* error)>;
+bool probe_png(const std::string& path, Size* size, std::string* error);
 
 // Reads the runs (ids, in the order given) from the store. Throws store::StoreError for
 // database errors and std::invalid_argument for an unknown run. Problems with artifact
 // files (missing, unreadable) do not throw: they land in warnings (and in the
 // ImageArtifact / ScalingData problem fields).
-ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>& runs);
+ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>& runs,
+                              const ImageProbe& probe = {});
 
 // Helpers shared with the writers and the tests.
-QMap<QString, QString> flatten_json(const QString& json);
-QDateTime parse_store_time(const std::string& iso);  // UTC ISO-8601 -> QDateTime (UTC)
-CsvTable read_csv(const QString& path, QString* error);
-CsvTable parse_csv(const QString& text);
+std::map<std::string, std::string> flatten_json(const std::string& json);
+Timestamp parse_store_time(const std::string& iso);  // UTC ISO-8601
+CsvTable read_csv(const std::string& path, std::string* error);
+CsvTable parse_csv(const std::string& text);
 
 }  // namespace adala::report

@@ -12,7 +12,7 @@
 #include <QtTest>
 
 #include "app/report_gui/export_report_dialog.h"
-#include "app/report_gui/language.h"
+#include "app/i18n/language.h"
 #include "app/report_gui/language_selector.h"
 #include "tests/report/report_fixture.h"
 

@@ -1,4 +1,4 @@
-#include "app/report_gui/language.h"
+#include "app/i18n/language.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -22,17 +22,27 @@
 #include <cmath>
 #include <set>
 
-#include "engine/report/report_strings.h"
-#include "engine/report/report_writers.h"
+#include "app/report_render/report_pdf.h"
 
-namespace adala::report {
+#include "app/report_render/chart_render.h"
+#include "engine/report/report_i18n.h"
+
+namespace adala::report_render {
+
+using report::ReportBlock;
+using report::ReportDocument;
+using report::ReportFigure;
+using report::ReportSection;
+using report::ReportTable;
+using report::WriteResult;
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString esc(const std::string& s) { return qs(s).toHtmlEscaped(); }
 
 // Lets long paths wrap inside table cells: a zero-width space after every '/'.
-QString breakable(const QString& s) {
+QString breakable(const std::string& s) {
   QString e = esc(s);
   if (e.size() > 24) e.replace('/', QStringLiteral("/&#8203;"));
   return e;
@@ -41,7 +51,8 @@ QString breakable(const QString& s) {
 // The resolution QTextDocument treats HTML pixel lengths in (Qt's qt_defaultDpi()).
 double layout_dpi() {
   if (QCoreApplication::testAttribute(Qt::AA_Use96Dpi)) return 96.0;
-  if (const QScreen* screen = QGuiApplication::primaryScreen()) return std::round(screen->logicalDotsPerInchY());
+  if (const QScreen* screen = QGuiApplication::primaryScreen())
+    return std::round(screen->logicalDotsPerInchY());
   return 100.0;
 }
 
@@ -54,18 +65,22 @@ struct PdfLayout {
 QString rich_table(const ReportTable& t) {
   QString out = QStringLiteral(
       "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
-      "style=\"border-collapse: collapse; border-color: #b8c2cc; font-size: 8.5pt;\">\n<thead><tr>");
-  auto align = [&](int c) { return c < t.numeric.size() && t.numeric[c] ? QStringLiteral("right") : QStringLiteral("left"); };
-  for (int c = 0; c < t.header.size(); ++c) {
+      "style=\"border-collapse: collapse; border-color: #b8c2cc; font-size: "
+      "8.5pt;\">\n<thead><tr>");
+  auto align = [&](size_t c) {
+    return c < t.numeric.size() && t.numeric[c] ? QStringLiteral("right") : QStringLiteral("left");
+  };
+  for (size_t c = 0; c < t.header.size(); ++c) {
     const int width = c < t.widths.size() ? t.widths[c] : 0;
     out += QStringLiteral("<th bgcolor=\"#e6ebf1\" align=\"%1\"%2>%3</th>")
-               .arg(align(c), width > 0 ? QStringLiteral(" width=\"%1%\"").arg(width) : QString(), esc(t.header[c]));
+               .arg(align(c), width > 0 ? QStringLiteral(" width=\"%1%\"").arg(width) : QString(),
+                    esc(t.header[c]));
   }
   out += QStringLiteral("</tr></thead>\n");
-  for (int r = 0; r < t.rows.size(); ++r) {
+  for (size_t r = 0; r < t.rows.size(); ++r) {
     out += r % 2 ? QStringLiteral("<tr bgcolor=\"#f7f9fb\">") : QStringLiteral("<tr>");
-    for (int c = 0; c < t.header.size(); ++c) {
-      const QString cell = c < t.rows[r].size() ? t.rows[r][c] : QString();
+    for (size_t c = 0; c < t.header.size(); ++c) {
+      const std::string cell = c < t.rows[r].size() ? t.rows[r][c] : std::string();
       out += QStringLiteral("<td align=\"%1\">%2</td>").arg(align(c), breakable(cell));
     }
     out += QStringLiteral("</tr>\n");
@@ -82,60 +97,81 @@ QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, cons
     return breaks.count(key) ? QStringLiteral(" page-break-before: always;") : QString();
   };
   QString out;
-  out += QStringLiteral("<html><head><style>"
-                        "h1 { font-size: 20pt; color: #14304f; }"
-                        "h2 { font-size: 15pt; color: #14304f; margin-top: 0px; margin-bottom: 8px; }"
-                        "h3 { font-size: 11.5pt; color: #1d1d1f; margin-top: 14px; margin-bottom: 4px; }"
-                        "p { margin-top: 4px; margin-bottom: 4px; }"
-                        "</style></head><body>\n");
+  out += QStringLiteral(
+      "<html><head><style>"
+      "h1 { font-size: 20pt; color: #14304f; }"
+      "h2 { font-size: 15pt; color: #14304f; margin-top: 0px; margin-bottom: 8px; }"
+      "h3 { font-size: 11.5pt; color: #1d1d1f; margin-top: 14px; margin-bottom: 4px; }"
+      "p { margin-top: 4px; margin-bottom: 4px; }"
+      "</style></head><body>\n");
   out += QStringLiteral("<h1>%1</h1>\n").arg(esc(doc.title));
   for (const auto& line : doc.meta)
-    out += QStringLiteral("<p><span style=\"color: #57606a; font-size: 9pt;\">%1</span></p>\n").arg(breakable(line));
+    out += QStringLiteral("<p><span style=\"color: #57606a; font-size: 9pt;\">%1</span></p>\n")
+               .arg(breakable(line));
   out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(AdalaReport::tr("Contents")));
-  out += QStringLiteral("<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
-  for (int i = 0; i < doc.sections.size(); ++i) {
-    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i]) : QStringLiteral("0");
-    out += QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
-               .arg(QString::number(i + 1), esc(doc.sections[i].title), page);
+  out += QStringLiteral(
+      "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
+  for (int i = 0; i < int(doc.sections.size()); ++i) {
+    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i])
+                                                                  : QStringLiteral("0");
+    out +=
+        QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
+            .arg(QString::number(i + 1), esc(doc.sections[size_t(i)].title), page);
   }
   out += QStringLiteral("</table>\n");
 
-  for (int i = 0; i < doc.sections.size(); ++i) {
-    const ReportSection& s = doc.sections[i];
-    out += QStringLiteral("<h2 style=\"page-break-before: always;\">%1. %2</h2>\n").arg(QString::number(i + 1), esc(s.title));
+  for (int i = 0; i < int(doc.sections.size()); ++i) {
+    const ReportSection& s = doc.sections[size_t(i)];
+    out += QStringLiteral("<h2 style=\"page-break-before: always;\">%1. %2</h2>\n")
+               .arg(QString::number(i + 1), esc(s.title));
     for (const auto& b : s.blocks) {
       switch (b.kind) {
         case ReportBlock::Kind::Subheading: {
           const QString key = QStringLiteral("sub-%1").arg(subheading++);
-          out += QStringLiteral("<h3 style=\"%1\"><a name=\"%2\"></a>%3</h3>\n").arg(page_break(key), key, esc(b.text));
+          out += QStringLiteral("<h3 style=\"%1\"><a name=\"%2\"></a>%3</h3>\n")
+                     .arg(page_break(key), key, esc(b.text));
           break;
         }
-        case ReportBlock::Kind::Paragraph: out += QStringLiteral("<p>%1</p>\n").arg(breakable(b.text)); break;
+        case ReportBlock::Kind::Paragraph:
+          out += QStringLiteral("<p>%1</p>\n").arg(breakable(b.text));
+          break;
         case ReportBlock::Kind::Bullets:
           out += QStringLiteral("<ul>\n");
-          for (const auto& item : b.items) out += QStringLiteral("<li>%1</li>\n").arg(breakable(item));
+          for (const auto& item : b.items)
+            out += QStringLiteral("<li>%1</li>\n").arg(breakable(item));
           out += QStringLiteral("</ul>\n");
           break;
         case ReportBlock::Kind::Notice:
-          out += QStringLiteral("<table width=\"100%\" cellspacing=\"0\" cellpadding=\"6\" border=\"1\" "
-                                "style=\"border-collapse: collapse; border-color: #d29922;\"><tr><td bgcolor=\"#fff8e5\">"
-                                "<p><b>%1</b></p>")
+          out += QStringLiteral(
+                     "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"6\" border=\"1\" "
+                     "style=\"border-collapse: collapse; border-color: #d29922;\"><tr><td "
+                     "bgcolor=\"#fff8e5\">"
+                     "<p><b>%1</b></p>")
                      .arg(esc(b.text));
-          for (const auto& item : b.items) out += QStringLiteral("<p>• %1</p>").arg(breakable(item));
+          for (const auto& item : b.items)
+            out += QStringLiteral("<p>• %1</p>").arg(breakable(item));
           out += QStringLiteral("</td></tr></table>\n");
           break;
-        case ReportBlock::Kind::Table: out += rich_table(b.table); break;
+        case ReportBlock::Kind::Table:
+          out += rich_table(b.table);
+          break;
         case ReportBlock::Kind::Figure: {
-          const ReportFigure& f = doc.figures[b.figure];
-          QSizeF size = f.display;
-          if (size.width() > layout.content_logical_width) size = size * (layout.content_logical_width / size.width());
-          out += QStringLiteral("<p align=\"center\" style=\"margin-top: 10px;%1\"><img src=\"%2:%3\" width=\"%4\" height=\"%5\"></p>\n")
-                     .arg(page_break(QStringLiteral("fig-%1").arg(b.figure)), QLatin1String(kFigureScheme))
+          const ReportFigure& f = doc.figures[size_t(b.figure)];
+          QSizeF size(f.display.width, f.display.height);
+          if (size.width() > layout.content_logical_width)
+            size = size * (layout.content_logical_width / size.width());
+          out += QStringLiteral(
+                     "<p align=\"center\" style=\"margin-top: 10px;%1\"><img src=\"%2:%3\" "
+                     "width=\"%4\" height=\"%5\"></p>\n")
+                     .arg(page_break(QStringLiteral("fig-%1").arg(b.figure)),
+                          QLatin1String(kFigureScheme))
                      .arg(b.figure)
                      .arg(int(size.width()))
                      .arg(int(size.height()));
-          out += QStringLiteral("<p align=\"center\" style=\"margin-bottom: 10px;\"><span style=\"color: #57606a; font-size: 8.5pt;\">%1</span></p>\n")
-                     .arg(esc(AdalaReport::tr("Figure %1.").arg(f.number) + ' ' + f.caption));
+          out += QStringLiteral(
+                     "<p align=\"center\" style=\"margin-bottom: 10px;\"><span style=\"color: "
+                     "#57606a; font-size: 8.5pt;\">%1</span></p>\n")
+                     .arg(esc(report::figure_caption(f)));
           break;
         }
       }
@@ -162,18 +198,20 @@ QString block_key(const QTextBlock& b) {
 
 }  // namespace
 
-WriteResult write_pdf(const ReportDocument& doc, const QString& path) {
+WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
   WriteResult result;
+  const QString path = qs(output);
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) {
-    result.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    result.error =
+        QStringLiteral("cannot write %1: %2").arg(path, file.errorString()).toStdString();
     return result;
   }
   QPdfWriter writer(&file);
   writer.setResolution(300);
-  writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(16, 15, 16, 12),
-                                   QPageLayout::Millimeter));
-  writer.setTitle(doc.title);
+  writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                   QMarginsF(16, 15, 16, 12), QPageLayout::Millimeter));
+  writer.setTitle(qs(doc.title));
   writer.setCreator(QStringLiteral("AdaLA Workbench"));
 
   const QRect paint = writer.pageLayout().paintRectPixels(writer.resolution());
@@ -190,11 +228,12 @@ WriteResult write_pdf(const ReportDocument& doc, const QString& path) {
   QFont font = QApplication::font();
   font.setPointSizeF(10);
   text.setDefaultFont(font);
-  for (int i = 0; i < doc.figures.size(); ++i)
-    text.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kFigureScheme)).arg(i)),
-                     QVariant(doc.figures[i].image));
+  for (size_t i = 0; i < doc.figures.size(); ++i)
+    text.addResource(QTextDocument::ImageResource,
+                     QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kFigureScheme)).arg(i)),
+                     QVariant(figure_image(doc.figures[i])));
 
-  QVector<int> toc_pages(doc.sections.size(), 0);
+  QVector<int> toc_pages(int(doc.sections.size()), 0);
   std::set<QString> breaks;  // keys (block_key) of blocks that start a new page
   const double h = page.height();
   // Where a block's first and last lines are (a page break moves the lines, not the block's
@@ -207,10 +246,13 @@ WriteResult write_pdf(const ReportDocument& doc, const QString& path) {
   auto line_bottom = [&](const QTextBlock& b) {
     const QRectF r = text.documentLayout()->blockBoundingRect(b);
     const QTextLayout* l = b.layout();
-    return l && l->lineCount() > 0 ? r.top() + l->lineAt(l->lineCount() - 1).rect().bottom() : r.bottom();
+    return l && l->lineCount() > 0 ? r.top() + l->lineAt(l->lineCount() - 1).rect().bottom()
+                                   : r.bottom();
   };
   auto top_page = [&](const QTextBlock& b) { return int(std::floor((line_top(b) + 0.5) / h)); };
-  auto bottom_page = [&](const QTextBlock& b) { return int(std::floor((line_bottom(b) - 0.5) / h)); };
+  auto bottom_page = [&](const QTextBlock& b) {
+    return int(std::floor((line_bottom(b) - 0.5) / h));
+  };
   for (int round = 0; round < 8; ++round) {
     // The breaks go into the HTML: changing block formats after setHtml leaves stale layout
     // check points behind, and the painting then skips blocks.
@@ -251,7 +293,7 @@ WriteResult write_pdf(const ReportDocument& doc, const QString& path) {
   const int pages = text.pageCount();
   QPainter painter;
   if (!painter.begin(&writer)) {
-    result.error = QStringLiteral("cannot start the PDF writer for %1").arg(path);
+    result.error = QStringLiteral("cannot start the PDF writer for %1").arg(path).toStdString();
     return result;
   }
   QFont footer_font = QApplication::font();
@@ -276,23 +318,26 @@ WriteResult write_pdf(const ReportDocument& doc, const QString& path) {
     painter.setFont(footer_font);
     painter.setPen(QColor(110, 118, 129));
     const QRectF footer(0, line_y, page.width(), paint.height() - line_y);
-    const QString number = AdalaReport::tr("Page %1 of %2").arg(p + 1).arg(pages);
+    const QString number = qs(AdalaReport::tr("Page %1 of %2")).arg(p + 1).arg(pages);
     const double number_width = footer_metrics.horizontalAdvance(number);
     painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, number);
-    painter.drawText(QRectF(footer.left(), footer.top(), footer.width() - number_width - 40, footer.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     footer_metrics.elidedText(doc.title, Qt::ElideRight, footer.width() - number_width - 60));
+    painter.drawText(
+        QRectF(footer.left(), footer.top(), footer.width() - number_width - 40, footer.height()),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        footer_metrics.elidedText(qs(doc.title), Qt::ElideRight,
+                                  footer.width() - number_width - 60));
   }
   painter.end();
   if (!file.commit()) {
-    result.error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    result.error =
+        QStringLiteral("cannot write %1: %2").arg(path, file.errorString()).toStdString();
     return result;
   }
   result.ok = true;
-  result.files << path;
+  result.files.push_back(output);
   result.pages = pages;
-  result.section_pages = toc_pages;
+  result.section_pages.assign(toc_pages.begin(), toc_pages.end());
   return result;
 }
 
-}  // namespace adala::report
+}  // namespace adala::report_render

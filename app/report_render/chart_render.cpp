@@ -1,0 +1,354 @@
+#include "app/report_render/chart_render.h"
+
+#include <QApplication>
+#include <QImageReader>
+#include <QLocale>
+#include <QPixmap>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace adala::report_render {
+
+using report::BarChart;
+using report::ChartSpec;
+using report::ChartStyle;
+using report::LineChart;
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+QColor qcolor(report::Rgb c) { return QColor(c.r, c.g, c.b); }
+QSize qsize(report::Size s) { return QSize(s.width, s.height); }
+
+QFont base_font(double point_size, bool bold = false) {
+  QFont f = QApplication::font();
+  f.setPointSizeF(point_size);
+  f.setBold(bold);
+  return f;
+}
+
+void style_axis(QCPAxis* axis) {
+  axis->setTickLabelFont(base_font(8));
+  axis->setLabelFont(base_font(8.5));
+  axis->setBasePen(QPen(QColor(90, 90, 90), 1));
+  axis->setTickPen(QPen(QColor(90, 90, 90), 1));
+  axis->setSubTickPen(QPen(QColor(140, 140, 140), 1));
+  axis->grid()->setPen(QPen(QColor(225, 225, 225), 1, Qt::SolidLine));
+  axis->grid()->setSubGridPen(QPen(QColor(240, 240, 240), 1, Qt::DotLine));
+}
+
+void make_log(QCPAxis* axis) {
+  axis->setScaleType(QCPAxis::stLogarithmic);
+  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+  ticker->setSubTickCount(8);
+  axis->setTicker(ticker);
+  axis->setNumberFormat(QStringLiteral("eb"));
+  axis->setNumberPrecision(0);
+  axis->grid()->setSubGridVisible(true);
+}
+
+// Pads a range so curves do not touch the frame.
+void pad_range(QCPAxis* axis, bool log) {
+  QCPRange r = axis->range();
+  if (log) {
+    if (r.lower <= 0 || r.upper <= 0) return;
+    if (r.upper / r.lower < 1.5)
+      r = QCPRange(r.lower / 1.25, r.upper * 1.25);
+    else
+      r = QCPRange(r.lower / 1.15, r.upper * 1.15);
+  } else {
+    double span = r.upper - r.lower;
+    if (span <= 0) span = std::max(std::abs(r.upper), 1.0) * 0.1;
+    r = QCPRange(r.lower - 0.03 * span, r.upper + 0.03 * span);
+  }
+  axis->setRange(r);
+}
+
+// A hidden widget gets no resize events: the plot's viewport is set directly.
+void set_size(QCustomPlot& plot, const ChartStyle& style) {
+  plot.resize(qsize(style.size));
+  plot.setViewport(QRect(QPoint(0, 0), qsize(style.size)));
+}
+
+QImage finish(QCustomPlot& plot, const ChartStyle& style) {
+  set_size(plot, style);
+  plot.replot(QCustomPlot::rpImmediateRefresh);
+  const QPixmap pixmap = plot.toPixmap(style.size.width, style.size.height, style.scale);
+  return pixmap.toImage().convertToFormat(QImage::Format_RGB32);
+}
+
+void add_title(QCustomPlot& plot, int row, int column, const std::string& title) {
+  if (title.empty()) return;
+  auto* text = new QCPTextElement(&plot, qs(title), base_font(9.5, true));
+  text->setMargins(QMargins(0, 4, 0, 0));
+  plot.plotLayout()->addElement(row, column, text);
+}
+
+// Draws one LineChart into an axis rect; returns whether anything was drawn.
+bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart) {
+  QCPAxis* x = rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = rect->axis(QCPAxis::atLeft);
+  style_axis(x);
+  style_axis(y);
+  x->setLabel(qs(chart.x_label));
+  y->setLabel(qs(chart.y_label));
+  if (chart.log_y) make_log(y);
+  if (chart.x_log) make_log(x);
+  bool any = false;
+  for (const auto& s : chart.series) {
+    QVector<double> xs, ys;
+    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+      if (chart.log_y && s.y[i] <= 0) continue;
+      if (chart.x_log && s.x[i] <= 0) continue;
+      xs << s.x[i];
+      ys << s.y[i];
+    }
+    QCPGraph* g = plot.addGraph(x, y);
+    g->setName(qs(s.name));
+    g->setPen(QPen(qcolor(s.color), 1.6));
+    g->setData(xs, ys, true);
+    if (xs.size() <= 12) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    any = any || !xs.isEmpty();
+  }
+  Qt::Alignment legend_corner = Qt::AlignTop | Qt::AlignRight;
+  if (any) {
+    bool found = false;
+    QCPRange kr, vr;
+    for (int i = 0; i < plot.graphCount(); ++i) {
+      QCPGraph* g = plot.graph(i);
+      if (g->keyAxis() != x) continue;
+      bool f1 = false, f2 = false;
+      const QCPRange k = g->getKeyRange(f1, chart.x_log ? QCP::sdPositive : QCP::sdBoth);
+      const QCPRange v = g->getValueRange(f2, chart.log_y ? QCP::sdPositive : QCP::sdBoth);
+      if (!f1 || !f2) continue;
+      if (!found) {
+        kr = k;
+        vr = v;
+        found = true;
+      } else {
+        kr.expand(k);
+        vr.expand(v);
+      }
+    }
+    if (found) {
+      if (kr.lower == kr.upper) kr = QCPRange(kr.lower - 1, kr.upper + 1);
+      // Less than ~1.5 decades reads better on a linear axis.
+      if (chart.log_y && vr.lower > 0 && vr.upper / vr.lower < 30) {
+        y->setScaleType(QCPAxis::stLinear);
+        y->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        y->setNumberFormat(QStringLiteral("gb"));
+        y->setNumberPrecision(6);
+        y->grid()->setSubGridVisible(false);
+      }
+      const bool log_y = y->scaleType() == QCPAxis::stLogarithmic;
+      x->setRange(kr);
+      y->setRange(vr);
+      pad_range(y, log_y);
+      pad_range(x, chart.x_log);  // markers at the ends stay whole
+      if (log_y) {
+        const double decades = std::log10(y->range().upper / y->range().lower);
+        y->ticker().dynamicCast<QCPAxisTickerLog>()->setTickCount(
+            std::max(2, int(std::ceil(decades))));
+      }
+      // The legend goes to the corner the curves cross least (sampled along each segment).
+      auto norm = [](const QCPAxis* axis, double v) {
+        const QCPRange r = axis->range();
+        if (axis->scaleType() == QCPAxis::stLogarithmic)
+          return v > 0 ? std::log(v / r.lower) / std::log(r.upper / r.lower) : -1.0;
+        return (v - r.lower) / (r.upper - r.lower);
+      };
+      const Qt::Alignment corners[] = {
+          Qt::AlignTop | Qt::AlignRight, Qt::AlignBottom | Qt::AlignRight,
+          Qt::AlignTop | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignLeft};
+      int hits[4] = {0, 0, 0, 0};
+      for (int i = 0; i < plot.graphCount(); ++i) {
+        QCPGraph* g = plot.graph(i);
+        if (g->keyAxis() != x) continue;
+        double px = 0, py = 0;
+        bool first = true;
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+          const double nx = norm(x, it->key), ny = norm(y, it->value);
+          const int steps = first ? 1 : 12;
+          for (int k = 1; k <= steps; ++k) {
+            const double t = double(k) / steps;
+            const double sx = first ? nx : px + t * (nx - px), sy = first ? ny : py + t * (ny - py);
+            const bool right = sx > 0.6, left = sx<0.4, top = sy> 0.65, bottom = sy < 0.35;
+            hits[0] += right && top;
+            hits[1] += right && bottom;
+            hits[2] += left && top;
+            hits[3] += left && bottom;
+          }
+          px = nx;
+          py = ny;
+          first = false;
+        }
+      }
+      int best = 0;
+      for (int c = 1; c < 4; ++c)
+        if (hits[c] < hits[best]) best = c;
+      legend_corner = corners[best];
+    }
+  }
+  if (chart.series.size() > 1) {
+    auto* legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, legend_corner);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setFont(base_font(7.5));
+    legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
+    legend->setBorderPen(QPen(QColor(200, 200, 200)));
+    legend->setIconSize(QSize(18, 10));
+    for (int i = 0; i < plot.graphCount(); ++i)
+      if (plot.graph(i)->keyAxis() == x) plot.graph(i)->addToLegend(legend);
+    if (chart.series.size() > 6) {
+      legend->setWrap(4);
+      legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    }
+  }
+  return any;
+}
+
+QImage render_line_chart_grid(const std::vector<LineChart>& charts, int columns,
+                              const ChartStyle& style) {
+  QCustomPlot plot;
+  plot.setAttribute(Qt::WA_DontShowOnScreen);
+  plot.setAntialiasedElements(QCP::aeAll);
+  plot.setAutoAddPlottableToLegend(false);  // every panel has its own legend
+  plot.plotLayout()->clear();
+  columns = std::max(1, std::min(columns, int(charts.size())));
+  for (int i = 0; i < int(charts.size()); ++i) {
+    const int r = i / columns, c = i % columns;
+    auto* rect = new QCPAxisRect(&plot);
+    add_title(plot, 2 * r, c, charts[i].title);
+    plot.plotLayout()->addElement(2 * r + 1, c, rect);
+    for (QCPAxis* axis : rect->axes()) axis->setLayer(QStringLiteral("axes"));
+    fill_axis_rect(plot, rect, charts[size_t(i)]);
+  }
+  // Title rows keep their natural height.
+  for (int r = 0; r < plot.plotLayout()->rowCount(); r += 2)
+    plot.plotLayout()->setRowStretchFactor(r, 0.001);
+  return finish(plot, style);
+}
+
+QImage render_bar_chart(const BarChart& chart, const ChartStyle& style) {
+  QCustomPlot plot;
+  plot.setAttribute(Qt::WA_DontShowOnScreen);
+  plot.setAntialiasedElements(QCP::aeAll);
+  if (!chart.title.empty()) {
+    plot.plotLayout()->insertRow(0);
+    add_title(plot, 0, 0, chart.title);
+  }
+  QCPAxis* x = plot.xAxis;
+  QCPAxis* y = plot.yAxis;
+  style_axis(x);
+  style_axis(y);
+  x->grid()->setVisible(false);
+  x->setLabel(qs(chart.x_label));
+  y->setLabel(qs(chart.y_label));
+  if (chart.log_y) make_log(y);
+
+  QVector<double> ticks;
+  QVector<QString> labels;
+  for (size_t i = 0; i < chart.categories.size(); ++i) {
+    ticks << double(i + 1);
+    labels << qs(chart.categories[i]);
+  }
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  ticker->addTicks(ticks, labels);
+  x->setTicker(ticker);
+  x->setTickLength(0, 3);
+  x->setRange(0.4, double(chart.categories.size()) + 0.6);
+
+  const int groups = std::max(1, int(chart.groups.size()));
+  auto* group = new QCPBarsGroup(&plot);
+  group->setSpacingType(QCPBarsGroup::stAbsolute);
+  group->setSpacing(2);
+  double top = 0, low = std::numeric_limits<double>::infinity();
+  QVector<QCPBars*> all_bars;
+  bool label_bars = false;
+  for (size_t g = 0; g < chart.groups.size(); ++g) {
+    auto* bars = new QCPBars(x, y);
+    bars->setName(qs(chart.groups[g].name));
+    bars->setWidth(std::min(0.8 / groups, 0.35));
+    const QColor color = qcolor(chart.groups[g].color);
+    bars->setPen(QPen(color.darker(130), 1));
+    bars->setBrush(color);
+    QVector<double> keys, values;
+    for (size_t i = 0; i < chart.categories.size() && i < chart.groups[g].y.size(); ++i) {
+      double v = chart.groups[g].y[i];
+      if (!std::isfinite(v)) continue;
+      if (chart.percent) v *= 100.0;
+      if (chart.log_y && v <= 0) continue;
+      keys << double(i + 1);
+      values << v;
+      top = std::max(top, v);
+      low = std::min(low, v);
+    }
+    bars->setData(keys, values, true);
+    if (groups > 1) bars->setBarsGroup(group);
+    if (chart.log_y) bars->setBaseValue(std::isfinite(low) ? low / 10 : 1e-6);
+    all_bars << bars;
+  }
+  int bar_count = 0;
+  for (auto* b : all_bars) bar_count += b->data()->size();
+  // Labels only where they fit: few bars, and short numbers or a single group.
+  if (chart.value_labels && bar_count <= 12 && (chart.percent || chart.groups.size() == 1)) {
+    // After the range is set (below) the bars know where they are; labels go on top.
+    label_bars = true;
+  }
+  if (chart.log_y) {
+    const double lo = std::isfinite(low) ? low : 1e-6;
+    y->setRange(lo / 2.0, std::max(top, lo) * 2.0);
+  } else {
+    y->setRange(0, top > 0 ? top * 1.15 : 1.0);
+  }
+  if (label_bars) {
+    set_size(plot, style);
+    plot.replot(
+        QCustomPlot::rpImmediateRefresh);  // lays the axes out: the bars' pixel positions are known
+    QLocale locale;
+    for (QCPBars* bars : all_bars) {
+      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+        const QPointF tip = bars->dataPixelPosition(int(it - bars->data()->constBegin()));
+        auto* label = new QCPItemText(&plot);
+        label->setClipToAxisRect(false);
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->position->setCoords(tip.x(), tip.y() - 2);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setFont(base_font(7));
+        label->setColor(QColor(60, 60, 60));
+        const double v = it->value;
+        label->setText(chart.percent ? locale.toString(v, 'f', 1)
+                                     : (std::abs(v) >= 1e-4 && std::abs(v) < 1e5
+                                            ? locale.toString(v, 'g', 3)
+                                            : locale.toString(v, 'e', 1)));
+      }
+    }
+  }
+  if (chart.groups.size() > 1) {
+    plot.legend->setVisible(true);
+    plot.legend->setFont(base_font(7.5));
+    plot.legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
+    plot.legend->setBorderPen(QPen(QColor(200, 200, 200)));
+    plot.legend->setIconSize(QSize(14, 10));
+    plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+  }
+  return finish(plot, style);
+}
+}  // namespace
+
+QImage render_chart(const ChartSpec& chart) {
+  if (chart.kind == ChartSpec::Kind::Bars) return render_bar_chart(chart.bars, chart.style);
+  return render_line_chart_grid(chart.panels, chart.columns, chart.style);
+}
+
+QImage figure_image(const report::ReportFigure& figure) {
+  if (figure.is_chart()) return render_chart(figure.chart);
+  QImageReader reader(qs(figure.image_path));
+  return reader.read();
+}
+
+}  // namespace adala::report_render

@@ -1,0 +1,237 @@
+// engine/report on its own, without Qt in the library: the translation hook, the one-pass
+// placeholder substitution, ReportLocale's defaults, the stage table's titles, store times,
+// JSON flattening, the chart specifications in the document, and an export with the default
+// (Qt-free) backend: HTML and Markdown with picture files but no charts, no PDF.
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QtTest>
+
+#include <string>
+#include <vector>
+
+#include "engine/report/report_document.h"
+#include "engine/report/report_export.h"
+#include "engine/report/report_i18n.h"
+#include "engine/report/report_locale.h"
+#include "engine/report/report_model.h"
+#include "engine/report/report_text.h"
+#include "engine/store/run_store.h"
+#include "engine/train/stage_catalog.h"
+#include "tests/report/report_fixture.h"
+
+using namespace adala::report;
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QByteArray read_bytes(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Restores the identity translator when a test ends (also on failure).
+struct TranslatorGuard {
+  ~TranslatorGuard() { set_translator({}); }
+};
+
+}  // namespace
+
+class TestReportEngine : public QObject {
+  Q_OBJECT
+
+ private:
+  report_test::Database db_;
+
+  ReportDocument documentOf(const std::vector<int64_t>& runs) {
+    adala::store::RunStore store(db_.path.toStdString(), adala::store::OpenMode::ReadOnly);
+    return build_report_document(load_report_model(store, runs));
+  }
+
+ private slots:
+  void initTestCase() { db_ = report_test::make_database(QStringLiteral("engine")); }
+  void cleanupTestCase() {
+    if (!qEnvironmentVariableIsSet("ADALA_KEEP_TEST_OUTPUT")) QDir(db_.dir).removeRecursively();
+  }
+
+  void translatorHook() {
+    TranslatorGuard guard;
+    // Identity by default; %n becomes the number, as QCoreApplication::translate does.
+    QCOMPARE(qs(AdalaReport::tr("Overview")), QStringLiteral("Overview"));
+    QCOMPARE(qs(AdalaReport::tr("%n problem(s) found", "", 3)),
+             QStringLiteral("3 problem(s) found"));
+    std::vector<std::string> seen;
+    set_translator([&seen](const char* context, const char* source, const char*, int n) {
+      seen.push_back(std::string(context) + "|" + source + "|" + std::to_string(n));
+      return std::string("<") + source + ">";
+    });
+    QCOMPARE(qs(AdalaReport::tr("Overview")), QStringLiteral("<Overview>"));
+    QCOMPARE(qs(format_duration(ReportLocale{}, 3.25)), QStringLiteral("<%1 s>").arg("3.25"));
+    QCOMPARE(seen.size(), size_t(2));
+    QCOMPARE(qs(seen[0]), QStringLiteral("AdalaReport|Overview|-1"));
+    QCOMPARE(qs(seen[1]), QStringLiteral("AdalaReport|%1 s|-1"));
+    set_translator({});
+    QCOMPARE(qs(AdalaReport::tr("Overview")), QStringLiteral("Overview"));
+  }
+
+  void placeholdersAreReplacedInOnePass() {
+    QCOMPARE(qs(arg("%1 and %2", {"%2", "x"})), QStringLiteral("%2 and x"));
+    QCOMPARE(qs(arg("%2 before %1", {"a", "b"})), QStringLiteral("b before a"));
+    QCOMPARE(qs(arg("%1 of %3, 10% done", {"a"})), QStringLiteral("a of %3, 10% done"));
+    QCOMPARE(qs(html_escaped("<a href=\"x\">&</a>")),
+             QStringLiteral("&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"));
+    QCOMPARE(qs(base64("any carnal pleas")), QStringLiteral("YW55IGNhcm5hbCBwbGVhcw=="));
+    QCOMPARE(qs(base64("any carnal pleasu")), QStringLiteral("YW55IGNhcm5hbCBwbGVhc3U="));
+    double v = 0;
+    QVERIFY(parse_double(" 12.5 ", &v));
+    QCOMPARE(v, 12.5);
+    QVERIFY(!parse_double("12.5x", &v));
+    QVERIFY(!parse_double("", &v));
+  }
+
+  void defaultLocaleIsEnglish() {
+    const ReportLocale en;
+    QCOMPARE(qs(to_fixed(en, 1234.5, 1)), QStringLiteral("1,234.5"));
+    QCOMPARE(qs(to_fixed(en, -0.001, 2)), QStringLiteral("-0.00"));
+    QCOMPARE(qs(to_fixed(en, 2.5, 0)), QStringLiteral("3"));  // ties away from zero, as QLocale
+    QCOMPARE(qs(to_integer(en, -1234567)), QStringLiteral("-1,234,567"));
+    QCOMPARE(qs(format_number(en, 2.5e-5)), QStringLiteral("2.500e-05"));
+    QCOMPARE(qs(format_number(en, 9.99951e7)), QStringLiteral("1.000e+08"));
+    QCOMPARE(qs(format_percent(en, 0.8512)), QStringLiteral("85.12%"));
+    QCOMPARE(qs(format_duration(en, 192)), QStringLiteral("3 min 12 s"));
+    QCOMPARE(qs(format_data_size(en, 100)), QStringLiteral("100 bytes"));
+    QCOMPARE(qs(format_data_size(en, 2048)), QStringLiteral("2.0 KB"));
+    ReportLocale de;
+    de.decimal = ",";
+    de.group = ".";
+    QCOMPARE(qs(format_number(de, 1234.5678, 6)), QStringLiteral("1.234,57"));
+    de.datetime = [](int64_t ms) { return "t=" + std::to_string(ms); };
+    QCOMPARE(qs(format_datetime(de, 42)), QStringLiteral("t=42"));
+  }
+
+  void stageTitlesComeFromTheTable() {
+    TranslatorGuard guard;
+    for (const auto& spec : adala::kStages)
+      QCOMPARE(qs(stage_title(spec.name)), QString::fromUtf8(spec.title));
+    QCOMPARE(qs(stage_title("no_such_stage")), QStringLiteral("no_such_stage"));
+    set_translator([](const char* context, const char* source, const char*, int) {
+      return std::string(context) + ":" + source;
+    });
+    QCOMPARE(qs(stage_title("attention_alignment")),
+             QStringLiteral("AdalaReport:Stage 1 · attention alignment"));
+    QCOMPARE(stage_names().size(), size_t(adala::kStageCount));
+    QCOMPARE(qs(stage_names()[2]), QStringLiteral("feature_alignment"));
+  }
+
+  void storeTimesAndConfig() {
+    const Timestamp t = parse_store_time("2024-05-01T12:00:00.250Z");
+    QVERIFY(t.valid);
+    QCOMPARE(t.utc_msecs, int64_t(1714564800250));
+    QCOMPARE(parse_store_time("2024-05-01T12:00:00").utc_msecs, int64_t(1714564800000));
+    QVERIFY(!parse_store_time("").valid);
+    QVERIFY(!parse_store_time("yesterday").valid);
+
+    const auto flat = flatten_json(
+        R"({"a":{"b":[224,448],"c":1.5e-3,"d":"x","e":true,"f":null,"g":{},"r":[0.5,4.0,"s"]},"h":[{"i":1}],"n":60})");
+    const std::map<std::string, std::string> expected = {
+        {"a.b", "[224,448]"},     {"a.c", "0.0015"}, {"a.d", "x"},
+        {"a.e", "true"},          {"a.f", "null"},   {"a.g", "{}"},
+        {"a.r", "[0.5,4,\"s\"]"}, {"h[0].i", "1"},   {"n", "60"}};
+    QCOMPARE(flat.size(), expected.size());
+    for (const auto& [key, value] : expected) QCOMPARE(qs(flat.at(key)), qs(value));
+    const auto broken = flatten_json(" not json ");
+    QCOMPARE(broken.size(), size_t(1));
+    QCOMPARE(qs(broken.at("(config)")), QStringLiteral("not json"));
+    QVERIFY(flatten_json("").empty());
+
+    const CsvTable csv = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",\n2\n");
+    QCOMPARE(csv.header.size(), size_t(3));
+    QCOMPARE(csv.rows.size(), size_t(2));
+    QCOMPARE(qs(csv.rows[0][1]), QStringLiteral("x, \"y\""));
+    QCOMPARE(qs(csv.rows[1][2]), QString());
+    QCOMPARE(csv.column("c"), 2);
+  }
+
+  void figuresAreChartSpecifications() {
+    const ReportDocument doc = documentOf({db_.full});
+    QCOMPARE(doc.figures.size(), size_t(6));
+    const ReportFigure& loss = doc.figures[0];
+    QVERIFY(loss.is_chart());
+    QCOMPARE(loss.chart.kind, ChartSpec::Kind::Lines);
+    QCOMPARE(loss.chart.columns, 2);
+    QCOMPARE(loss.chart.panels.size(), size_t(4));
+    for (size_t i = 0; i < 4; ++i)
+      QCOMPARE(qs(loss.chart.panels[i].title), QString::fromUtf8(adala::kStages[i].title));
+    QCOMPARE(loss.display, (Size{660, 540}));  // two rows of 0.75 x 360
+    QCOMPARE(loss.chart.style.size, loss.display);
+    QCOMPARE(qs(loss.name), QStringLiteral("figure-01-loss"));
+    QVERIFY(loss.chart.panels[0].series[0].color == palette_color(0));
+    QCOMPARE(loss.chart.panels[0].series[0].y.size(), size_t(12));
+
+    const ReportFigure& blocks = doc.figures[1];
+    QCOMPARE(blocks.chart.panels.size(), size_t(1));
+    QVERIFY(blocks.chart.panels[0].log_y);
+    QCOMPARE(blocks.chart.panels[0].series.size(), size_t(4));
+    QVERIFY(blocks.chart.panels[0].series[3].color == (Rgb{214, 39, 40}));
+    QCOMPARE(qs(blocks.chart.panels[0].series[3].name), QStringLiteral("block 3"));
+
+    const ReportFigure& accuracy = doc.figures[5];
+    QCOMPARE(accuracy.chart.kind, ChartSpec::Kind::Bars);
+    QVERIFY(accuracy.chart.bars.percent);
+    QCOMPARE(accuracy.chart.bars.categories,
+             (std::vector<std::string>{"Teacher", "Student (Stage 2)", "Student"}));
+    QCOMPARE(accuracy.chart.bars.groups[0].y[2], 0.8337);
+    QCOMPARE(accuracy.display, (Size{660, 288}));
+  }
+
+  void qtFreeExportHasPicturesButNoCharts() {
+    const QString out = db_.dir + "/engine-out";
+    QDir().mkpath(out);
+    ReportRequest request;
+    request.db_path = db_.path.toStdString();
+    request.runs = {std::to_string(db_.figures)};
+    request.output = (out + "/figures.html").toStdString();
+    std::vector<std::string> warnings;
+    request.warn = [&warnings](const std::string& w) { warnings.push_back(w); };
+    ReportResult r = export_report(request);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(warnings.size(), size_t(1));
+    QCOMPARE(r.figures, 9);
+    const QString html = QString::fromUtf8(read_bytes(qs(r.output)));
+    QCOMPARE(html.count(QLatin1String("<figure id=")), 9);
+    QCOMPARE(html.count(QLatin1String("<figcaption>Figure ")), 9);
+    // Only the two picture files are embedded, byte for byte.
+    static const QRegularExpression uri(
+        QStringLiteral("src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\""));
+    QList<QByteArray> embedded;
+    for (auto it = uri.globalMatch(html); it.hasNext();)
+      embedded << QByteArray::fromBase64(it.next().captured(1).toLatin1());
+    QCOMPARE(embedded.size(), 2);
+    QCOMPARE(embedded[0], read_bytes(db_.present_figure));
+    QCOMPARE(embedded[1], read_bytes(db_.segmentation_figure));
+    QVERIFY(html.contains(QStringLiteral("Figure file is missing: %1").arg(db_.missing_figure)));
+
+    request.format = ReportFormat::Markdown;
+    request.output = (out + "/figures.md").toStdString();
+    r = export_report(request);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(r.files.size(), size_t(3));  // the document and the two pictures
+    QCOMPARE(read_bytes(qs(r.files[1])), read_bytes(db_.present_figure));
+    const QString md = QString::fromUtf8(read_bytes(qs(r.output)));
+    QCOMPARE(md.count(QLatin1String("![")), 2);
+    QCOMPARE(md.count(QRegularExpression(QStringLiteral("^\\*Figure \\d+\\. "),
+                                         QRegularExpression::MultilineOption)),
+             9);
+
+    request.format = ReportFormat::Pdf;
+    request.output = (out + "/figures.pdf").toStdString();
+    r = export_report(request);
+    QVERIFY(!r.ok);
+    QVERIFY2(qs(r.error).contains(QLatin1String("PDF")), r.error.c_str());
+    QVERIFY(!QFile::exists(qs(request.output)));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReportEngine)
+#include "test_report_engine.moc"
