@@ -12,6 +12,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "engine/train/stage_catalog.h"
+
 namespace {
 
 const QString kTsDir = QStringLiteral(ADALA_SOURCE_DIR "/translations");
@@ -161,6 +163,19 @@ class TestTranslations : public QObject {
     // Nearly everything reads in Korean (shortcuts, symbols and names such as "Ctrl+L", "%",
     // "viridis" stay as they are): a copied-over English file would fail here.
     QVERIFY2(hangul >= messages.size() * 85 / 100, qPrintable(QStringLiteral("%1 of %2").arg(hangul).arg(messages.size())));
+  }
+
+  // The report titles its stages with the stage table's titles, translated in its own
+  // context (engine/report marks them there): each title has its Korean entry.
+  void stageTableTitlesAreTranslatedForTheReport() {
+    const auto messages = read_ts(kTsDir + "/adala_ko.ts");
+    for (const auto& spec : adala::kStages) {
+      bool found = false;
+      for (const auto& m : messages)
+        found = found || (m.context == QLatin1String("AdalaReport") && m.source == QString::fromUtf8(spec.title) &&
+                          !m.translations.isEmpty() && !m.translations.front().isEmpty());
+      QVERIFY2(found, spec.title);
+    }
   }
 
   // lupdate over the same folders into scratch copies: the same messages come out. Fails
