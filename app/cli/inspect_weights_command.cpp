@@ -119,10 +119,10 @@ int inspect_weights_command(const Args& args) {
   for (const auto& p : summary.problems) std::printf("          problem: %s\n", p.c_str());
   if (auto it = meta.find("adala.config"); it != meta.end()) {
     try {
-      const Json config = Json::parse(it->second);
-      if (const Json* heads = config.find("num_heads"); heads && heads->is_integer())
+      const Json config = parse_json_strict(it->second);
+      if (auto heads = config.find("num_heads"); heads != config.end() && heads->is_number_integer())
         std::printf("          heads %lld (from adala.config)\n",
-                    static_cast<long long>(heads->as_int()));
+                    heads->get<long long>());
     } catch (const JsonError& e) {
       std::printf("          adala.config is not valid JSON: %s\n", e.what());
     }

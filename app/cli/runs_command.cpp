@@ -164,16 +164,16 @@ std::string shortest_number(double value) {
 void flatten(const Json& value, const std::string& prefix,
              std::map<std::string, std::string>& out) {
   if (value.is_object() && value.size() > 0) {
-    for (const auto& [key, child] : value.as_object()) {
+    for (const auto& [key, child] : value.items()) {
       flatten(child, prefix.empty() ? key : prefix + "." + key, out);
     }
     return;
   }
   std::string text;
   if (value.is_string()) {
-    text = value.as_string();
-  } else if (value.is_number() && !value.is_integer()) {
-    text = shortest_number(value.as_double());
+    text = value.get<std::string>();
+  } else if (value.is_number_float()) {
+    text = shortest_number(value.get<double>());
   } else {
     text = value.dump();
   }
@@ -183,7 +183,7 @@ void flatten(const Json& value, const std::string& prefix,
 std::map<std::string, std::string> flat_config(const RunInfo& run) {
   std::map<std::string, std::string> flat;
   try {
-    flatten(Json::parse(run.config_json), "", flat);
+    flatten(parse_json_strict(run.config_json), "", flat);
   } catch (const JsonError&) {
     flat["(config)"] = run.config_json;  // not JSON: compare as one opaque value
   }
@@ -350,7 +350,7 @@ int show_run(const ArgParser& parser, std::ostream& out) {
   }
   out << "\nconfig:\n";
   try {
-    out << Json::parse(run.config_json).dump(2) << "\n";
+    out << parse_json_strict(run.config_json).dump(2) << "\n";
   } catch (const JsonError&) {
     out << run.config_json << "\n";
   }
@@ -473,7 +473,7 @@ Json run_as_json(RunStore& store, const RunInfo& run) {
   info["kind"] = Json(run.kind);
   doc["run"] = info;
   try {
-    doc["config"] = Json::parse(run.config_json);
+    doc["config"] = parse_json_strict(run.config_json);
   } catch (const JsonError&) {
     doc["config"] = Json(run.config_json);
   }
@@ -535,7 +535,7 @@ Json run_as_json(RunStore& store, const RunInfo& run) {
       row["ran"] = Json(p.ran);
       row["note"] = Json(p.note);
       try {
-        row["extra"] = Json::parse(p.extra_json);
+        row["extra"] = parse_json_strict(p.extra_json);
       } catch (const JsonError&) {
         row["extra"] = Json(p.extra_json);
       }

@@ -174,7 +174,7 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
 
 FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages) {
   try {
-    const ExperimentConfig c = parse_experiment_config(Json::parse(json.toStdString()));
+    const ExperimentConfig c = parse_experiment_config(parse_json_strict(json.toStdString()));
     // What run_pipeline would refuse before training anything.
     if (!stages.contains(0) && c.teacher_weights.empty() && !stages.isEmpty())
       return {QStringLiteral("teacher.weights"),

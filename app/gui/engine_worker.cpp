@@ -60,7 +60,7 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_pt
       config = load_run_config(options.run_dir);
       options.stages = load_run_stages(options.run_dir);
     } else {
-      config = parse_experiment_config(Json::parse(request.configJson.toStdString()));
+      config = parse_experiment_config(parse_json_strict(request.configJson.toStdString()));
       options.stages.assign(request.stages.begin(), request.stages.end());
       if (options.stages.empty()) throw ConfigError("stages", "no stage selected");
       config.runs_dir = fs::absolute(config.runs_dir).string();

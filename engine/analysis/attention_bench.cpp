@@ -144,16 +144,16 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
           auto outcome = run_in_child([&] { return measure_point(o, kernel, n, p.chunk).dump(); },
                                       o.timeout_s);
           if (!outcome.ok) throw std::runtime_error(outcome.error);
-          r = Json::parse(outcome.payload);
+          r = parse_json_strict(outcome.payload);
         } else {
           r = measure_point(o, kernel, n, p.chunk);
         }
         p.ran = true;
-        p.median_ms = r.at("median_ms").as_double();
-        p.min_ms = r.at("min_ms").as_double();
-        p.timed_runs = static_cast<int>(r.at("runs").as_int());
-        p.peak_rss_bytes = r.at("rss").as_int();
-        p.peak_alloc_bytes = r.at("alloc").as_int();
+        p.median_ms = r.at("median_ms").get<double>();
+        p.min_ms = r.at("min_ms").get<double>();
+        p.timed_runs = r.at("runs").get<int>();
+        p.peak_rss_bytes = r.at("rss").get<int64_t>();
+        p.peak_alloc_bytes = r.at("alloc").get<int64_t>();
       } catch (const std::exception& e) {
         p.note = std::string("failed: ") + e.what();
       }

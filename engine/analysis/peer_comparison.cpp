@@ -318,14 +318,14 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
   const auto& meta = peer.metadata();
   auto it = meta.find("peer.timings");
   if (it == meta.end()) throw std::runtime_error("peer output has no peer.timings metadata");
-  const Json t = Json::parse(it->second);
-  rep.peer_softmax_ms = t.at("softmax_ms").as_double();
-  rep.peer_linear_ms = t.at("linear_ms").as_double();
-  rep.peer_train_ms = t.at("train_ms").as_double();
-  rep.peer_softmax_min_ms = t.at("softmax_min_ms").as_double();
-  rep.peer_linear_min_ms = t.at("linear_min_ms").as_double();
-  rep.peer_train_min_ms = t.at("train_min_ms").as_double();
-  if (t.contains("torch")) rep.peer_torch_version = t.at("torch").as_string();
+  const Json t = parse_json_strict(it->second);
+  rep.peer_softmax_ms = t.at("softmax_ms").get<double>();
+  rep.peer_linear_ms = t.at("linear_ms").get<double>();
+  rep.peer_train_ms = t.at("train_ms").get<double>();
+  rep.peer_softmax_min_ms = t.at("softmax_min_ms").get<double>();
+  rep.peer_linear_min_ms = t.at("linear_min_ms").get<double>();
+  rep.peer_train_min_ms = t.at("train_min_ms").get<double>();
+  if (t.contains("torch")) rep.peer_torch_version = t.at("torch").get<std::string>();
   rep.agrees = rep.softmax_features_rel < rep.tolerance &&
                rep.linear_features_rel < rep.tolerance && rep.loss_rel < rep.tolerance &&
                rep.grads_rel < rep.tolerance && rep.updates_rel_large_grads < rep.tolerance &&

@@ -138,7 +138,7 @@ Json run_point(const ScalingOptions& o, const std::function<Json()>& fn) {
   if (o.isolate && o.device.is_cpu()) {
     auto outcome = run_in_child([&] { return fn().dump(); }, o.timeout_s);
     if (!outcome.ok) throw std::runtime_error(outcome.error);
-    return Json::parse(outcome.payload);
+    return parse_json_strict(outcome.payload);
   }
   return fn();
 }
@@ -273,11 +273,11 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
         once.count_ops = o.count_ops && round == 0;
         try {
           auto r = run_point(o, [&] { return measure_inference(once, c, p.mode, p.chunk); });
-          results[i].ms.push_back(r.at("median_ms").as_double());
-          results[i].runs += static_cast<int>(r.at("runs").as_int());
-          results[i].rss.push_back(double(r.at("rss").as_int()));
-          results[i].alloc.push_back(double(r.at("alloc").as_int()));
-          if (r.contains("macs")) p.measured_macs = r.at("macs").as_double();
+          results[i].ms.push_back(r.at("median_ms").get<double>());
+          results[i].runs += r.at("runs").get<int>();
+          results[i].rss.push_back(double(r.at("rss").get<int64_t>()));
+          results[i].alloc.push_back(double(r.at("alloc").get<int64_t>()));
+          if (r.contains("macs")) p.measured_macs = r.at("macs").get<double>();
         } catch (const std::exception& e) {
           p.note = std::string("failed: ") + e.what();
         }
@@ -302,10 +302,10 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
         try {
           auto r = run_point(o, [&] { return measure_train_step(o, c, p.mode, p.chunk); });
           p.train_ran = true;
-          p.train_ms = r.at("median_ms").as_double();
-          p.train_timed_runs = static_cast<int>(r.at("runs").as_int());
-          p.train_peak_rss_bytes = r.at("rss").as_int();
-          p.train_peak_alloc_bytes = r.at("alloc").as_int();
+          p.train_ms = r.at("median_ms").get<double>();
+          p.train_timed_runs = r.at("runs").get<int>();
+          p.train_peak_rss_bytes = r.at("rss").get<int64_t>();
+          p.train_peak_alloc_bytes = r.at("alloc").get<int64_t>();
         } catch (const std::exception& e) {
           p.train_note = std::string("failed: ") + e.what();
         }

@@ -1,85 +1,34 @@
 #pragma once
-// A small JSON value with a strict parser and a writer. The engine uses it for safetensors
-// headers and experiment configs; keeping it in-tree keeps engine/core "LibTorch + std only".
-#include <cstdint>
-#include <map>
-#include <memory>
+// JSON is nlohmann's (ordered_json: keys keep insertion order, so written files read the way
+// they were built). On top of it, the one thing the engine needs that nlohmann's own parser
+// does not do: refuse duplicate keys (a safetensors header or a config with two "lr" entries is
+// ambiguous), with every parse error naming its byte offset.
+#include <cstddef>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace adala {
 
+using Json = nlohmann::ordered_json;
+
+// Thrown by parse_json_strict: "JSON parse error at byte N: <what>".
 class JsonError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
-};
-
-class Json {
- public:
-  enum class Type { Null, Bool, Number, String, Array, Object };
-  using Array = std::vector<Json>;
-  // Keys keep insertion order so written files read the way they were built.
-  using Object = std::vector<std::pair<std::string, Json>>;
-
-  Json() = default;
-  Json(std::nullptr_t) {}
-  Json(bool b) : type_(Type::Bool), bool_(b) {}
-  Json(int v) : type_(Type::Number), number_(v), is_integer_(true), integer_(v) {}
-  Json(int64_t v)
-      : type_(Type::Number), number_(static_cast<double>(v)), is_integer_(true), integer_(v) {}
-  Json(uint64_t v) : Json(static_cast<int64_t>(v)) {}
-  Json(double v) : type_(Type::Number), number_(v) {}
-  Json(const char* s) : type_(Type::String), string_(s) {}
-  Json(std::string s) : type_(Type::String), string_(std::move(s)) {}
-  Json(Array a) : type_(Type::Array), array_(std::move(a)) {}
-  Json(Object o) : type_(Type::Object), object_(std::move(o)) {}
-
-  static Json object() { return Json(Object{}); }
-  static Json array() { return Json(Array{}); }
-
-  // Parses a whole document; errors carry the byte offset and what was expected.
-  static Json parse(std::string_view text);
-  std::string dump(int indent = -1) const;
-
-  Type type() const { return type_; }
-  const char* type_name() const;
-  bool is_null() const { return type_ == Type::Null; }
-  bool is_bool() const { return type_ == Type::Bool; }
-  bool is_number() const { return type_ == Type::Number; }
-  bool is_integer() const { return type_ == Type::Number && is_integer_; }
-  bool is_string() const { return type_ == Type::String; }
-  bool is_array() const { return type_ == Type::Array; }
-  bool is_object() const { return type_ == Type::Object; }
-
-  bool as_bool() const;
-  double as_double() const;
-  int64_t as_int() const;
-  const std::string& as_string() const;
-  const Array& as_array() const;
-  Array& as_array();
-  const Object& as_object() const;
-
-  bool contains(const std::string& key) const { return find(key) != nullptr; }
-  const Json* find(const std::string& key) const;
-  const Json& at(const std::string& key) const;
-  // Inserts or replaces.
-  Json& operator[](const std::string& key);
-  void push_back(Json v) { as_array().push_back(std::move(v)); }
-  size_t size() const;
+  JsonError(std::size_t byte, const std::string& what);
+  std::size_t byte() const { return byte_; }
 
  private:
-  void dump_to(std::string& out, int indent, int level) const;
-
-  Type type_ = Type::Null;
-  bool bool_ = false;
-  double number_ = 0.0;
-  bool is_integer_ = false;
-  int64_t integer_ = 0;
-  std::string string_;
-  Array array_;
-  Object object_;
+  std::size_t byte_;
 };
+
+// One whole JSON document (nothing but whitespace after it). Refuses duplicate object keys and
+// nesting deeper than 256 levels.
+Json parse_json_strict(std::string_view text);
+
+// nlohmann's type_name, except "integer" for integral numbers: config errors tell an integer
+// field given 1.5 ("got number") from a boolean field given 1 ("got integer").
+const char* json_type_name(const Json& value);
 
 }  // namespace adala

@@ -207,7 +207,7 @@ VisionTransformer load_model(const std::string& path, const c10::Device& device,
   ViTConfig config;
   if (auto it = meta.find("adala.config"); it != meta.end()) {
     try {
-      config = vit_config_from_json(Json::parse(it->second));
+      config = vit_config_from_json(parse_json_strict(it->second));
     } catch (const std::exception& e) {
       throw std::runtime_error(
           path + ": metadata \"adala.config\" is not a usable ViT config: " + e.what());

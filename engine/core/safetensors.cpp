@@ -190,61 +190,61 @@ struct SafetensorsReader::Impl {
   }
 
   uint64_t as_offset(const Json& v, const std::string& name, const char* what) const {
-    if (!v.is_integer() || v.as_int() < 0)
+    if (!v.is_number_integer() || v.get<int64_t>() < 0)
       fail("tensor \"" + name + "\": " + what + " must be a non-negative integer, got " + v.dump());
-    return static_cast<uint64_t>(v.as_int());
+    return static_cast<uint64_t>(v.get<int64_t>());
   }
 
   void parse_header(const char* text, uint64_t length) {
     Json header;
     try {
-      header = Json::parse(std::string_view(text, length));
+      header = parse_json_strict(std::string_view(text, length));
     } catch (const JsonError& e) {
       fail(std::string("malformed JSON header: ") + e.what());
     }
     if (!header.is_object())
-      fail(std::string("malformed header: expected a JSON object, got ") + header.type_name());
+      fail(std::string("malformed header: expected a JSON object, got ") + json_type_name(header));
 
-    for (const auto& [name, entry] : header.as_object()) {
+    for (const auto& [name, entry] : header.items()) {
       if (name == "__metadata__") {
         if (!entry.is_object())
           fail(std::string("\"__metadata__\" must be an object of strings, got ") +
-               entry.type_name());
-        for (const auto& [key, value] : entry.as_object()) {
+               json_type_name(entry));
+        for (const auto& [key, value] : entry.items()) {
           if (!value.is_string())
             fail("\"__metadata__\" entry \"" + key + "\" must be a string, got " +
-                 value.type_name());
-          metadata[key] = value.as_string();
+                 json_type_name(value));
+          metadata[key] = value.get<std::string>();
         }
         continue;
       }
       const std::string where = "tensor \"" + name + "\": ";
-      if (!entry.is_object()) fail(where + "entry must be an object, got " + entry.type_name());
-      const Json* dtype = entry.find("dtype");
-      const Json* shape = entry.find("shape");
-      const Json* offsets = entry.find("data_offsets");
-      if (!dtype) fail(where + "missing \"dtype\"");
-      if (!shape) fail(where + "missing \"shape\"");
-      if (!offsets) fail(where + "missing \"data_offsets\"");
+      if (!entry.is_object()) fail(where + "entry must be an object, got " + json_type_name(entry));
+      const auto dtype = entry.find("dtype");
+      const auto shape = entry.find("shape");
+      const auto offsets = entry.find("data_offsets");
+      if (dtype == entry.end()) fail(where + "missing \"dtype\"");
+      if (shape == entry.end()) fail(where + "missing \"shape\"");
+      if (offsets == entry.end()) fail(where + "missing \"data_offsets\"");
       if (!dtype->is_string()) fail(where + "\"dtype\" must be a string, got " + dtype->dump());
       TensorInfo info;
       info.name = name;
-      info.dtype = dtype->as_string();
+      info.dtype = dtype->get<std::string>();
       const size_t itemsize = safetensors_itemsize(info.dtype);
       if (itemsize == 0) fail(where + "unknown dtype \"" + info.dtype + "\"");
       if (!shape->is_array()) fail(where + "\"shape\" must be an array, got " + shape->dump());
       uint64_t numel = 1;
-      for (const auto& d : shape->as_array()) {
-        if (!d.is_integer() || d.as_int() < 0)
+      for (const auto& d : *shape) {
+        if (!d.is_number_integer() || d.get<int64_t>() < 0)
           fail(where + "shape entries must be non-negative integers, got " + shape->dump());
-        info.shape.push_back(d.as_int());
-        if (__builtin_mul_overflow(numel, static_cast<uint64_t>(d.as_int()), &numel))
+        info.shape.push_back(d.get<int64_t>());
+        if (__builtin_mul_overflow(numel, static_cast<uint64_t>(d.get<int64_t>()), &numel))
           fail(where + "shape " + shape->dump() + " overflows");
       }
       if (!offsets->is_array() || offsets->size() != 2)
         fail(where + "\"data_offsets\" must be [begin, end], got " + offsets->dump());
-      info.begin = as_offset(offsets->as_array()[0], name, "data_offsets begin");
-      info.end = as_offset(offsets->as_array()[1], name, "data_offsets end");
+      info.begin = as_offset((*offsets)[0], name, "data_offsets begin");
+      info.end = as_offset((*offsets)[1], name, "data_offsets end");
       if (info.end < info.begin)
         fail(where + "data_offsets " + offsets_string(info) + " end before begin");
       uint64_t expected = 0;

@@ -29,34 +29,34 @@ Json vit_config_to_json(const ViTConfig& c) {
 ViTConfig vit_config_from_json(const Json& j) {
   if (!j.is_object())
     throw std::invalid_argument(std::string("ViT config must be a JSON object, got ") +
-                                j.type_name());
+                                json_type_name(j));
   ViTConfig c;
-  if (const Json* preset = j.find("preset")) {
+  if (const auto preset = j.find("preset"); preset != j.end()) {
     if (!preset->is_string())
       throw std::invalid_argument("ViT config field \"preset\" must be a string");
-    c = vit_preset(preset->as_string());
+    c = vit_preset(preset->get<std::string>());
   }
   auto bad = [](const std::string& key, const char* expected, const Json& v) {
     return std::invalid_argument("ViT config field \"" + key + "\" must be " + expected + ", got " +
                                  v.dump());
   };
-  for (const auto& [key, v] : j.as_object()) {
+  for (const auto& [key, v] : j.items()) {
     auto integer = [&](int64_t& field) {
-      if (!v.is_integer()) throw bad(key, "an integer", v);
-      field = v.as_int();
+      if (!v.is_number_integer()) throw bad(key, "an integer", v);
+      field = v.get<int64_t>();
     };
     auto number = [&](double& field) {
       if (!v.is_number()) throw bad(key, "a number", v);
-      field = v.as_double();
+      field = v.get<double>();
     };
     auto boolean = [&](bool& field) {
-      if (!v.is_bool()) throw bad(key, "true or false", v);
-      field = v.as_bool();
+      if (!v.is_boolean()) throw bad(key, "true or false", v);
+      field = v.get<bool>();
     };
     if (key == "preset") continue;
     if (key == "name") {
       if (!v.is_string()) throw bad(key, "a string", v);
-      c.name = v.as_string();
+      c.name = v.get<std::string>();
     } else if (key == "img_size")
       integer(c.img_size);
     else if (key == "patch_size")

@@ -1,6 +1,7 @@
 #include "engine/train/config_reader.h"
 
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 namespace adala {
@@ -9,6 +10,18 @@ namespace {
 const Json& empty_object() {
   static const Json empty = Json::object();
   return empty;
+}
+
+// nlohmann keeps integers above INT64_MAX as unsigned: they are out of range, not negative.
+int64_t integer_in_range(const Json& v, const std::string& where, int64_t min, int64_t max) {
+  if (!v.is_number_integer())
+    throw ConfigError(where, std::string("expected an integer, got ") + json_type_name(v));
+  const bool huge = v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX);
+  const int64_t x = huge ? INT64_MAX : v.get<int64_t>();
+  if (huge || x < min || x > max)
+    throw ConfigError(where, "out of range: " + v.dump() + " (allowed " + std::to_string(min) +
+                                 ".." + std::to_string(max) + ")");
+  return x;
 }
 
 std::string format_number(double v) {
@@ -22,20 +35,22 @@ ConfigReader::ConfigReader(const Json& object, std::string path)
     : object_(object.is_null() ? empty_object() : object), path_(std::move(path)) {
   if (!object_.is_object())
     throw ConfigError(path_.empty() ? "config" : path_,
-                      std::string("expected an object, got ") + object_.type_name());
+                      std::string("expected an object, got ") + json_type_name(object_));
 }
 
 const Json* ConfigReader::take(const std::string& key) {
   known_.insert(key);
-  return object_.find(key);
+  const auto it = object_.find(key);
+  return it == object_.end() ? nullptr : &*it;
 }
 
 double ConfigReader::number(const std::string& key, double fallback, double min, double max,
                             bool min_exclusive) {
   const Json* v = take(key);
   if (!v) return fallback;
-  if (!v->is_number()) throw ConfigError(field(key), std::string("expected a number, got ") + v->type_name());
-  const double x = v->as_double();
+  if (!v->is_number())
+    throw ConfigError(field(key), std::string("expected a number, got ") + json_type_name(*v));
+  const double x = v->get<double>();
   const bool low = min_exclusive ? !(x > min) : x < min;
   if (low || x > max || !std::isfinite(x))
     throw ConfigError(field(key), "out of range: " + format_number(x) + " (allowed " +
@@ -47,20 +62,16 @@ double ConfigReader::number(const std::string& key, double fallback, double min,
 int64_t ConfigReader::integer(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
   const Json* v = take(key);
   if (!v) return fallback;
-  if (!v->is_integer()) throw ConfigError(field(key), std::string("expected an integer, got ") + v->type_name());
-  const int64_t x = v->as_int();
-  if (x < min || x > max)
-    throw ConfigError(field(key), "out of range: " + std::to_string(x) + " (allowed " +
-                                      std::to_string(min) + ".." + std::to_string(max) + ")");
-  return x;
+  return integer_in_range(*v, field(key), min, max);
 }
 
 std::string ConfigReader::string(const std::string& key, const std::string& fallback,
                                  const std::vector<std::string>& allowed) {
   const Json* v = take(key);
   if (!v) return fallback;
-  if (!v->is_string()) throw ConfigError(field(key), std::string("expected a string, got ") + v->type_name());
-  const std::string& s = v->as_string();
+  if (!v->is_string())
+    throw ConfigError(field(key), std::string("expected a string, got ") + json_type_name(*v));
+  const auto& s = v->get_ref<const std::string&>();
   if (!allowed.empty()) {
     bool ok = false;
     std::string list;
@@ -76,24 +87,23 @@ std::string ConfigReader::string(const std::string& key, const std::string& fall
 bool ConfigReader::boolean(const std::string& key, bool fallback) {
   const Json* v = take(key);
   if (!v) return fallback;
-  if (!v->is_bool()) throw ConfigError(field(key), std::string("expected true or false, got ") + v->type_name());
-  return v->as_bool();
+  if (!v->is_boolean())
+    throw ConfigError(field(key), std::string("expected true or false, got ") + json_type_name(*v));
+  return v->get<bool>();
 }
 
-std::vector<int64_t> ConfigReader::integers(const std::string& key, const std::vector<int64_t>& fallback,
-                                            int64_t min, int64_t max, size_t min_count) {
+std::vector<int64_t> ConfigReader::integers(const std::string& key,
+                                            const std::vector<int64_t>& fallback, int64_t min,
+                                            int64_t max, size_t min_count) {
   const Json* v = take(key);
   if (!v) return fallback;
-  if (!v->is_array()) throw ConfigError(field(key), std::string("expected an array of integers, got ") + v->type_name());
+  if (!v->is_array())
+    throw ConfigError(field(key),
+                      std::string("expected an array of integers, got ") + json_type_name(*v));
   std::vector<int64_t> out;
-  for (size_t i = 0; i < v->as_array().size(); ++i) {
-    const Json& e = v->as_array()[i];
-    const std::string where = field(key) + "[" + std::to_string(i) + "]";
-    if (!e.is_integer()) throw ConfigError(where, std::string("expected an integer, got ") + e.type_name());
-    if (e.as_int() < min || e.as_int() > max)
-      throw ConfigError(where, "out of range: " + std::to_string(e.as_int()) + " (allowed " +
-                                   std::to_string(min) + ".." + std::to_string(max) + ")");
-    out.push_back(e.as_int());
+  for (size_t i = 0; i < v->size(); ++i) {
+    const Json& e = (*v)[i];
+    out.push_back(integer_in_range(e, field(key) + "[" + std::to_string(i) + "]", min, max));
   }
   if (out.size() < min_count)
     throw ConfigError(field(key), "needs at least " + std::to_string(min_count) + " entries");
@@ -106,11 +116,11 @@ ConfigReader ConfigReader::child(const std::string& key) {
 }
 
 void ConfigReader::finish() const {
-  for (const auto& kv : object_.as_object()) {
-    if (known_.count(kv.first)) continue;
+  for (const auto& kv : object_.items()) {
+    if (known_.count(kv.key())) continue;
     std::string list;
     for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
-    throw ConfigError(field(kv.first), "unknown key (known keys here: " + list + ")");
+    throw ConfigError(field(kv.key()), "unknown key (known keys here: " + list + ")");
   }
 }
 

@@ -137,7 +137,7 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   ss << in.rdbuf();
   Json doc;
   try {
-    doc = Json::parse(ss.str());
+    doc = parse_json_strict(ss.str());
   } catch (const JsonError& e) {
     throw ConfigError(path, e.what());
   }

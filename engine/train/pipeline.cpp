@@ -83,11 +83,7 @@ ExperimentConfig load_run_config(const std::string& run_dir) {
 }
 
 std::vector<int> load_run_stages(const std::string& run_dir) {
-  std::vector<int> stages;
-  const Json doc = Json::parse(read_text(run_dir + "/stages.json"));
-  for (const auto& v : doc.as_array())
-    stages.push_back(static_cast<int>(v.as_int()));
-  return stages;
+  return parse_json_strict(read_text(run_dir + "/stages.json")).get<std::vector<int>>();
 }
 
 PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& options,

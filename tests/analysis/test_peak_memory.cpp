@@ -43,12 +43,12 @@ class TestPeakMemory : public QObject {
     QVERIFY(torch::mm(a, a).defined());
     auto outcome = run_in_child([] { return allocate_and_measure().dump(); }, 120);
     QVERIFY2(outcome.ok, outcome.error.c_str());
-    const Json r = Json::parse(outcome.payload);
-    QCOMPARE(r.at("sum").as_double(), double(kBytes / 4));
-    const double rss = double(r.at("rss").as_int()), alloc = double(r.at("alloc").as_int());
+    const Json r = parse_json_strict(outcome.payload);
+    QCOMPARE(r.at("sum").get<double>(), double(kBytes / 4));
+    const double rss = double(r.at("rss").get<int64_t>()), alloc = double(r.at("alloc").get<int64_t>());
     QVERIFY2(std::abs(rss - kBytes) <= 0.10 * kBytes,
              qPrintable(
-                 QString("RSS peak %1 MB (reset %2)").arg(rss / 1e6).arg(r.at("reset").as_bool())));
+                 QString("RSS peak %1 MB (reset %2)").arg(rss / 1e6).arg(r.at("reset").get<bool>())));
     QVERIFY2(std::abs(alloc - kBytes) <= 0.001 * kBytes,
              qPrintable(QString("allocator peak %1").arg(alloc)));
   }

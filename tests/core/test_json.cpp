@@ -1,9 +1,27 @@
 #include <QtTest/QtTest>
 
+#include <string>
+
 #include "engine/core/json.h"
 
 using adala::Json;
+using adala::json_type_name;
 using adala::JsonError;
+using adala::parse_json_strict;
+
+namespace {
+
+// The message of the JsonError that parsing `text` throws ("" when it parses).
+std::string parse_error(const std::string& text) {
+  try {
+    parse_json_strict(text);
+  } catch (const JsonError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
 
 class TestJson : public QObject {
   Q_OBJECT
@@ -11,37 +29,79 @@ class TestJson : public QObject {
   void round_trip() {
     const std::string text =
         "{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"x\\\"y\\u00e9\"},\"e\":-2.5e-3}";
-    Json v = Json::parse(text);
-    QCOMPARE(v.at("a").as_int(), int64_t(1));
+    Json v = parse_json_strict(text);
+    QCOMPARE(v.at("a").get<int64_t>(), int64_t(1));
     QCOMPARE(v.at("b").size(), size_t(3));
-    QCOMPARE(QString::fromStdString(v.at("c").at("d").as_string()), QString::fromUtf8("x\"y\xc3\xa9"));
-    QCOMPARE(v.at("e").as_double(), -2.5e-3);
-    Json again = Json::parse(v.dump(2));
+    QCOMPARE(QString::fromStdString(v.at("c").at("d").get<std::string>()),
+             QString::fromUtf8("x\"y\xc3\xa9"));
+    QCOMPARE(v.at("e").get<double>(), -2.5e-3);
+    Json again = parse_json_strict(v.dump(2));
     QCOMPARE(QString::fromStdString(again.dump()), QString::fromStdString(v.dump()));
+    QCOMPARE(
+        QString::fromStdString(v.dump()),
+        QString::fromUtf8(
+            "{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"x\\\"y\xc3\xa9\"},\"e\":-0.0025}"));
+  }
+  void keys_keep_insertion_order() {
+    Json v = parse_json_strict("{\"z\":1,\"a\":{\"y\":2,\"b\":3}}");
+    v["m"] = 4;
+    QCOMPARE(QString::fromStdString(v.dump()),
+             QString("{\"z\":1,\"a\":{\"y\":2,\"b\":3},\"m\":4}"));
   }
   void numbers_print_short_and_exact() {
     QCOMPARE(QString::fromStdString(Json(0.1).dump()), QString("0.1"));
     QCOMPARE(QString::fromStdString(Json(0.005062).dump()), QString("0.005062"));
     for (double v : {1.0 / 3.0, 2.0 / 7.0 * 1e-12, 123456.789012345678, -4.9e-300})
-      QCOMPARE(Json::parse(Json(v).dump()).as_double(), v);
+      QCOMPARE(parse_json_strict(Json(v).dump()).get<double>(), v);
   }
 
   void errors_say_where() {
-    for (const char* bad : {"{", "{\"a\":}", "[1,]", "{\"a\":1,\"a\":2}", "tru", "\"abc", "1 2", "{'a':1}"}) {
-      bool threw = false;
-      try {
-        Json::parse(bad);
-      } catch (const JsonError& e) {
-        threw = std::string(e.what()).find("at byte") != std::string::npos;
-      }
-      QVERIFY2(threw, bad);
+    for (const char* bad :
+         {"{", "{\"a\":}", "[1,]", "{\"a\":1,\"a\":2}", "tru", "\"abc", "1 2", "{'a':1}", ""}) {
+      const std::string what = parse_error(bad);
+      QVERIFY2(what.rfind("JSON parse error at byte ", 0) == 0, bad);
     }
+    QCOMPARE(
+        QString::fromStdString(parse_error("[1,]")),
+        QString("JSON parse error at byte 4: syntax error while parsing value - unexpected ']'; "
+                "expected '[', '{', or a literal"));
+  }
+  void duplicate_keys_are_refused_with_their_offset() {
+    QCOMPARE(QString::fromStdString(parse_error("{\"a\":1,\"a\":2}")),
+             QString("JSON parse error at byte 10: duplicate key \"a\""));
+    // Nested, after other values: the offset is just past the second key's closing quote.
+    const std::string nested = "{\"x\":[1,{\"k\":null}],\"y\":{\"k\":1,\"j\":2,\"k\":3}}";
+    QCOMPARE(
+        QString::fromStdString(parse_error(nested)),
+        QString("JSON parse error at byte %1: duplicate key \"k\"").arg(nested.rfind("\"k\"") + 3));
+    try {
+      parse_json_strict(nested);
+    } catch (const JsonError& e) {
+      QCOMPARE(e.byte(), nested.rfind("\"k\"") + 3);
+    }
+    // The same key in sibling objects is fine.
+    QCOMPARE(parse_json_strict("[{\"a\":1},{\"a\":2}]").at(1).at("a").get<int>(), 2);
+  }
+  void nesting_is_limited() {
+    const std::string deep_ok = std::string(200, '[') + std::string(200, ']');
+    QCOMPARE(parse_json_strict(deep_ok).size(), size_t(1));
+    const std::string too_deep = std::string(300, '[') + std::string(300, ']');
+    QCOMPARE(QString::fromStdString(parse_error(too_deep)),
+             QString("JSON parse error at byte 257: nesting deeper than 256 levels"));
+  }
+  void types_are_named_like_the_config_errors_name_them() {
+    const Json v =
+        parse_json_strict("[1, -2, 1.5, \"s\", true, null, [], {}, 18446744073709551615]");
+    const char* expected[] = {"integer", "integer", "number", "string", "boolean",
+                              "null",    "array",   "object", "integer"};
+    for (size_t i = 0; i < v.size(); ++i)
+      QCOMPARE(QString(json_type_name(v[i])), QString(expected[i]));
   }
   void type_errors() {
-    Json v = Json::parse("{\"n\":1.5}");
-    QVERIFY_EXCEPTION_THROWN(v.at("n").as_int(), JsonError);
-    QVERIFY_EXCEPTION_THROWN(v.at("n").as_string(), JsonError);
-    QVERIFY_EXCEPTION_THROWN(v.at("missing"), JsonError);
+    Json v = parse_json_strict("{\"n\":1.5}");
+    QVERIFY(!v.at("n").is_number_integer());  // readers check this before taking an integer
+    QVERIFY_EXCEPTION_THROWN(v.at("n").get<std::string>(), Json::type_error);
+    QVERIFY_EXCEPTION_THROWN(v.at("missing"), Json::out_of_range);
   }
 };
 

@@ -511,18 +511,18 @@ class TestLoadWeights : public QObject {
     ViTConfig c = vit_preset("dinov2_vits14_reg");
     c.num_classes = 7;
     c.mlp_ratio = 2.5;
-    const ViTConfig back = vit_config_from_json(Json::parse(vit_config_to_json(c).dump()));
+    const ViTConfig back = vit_config_from_json(parse_json_strict(vit_config_to_json(c).dump()));
     QCOMPARE(vit_config_to_json(back).dump(), vit_config_to_json(c).dump());
     QCOMPARE(back.mlp_ratio, 2.5);
     QCOMPARE(back.no_embed_class, true);
 
     const ViTConfig from_preset =
-        vit_config_from_json(Json::parse("{\"preset\": \"fmnist_micro\", \"depth\": 3}"));
+        vit_config_from_json(parse_json_strict("{\"preset\": \"fmnist_micro\", \"depth\": 3}"));
     QCOMPARE(from_preset.depth, int64_t{3});
     QCOMPARE(from_preset.embed_dim, int64_t{32});
     auto error = [](const char* text) {
       try {
-        vit_config_from_json(Json::parse(text));
+        vit_config_from_json(parse_json_strict(text));
       } catch (const std::invalid_argument& e) {
         return std::string(e.what());
       }

@@ -12,7 +12,7 @@ namespace {
 
 std::string error_of(const std::string& segmentation) {
   try {
-    parse_experiment_config(Json::parse(R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" +
+    parse_experiment_config(parse_json_strict(R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" +
                                         segmentation + "}"));
   } catch (const ConfigError& e) {
     return e.what();
@@ -52,9 +52,9 @@ class SegConfigTest : public QObject {
   }
 
   void absent_block_and_defaults() {
-    auto none = parse_experiment_config(Json::parse(R"({"name": "x"})"));
+    auto none = parse_experiment_config(parse_json_strict(R"({"name": "x"})"));
     QVERIFY(!none.segmentation.present);
-    auto c = parse_experiment_config(Json::parse(R"({"segmentation": {}})"));
+    auto c = parse_experiment_config(parse_json_strict(R"({"segmentation": {}})"));
     QVERIFY(c.segmentation.present);
     QCOMPARE(c.segmentation.linear_blocks, (std::vector<int64_t>{c.model.depth}));
     QCOMPARE(c.segmentation.mask2former.feature_blocks, (std::vector<int64_t>{2, 3, 4}));
@@ -63,7 +63,7 @@ class SegConfigTest : public QObject {
     QCOMPARE(c.segmentation.backbone_lr_scale, 0.1);
     QCOMPARE(c.segmentation.data.background_max, 0.6);
     QCOMPARE(QString::fromStdString(c.segmentation.data.root), QString::fromStdString(c.data.root));
-    auto t = parse_experiment_config(Json::parse(
+    auto t = parse_experiment_config(parse_json_strict(
         R"({"segmentation": {"train_backbone": true, "linear": {"blocks": [3, 4], "epochs": 2, "lr": 0.01}}})"));
     QVERIFY(t.segmentation.train_backbone);
     QCOMPARE(t.segmentation.linear_blocks, (std::vector<int64_t>{3, 4}));

@@ -13,6 +13,7 @@
 #include "store_test_support.h"
 
 using adala::Json;
+using adala::parse_json_strict;
 using adala::cli::Args;
 using adala::store::RunStatus;
 using adala::store::RunStore;
@@ -140,11 +141,11 @@ class TestRunsCommand : public QObject {
     QVERIFY2(
         contains(csv.out, "softmax,1,17.125,5.5,,,,,,0,skipped: needs ~9.1 GB (2.0 GB available)"),
         csv.out.c_str());
-    const Json doc = Json::parse(run_command({"export", "3", "--format", "json"}, db).out);
-    QCOMPARE(doc.at("run").at("kind").as_string(), std::string("benchmark"));
-    QCOMPARE(doc.at("benchmark_points").as_array().size(), size_t(2));
-    QCOMPARE(doc.at("benchmark_points").as_array()[0].at("ms_per_img").as_double(), 123.5);
-    QVERIFY(doc.at("benchmark_points").as_array()[1].at("ms_per_img").is_null());
+    const Json doc = parse_json_strict(run_command({"export", "3", "--format", "json"}, db).out);
+    QCOMPARE(doc.at("run").at("kind").get<std::string>(), std::string("benchmark"));
+    QCOMPARE(doc.at("benchmark_points").size(), size_t(2));
+    QCOMPARE(doc.at("benchmark_points")[0].at("ms_per_img").get<double>(), 123.5);
+    QVERIFY(doc.at("benchmark_points")[1].at("ms_per_img").is_null());
   }
 
   void show_prints_stages_evaluations_metrics_artifacts() {
@@ -196,15 +197,15 @@ class TestRunsCommand : public QObject {
     const std::string file = dir + "/run1.json";
     const Outcome json = run_command({"export", "fast", "--format", "json", "-o", file}, db);
     QCOMPARE(json.code, 0);
-    const Json doc = Json::parse(store_test::read_bytes(file));
-    QCOMPARE(doc.at("run").at("name").as_string(), std::string("fast"));
-    QCOMPARE(doc.at("config").at("depth").as_int(), int64_t(12));
+    const Json doc = parse_json_strict(store_test::read_bytes(file));
+    QCOMPARE(doc.at("run").at("name").get<std::string>(), std::string("fast"));
+    QCOMPARE(doc.at("config").at("depth").get<int64_t>(), int64_t(12));
     QCOMPARE(doc.at("metrics").size(), size_t(10));
-    QVERIFY(doc.at("metrics").as_array().back().at("value").is_null());  // NaN
-    QVERIFY(doc.at("metrics").as_array().front().at("block").is_integer());
-    QCOMPARE(doc.at("evaluations").at("stage3/top1").as_double(), 0.8);
+    QVERIFY(doc.at("metrics").back().at("value").is_null());  // NaN
+    QVERIFY(doc.at("metrics").front().at("block").is_number_integer());
+    QCOMPARE(doc.at("evaluations").at("stage3/top1").get<double>(), 0.8);
     QCOMPARE(doc.at("artifacts").size(), size_t(1));
-    QCOMPARE(doc.at("stages").as_array().at(0).at("status").as_string(), std::string("done"));
+    QCOMPARE(doc.at("stages").at(0).at("status").get<std::string>(), std::string("done"));
     QVERIFY_EXCEPTION_THROWN(run_command({"export", "1", "--format", "xml"}, db),
                              adala::cli::UsageError);
   }

@@ -15,7 +15,7 @@ namespace {
 // Parses `patch` merged into a valid base document; returns the error message or "".
 std::string error_of(const std::string& text) {
   try {
-    parse_experiment_config(Json::parse(text));
+    parse_experiment_config(parse_json_strict(text));
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -82,7 +82,7 @@ class TestExperimentConfig : public QObject {
     auto c = load_experiment_config(dir + "/ok.json");
     QCOMPARE(QString::fromStdString(c.teacher_weights),
              QString::fromStdString(std::filesystem::absolute(dir + "/ckpt/t.safetensors").lexically_normal().string()));
-    QCOMPARE(QString::fromStdString(c.source.at("teacher").at("weights").as_string()), QString::fromStdString(c.teacher_weights));
+    QCOMPARE(QString::fromStdString(c.source.at("teacher").at("weights").get<std::string>()), QString::fromStdString(c.teacher_weights));
     std::ofstream(dir + "/bad.json") << "{\"teacher\":{\"weights\":\"nope.safetensors\"}}";
     try {
       load_experiment_config(dir + "/bad.json");

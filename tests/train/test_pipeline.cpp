@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 ExperimentConfig micro_config(const std::string& runs_dir) {
-  Json doc = Json::parse(
+  Json doc = parse_json_strict(
       "{\"name\":\"micro\",\"seed\":3,\"device\":\"cpu\",\"model\":{\"preset\":\"fmnist_micro\"},"
       "\"data\":{\"train_limit\":256,\"test_limit\":128},"
       "\"stages\":{\"teacher\":{\"max_steps\":12,\"batch_size\":32,\"checkpoint_every\":4},"
