@@ -1,5 +1,6 @@
 #include "engine/analysis/attention_bench.h"
 
+#include <fmt/printf.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -167,9 +168,7 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
 std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
                                    const AttentionBenchOptions& o) {
   std::string out;
-  char line[1024];
-  std::snprintf(
-      line, sizeof line,
+  std::string line = fmt::sprintf(
       "attention kernels: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
       "of up to %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC;\npeak memory measured above "
       "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
@@ -178,8 +177,8 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
       at::get_num_threads(), o.repeats, o.warmup);
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
-  std::snprintf(line, sizeof line, "%7s  %-16s %6s %11s %4s %9s %11s %11s %9s %9s\n", "N", "kernel",
-                "chunk", "ms", "runs", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
+  line = fmt::sprintf("%7s  %-16s %6s %11s %4s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
+                      "ms", "runs", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
   out += line;
   std::map<int64_t, const AttentionBenchPoint*> softmax, chunked;
   for (const auto& p : points) {
@@ -193,8 +192,8 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
     last_n = p.tokens;
     const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
     if (!p.ran) {
-      std::snprintf(line, sizeof line, "%7lld  %-16s %6s  %s\n", (long long)p.tokens,
-                    p.kernel.c_str(), chunk.c_str(), p.note.c_str());
+      line = fmt::sprintf("%7lld  %-16s %6s  %s\n", (long long)p.tokens, p.kernel.c_str(),
+                          chunk.c_str(), p.note.c_str());
       out += line;
       continue;
     }
@@ -206,17 +205,17 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
       ref = jt->second;
       ref_mark = "c";  // relative to softmax-chunked: plain softmax did not run
     }
-    char tr[24] = "-", mr[24] = "-";
+    std::string tr = "-", mr = "-";
     if (ref && ref != &p) {
-      std::snprintf(tr, sizeof tr, "%.3f%s", p.median_ms / ref->median_ms, ref_mark);
+      tr = fmt::sprintf("%.3f%s", p.median_ms / ref->median_ms, ref_mark);
       if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
-        std::snprintf(mr, sizeof mr, "%.3f%s",
-                      double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), ref_mark);
+        mr = fmt::sprintf("%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes),
+                          ref_mark);
     }
-    std::snprintf(line, sizeof line, "%7lld  %-16s %6s %11.2f %4d %9.1f %11s %11s %9s %9s\n",
-                  (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms, p.timed_runs,
-                  p.gflops(), format_bytes(double(p.peak_rss_bytes)).c_str(),
-                  format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr);
+    line = fmt::sprintf("%7lld  %-16s %6s %11.2f %4d %9.1f %11s %11s %9s %9s\n",
+                        (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms,
+                        p.timed_runs, p.gflops(), format_bytes(double(p.peak_rss_bytes)).c_str(),
+                        format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr);
     out += line;
   }
   out +=

@@ -1,5 +1,6 @@
 #include "engine/analysis/bench_common.h"
 
+#include <fmt/printf.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -65,10 +66,10 @@ double load_average() {
 
 std::string machine_conditions() {
   const char* policy = std::getenv("OMP_WAIT_POLICY");
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "load %.1f on %u cores, OMP_WAIT_POLICY=%s, OpenBLAS %d threads",
-                load_average(), std::thread::hardware_concurrency(),
-                policy && *policy ? policy : "(unset: active spin)", openblas_threads());
+  std::string buf =
+      fmt::sprintf("load %.1f on %u cores, OMP_WAIT_POLICY=%s, OpenBLAS %d threads", load_average(),
+                   std::thread::hardware_concurrency(),
+                   policy && *policy ? policy : "(unset: active spin)", openblas_threads());
   return buf;
 }
 
@@ -77,9 +78,7 @@ std::string busy_machine_warning() {
   const double load = load_average();
   if ((policy && *policy) || load < 0 || load <= double(std::thread::hardware_concurrency()))
     return "";
-  char buf[400];
-  std::snprintf(
-      buf, sizeof buf,
+  std::string buf = fmt::sprintf(
       "warning: this machine is busy (load %.1f on %u cores) and OMP_WAIT_POLICY is unset: "
       "OpenMP threads spin while waiting and take the time slices working threads need, so "
       "timings can be off by 10x; run with OMP_WAIT_POLICY=PASSIVE for stable figures\n",
@@ -88,16 +87,16 @@ std::string busy_machine_warning() {
 }
 
 std::string format_bytes(double bytes) {
-  char buf[32];
+  std::string buf;
   const double a = bytes < 0 ? -bytes : bytes;
   if (a >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+    buf = fmt::sprintf("%.2f GB", bytes / 1e9);
   else if (a >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+    buf = fmt::sprintf("%.1f MB", bytes / 1e6);
   else if (a >= 1e3)
-    std::snprintf(buf, sizeof buf, "%.1f kB", bytes / 1e3);
+    buf = fmt::sprintf("%.1f kB", bytes / 1e3);
   else
-    std::snprintf(buf, sizeof buf, "%.0f B", bytes);
+    buf = fmt::sprintf("%.0f B", bytes);
   return buf;
 }
 

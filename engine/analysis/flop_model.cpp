@@ -1,5 +1,6 @@
 #include "engine/analysis/flop_model.h"
 
+#include <fmt/printf.h>
 #include <cstdio>
 
 namespace adala {
@@ -34,11 +35,7 @@ std::string format_flops_report(const ViTConfig& c, int64_t height, int64_t widt
   const auto s = model_flops(c, AttentionMode::Softmax, height, width);
   const auto l = model_flops(c, AttentionMode::Linear, height, width);
   std::string out;
-  char line[256];
-  auto add = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    out += line;
-  };
+  auto add = [&](const char* format, auto... args) { out += fmt::sprintf(format, args...); };
   const double g = 1e-9;
   add("FLOP model: %s at %lldx%lld, N = %lld tokens, D = %lld, heads = %lld, d = %lld, depth = "
       "%lld\n",

@@ -1,5 +1,6 @@
 #include "engine/analysis/peer_comparison.h"
 
+#include <fmt/printf.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -341,11 +342,7 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
 
 std::string format_peer_report(const PeerReport& r, const PeerOptions& o) {
   std::string out;
-  char line[300];
-  auto add = [&](const char* fmt, auto... args) {
-    std::snprintf(line, sizeof line, fmt, args...);
-    out += line;
-  };
+  auto add = [&](const char* format, auto... args) { out += fmt::sprintf(format, args...); };
   add("engine vs PyTorch peer (torch %s): %s, input %lldx%lld, batch %lld, %d threads (OpenBLAS "
       "1), median of %d after %d warm-up\n",
       r.peer_torch_version.empty() ? "?" : r.peer_torch_version.c_str(), o.preset.c_str(),

@@ -1,5 +1,6 @@
 #include "engine/analysis/scaling_bench.h"
 
+#include <fmt/printf.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -321,8 +322,7 @@ namespace {
 
 std::string mb(int64_t bytes) {
   if (bytes < 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", double(bytes) / 1e6);
+  std::string buf = fmt::sprintf("%.1f", double(bytes) / 1e6);
   return buf;
 }
 
@@ -346,10 +346,9 @@ const ScalingPoint* reference_of(const std::vector<ScalingPoint>& points, const 
 
 std::string format_scaling_table(const std::vector<ScalingPoint>& points, const ScalingOptions& o) {
   std::string out;
-  char line[1024];
+  std::string line;
   const ViTConfig c = vit_preset(o.preset);
-  std::snprintf(
-      line, sizeof line,
+  line = fmt::sprintf(
       "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %d threads, "
       "per point the median over up to %d rounds ('rnd'; the modes of a resolution run "
       "interleaved, a fresh\nprocess per mode and round, further rounds only where one takes "
@@ -365,22 +364,20 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       o.rounds, o.round_budget_s, o.repeats, o.warmup, o.point_budget_s);
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
-  std::snprintf(line, sizeof line,
-                "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %3s %4s %8s %7s %7s\n", "res",
-                "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB",
-                "alloc MB", "ms/img", "rnd", "runs", "imgs/s", "x time", "x mem");
+  line = fmt::sprintf("%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %3s %4s %8s %7s %7s\n",
+                      "res", "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC",
+                      "peak MB", "alloc MB", "ms/img", "rnd", "runs", "imgs/s", "x time", "x mem");
   out += line;
   int64_t last = -1;
   for (const auto& p : points) {
     if (last >= 0 && p.resolution != last) out += "\n";
     last = p.resolution;
     const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
-    char measured[24] = "-";
-    if (p.measured_macs >= 0)
-      std::snprintf(measured, sizeof measured, "%.2f", p.measured_macs * 1e-9);
-    std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %5s %9.2f %9.2f %9s %9.2f ",
-                  (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), chunk.c_str(),
-                  p.model_macs * 1e-9, p.attention_only_macs * 1e-9, measured, 2e-9 * p.model_macs);
+    std::string measured = "-";
+    if (p.measured_macs >= 0) measured = fmt::sprintf("%.2f", p.measured_macs * 1e-9);
+    line = fmt::sprintf("%5lld %6lld  %-15s %5s %9.2f %9.2f %9s %9.2f ", (long long)p.resolution,
+                        (long long)p.tokens, p.mode.c_str(), chunk.c_str(), p.model_macs * 1e-9,
+                        p.attention_only_macs * 1e-9, measured, 2e-9 * p.model_macs);
     out += line;
     if (!p.ran) {
       out += " " + p.note + "\n";
@@ -388,16 +385,15 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
     }
     const char* mark = "";
     const ScalingPoint* ref = reference_of(points, p, false, &mark);
-    char tr[24] = "-", mr[24] = "-";
+    std::string tr = "-", mr = "-";
     if (ref && ref != &p) {
-      std::snprintf(tr, sizeof tr, "%.3f%s", p.ms_per_img / ref->ms_per_img, mark);
+      tr = fmt::sprintf("%.3f%s", p.ms_per_img / ref->ms_per_img, mark);
       if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
-        std::snprintf(mr, sizeof mr, "%.3f%s",
-                      double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
+        mr = fmt::sprintf("%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
     }
-    std::snprintf(line, sizeof line, "%9s %9s %10.1f %3d %4d %8.3f %7s %7s\n",
-                  mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str(), p.ms_per_img,
-                  p.rounds, p.timed_runs, p.imgs_per_s, tr, mr);
+    line = fmt::sprintf("%9s %9s %10.1f %3d %4d %8.3f %7s %7s\n", mb(p.peak_rss_bytes).c_str(),
+                        mb(p.peak_alloc_bytes).c_str(), p.ms_per_img, p.rounds, p.timed_runs,
+                        p.imgs_per_s, tr, mr);
     out += line;
   }
   bool any_train = false;
@@ -405,32 +401,32 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   if (any_train) {
     out += "\none training step (forward, MSE to a fixed target, backward, AdamW), batch " +
            std::to_string(o.batch) + "\n";
-    std::snprintf(line, sizeof line, "%5s %6s  %-15s %10s %4s %9s %9s %7s %7s\n", "res", "tokens",
-                  "mode", "ms/step", "runs", "peak MB", "alloc MB", "x time", "x mem");
+    line = fmt::sprintf("%5s %6s  %-15s %10s %4s %9s %9s %7s %7s\n", "res", "tokens", "mode",
+                        "ms/step", "runs", "peak MB", "alloc MB", "x time", "x mem");
     out += line;
     last = -1;
     for (const auto& p : points) {
       if (last >= 0 && p.resolution != last) out += "\n";
       last = p.resolution;
       if (!p.train_ran) {
-        std::snprintf(line, sizeof line, "%5lld %6lld  %-15s  %s\n", (long long)p.resolution,
-                      (long long)p.tokens, p.mode.c_str(), p.train_note.c_str());
+        line = fmt::sprintf("%5lld %6lld  %-15s  %s\n", (long long)p.resolution,
+                            (long long)p.tokens, p.mode.c_str(), p.train_note.c_str());
         out += line;
         continue;
       }
       const char* mark = "";
       const ScalingPoint* ref = reference_of(points, p, true, &mark);
-      char tr[24] = "-", mr[24] = "-";
+      std::string tr = "-", mr = "-";
       if (ref && ref != &p) {
-        std::snprintf(tr, sizeof tr, "%.3f%s", p.train_ms / ref->train_ms, mark);
+        tr = fmt::sprintf("%.3f%s", p.train_ms / ref->train_ms, mark);
         if (ref->train_peak_rss_bytes > 0)
-          std::snprintf(mr, sizeof mr, "%.3f%s",
-                        double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes), mark);
+          mr = fmt::sprintf(
+              "%.3f%s", double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes), mark);
       }
-      std::snprintf(line, sizeof line, "%5lld %6lld  %-15s %10.1f %4d %9s %9s %7s %7s\n",
-                    (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), p.train_ms,
-                    p.train_timed_runs, mb(p.train_peak_rss_bytes).c_str(),
-                    mb(p.train_peak_alloc_bytes).c_str(), tr, mr);
+      line = fmt::sprintf("%5lld %6lld  %-15s %10.1f %4d %9s %9s %7s %7s\n",
+                          (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), p.train_ms,
+                          p.train_timed_runs, mb(p.train_peak_rss_bytes).c_str(),
+                          mb(p.train_peak_alloc_bytes).c_str(), tr, mr);
       out += line;
     }
   }
@@ -454,26 +450,26 @@ void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& point
          "gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,peak_alloc_mb,"
          "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb,"
          "rounds\n";
-  char buf[512];
+  std::string buf;
   for (const auto& p : points) {
-    std::snprintf(buf, sizeof buf, "%s,%lld,%lld,%s,%lld,%lld,%.6f,%.6f,%s,%.6f,%d,",
-                  p.preset.c_str(), (long long)p.resolution, (long long)p.tokens, p.mode.c_str(),
-                  (long long)p.chunk, (long long)p.batch, p.model_macs * 1e-9,
-                  p.attention_only_macs * 1e-9,
-                  p.measured_macs >= 0 ? std::to_string(p.measured_macs * 1e-9).c_str() : "",
-                  2e-9 * p.model_macs, p.ran ? 1 : 0);
+    buf = fmt::sprintf("%s,%lld,%lld,%s,%lld,%lld,%.6f,%.6f,%s,%.6f,%d,", p.preset.c_str(),
+                       (long long)p.resolution, (long long)p.tokens, p.mode.c_str(),
+                       (long long)p.chunk, (long long)p.batch, p.model_macs * 1e-9,
+                       p.attention_only_macs * 1e-9,
+                       p.measured_macs >= 0 ? std::to_string(p.measured_macs * 1e-9).c_str() : "",
+                       2e-9 * p.model_macs, p.ran ? 1 : 0);
     out << buf << csv_text(p.note) << ',';
     if (p.ran) {
-      std::snprintf(buf, sizeof buf, "%.4f,%d,%.4f,%s,%s,", p.ms_per_img, p.timed_runs,
-                    p.imgs_per_s, mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str());
+      buf = fmt::sprintf("%.4f,%d,%.4f,%s,%s,", p.ms_per_img, p.timed_runs, p.imgs_per_s,
+                         mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str());
       out << buf;
     } else {
       out << ",,,,,";
     }
     out << (p.train_ran ? 1 : 0) << ',' << csv_text(p.train_note) << ',';
     if (p.train_ran) {
-      std::snprintf(buf, sizeof buf, "%.4f,%d,%s,%s", p.train_ms, p.train_timed_runs,
-                    mb(p.train_peak_rss_bytes).c_str(), mb(p.train_peak_alloc_bytes).c_str());
+      buf = fmt::sprintf("%.4f,%d,%s,%s", p.train_ms, p.train_timed_runs,
+                         mb(p.train_peak_rss_bytes).c_str(), mb(p.train_peak_alloc_bytes).c_str());
       out << buf;
     } else {
       out << ",,,";

@@ -1,5 +1,6 @@
 #include "engine/data/segmentation_classes.h"
 
+#include <fmt/format.h>
 #include <cmath>
 #include <cstdio>
 
@@ -8,9 +9,7 @@
 namespace adala {
 
 std::string SegmentationClass::hex() const {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
-  return buf;
+  return fmt::format("#{:02x}{:02x}{:02x}", rgb[0], rgb[1], rgb[2]);
 }
 
 std::vector<SegmentationClass> fashion_scene_classes() {

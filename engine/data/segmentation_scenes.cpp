@@ -1,5 +1,6 @@
 #include "engine/data/segmentation_scenes.h"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -116,8 +117,7 @@ SegmentationDataset SceneGenerator::generate(int64_t count, int64_t first) const
     auto scene = this->scene(first + i);
     d.images[i].copy_(scene.image);
     d.masks[i].copy_(scene.mask);
-    char id[32];
-    std::snprintf(id, sizeof id, "%06lld", static_cast<long long>(first + i));
+    const std::string id = fmt::format("{:06}", first + i);
     d.ids.emplace_back(id);
   }
   return d;

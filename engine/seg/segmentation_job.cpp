@@ -1,5 +1,6 @@
 #include "engine/seg/segmentation_job.h"
 
+#include <fmt/format.h>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -35,9 +36,7 @@ void write_text(const std::string& path, const std::string& text) {
 
 std::string pct(double v) {
   if (!std::isfinite(v)) return "n/a";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", 100.0 * v);
-  return b;
+  return fmt::format("{:.2f}", 100.0 * v);
 }
 
 std::string pct(const std::optional<double>& v) { return v ? pct(*v) : "n/a"; }
@@ -130,22 +129,13 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   result.train_images = train.size();
   result.val_images = val.size();
   result.image_size = seg.data.image_size;
-  {
-    char p[64];
-    std::snprintf(p, sizeof p, "backbone fine-tuned (lr x %g)", seg.backbone_lr_scale);
-    result.protocol = seg.train_backbone ? p : "frozen backbone";
-  }
-  {
-    char msg[200];
-    std::snprintf(
-        msg, sizeof msg,
-        "data: %s, %lld training / %lld validation images of %lldx%lld, %lld classes (%.1f s)",
-        seg.data.dataset.c_str(), static_cast<long long>(train.size()),
-        static_cast<long long>(val.size()), static_cast<long long>(seg.data.image_size),
-        static_cast<long long>(seg.data.image_size), static_cast<long long>(val.num_classes()),
-        seconds_since(t0));
-    ctx.log(msg);
-  }
+  result.protocol = seg.train_backbone
+                        ? fmt::format("backbone fine-tuned (lr x {:g})", seg.backbone_lr_scale)
+                        : "frozen backbone";
+  ctx.log(
+      fmt::format("data: {}, {} training / {} validation images of {}x{}, {} classes ({:.1f} s)",
+                  seg.data.dataset, train.size(), val.size(), seg.data.image_size,
+                  seg.data.image_size, val.num_classes(), seconds_since(t0)));
 
   Json summary = Json::object();
   summary["experiment"] = Json(config.name);
@@ -222,8 +212,7 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
   md << "|---|---|---|---|---|---|\n";
   for (const auto& h : r.heads) {
     const double t = h.teacher.confusion.mean_iou(), s = h.student.confusion.mean_iou();
-    char gap[32];
-    std::snprintf(gap, sizeof gap, "%+.2f", 100.0 * (s - t));
+    const std::string gap = fmt::format("{:+.2f}", 100.0 * (s - t));
     md << "| " << to_string(h.head) << " | " << pct(t) << " | " << pct(s) << " | " << gap << " | "
        << pct(h.teacher.confusion.pixel_accuracy()) << " | "
        << pct(h.student.confusion.pixel_accuracy()) << " |\n";

@@ -1,5 +1,6 @@
 #include "engine/seg/segmentation_stage.h"
 
+#include <fmt/format.h>
 #include <chrono>
 
 #include <torch/autograd.h>
@@ -43,11 +44,8 @@ void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset&
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double mb = 0;
     for (const auto& c : cache) mb += double(c.numel()) * 2.0 / 1e6;
-    char msg[160];
-    std::snprintf(msg, sizeof msg,
-                  "%s: cached frozen-backbone features of %lld images (%.0f MB) in %.1f s",
-                  stage_.c_str(), static_cast<long long>(train.size()), mb, s);
-    ctx_.log(msg);
+    ctx_.log(fmt::format("{}: cached frozen-backbone features of {} images ({:.0f} MB) in {:.1f} s",
+                         stage_, train.size(), mb, s));
   }
   const uint64_t seed = uint64_t(ctx_.config.seed) + 30;
   TrainingLoopSpec spec{stage_, cfg, train.size(), seed, ""};
