@@ -4,12 +4,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QJsonParseError>
 
-#include <optional>
+#include "engine/seg/results_index.h"
 
 namespace adala::widgets {
 
@@ -17,101 +13,12 @@ namespace {
 
 QString native(const QString& path) { return QDir::toNativeSeparators(path); }
 
-// Reads typed fields of index.json; the first problem is kept, naming the file and the field.
-class IndexReader {
- public:
-  explicit IndexReader(const QString& file) : file_(file) {}
+QVector<double> toVector(const std::vector<double>& values) {
+  return QVector<double>(values.begin(), values.end());
+}
 
-  bool failed() const { return !error_.isEmpty(); }
-  const QString& error() const { return error_; }
-  void fail(const QString& message) {
-    if (error_.isEmpty()) error_ = QStringLiteral("%1: %2").arg(native(file_), message);
-  }
-
-  std::optional<QJsonValue> required(const QJsonObject& o, const QString& key, const QString& at) {
-    const auto it = o.find(key);
-    if (it == o.end() || it->isUndefined()) {
-      fail(SegmentationResults::tr("%1 is missing.").arg(at));
-      return std::nullopt;
-    }
-    return *it;
-  }
-  QString string(const QJsonObject& o, const QString& key, const QString& at) {
-    const auto v = required(o, key, at);
-    if (!v) return {};
-    if (v->isDouble()) return QString::number(v->toDouble(), 'g', 15);  // a numeric id
-    if (!v->isString() || v->toString().isEmpty())
-      fail(SegmentationResults::tr("%1 must be a non-empty string.").arg(at));
-    return v->toString();
-  }
-  QJsonObject object(const QJsonObject& o, const QString& key, const QString& at) {
-    const auto v = required(o, key, at);
-    if (v && !v->isObject()) fail(SegmentationResults::tr("%1 must be an object.").arg(at));
-    return v ? v->toObject() : QJsonObject{};
-  }
-  QJsonArray array(const QJsonObject& o, const QString& key, const QString& at) {
-    const auto v = required(o, key, at);
-    if (v && !v->isArray()) fail(SegmentationResults::tr("%1 must be an array.").arg(at));
-    return v ? v->toArray() : QJsonArray{};
-  }
-  // A number; absent or null gives NaN unless `needed`.
-  double number(const QJsonObject& o, const QString& key, const QString& at, bool needed) {
-    const QJsonValue v = o.value(key);
-    if (v.isUndefined() || v.isNull()) {
-      if (needed) fail(SegmentationResults::tr("%1 is missing.").arg(at));
-      return qQNaN();
-    }
-    if (!v.isDouble()) fail(SegmentationResults::tr("%1 must be a number.").arg(at));
-    return v.toDouble(qQNaN());
-  }
-  // One number (or null: absent class) per class; absent or null gives an empty list.
-  QVector<double> perClass(const QJsonObject& o, const QString& key, const QString& at,
-                           int classes) {
-    const QJsonValue v = o.value(key);
-    if (v.isUndefined() || v.isNull()) return {};
-    if (!v.isArray()) {
-      fail(SegmentationResults::tr("%1 must be an array with one number (or null) per class.")
-               .arg(at));
-      return {};
-    }
-    const QJsonArray a = v.toArray();
-    if (a.size() != classes) {
-      fail(SegmentationResults::tr("%1 has %2 entries, expected %3 (one per class).")
-               .arg(at)
-               .arg(a.size())
-               .arg(classes));
-      return {};
-    }
-    QVector<double> out;
-    for (qsizetype i = 0; i < a.size(); ++i) {
-      if (a[i].isNull())
-        out << qQNaN();
-      else if (a[i].isDouble())
-        out << a[i].toDouble();
-      else {
-        fail(SegmentationResults::tr("%1[%2] must be a number or null.").arg(at).arg(i));
-        return {};
-      }
-    }
-    return out;
-  }
-
- private:
-  QString file_, error_;
-};
-
-SegmentationScores readScores(IndexReader& r, const QJsonObject& summary, const QString& model,
-                              int classes) {
-  const QString at = QStringLiteral("summary.") + model;
-  const QJsonObject o = r.object(summary, model, at);
-  SegmentationScores s;
-  if (r.failed()) return s;
-  s.miou = r.number(o, QStringLiteral("miou"), at + QStringLiteral(".miou"), true);
-  s.pixelAccuracy =
-      r.number(o, QStringLiteral("pixel_accuracy"), at + QStringLiteral(".pixel_accuracy"), false);
-  s.perClassIou = r.perClass(o, QStringLiteral("per_class_iou"),
-                             at + QStringLiteral(".per_class_iou"), classes);
-  return s;
+SegmentationScores toScores(const SegmentationIndexScores& s) {
+  return {s.miou, s.pixel_accuracy, toVector(s.per_class_iou)};
 }
 
 // Decodes one class-index PNG and checks it.
@@ -186,87 +93,47 @@ bool SegmentationResults::load(const QString& dirPath, SegmentationResults* resu
                     .arg(native(index), native(out.dir)));
   if (!file.open(QIODevice::ReadOnly))
     return fail(tr("%1: cannot open (%2).").arg(native(index), file.errorString()));
-  QJsonParseError parse;
-  const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parse);
-  if (parse.error != QJsonParseError::NoError)
-    return fail(tr("%1: not valid JSON (%2 at offset %3).")
-                    .arg(native(index), parse.errorString())
-                    .arg(parse.offset));
-  if (!doc.isObject()) return fail(tr("%1: the top level must be an object.").arg(native(index)));
-  const QJsonObject root = doc.object();
-
-  IndexReader r(index);
-  out.head = root.value(QStringLiteral("head")).toString(QFileInfo(out.dir).fileName());
-  out.split = root.value(QStringLiteral("split")).toString();
-  if (root.contains(QStringLiteral("ignore_index"))) {
-    const double ignore =
-        r.number(root, QStringLiteral("ignore_index"), QStringLiteral("ignore_index"), true);
-    if (!r.failed() && (ignore < 0 || ignore > 255 || ignore != double(int(ignore))))
-      r.fail(tr("ignore_index must be an integer from 0 to 255."));
-    if (!r.failed()) out.ignoreIndex = int(ignore);
+  file.close();
+  SegmentationIndex read;
+  try {
+    read = read_segmentation_index(index.toStdString());
+  } catch (const SegmentationIndexError& e) {
+    return fail(QStringLiteral("%1: %2").arg(native(index), QString::fromStdString(e.problem())));
   }
 
-  const QJsonArray classes = r.array(root, QStringLiteral("classes"), QStringLiteral("classes"));
-  if (!r.failed() && classes.isEmpty()) r.fail(tr("classes is empty."));
-  if (!r.failed() && classes.size() > 255)
-    r.fail(tr("classes has %1 entries; masks hold at most 255.").arg(classes.size()));
-  for (qsizetype i = 0; i < classes.size() && !r.failed(); ++i) {
-    const QString at = QStringLiteral("classes[%1]").arg(i);
-    if (!classes[i].isObject()) {
-      r.fail(tr("%1 must be an object with a name and a color.").arg(at));
-      break;
-    }
-    const QJsonObject c = classes[i].toObject();
+  out.head = read.head ? QString::fromStdString(*read.head) : QFileInfo(out.dir).fileName();
+  out.split = QString::fromStdString(read.split);
+  out.ignoreIndex = read.ignore_index;
+  for (size_t i = 0; i < read.classes.size(); ++i) {
+    const auto& c = read.classes[i];
     SegmentationClass k;
-    k.name = r.string(c, QStringLiteral("name"), at + QStringLiteral(".name"));
-    const QString colour = r.string(c, QStringLiteral("color"), at + QStringLiteral(".color"));
-    k.color = QColor::fromString(colour);
-    if (!r.failed() && !k.color.isValid())
-      r.fail(tr("%1.color \"%2\" is not a colour (#rrggbb).").arg(at, colour));
+    k.name = QString::fromStdString(c.name);
+    k.color = QColor::fromString(QString::fromStdString(c.color));
+    if (!k.color.isValid())
+      return fail(QStringLiteral("%1: %2").arg(
+          native(index),
+          tr("%1.color \"%2\" is not a colour (#rrggbb).")
+              .arg(QStringLiteral("classes[%1]").arg(i), QString::fromStdString(c.color))));
     out.classes << k;
   }
   const int classCount = int(out.classes.size());
-  if (!r.failed() && out.ignoreIndex < classCount)
-    r.fail(tr("ignore_index %1 is also a class index (there are %2 classes).")
-               .arg(out.ignoreIndex)
-               .arg(classCount));
-
-  const QJsonObject summary = r.object(root, QStringLiteral("summary"), QStringLiteral("summary"));
-  if (!r.failed()) out.teacher = readScores(r, summary, QStringLiteral("teacher"), classCount);
-  if (!r.failed()) out.student = readScores(r, summary, QStringLiteral("student"), classCount);
-
-  const QJsonArray images = r.array(root, QStringLiteral("images"), QStringLiteral("images"));
-  if (!r.failed() && images.isEmpty()) r.fail(tr("images is empty."));
+  out.teacher = toScores(read.teacher);
+  out.student = toScores(read.student);
   const QDir base(out.dir);
-  for (qsizetype i = 0; i < images.size() && !r.failed(); ++i) {
-    const QString at = QStringLiteral("images[%1]").arg(i);
-    if (!images[i].isObject()) {
-      r.fail(tr("%1 must be an object.").arg(at));
-      break;
-    }
-    const QJsonObject o = images[i].toObject();
+  for (const auto& entry : read.entries) {
     SegmentationEntry e;
-    e.id = r.string(o, QStringLiteral("id"), at + QStringLiteral(".id"));
-    QString* paths[4] = {&e.image, &e.truth, &e.teacher, &e.student};
-    const char* keys[4] = {"image", "truth", "teacher", "student"};
-    for (int k = 0; k < 4; ++k) {
-      const QString key = QString::fromLatin1(keys[k]);
-      const QString relative = r.string(o, key, at + QLatin1Char('.') + key);
-      *paths[k] = QDir::cleanPath(base.absoluteFilePath(relative));
-    }
-    e.teacherMiou =
-        r.number(o, QStringLiteral("teacher_miou"), at + QStringLiteral(".teacher_miou"), false);
-    e.studentMiou =
-        r.number(o, QStringLiteral("student_miou"), at + QStringLiteral(".student_miou"), false);
-    e.disagreement =
-        r.number(o, QStringLiteral("disagreement"), at + QStringLiteral(".disagreement"), false);
-    e.teacherIou = r.perClass(o, QStringLiteral("teacher_iou"), at + QStringLiteral(".teacher_iou"),
-                              classCount);
-    e.studentIou = r.perClass(o, QStringLiteral("student_iou"), at + QStringLiteral(".student_iou"),
-                              classCount);
+    e.id = QString::fromStdString(entry.id);
+    e.image = QDir::cleanPath(base.absoluteFilePath(QString::fromStdString(entry.image)));
+    e.truth = QDir::cleanPath(base.absoluteFilePath(QString::fromStdString(entry.truth)));
+    e.teacher = QDir::cleanPath(base.absoluteFilePath(QString::fromStdString(entry.teacher)));
+    e.student = QDir::cleanPath(base.absoluteFilePath(QString::fromStdString(entry.student)));
+    e.teacherMiou = entry.teacher_miou;
+    e.studentMiou = entry.student_miou;
+    e.disagreement = entry.disagreement;
+    e.teacherIou = toVector(entry.teacher_iou);
+    e.studentIou = toVector(entry.student_iou);
     out.entries << e;
   }
-  if (r.failed()) return fail(r.error());
 
   // Every file is there and every mask has its image's size (headers only: cheap).
   for (qsizetype i = 0; i < out.entries.size(); ++i) {
