@@ -95,7 +95,9 @@ class RunStore {
 
   void add_evaluation(int64_t run, const std::string& stage, const std::string& key, double value);
   // Records a file on disk with its sha256 and size (path stored absolute; re-adding the
-  // same path updates it). Throws InvalidArgument if the file is not a readable file.
+  // same path updates it). Throws InvalidArgument if the file is not a readable file. The
+  // sha256 is computed on a worker thread (a checkpoint never stalls a training step): the row
+  // reads sha256 '' until a later write, artifacts() or closing the store stores it.
   void add_artifact(int64_t run, const std::string& kind, const std::string& path);
 
   // Resume: drops the stage's metrics and snapshots with step > `step` (the last

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "engine/store/artifact_hasher.h"
 #include "engine/store/run_store.h"
 #include "engine/store/sqlite_connection.h"
 
@@ -42,12 +44,20 @@ struct RunStore::Impl {
   std::set<int64_t> runs_running_here;  // set `running` through this store
   std::chrono::milliseconds flush_interval{250};
   std::chrono::steady_clock::time_point oldest_pending;  // when the buffer became non-empty
+  // Artifacts are recorded at once with sha256 '' and get their digest when the hasher is done;
+  // only the latest job for a (run, path) may write it.
+  ArtifactHasher hasher;
+  std::map<std::pair<int64_t, std::string>, uint64_t> latest_artifact_job;
 
   void require_writable(const std::string& doing) const;
   void require_run(int64_t run);  // InvalidArgument if there is no such run
   // Writes and clears the buffers inside the caller's transaction. The buffers are taken
   // first: rows of a failed write are dropped, never written twice.
   void write_pending();
+  // Writes the digests the hasher has finished, inside the caller's transaction.
+  void write_artifact_digests();
+  // Waits for every queued digest and writes them (own transaction).
+  void finish_artifact_digests();
   // True if a `running` run's writer is gone (killed, or a store of this process that
   // was destroyed without ending it).
   bool writer_gone(int64_t run, const std::string& writer_token) const;

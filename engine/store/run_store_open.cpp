@@ -256,6 +256,11 @@ RunStore::RunStore(const std::string& path, OpenMode mode)
 
 RunStore::~RunStore() {
   if (!impl_ || impl_->read_only) return;
+  try {
+    impl_->finish_artifact_digests();
+  } catch (const std::exception& e) {
+    std::cerr << "adala: artifact checksums were not written: " << e.what() << "\n";
+  }
   const size_t pending = pending_rows();
   try {
     flush();

@@ -208,6 +208,7 @@ std::map<std::string, double> RunStore::evaluations(int64_t run) {
 }
 
 std::vector<ArtifactInfo> RunStore::artifacts(int64_t run) {
+  if (!impl_->read_only) impl_->finish_artifact_digests();
   std::vector<ArtifactInfo> result;
   auto& query = impl_->db->cached(
       "SELECT id, run_id, kind, path, sha256, bytes, created_at FROM artifacts"

@@ -1,13 +1,16 @@
 // Everything RunStore writes. Each public call is one transaction, which also carries the
 // buffered metrics and snapshots written before it.
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <utility>
 
 #include "engine/store/process_identity.h"
 #include "engine/store/run_store_impl.h"
-#include "engine/store/sha256.h"
 
 namespace adala::store {
 namespace fs = std::filesystem;
@@ -77,6 +80,34 @@ void RunStore::Impl::write_pending() {
     insert_snapshot.bind(5, s.block).bind(6, s.head).bind(7, s.query);
     insert_snapshot.bind_floats(8, s.softmax_row).bind_floats(9, s.linear_row).run();
   }
+  write_artifact_digests();
+}
+
+void RunStore::Impl::write_artifact_digests() {
+  for (const ArtifactHasher::Result& r : hasher.take_results()) {
+    const auto key = std::make_pair(r.job.run, r.job.path);
+    const auto latest = latest_artifact_job.find(key);
+    if (latest == latest_artifact_job.end() || latest->second != r.job.ticket) continue;
+    latest_artifact_job.erase(latest);
+    if (!r.error.empty()) {
+      std::cerr << "adala: artifact " << r.job.path << " keeps no sha256: " << r.error << "\n";
+      continue;
+    }
+    db->cached("UPDATE artifacts SET sha256 = ?3, bytes = ?4 WHERE run_id = ?1 AND path = ?2")
+        .bind(1, r.job.run)
+        .bind(2, r.job.path)
+        .bind(3, r.digest.sha256)
+        .bind(4, r.digest.bytes)
+        .run();
+  }
+}
+
+void RunStore::Impl::finish_artifact_digests() {
+  if (latest_artifact_job.empty()) return;
+  hasher.wait_idle();
+  sqlite::Transaction transaction(*db);
+  write_pending();
+  transaction.commit();
 }
 
 int64_t RunStore::create_run(const std::string& name, const std::string& config_json,
@@ -227,7 +258,7 @@ size_t RunStore::pending_rows() const {
 }
 
 void RunStore::flush() {
-  if (pending_rows() == 0) return;
+  if (pending_rows() == 0 && !impl_->hasher.has_results()) return;
   const size_t rows = pending_rows();
   try {
     sqlite::Transaction transaction(*impl_->db);
@@ -280,7 +311,14 @@ void RunStore::add_artifact(int64_t run, const std::string& kind, const std::str
                      "artifact " + path + " is not a regular file" +
                          (ec ? " (" + ec.message() + ")" : std::string()));
   }
-  const FileDigest digest = sha256_file(file.string());
+  // Refused now if unreadable; hashed on the hasher's thread.
+  if (std::FILE* readable = std::fopen(file.c_str(), "rb")) {
+    std::fclose(readable);
+  } else {
+    throw StoreError(StoreErrorKind::InvalidArgument,
+                     "cannot read " + file.string() + " for its sha256: " + std::strerror(errno));
+  }
+  const auto bytes = static_cast<int64_t>(fs::file_size(file));
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
   impl_->require_run(run);
@@ -293,10 +331,11 @@ void RunStore::add_artifact(int64_t run, const std::string& kind, const std::str
       .bind(1, run)
       .bind(2, kind)
       .bind(3, file.string())
-      .bind(4, digest.sha256)
-      .bind(5, digest.bytes)
+      .bind(4, std::string())
+      .bind(5, bytes)
       .run();
   transaction.commit();
+  impl_->latest_artifact_job[{run, file.string()}] = impl_->hasher.submit(run, file.string());
 }
 
 void RunStore::delete_metrics_after(int64_t run, const std::string& stage, int64_t step) {

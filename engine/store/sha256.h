@@ -1,8 +1,8 @@
 #pragma once
-// SHA-256 (FIPS 180-4), streaming, for artifact checksums. No dependencies.
-#include <array>
+// SHA-256 for artifact checksums: OpenSSL's EVP digest (libcrypto), streaming.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -11,18 +11,18 @@ namespace adala::store {
 class Sha256 {
  public:
   Sha256();
+  ~Sha256();
+  Sha256(Sha256&&) noexcept;
+  Sha256& operator=(Sha256&&) noexcept;
+
   void update(const void* data, size_t size);
   void update(std::string_view text) { update(text.data(), text.size()); }
   // Lower-case hex of the 32-byte digest. Finalizes: call once.
   std::string hex_digest();
 
  private:
-  void compress(const uint8_t* block);
-
-  std::array<uint32_t, 8> state_;
-  std::array<uint8_t, 64> buffer_{};
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  struct Context;
+  std::unique_ptr<Context> context_;
 };
 
 std::string sha256_hex(std::string_view data);

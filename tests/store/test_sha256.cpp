@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "engine/store/artifact_hasher.h"
+#include "engine/store/run_store.h"
 #include "engine/store/sha256.h"
 #include "engine/store/store_error.h"
 #include "store_test_support.h"
@@ -56,6 +58,58 @@ class TestSha256 : public QObject {
     } catch (const adala::store::StoreError& e) {
       QVERIFY2(std::string(e.what()).find("/nonexistent/dir/x.bin") != std::string::npos, e.what());
     }
+  }
+
+  // The hasher's worker reports every queued file, in order, with the digest sha256_file gives.
+  void hasher_reports_in_queue_order() {
+    const std::string dir = store_test::fresh_dir("hasher");
+    std::vector<std::string> paths;
+    for (int i = 0; i < 5; ++i) {
+      paths.push_back(dir + "/f" + std::to_string(i) + ".bin");
+      store_test::write_bytes(paths.back(), std::string(size_t(100000 * i), char('a' + i)));
+    }
+    adala::store::ArtifactHasher hasher;
+    std::vector<uint64_t> tickets;
+    for (const auto& p : paths) tickets.push_back(hasher.submit(7, p));
+    tickets.push_back(hasher.submit(7, dir + "/missing.bin"));
+    hasher.wait_idle();
+    const auto results = hasher.take_results();
+    QCOMPARE(results.size(), paths.size() + 1);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      QCOMPARE(results[i].job.ticket, tickets[i]);
+      QCOMPARE(results[i].job.run, int64_t(7));
+      QVERIFY(results[i].error.empty());
+      QCOMPARE(results[i].digest.sha256, adala::store::sha256_file(paths[i]).sha256);
+      QCOMPARE(results[i].digest.bytes, int64_t(100000 * i));
+    }
+    QVERIFY(tickets[1] > tickets[0]);
+    QVERIFY2(results.back().error.find("missing.bin") != std::string::npos,
+             results.back().error.c_str());
+    QVERIFY(!hasher.has_results());
+    QVERIFY(hasher.take_results().empty());
+  }
+
+  // add_artifact records the file at once; the digest it stores when the hash is done (read
+  // back by a fresh connection after the store closes) is the file's, and re-adding a rewritten
+  // file stores the new one.
+  void store_writes_the_digest_when_ready() {
+    using adala::store::RunStore;
+    const std::string dir = store_test::fresh_dir("hasher_store");
+    const std::string db = dir + "/runs.sqlite", file = dir + "/ckpt.bin";
+    int64_t run = 0;
+    {
+      RunStore store(db);
+      run = store.create_run("r", "{}", "cpu", "t", "v");
+      store_test::write_bytes(file, std::string(3000000, 'x'));
+      store.add_artifact(run, "checkpoint", file);
+      store_test::write_bytes(file, "abc");  // rewritten before the first hash may be done
+      store.add_artifact(run, "checkpoint", file);
+    }
+    RunStore reader(db, adala::store::OpenMode::ReadOnly);
+    const auto artifacts = reader.artifacts(run);
+    QCOMPARE(artifacts.size(), size_t(1));
+    QCOMPARE(artifacts[0].sha256, sha256_hex("abc"));
+    QCOMPARE(artifacts[0].bytes, int64_t(3));
   }
 };
 
