@@ -2174,38 +2174,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
 <context>
     <name>adala::widgets::SegmentationResults</name>
     <message>
-        <source>%1 is missing.</source>
-        <translation>%1 항목이 없습니다.</translation>
-    </message>
-    <message>
-        <source>%1 must be a non-empty string.</source>
-        <translation>%1은(는) 비어 있지 않은 문자열이어야 합니다.</translation>
-    </message>
-    <message>
-        <source>%1 must be an object.</source>
-        <translation>%1은(는) 객체여야 합니다.</translation>
-    </message>
-    <message>
-        <source>%1 must be an array.</source>
-        <translation>%1은(는) 배열이어야 합니다.</translation>
-    </message>
-    <message>
-        <source>%1 must be a number.</source>
-        <translation>%1은(는) 숫자여야 합니다.</translation>
-    </message>
-    <message>
-        <source>%1 must be an array with one number (or null) per class.</source>
-        <translation>%1은(는) 클래스마다 숫자(또는 null) 하나씩인 배열이어야 합니다.</translation>
-    </message>
-    <message>
-        <source>%1 has %2 entries, expected %3 (one per class).</source>
-        <translation>%1의 항목이 %2개입니다. %3개(클래스마다 하나)여야 합니다.</translation>
-    </message>
-    <message>
-        <source>%1[%2] must be a number or null.</source>
-        <translation>%1[%2]은(는) 숫자 또는 null이어야 합니다.</translation>
-    </message>
-    <message>
         <source>%1: cannot read the image (%2).</source>
         <translation>%1: 이미지를 읽을 수 없습니다 (%2).</translation>
     </message>
@@ -2242,40 +2210,8 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>%1: 열 수 없습니다 (%2).</translation>
     </message>
     <message>
-        <source>%1: not valid JSON (%2 at offset %3).</source>
-        <translation>%1: 올바른 JSON이 아닙니다 (오프셋 %3에서 %2).</translation>
-    </message>
-    <message>
-        <source>%1: the top level must be an object.</source>
-        <translation>%1: 최상위는 객체여야 합니다.</translation>
-    </message>
-    <message>
-        <source>ignore_index must be an integer from 0 to 255.</source>
-        <translation>ignore_index는 0에서 255 사이의 정수여야 합니다.</translation>
-    </message>
-    <message>
-        <source>classes is empty.</source>
-        <translation>classes가 비어 있습니다.</translation>
-    </message>
-    <message>
-        <source>classes has %1 entries; masks hold at most 255.</source>
-        <translation>classes의 항목이 %1개입니다. 마스크는 최대 255개까지 담을 수 있습니다.</translation>
-    </message>
-    <message>
-        <source>%1 must be an object with a name and a color.</source>
-        <translation>%1은(는) name과 color가 있는 객체여야 합니다.</translation>
-    </message>
-    <message>
         <source>%1.color &quot;%2&quot; is not a colour (#rrggbb).</source>
         <translation>%1.color &quot;%2&quot;은(는) 색상(#rrggbb)이 아닙니다.</translation>
-    </message>
-    <message>
-        <source>ignore_index %1 is also a class index (there are %2 classes).</source>
-        <translation>ignore_index %1이(가) 클래스 인덱스와 겹칩니다 (클래스 %2개).</translation>
-    </message>
-    <message>
-        <source>images is empty.</source>
-        <translation>images가 비어 있습니다.</translation>
     </message>
     <message>
         <source>%1 does not exist (%2 in %3).</source>
