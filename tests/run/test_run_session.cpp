@@ -109,7 +109,7 @@ class CrashAt : public EventSink {
 
 // Stage 0 alone on fmnist_micro: 6 steps, a checkpoint every 2.
 ExperimentConfig teacher_only_config(const std::string& runs_dir) {
-  Json doc = Json::parse(
+  Json doc = parse_json_strict(
       "{\"name\":\"micro\",\"seed\":3,\"device\":\"cpu\",\"model\":{\"preset\":\"fmnist_micro\"},"
       "\"data\":{\"train_limit\":128,\"test_limit\":64},"
       "\"stages\":{\"teacher\":{\"max_steps\":6,\"batch_size\":32,\"checkpoint_every\":2}}}");
