@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
+#include "engine/core/text_file.h"
 #include "engine/data/opencv/png_io.h"
 
 namespace adala {
@@ -21,14 +21,6 @@ Json iou_array(const std::vector<std::optional<double>>& iou) {
   Json a = Json::array();
   for (const auto& v : iou) a.push_back(v ? number_or_null(*v) : Json(nullptr));
   return a;
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path + ".tmp", std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-  fs::rename(path + ".tmp", path);
 }
 
 }  // namespace

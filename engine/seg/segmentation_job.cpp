@@ -4,13 +4,13 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <torch/utils.h>
 
 #include "engine/core/device.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/text_file.h"
 #include "engine/data/opencv/ade20k_folder.h"
 #include "engine/data/segmentation_scenes.h"
 #include "engine/seg/results_folder.h"
@@ -26,12 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 std::string pct(double v) {

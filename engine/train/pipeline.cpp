@@ -4,13 +4,12 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <torch/utils.h>
 
 #include "engine/core/device.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/text_file.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/stages.h"
@@ -20,22 +19,6 @@ namespace adala {
 namespace fs = std::filesystem;
 
 namespace {
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path + ".tmp", std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-  fs::rename(path + ".tmp", path);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool selected(const std::vector<int>& stages, int s) {
   return std::find(stages.begin(), stages.end(), s) != stages.end();

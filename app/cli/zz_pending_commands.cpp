@@ -1,4 +1,0 @@
-#include "app/cli/commands.h"
-#include <stdexcept>
-namespace adala::cli {
-}
