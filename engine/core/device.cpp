@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -31,7 +32,8 @@ c10::Device resolve_device(const std::string& name) {
                                   std::to_string(cuda_device_count()) + " CUDA device(s) visible");
     return device;
   }
-  throw std::invalid_argument("unknown device \"" + name + "\" (expected auto, cpu, cuda or cuda:N)");
+  throw std::invalid_argument("unknown device \"" + name +
+                              "\" (expected auto, cpu, cuda or cuda:N)");
 }
 
 namespace {
@@ -60,17 +62,49 @@ int openblas_threads() {
   return fn ? fn() : -1;
 }
 
-SingleThreadedBlas::SingleThreadedBlas() : previous_(openblas_threads()) {
-  if (previous_ > 1) set_openblas_threads(1);
+namespace {
+
+// The open SingleThreadedBlas scopes of all threads, and the OpenBLAS thread count to restore
+// when the last one closes.
+struct SingleThreadedBlasScopes {
+  std::mutex mutex;
+  int open = 0;
+  int threads_to_restore = -1;
+};
+
+SingleThreadedBlasScopes& single_threaded_blas_scopes() {
+  static SingleThreadedBlasScopes scopes;
+  return scopes;
+}
+
+}  // namespace
+
+SingleThreadedBlas::SingleThreadedBlas() {
+  auto& scopes = single_threaded_blas_scopes();
+  const std::lock_guard<std::mutex> lock(scopes.mutex);
+  if (scopes.open++ > 0) return;
+  scopes.threads_to_restore = openblas_threads();
+  if (scopes.threads_to_restore > 1) set_openblas_threads(1);
 }
 
 SingleThreadedBlas::~SingleThreadedBlas() {
-  if (previous_ > 1) set_openblas_threads(previous_);
+  auto& scopes = single_threaded_blas_scopes();
+  const std::lock_guard<std::mutex> lock(scopes.mutex);
+  if (--scopes.open > 0) return;
+  if (scopes.threads_to_restore > 1) set_openblas_threads(scopes.threads_to_restore);
 }
 
 void configure_threads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (!std::getenv("OPENBLAS_NUM_THREADS")) set_openblas_threads(openblas_threads_for(threads));
+  if (!std::getenv("OPENBLAS_NUM_THREADS")) {
+    const int blas_threads = openblas_threads_for(threads);
+    auto& scopes = single_threaded_blas_scopes();
+    const std::lock_guard<std::mutex> lock(scopes.mutex);
+    if (scopes.open > 0)
+      scopes.threads_to_restore = blas_threads;  // applied when the last scope closes
+    else
+      set_openblas_threads(blas_threads);
+  }
   at::set_num_threads(threads);
 }
 

@@ -27,16 +27,16 @@ int openblas_threads();
 
 // While alive, OpenBLAS runs single-threaded: for matmuls issued from inside a parallel
 // region, one per thread, where OpenBLAS's own pool would oversubscribe the cores (the
-// blocked linear kernel at N = 16384: 16 ms with it, 47 ms without).
+// blocked linear kernel at N = 16384: 16 ms with it, 47 ms without). OpenBLAS's thread count
+// is process-wide, so the scopes of all threads (the engine thread and an inspection thread
+// may run the kernel at once) share one count: the first scope to open sets one thread, the
+// last to close restores the pool (or what configure_threads asked for meanwhile).
 class SingleThreadedBlas {
  public:
   SingleThreadedBlas();
   ~SingleThreadedBlas();
   SingleThreadedBlas(const SingleThreadedBlas&) = delete;
   SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
-
- private:
-  int previous_;
 };
 
 // OpenMP reads OMP_WAIT_POLICY once, when the process starts: where it is not set, this sets
