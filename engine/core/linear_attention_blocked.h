@@ -2,8 +2,9 @@
 // A blocked, head-parallel variant of adala::linear_attention for inference on CPU: the same
 // formula, phi(Q)(phi(K)^T V) / (phi(Q)(phi(K)^T 1) + eps) with phi(x) = elu(x) + 1, but
 //   - the intra-op threads take (batch, head) pairs one at a time, so the matmuls of
-//     different heads run on different cores (this engine keeps OpenBLAS single-threaded, so
-//     one large at::matmul uses one core) and a thread that loses its core on a shared
+//     different heads run on different cores (OpenBLAS runs single-threaded for the duration,
+//     SingleThreadedBlas in device.h, so each worker's matmuls use its own core instead of
+//     every worker calling into OpenBLAS's pool) and a thread that loses its core on a shared
 //     machine does not hold up a fixed share of the heads;
 //   - rows are processed in blocks of `block_rows` through per-thread buffers that stay in
 //     cache and are reused, so no N x d temporary is allocated (on Linux every large fresh
