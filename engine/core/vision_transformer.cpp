@@ -177,10 +177,10 @@ std::vector<torch::Tensor> VisionTransformerImpl::linear_attention_parameters() 
   return params;
 }
 
-void copy_weights(VisionTransformer& from, VisionTransformer& to) {
-  torch::NoGradGuard no_grad;
-  auto src = from->named_parameters();
-  auto dst = to->named_parameters();
+namespace {
+
+void copy_by_name(const torch::OrderedDict<std::string, torch::Tensor>& src,
+                  torch::OrderedDict<std::string, torch::Tensor> dst) {
   for (auto& kv : dst) {
     const auto* s = src.find(kv.key());
     if (!s) throw std::invalid_argument("copy_weights: source has no tensor " + kv.key());
@@ -188,6 +188,14 @@ void copy_weights(VisionTransformer& from, VisionTransformer& to) {
       throw std::invalid_argument("copy_weights: shape mismatch for " + kv.key());
     kv.value().copy_(*s);
   }
+}
+
+}  // namespace
+
+void copy_weights(VisionTransformer& from, VisionTransformer& to) {
+  torch::NoGradGuard no_grad;
+  copy_by_name(from->named_parameters(), to->named_parameters());
+  copy_by_name(from->named_buffers(), to->named_buffers());
 }
 
 VisionTransformer clone_model(VisionTransformer& model, const torch::Device& device) {

@@ -62,7 +62,8 @@ torch::Tensor interpolate_pos_embed(const torch::Tensor& pos_embed, int64_t num_
 
 // Deep copy of a model (same config, modes and weights), on the given device.
 VisionTransformer clone_model(VisionTransformer& model, const torch::Device& device);
-// Copies every parameter and buffer by name; throws when the two models differ in shape.
+// Copies every parameter and buffer of `to` from the tensor of the same name in `from`; throws
+// std::invalid_argument naming the tensor when `from` lacks it or its shape differs.
 void copy_weights(VisionTransformer& from, VisionTransformer& to);
 
 }  // namespace adala

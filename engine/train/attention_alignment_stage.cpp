@@ -1,6 +1,9 @@
 #include <torch/autograd.h>
 #include <torch/nn/functional/loss.h>
 
+#include <utility>
+#include <vector>
+
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -24,19 +27,45 @@ StepOutput AttentionAlignmentStage::loss(VisionTransformer& teacher, const at::T
   return out;
 }
 
+namespace {
+
+// Puts every parameter's requires_grad back as it was when the scope opened, however the scope
+// ends: done, cancelled (JobCancelled) or failed.
+class RequiresGradRestorer {
+ public:
+  explicit RequiresGradRestorer(std::vector<torch::Tensor> parameters)
+      : parameters_(std::move(parameters)) {
+    for (const auto& p : parameters_) saved_.push_back(p.requires_grad());
+  }
+  ~RequiresGradRestorer() {
+    for (size_t i = 0; i < parameters_.size(); ++i) parameters_[i].set_requires_grad(saved_[i]);
+  }
+  RequiresGradRestorer(const RequiresGradRestorer&) = delete;
+  RequiresGradRestorer& operator=(const RequiresGradRestorer&) = delete;
+
+ private:
+  std::vector<torch::Tensor> parameters_;
+  std::vector<bool> saved_;
+};
+
+}  // namespace
+
 void AttentionAlignmentStage::run(VisionTransformer& teacher, const at::Tensor& images) {
   const auto& cfg = ctx_.config.attention_alignment;
   teacher->eval();
   // Only the linear-attention modules learn; the teacher stays exactly as it was.
+  const RequiresGradRestorer restore_requires_grad(teacher->parameters());
   for (auto& p : teacher->parameters()) p.set_requires_grad(false);
   auto params = teacher->linear_attention_parameters();
   for (auto& p : params) p.set_requires_grad(true);
   auto data = images.to(ctx_.device);
   const uint64_t seed = uint64_t(ctx_.config.seed) + 1;
-  TrainingLoopSpec spec{stage_name(1), cfg, data.size(0), seed, ctx_.checkpoint_path(stage_name(1))};
+  TrainingLoopSpec spec{stage_name(1), cfg, data.size(0), seed,
+                        ctx_.checkpoint_path(stage_name(1))};
   TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);
-  loop.run([&](const at::Tensor& idx, int64_t) { return loss(teacher, data.index_select(0, idx.to(ctx_.device))); });
-  for (auto& p : teacher->parameters()) p.set_requires_grad(true);
+  loop.run([&](const at::Tensor& idx, int64_t) {
+    return loss(teacher, data.index_select(0, idx.to(ctx_.device)));
+  });
 }
 
 }  // namespace adala

@@ -200,6 +200,25 @@ class TestAttention : public QObject {
     QVERIFY(rel_error(vit->forward_features(x), soft) < 1e-5);
   }
 
+  void copy_weights_copies_parameters_and_buffers() {
+    VisionTransformer from(vit_preset("fmnist_micro")), to(vit_preset("fmnist_micro"));
+    from->register_buffer("running_scale", torch::full({3}, 2.5));
+    to->register_buffer("running_scale", torch::zeros({3}));
+    copy_weights(from, to);
+    auto dst = to->named_parameters();
+    for (const auto& p : from->named_parameters())
+      QVERIFY2(torch::equal(p.value(), dst[p.key()]), qPrintable(QString::fromStdString(p.key())));
+    QVERIFY(torch::equal(to->named_buffers()["running_scale"], torch::full({3}, 2.5)));
+
+    VisionTransformer without_buffer(vit_preset("fmnist_micro"));
+    try {
+      copy_weights(without_buffer, to);
+      QFAIL("copy_weights accepted a source without the buffer");
+    } catch (const std::invalid_argument& e) {
+      QCOMPARE(QString(e.what()), QString("copy_weights: source has no tensor running_scale"));
+    }
+  }
+
   void block_alignment_grads_reach_linear_path_only() {
     ViTConfig c = vit_preset("fmnist_micro");
     Block block(c);

@@ -122,6 +122,25 @@ class TestStages : public QObject {
     QCOMPARE(sink.steps(stage_name(1)).size(), size_t(150));
   }
 
+  void stage1_restores_requires_grad_when_cancelled() {
+    ExperimentConfig c = micro_config();
+    VisionTransformer teacher(c.model);
+    teacher->pos_embed.set_requires_grad(false);  // a caller's own choice survives the stage
+    JobControl control;
+    CancelAfterSink sink(control, 2);
+    StageContext ctx{c, torch::kCPU, sink, control, ""};
+    bool cancelled = false;
+    try {
+      AttentionAlignmentStage(ctx).run(teacher, torch::rand({32, 1, 28, 28}));
+    } catch (const JobCancelled&) {
+      cancelled = true;
+    }
+    QVERIFY(cancelled);
+    for (const auto& p : teacher->named_parameters())
+      QVERIFY2(p.value().requires_grad() == (p.key() != "pos_embed"),
+               qPrintable(QString::fromStdString(p.key())));
+  }
+
   void stage2_teacher_against_itself_is_exactly_zero() {
     VisionTransformer teacher(vit_preset("fmnist_micro"));
     auto student = clone_model(teacher, torch::kCPU);
