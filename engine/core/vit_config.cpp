@@ -41,6 +41,44 @@ void ViTConfig::validate() const {
   require(linear_attention_eps > 0, "linear_attention_eps must be > 0");
 }
 
+const std::vector<ViTConfigField>& vit_config_fields() {
+  using C = ViTConfig;
+  static const std::vector<ViTConfigField> fields = {
+      {"name", &C::name},
+      {"img_size", &C::img_size, 1, 8192},
+      {"patch_size", &C::patch_size, 1, 1024},
+      {"in_chans", &C::in_chans, 1, 64},
+      {"embed_dim", &C::embed_dim, 1, 16384},
+      {"depth", &C::depth, 1, 256},
+      {"num_heads", &C::num_heads, 1, 256},
+      {"mlp_ratio", &C::mlp_ratio, 0.0, 64.0, true},
+      {"qkv_bias", &C::qkv_bias},
+      {"class_token", &C::class_token},
+      {"num_register_tokens", &C::num_register_tokens, 0, 64},
+      {"no_embed_class", &C::no_embed_class},
+      {"layer_scale", &C::layer_scale},
+      {"layer_scale_init", &C::layer_scale_init, 0.0, 10.0},
+      {"norm_eps", &C::norm_eps, 0.0, 1.0, true},
+      {"num_classes", &C::num_classes, 0, 100000},
+      {"linear_attention_eps", &C::linear_attention_eps, 0.0, 1.0, true},
+  };
+  return fields;
+}
+
+const ViTConfigField* find_vit_config_field(const std::string& name) {
+  for (const auto& field : vit_config_fields())
+    if (name == field.name) return &field;
+  return nullptr;
+}
+
+bool operator==(const ViTConfig& a, const ViTConfig& b) {
+  for (const auto& field : vit_config_fields()) {
+    const bool same = std::visit([&](auto member) { return a.*member == b.*member; }, field.member);
+    if (!same) return false;
+  }
+  return true;
+}
+
 namespace {
 
 ViTConfig make(const std::string& name, int64_t img, int64_t patch, int64_t dim, int64_t depth,

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace adala {
@@ -11,7 +12,8 @@ enum class AttentionMode { Softmax, Linear };
 const char* to_string(AttentionMode mode);
 AttentionMode attention_mode_from_string(const std::string& name);
 
-// One description of a Vision Transformer, in timm's vocabulary.
+// One description of a Vision Transformer, in timm's vocabulary. A new field goes into
+// vit_config_fields() too: JSON, checkpoints and experiment files know the fields from there.
 struct ViTConfig {
   std::string name = "custom";
   int64_t img_size = 224;
@@ -41,6 +43,28 @@ struct ViTConfig {
   // Throws std::invalid_argument naming the field when the config cannot describe a ViT.
   void validate() const;
 };
+
+// One ViTConfig field: its name (as in JSON and experiment files), the member it names, and
+// the values an experiment file may give a number (min_exclusive: min itself is refused).
+struct ViTConfigField {
+  using Member = std::variant<std::string ViTConfig::*, int64_t ViTConfig::*, double ViTConfig::*,
+                              bool ViTConfig::*>;
+  const char* name;
+  Member member;
+  double min = 0.0;
+  double max = 0.0;
+  bool min_exclusive = false;
+};
+
+// Every ViTConfig field, in declaration order: the one list that the JSON writer and reader,
+// the experiment reader and operator== go through.
+const std::vector<ViTConfigField>& vit_config_fields();
+// The field of that name; nullptr when there is none.
+const ViTConfigField* find_vit_config_field(const std::string& name);
+
+// Field by field, through vit_config_fields().
+bool operator==(const ViTConfig& a, const ViTConfig& b);
+inline bool operator!=(const ViTConfig& a, const ViTConfig& b) { return !(a == b); }
 
 // Presets: vit_tiny/small/base/large (patch 16), dinov2_vits14/vitb14/vitl14 (+ _reg),
 // and small models for 28x28 Fashion-MNIST (fmnist_tiny, fmnist_micro).

@@ -1,28 +1,16 @@
 #include "engine/core/vit_config_json.h"
 
 #include <stdexcept>
+#include <variant>
+
+#include "engine/core/overloaded.h"
 
 namespace adala {
 
 Json vit_config_to_json(const ViTConfig& c) {
   Json j = Json::object();
-  j["name"] = Json(c.name);
-  j["img_size"] = Json(c.img_size);
-  j["patch_size"] = Json(c.patch_size);
-  j["in_chans"] = Json(c.in_chans);
-  j["embed_dim"] = Json(c.embed_dim);
-  j["depth"] = Json(c.depth);
-  j["num_heads"] = Json(c.num_heads);
-  j["mlp_ratio"] = Json(c.mlp_ratio);
-  j["qkv_bias"] = Json(c.qkv_bias);
-  j["class_token"] = Json(c.class_token);
-  j["num_register_tokens"] = Json(c.num_register_tokens);
-  j["no_embed_class"] = Json(c.no_embed_class);
-  j["layer_scale"] = Json(c.layer_scale);
-  j["layer_scale_init"] = Json(c.layer_scale_init);
-  j["norm_eps"] = Json(c.norm_eps);
-  j["num_classes"] = Json(c.num_classes);
-  j["linear_attention_eps"] = Json(c.linear_attention_eps);
+  for (const auto& field : vit_config_fields())
+    std::visit([&](auto member) { j[field.name] = Json(c.*member); }, field.member);
   return j;
 }
 
@@ -54,43 +42,14 @@ ViTConfig vit_config_from_json(const Json& j) {
       field = v.get<bool>();
     };
     if (key == "preset") continue;
-    if (key == "name") {
+    auto text = [&](std::string& field) {
       if (!v.is_string()) throw bad(key, "a string", v);
-      c.name = v.get<std::string>();
-    } else if (key == "img_size")
-      integer(c.img_size);
-    else if (key == "patch_size")
-      integer(c.patch_size);
-    else if (key == "in_chans")
-      integer(c.in_chans);
-    else if (key == "embed_dim")
-      integer(c.embed_dim);
-    else if (key == "depth")
-      integer(c.depth);
-    else if (key == "num_heads")
-      integer(c.num_heads);
-    else if (key == "mlp_ratio")
-      number(c.mlp_ratio);
-    else if (key == "qkv_bias")
-      boolean(c.qkv_bias);
-    else if (key == "class_token")
-      boolean(c.class_token);
-    else if (key == "num_register_tokens")
-      integer(c.num_register_tokens);
-    else if (key == "no_embed_class")
-      boolean(c.no_embed_class);
-    else if (key == "layer_scale")
-      boolean(c.layer_scale);
-    else if (key == "layer_scale_init")
-      number(c.layer_scale_init);
-    else if (key == "norm_eps")
-      number(c.norm_eps);
-    else if (key == "num_classes")
-      integer(c.num_classes);
-    else if (key == "linear_attention_eps")
-      number(c.linear_attention_eps);
-    else
-      throw std::invalid_argument("ViT config has an unknown field \"" + key + "\"");
+      field = v.get<std::string>();
+    };
+    const ViTConfigField* field = find_vit_config_field(key);
+    if (!field) throw std::invalid_argument("ViT config has an unknown field \"" + key + "\"");
+    const Overloaded read{text, integer, number, boolean};
+    std::visit([&](auto member) { read(c.*member); }, field->member);
   }
   c.validate();
   return c;

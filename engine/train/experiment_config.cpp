@@ -3,7 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <variant>
 
+#include "engine/core/overloaded.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/config_reader.h"
 
@@ -42,19 +44,19 @@ namespace {
 ViTConfig read_model(ConfigReader r) {
   std::vector<std::string> presets = vit_preset_names();
   ViTConfig m = vit_preset(r.string("preset", "fmnist_tiny", presets));
-  m.img_size = r.integer("img_size", m.img_size, 1, 8192);
-  m.patch_size = r.integer("patch_size", m.patch_size, 1, 1024);
-  m.in_chans = r.integer("in_chans", m.in_chans, 1, 64);
-  m.embed_dim = r.integer("embed_dim", m.embed_dim, 1, 16384);
-  m.depth = r.integer("depth", m.depth, 1, 256);
-  m.num_heads = r.integer("num_heads", m.num_heads, 1, 256);
-  m.mlp_ratio = r.number("mlp_ratio", m.mlp_ratio, 0.0, 64.0, true);
-  m.qkv_bias = r.boolean("qkv_bias", m.qkv_bias);
-  m.class_token = r.boolean("class_token", m.class_token);
-  m.num_register_tokens = r.integer("num_register_tokens", m.num_register_tokens, 0, 64);
-  m.layer_scale = r.boolean("layer_scale", m.layer_scale);
-  m.num_classes = r.integer("num_classes", m.num_classes, 0, 100000);
-  m.linear_attention_eps = r.number("linear_attention_eps", m.linear_attention_eps, 0.0, 1.0, true);
+  for (const auto& field : vit_config_fields()) {
+    std::visit(
+        Overloaded{
+            [&](std::string ViTConfig::*text) { m.*text = r.string(field.name, m.*text); },
+            [&](int64_t ViTConfig::*integer) {
+              m.*integer = r.integer(field.name, m.*integer, int64_t(field.min), int64_t(field.max));
+            },
+            [&](double ViTConfig::*number) {
+              m.*number = r.number(field.name, m.*number, field.min, field.max, field.min_exclusive);
+            },
+            [&](bool ViTConfig::*boolean) { m.*boolean = r.boolean(field.name, m.*boolean); }},
+        field.member);
+  }
   r.finish();
   if (m.embed_dim % m.num_heads != 0)
     throw ConfigError(r.field("num_heads"), "embed_dim " + std::to_string(m.embed_dim) +
