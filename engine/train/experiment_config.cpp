@@ -49,10 +49,12 @@ ViTConfig read_model(ConfigReader r) {
         Overloaded{
             [&](std::string ViTConfig::*text) { m.*text = r.string(field.name, m.*text); },
             [&](int64_t ViTConfig::*integer) {
-              m.*integer = r.integer(field.name, m.*integer, int64_t(field.min), int64_t(field.max));
+              m.*integer =
+                  r.integer(field.name, m.*integer, int64_t(field.min), int64_t(field.max));
             },
             [&](double ViTConfig::*number) {
-              m.*number = r.number(field.name, m.*number, field.min, field.max, field.min_exclusive);
+              m.*number =
+                  r.number(field.name, m.*number, field.min, field.max, field.min_exclusive);
             },
             [&](bool ViTConfig::*boolean) { m.*boolean = r.boolean(field.name, m.*boolean); }},
         field.member);
