@@ -8,7 +8,8 @@ PACKAGES=(cmake ninja-build g++ ccache pkg-config zlib1g-dev
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6sql6-sqlite qt6-svg-dev
   libqcustomplot-dev libtorch-dev libopenblas0-pthread libopencv-dev libsqlite3-dev
   dataset-fashion-mnist python3-torch xvfb xauth imagemagick poppler-utils
-  fonts-nanum qt6-translations-l10n)
+  fonts-nanum qt6-translations-l10n
+  nlohmann-json3-dev libfmt-dev libssl-dev libcli11-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
