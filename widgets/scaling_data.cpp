@@ -2,16 +2,15 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QFile>
-#include <QHash>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSet>
 #include <QStringList>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+
+#include "engine/analysis/scaling_csv.h"
 
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -30,72 +29,36 @@ void setError(QString* error, const QString& message) {
   if (error) *error = message;
 }
 
-// RFC 4180: fields separated by commas, quoted fields may hold commas, quotes ("") and line
-// breaks. Returns the rows (a trailing empty line gives no row).
-QVector<QStringList> parseCsv(const QString& text) {
-  QVector<QStringList> rows;
-  QStringList row;
-  QString field;
-  bool quoted = false, fieldStarted = false;
-  for (int i = 0; i < text.size(); ++i) {
-    const QChar c = text[i];
-    if (quoted) {
-      if (c == QLatin1Char('"')) {
-        if (i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
-          field += QLatin1Char('"');
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += c;
-      }
-    } else if (c == QLatin1Char('"') && field.isEmpty()) {
-      quoted = fieldStarted = true;
-    } else if (c == QLatin1Char(',')) {
-      row << field;
-      field.clear();
-      fieldStarted = true;
-    } else if (c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
-      if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) ++i;
-      if (fieldStarted || !field.isEmpty() || !row.isEmpty()) {
-        row << field;
-        rows << row;
-      }
-      row.clear();
-      field.clear();
-      fieldStarted = false;
-    } else {
-      field += c;
-      fieldStarted = true;
-    }
-  }
-  if (fieldStarted || !field.isEmpty() || !row.isEmpty()) {
-    row << field;
-    rows << row;
-  }
-  return rows;
+ScalingSample sampleOf(const ScalingCsvRow& row) {
+  ScalingSample s;
+  s.preset = QString::fromStdString(row.preset);
+  s.mode = QString::fromStdString(row.mode);
+  s.resolution = static_cast<int>(row.resolution);
+  s.tokens = std::max<int64_t>(row.tokens, 0);
+  s.gflops = row.gmacs_model;
+  s.gflopsAttention = row.gmacs_attention_only;
+  s.peakMb = row.peak_rss_mb;
+  s.msPerImg = row.ms_per_img;
+  s.imgsPerS = row.imgs_per_s;
+  s.ran = row.ran;
+  s.note = QString::fromStdString(row.note);
+  return s;
 }
 
-QString csvField(const QString& text) {
-  if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-      !text.contains(QLatin1Char('\n')) && !text.contains(QLatin1Char('\r')))
-    return text;
-  QString quoted = text;
-  quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-  return QLatin1Char('"') + quoted + QLatin1Char('"');
-}
-
-// Shortest text that reads back as the same double; "" for NaN.
-QString csvNumber(double value) {
-  if (std::isnan(value)) return {};
-  return QString::number(value, 'g', QLocale::FloatingPointShortest);
-}
-
-double parseNumber(const QString& text) {
-  bool ok = false;
-  const double v = text.trimmed().toDouble(&ok);
-  return ok ? v : ScalingSample::kNone;
+ScalingCsvRow rowOf(const ScalingSample& s) {
+  ScalingCsvRow row;
+  row.preset = s.preset.toStdString();
+  row.mode = s.mode.toStdString();
+  row.resolution = s.resolution;
+  row.tokens = s.tokens;
+  row.gmacs_model = s.gflops;
+  row.gmacs_attention_only = s.gflopsAttention;
+  row.peak_rss_mb = s.peakMb;
+  row.ms_per_img = s.msPerImg;
+  row.imgs_per_s = s.imgsPerS;
+  row.ran = s.ran;
+  row.note = s.note.toStdString();
+  return row;
 }
 
 int modeOrder(const QString& mode) {
@@ -191,62 +154,12 @@ Crossover findCrossover(const QVector<QPointF>& softmax, const QVector<QPointF>&
 }
 
 QVector<ScalingSample> readScalingCsv(const QString& path, QString* error) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) {
-    setError(error, ScalingData::tr("Cannot read %1: %2").arg(path, file.errorString()));
-    return {};
-  }
-  const QVector<QStringList> rows = parseCsv(QString::fromUtf8(file.readAll()));
-  if (rows.isEmpty()) {
-    setError(error, ScalingData::tr("%1 is empty.").arg(path));
-    return {};
-  }
-  QHash<QString, int> column;
-  for (int i = 0; i < rows[0].size(); ++i) column.insert(rows[0][i].trimmed(), i);
-  // The first name present (the engine's CSV, then writeScalingCsv's older spelling).
-  auto find = [&](std::initializer_list<const char*> names) {
-    for (const char* n : names)
-      if (column.contains(QLatin1String(n))) return column.value(QLatin1String(n));
-    return -1;
-  };
-  const int resolution = find({"resolution"}), mode = find({"mode"});
-  if (resolution < 0 || mode < 0) {
-    setError(error, ScalingData::tr(
-                        "%1 is not a scaling benchmark CSV (it has no \"resolution\" and \"mode\" "
-                        "columns; write one with adala bench scaling --csv FILE).")
-                        .arg(path));
-    return {};
-  }
-  const int preset = find({"preset"}), tokens = find({"tokens"});
-  const int gflops = find({"gmacs_model", "gflops"});
-  const int attention = find({"gmacs_attention_only", "gflops_attention_only"});
-  const int peak = find({"peak_rss_mb", "peak_mb"}), ms = find({"ms_per_img"});
-  const int ips = find({"imgs_per_s"}), ran = find({"ran"}), note = find({"note"});
-  auto cell = [](const QStringList& row, int i) {
-    return i >= 0 && i < row.size() ? row[i] : QString();
-  };
-
   QVector<ScalingSample> samples;
-  for (int r = 1; r < rows.size(); ++r) {
-    const QStringList& row = rows[r];
-    ScalingSample s;
-    bool ok = false;
-    s.resolution = cell(row, resolution).trimmed().toInt(&ok);
-    s.mode = cell(row, mode).trimmed();
-    if (!ok || s.resolution <= 0 || s.mode.isEmpty()) {
-      setError(error, ScalingData::tr("%1, line %2: no resolution or mode.").arg(path).arg(r + 1));
-      return {};
-    }
-    s.preset = cell(row, preset).trimmed();
-    s.tokens = cell(row, tokens).trimmed().toLongLong();
-    s.gflops = parseNumber(cell(row, gflops));
-    s.gflopsAttention = parseNumber(cell(row, attention));
-    s.peakMb = parseNumber(cell(row, peak));
-    s.msPerImg = parseNumber(cell(row, ms));
-    s.imgsPerS = parseNumber(cell(row, ips));
-    s.ran = ran < 0 || cell(row, ran).trimmed() != QLatin1String("0");
-    s.note = cell(row, note);
-    samples << s;
+  try {
+    for (const auto& row : load_scaling_csv(path.toStdString())) samples << sampleOf(row);
+  } catch (const ScalingCsvError& e) {
+    setError(error, QString::fromStdString(e.what()));
+    return {};
   }
   if (samples.isEmpty())
     setError(error, ScalingData::tr("%1 holds no benchmark points.").arg(path));
@@ -254,31 +167,12 @@ QVector<ScalingSample> readScalingCsv(const QString& path, QString* error) {
 }
 
 bool writeScalingCsv(const QString& path, const QVector<ScalingSample>& samples, QString* error) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-    setError(error, ScalingData::tr("Cannot write %1: %2").arg(path, file.errorString()));
-    return false;
-  }
-  QString text = QStringLiteral(
-      "preset,resolution,tokens,mode,gmacs_model,gmacs_attention_only,ran,note,ms_per_img,"
-      "imgs_per_s,peak_rss_mb\n");
-  for (const auto& s : samples) {
-    const QStringList fields = {csvField(s.preset),
-                                QString::number(s.resolution),
-                                QString::number(s.tokens),
-                                csvField(s.mode),
-                                csvNumber(s.gflops),
-                                csvNumber(s.gflopsAttention),
-                                s.ran ? QStringLiteral("1") : QStringLiteral("0"),
-                                csvField(s.note),
-                                csvNumber(s.msPerImg),
-                                csvNumber(s.imgsPerS),
-                                csvNumber(s.peakMb)};
-    text += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
-  }
-  file.write(text.toUtf8());
-  if (!file.commit()) {
-    setError(error, ScalingData::tr("Cannot write %1: %2").arg(path, file.errorString()));
+  std::vector<ScalingCsvRow> rows;
+  for (const auto& s : samples) rows.push_back(rowOf(s));
+  try {
+    save_scaling_csv(path.toStdString(), rows);
+  } catch (const ScalingCsvError& e) {
+    setError(error, QString::fromStdString(e.what()));
     return false;
   }
   return true;

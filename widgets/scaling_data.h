@@ -58,12 +58,12 @@ struct PaperReference {
   static constexpr double kSoftmaxMb = 3280.0, kLinearMb = 1370.0;  // 3.28 GB -> 1.37 GB
 };
 
-// Reads a scaling CSV by its header: the columns of `adala bench scaling --csv`
-// (gmacs_model, gmacs_attention_only, peak_rss_mb, ms_per_img, ...) or of writeScalingCsv.
-// Empty + error when the file cannot be read, lacks a needed column or holds no point.
+// Reads a scaling CSV (engine/analysis/scaling_csv.h: `adala bench scaling --csv`, or
+// writeScalingCsv). Empty + error (naming the file, line and column) when the file cannot be
+// read, lacks a needed column, holds a field its column cannot hold or holds no point.
 QVector<ScalingSample> readScalingCsv(const QString& path, QString* error = nullptr);
-// Writes the samples in the column names of `adala bench scaling --csv` (the columns the view
-// uses), so the file reads back with readScalingCsv. False + error when it cannot be written.
+// Writes the samples in the same column schema (columns the samples do not know stay empty),
+// so the file reads back with readScalingCsv. False + error when it cannot be written.
 bool writeScalingCsv(const QString& path, const QVector<ScalingSample>& samples,
                      QString* error = nullptr);
 

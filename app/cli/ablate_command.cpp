@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/tracked_run.h"
@@ -22,39 +24,38 @@ struct Variant {
   std::vector<StepMetrics> stage2;
 };
 
-std::string pct(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", 100.0 * v);
-  return b;
-}
+std::string pct(double v) { return fmt::format("{:.2f}", 100.0 * v); }
 
 }  // namespace
 
 int ablate_command(const Args& args) {
-  ArgParser p;
-  p.option("device", "").option("out", "").option("db", "").option("teacher", "").flag("help");
-  p.parse(args);
-  if (p.flag_set("help") || p.positional().size() != 1) {
-    std::printf(
-        "usage: adala ablate CONFIG.json [--out DIR] [--teacher FILE] [--device auto|cpu|cuda] [--db FILE|none]\n"
-        "  --teacher reuses trained teacher weights (e.g. a run's teacher.safetensors) for (a).\n"
-        "  (a) teacher, (b) naive swap (Stage 3 only), (c) Stage 2+3, (d) Stage 1+2+3, on the\n"
-        "  same data and budget. Writes ablation.md / ablation.csv / stage2_curves.csv.\n");
-    return p.flag_set("help") ? 0 : 2;
-  }
-  ExperimentConfig config = load_experiment_config(p.positional()[0]);
-  const std::string out = p.has("out") ? p.get("out") : make_run_dir(config) + "-ablation";
+  CLI::App app{
+      "The paper's ablation on one data set and one budget: (a) teacher, (b) naive swap (Stage 3 "
+      "only), (c) Stage 2+3, (d) Stage 1+2+3. Writes ablation.md, ablation.csv and "
+      "stage2_curves.csv.",
+      "adala ablate"};
+  prepare_command_app(app);
+  std::string config_path, device, out_dir, db, teacher_weights;
+  app.add_option("CONFIG", config_path, "the experiment (experiments/*.json)")->required();
+  CLI::Option* out_option = app.add_option("--out", out_dir, "the output folder (default: a new run folder + -ablation)");
+  CLI::Option* teacher_option = app.add_option(
+      "--teacher", teacher_weights, "trained teacher weights for (a), e.g. a run's teacher.safetensors");
+  app.add_option("--device", device, "auto, cpu or cuda");
+  app.add_option("--db", db, "the run database, or none");
+  if (!parse_command_line(app, args)) return 0;
+  ExperimentConfig config = load_experiment_config(config_path);
+  const std::string out = out_option->count() ? out_dir : make_run_dir(config) + "-ablation";
   std::filesystem::create_directories(out);
 
   TrackedRunOptions tracking;
-  tracking.db_path = p.get("db");
+  tracking.db_path = db;
   tracking.tags = {"ablation", "ablation:" + std::filesystem::path(out).filename().string()};
   auto run_variant = [&](const ExperimentConfig& c, const std::vector<int>& stages, const std::string& key,
                          RecordingSink& record) {
     PipelineOptions o;
     o.stages = stages;
     o.run_dir = out + "/" + key;
-    o.device = p.get("device");
+    o.device = device;
     TrackedRunOptions t = tracking;
     t.tags.push_back("variant:" + key);
     t.extra_sink = &record;
@@ -64,7 +65,7 @@ int ablate_command(const Args& args) {
   };
   RecordingSink teacher_record;
   ExperimentConfig teacher_config = config;
-  if (p.has("teacher")) teacher_config.teacher_weights = p.get("teacher");
+  if (teacher_option->count()) teacher_config.teacher_weights = teacher_weights;
   PipelineResult teacher = run_variant(teacher_config, {0}, "a-teacher", teacher_record);
 
   std::vector<Variant> variants = {{"b", "naive swap (Stage 3 only)", {3}, {}, {}},
@@ -87,9 +88,8 @@ int ablate_command(const Args& args) {
   csv << "a,teacher (softmax)," << teacher.teacher_top1 << ",0\n";
   for (const auto& v : variants) {
     const double gap = 100.0 * (v.result.student_top1 - teacher.teacher_top1);
-    char g[32];
-    std::snprintf(g, sizeof g, "%+.2f", gap);
-    md << "| (" << v.key << ") " << v.label << " | " << pct(v.result.student_top1) << " | " << g << " |\n";
+    md << "| (" << v.key << ") " << v.label << " | " << pct(v.result.student_top1) << " | "
+       << fmt::format("{:+.2f}", gap) << " |\n";
     csv << v.key << "," << v.label << "," << v.result.student_top1 << "," << gap << "\n";
   }
   // Stage-2 curves of (c) and (d), logged at the same steps.

@@ -1,69 +1,75 @@
 #include "app/cli/arg_parser.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <iostream>
 
 namespace adala::cli {
 
-ArgParser& ArgParser::option(const std::string& name, const std::string& default_value) {
-  defaults_[name] = default_value;
-  return *this;
+void prepare_command_app(CLI::App& app) {
+  app.option_defaults()->always_capture_default();
+  app.get_formatter()->column_width(36);
+  app.footer("Also on any command line: --threads N (intra-op threads; default: all cores).\n");
 }
 
-ArgParser& ArgParser::flag(const std::string& name) {
-  flags_.insert(name);
-  return *this;
+namespace {
+
+CLI::Validator number_check(bool zero_allowed) {
+  return CLI::Validator(
+      [zero_allowed](std::string& input) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(input.c_str(), &end);
+        if (input.empty() || *end != '\0' || !std::isfinite(value))
+          return "\"" + input + "\" is not a number";
+        if (zero_allowed ? value < 0 : value <= 0)
+          return input + (zero_allowed ? " is below 0" : " is not above 0");
+        return "";
+      },
+      zero_allowed ? "NUMBER>=0" : "NUMBER>0");
 }
 
-void ArgParser::parse(const std::vector<std::string>& args) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.size() < 3 || a.rfind("--", 0) != 0) {
-      positional_.push_back(a);
-      continue;
-    }
-    std::string name = a.substr(2), value;
-    bool inline_value = false;
-    if (auto eq = name.find('='); eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-      inline_value = true;
-    }
-    if (flags_.count(name)) {
-      if (inline_value) throw UsageError("option --" + name + " takes no value");
-      flags_set_.insert(name);
-      continue;
-    }
-    if (!defaults_.count(name)) throw UsageError("unknown option --" + name);
-    if (!inline_value) {
-      if (i + 1 >= args.size()) throw UsageError("option --" + name + " needs a value");
-      value = args[++i];
-    }
-    values_[name] = value;
+// "adala runs list": the command and the sub-commands given.
+std::string command_path(const CLI::App& app) {
+  std::string path = app.get_name();
+  for (const CLI::App* sub = chosen_subcommand(app); sub; sub = chosen_subcommand(*sub))
+    path += " " + sub->get_name();
+  return path;
+}
+}  // namespace
+
+bool parse_command_line(CLI::App& app, const std::vector<std::string>& args) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 pops from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return false;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return false;
+  } catch (const CLI::ExtrasError&) {
+    // CLI11 lists them backwards; remaining() has them in the order given.
+    std::string extras;
+    for (const auto& arg : app.remaining(true)) extras += " " + arg;
+    throw UsageError("not expected here:" + extras + " (see " + command_path(app) + " --help)");
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(std::string(e.what()) + " (see " + command_path(app) + " --help)");
   }
+  return true;
 }
 
-std::string ArgParser::get(const std::string& name) const {
-  if (auto it = values_.find(name); it != values_.end()) return it->second;
-  if (auto it = defaults_.find(name); it != defaults_.end()) return it->second;
-  throw std::logic_error("ArgParser: option --" + name + " was never declared");
+CLI::Validator positive_number() { return number_check(false); }
+CLI::Validator non_negative_number() { return number_check(true); }
+
+CLI::App* chosen_subcommand(const CLI::App& app) {
+  const auto chosen = app.get_subcommands();
+  return chosen.empty() ? nullptr : chosen.front();
 }
 
-bool ArgParser::has(const std::string& name) const { return values_.count(name) > 0; }
-
-int64_t ArgParser::get_int(const std::string& name) const {
-  const std::string v = get(name);
-  char* end = nullptr;
-  long long parsed = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0') throw UsageError("option --" + name + " expects an integer, got \"" + v + "\"");
-  return parsed;
-}
-
-double ArgParser::get_double(const std::string& name) const {
-  const std::string v = get(name);
-  char* end = nullptr;
-  double parsed = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0') throw UsageError("option --" + name + " expects a number, got \"" + v + "\"");
-  return parsed;
+bool has_subcommand(const CLI::App& app, const std::string& name) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->check_name(name)) return true;
+  return false;
 }
 
 std::vector<std::string> split_list(const std::string& text, char sep) {

@@ -1,8 +1,9 @@
 #pragma once
-// Small command-line parser: positional arguments, --key value / --key=value options and
-// boolean --flags. Unknown options are errors that name the option.
-#include <map>
-#include <set>
+// The command line of `adala` and its sub-commands, on CLI11: each command declares its
+// options on a CLI::App (typed values, generated --help) and parses with parse_command_line.
+// An unknown option, a value of the wrong type or out of range is a UsageError (exit code 2).
+#include <CLI/CLI.hpp>
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,27 +15,25 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class ArgParser {
- public:
-  ArgParser& option(const std::string& name, const std::string& default_value = "");
-  ArgParser& flag(const std::string& name);
-  // Throws UsageError on an unknown option or a missing value.
-  void parse(const std::vector<std::string>& args);
+// Sets up a command's parser (construct it as CLI::App{description, "adala NAME"}): -h/--help,
+// defaults shown in the help, and a footer naming the options `adala` itself takes anywhere on
+// the line. Sub-commands added later inherit the settings.
+void prepare_command_app(CLI::App& app);
 
-  const std::vector<std::string>& positional() const { return positional_; }
-  std::string get(const std::string& name) const;
-  bool has(const std::string& name) const;  // given on the command line
-  bool flag_set(const std::string& name) const { return flags_set_.count(name) > 0; }
-  int64_t get_int(const std::string& name) const;
-  double get_double(const std::string& name) const;
+// Parses args (without the command's name). Returns false when --help was asked for: the
+// help of the (sub-)command given has been printed on std::cout. Throws UsageError with
+// CLI11's message, e.g. "--threads: Value abc could not be converted", plus where to look.
+bool parse_command_line(CLI::App& app, const std::vector<std::string>& args);
 
- private:
-  std::map<std::string, std::string> defaults_;
-  std::set<std::string> flags_;
-  std::map<std::string, std::string> values_;
-  std::set<std::string> flags_set_;
-  std::vector<std::string> positional_;
-};
+// The sub-command of app that was given (nullptr when none).
+CLI::App* chosen_subcommand(const CLI::App& app);
+// Checks for option values: a number > 0, or >= 0, with a message that names the value
+// (CLI11 2.1's PositiveNumber and NonNegativeNumber print the whole double range).
+CLI::Validator positive_number();
+CLI::Validator non_negative_number();
+
+// Whether name is one of app's sub-commands.
+bool has_subcommand(const CLI::App& app, const std::string& name);
 
 // Splits "a,b,c" into its parts (empty parts dropped).
 std::vector<std::string> split_list(const std::string& text, char sep = ',');

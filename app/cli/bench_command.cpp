@@ -4,14 +4,18 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include <ATen/Parallel.h>
 
+#include <fmt/format.h>
+
 #include "app/cli/arg_parser.h"
 #include "app/cli/benchmark_record.h"
 #include "app/cli/commands.h"
+#include "app/cli/progress_events.h"
 #include "engine/analysis/attention_bench.h"
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/peer_comparison.h"
@@ -22,20 +26,6 @@
 namespace adala::cli {
 
 namespace {
-
-std::vector<int64_t> int_list(const ArgParser& p, const std::string& name) {
-  std::vector<int64_t> out;
-  for (const auto& part : split_list(p.get(name))) {
-    char* end = nullptr;
-    const long long v = std::strtoll(part.c_str(), &end, 10);
-    if (part.empty() || *end != '\0' || v <= 0)
-      throw UsageError("option --" + name +
-                       " expects positive integers separated by commas, got \"" + part + "\"");
-    out.push_back(v);
-  }
-  if (out.empty()) throw UsageError("option --" + name + " is empty");
-  return out;
-}
 
 Json int_array(const std::vector<int64_t>& values) {
   Json a = Json::array();
@@ -78,54 +68,69 @@ ProgressFn progress_bar(const std::string& title) {
   };
 }
 
-int bench_attention(const Args& args) {
-  ArgParser p;
-  p.option("heads", "6")
-      .option("head-dim", "64")
-      .option("batch", "1")
-      .option("tokens", "196,576,1024,2304,4096,9216,16384")
-      .option("repeats", "3")
-      .option("warmup", "1")
-      .option("kernels", "softmax,softmax-chunked,linear,linear-blocked")
-      .option("chunk", "0")
-      .option("device", "cpu")
-      .option("memory-margin", "1.5")
-      .option("point-budget", "120")
-      .option("gemm-n", "2048")
-      .option("db", "")
-      .flag("no-gemm")
-      .flag("in-process")
-      .flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf(
-        "usage: adala bench attention [--heads 6] [--head-dim 64] [--batch 1]\n"
-        "         [--tokens 196,576,1024,2304,4096,9216,16384] [--repeats 3] [--warmup 1]\n"
-        "         [--kernels softmax,softmax-chunked,linear,linear-blocked] [--chunk ROWS]\n"
-        "         [--device cpu|cuda|auto] [--memory-margin 1.5] [--point-budget 120]\n"
-        "         [--gemm-n 2048] [--no-gemm] [--in-process] [--threads N] [--db FILE|none]\n"
-        "  times each attention kernel on (batch, heads, N, d) float32 inputs and measures its\n"
-        "  peak memory in a fresh child process per point; prints ratios to plain softmax and\n"
-        "  the kernels' GFLOP/s against this machine's measured matmul rate. The points are\n"
-        "  recorded as a benchmark run in the run database (--db none: not recorded).\n");
-    return 0;
-  }
+// A comma-separated list of positive integers, e.g. --res 224,448,1024.
+// "a,b,c": a list's default as it is typed.
+template <typename T>
+std::string comma_list(const std::vector<T>& values) {
+  std::string text;
+  for (const auto& v : values) text += (text.empty() ? "" : ",") + fmt::format("{}", v);
+  return text;
+}
+
+// A comma-separated list of positive integers, e.g. --res 224,448,1024.
+CLI::Option* add_int_list(CLI::App& app, const std::string& name, std::vector<int64_t>& values,
+                          const std::string& help) {
+  return app.add_option(name, values, help)
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(positive_number())
+      ->default_str(comma_list(values));
+}
+
+CLI::Option* add_name_list(CLI::App& app, const std::string& name, std::vector<std::string>& values,
+                           const std::vector<std::string>& known, const std::string& help) {
+  return app.add_option(name, values, help)
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember(known))
+      ->default_str(comma_list(values));
+}
+
+struct AttentionArgs {
   AttentionBenchOptions o;
-  o.heads = p.get_int("heads");
-  o.head_dim = p.get_int("head-dim");
-  o.batch = p.get_int("batch");
-  o.tokens = int_list(p, "tokens");
-  o.repeats = static_cast<int>(p.get_int("repeats"));
-  o.warmup = static_cast<int>(p.get_int("warmup"));
-  o.kernels = split_list(p.get("kernels"));
-  o.chunk = p.get_int("chunk");
-  o.device = resolve_device(p.get("device"));
-  o.memory_margin = p.get_double("memory-margin");
-  o.point_budget_s = p.get_double("point-budget");
-  o.isolate = !p.flag_set("in-process");
-  for (const auto& k : o.kernels) {
-    if (!is_attention_kernel(k)) throw UsageError("unknown kernel \"" + k + "\" in --kernels");
-  }
+  std::string device = "cpu", db;
+  int64_t gemm_n = 2048;
+  bool no_gemm = false, in_process = false;
+};
+
+void declare_attention(CLI::App& app, AttentionArgs& a) {
+  app.add_option("--heads", a.o.heads)->check(positive_number());
+  app.add_option("--head-dim", a.o.head_dim)->check(positive_number());
+  app.add_option("--batch", a.o.batch)->check(positive_number());
+  add_int_list(app, "--tokens", a.o.tokens, "sequence lengths N");
+  app.add_option("--repeats", a.o.repeats, "timed runs per point")->check(positive_number());
+  app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
+  add_name_list(app, "--kernels", a.o.kernels, attention_kernel_names(), "attention kernels");
+  app.add_option("--chunk", a.o.chunk, "softmax-chunked query rows (0: automatic)")
+      ->check(non_negative_number());
+  app.add_option("--device", a.device, "cpu, cuda or auto");
+  app.add_option("--memory-margin", a.o.memory_margin,
+                 "a point runs where margin x its estimate fits the memory available")
+      ->check(positive_number());
+  app.add_option("--point-budget", a.o.point_budget_s,
+                 "seconds: fewer timed repeats where one run takes long")
+      ->check(positive_number());
+  app.add_option("--gemm-n", a.gemm_n, "side of the matmul that measures the machine's rate")
+      ->check(positive_number());
+  app.add_flag("--no-gemm", a.no_gemm, "do not measure the matmul rate");
+  app.add_flag("--in-process", a.in_process, "no child process per point");
+  app.add_option("--db", a.db, "the run database, or none (not recorded)");
+}
+
+int bench_attention(AttentionArgs& a) {
+  AttentionBenchOptions& o = a.o;
+  o.device = resolve_device(a.device);
+  o.isolate = !a.in_process;
   std::fprintf(stderr, "%s", busy_machine_warning().c_str());
   Json config = Json::object();
   config["benchmark"] = Json("attention");
@@ -138,15 +143,14 @@ int bench_attention(const Args& args) {
   config["warmup"] = Json(o.warmup);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
-  BenchmarkRecord record(p.get("db"), "bench attention N=" + range_text(o.tokens), config,
-                         o.device.str());
+  BenchmarkRecord record(a.db, "bench attention N=" + range_text(o.tokens), config, o.device.str());
   auto points = run_attention_bench(o, progress_bar("bench attention"));
   record.add(points, o);
   record.finish();
   std::printf("%s", format_attention_table(points, o).c_str());
-  if (!p.flag_set("no-gemm") && o.device.is_cpu()) {
+  if (!a.no_gemm && o.device.is_cpu()) {
     // After the points: this runs in the parent, whose own thread pool starts only now.
-    const auto g = measure_gemm_rate(p.get_int("gemm-n"));
+    const auto g = measure_gemm_rate(a.gemm_n);
     std::printf(
         "\nmatmul rate here (float32 %lld^3, %d threads): one at::mm %.1f GFLOP/s; one at::mm per "
         "thread at once %.1f GFLOP/s\n",
@@ -162,69 +166,51 @@ int bench_attention(const Args& args) {
   return 0;
 }
 
-int bench_scaling(const Args& args) {
-  ArgParser p;
-  p.option("preset", "vit_base")
-      .option("res", "224,448,672,1024,2048")
-      .option("modes", "softmax,softmax-chunked,linear")
-      .option("batch", "1")
-      .option("repeats", "3")
-      .option("warmup", "1")
-      .option("chunk", "0")
-      .option("device", "cpu")
-      .option("csv", "")
-      .option("db", "")
-      .option("memory-margin", "1.5")
-      .option("point-budget", "120")
-      .option("rounds", "3")
-      .option("round-budget", "150")
-      .flag("train-step")
-      .flag("no-count")
-      .flag("in-process")
-      .flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf(
-        "usage: adala bench scaling [--preset vit_small|vit_base|vit_large|...]\n"
-        "         [--res 224,448,672,1024,2048] [--modes softmax,softmax-chunked,linear]\n"
-        "         [--batch 1] [--repeats 3] [--warmup 1] [--chunk ROWS] [--device cpu|cuda|auto]\n"
-        "         [--csv out.csv] [--train-step] [--no-count] [--memory-margin 1.5] "
-        "[--in-process]\n"
-        "         [--point-budget 120]  (seconds: fewer timed repeats where one run takes long)\n"
-        "         [--rounds 3] [--round-budget 150]  (each resolution's modes run interleaved in\n"
-        "         rounds, each mode reporting its median over rounds; rounds after the first\n"
-        "         only where one takes at most --round-budget seconds)\n"
-        "         [--db FILE|none]\n"
-        "  per resolution and attention mode: analytic and measured GMACs, peak memory (fresh\n"
-        "  child process per point), ms/img and imgs/s, ratios to plain softmax. The points are\n"
-        "  recorded as a benchmark run in the run database after each resolution (--db none:\n"
-        "  not recorded); the workbench plots them (Scaling tab).\n");
-    return 0;
-  }
+struct ScalingArgs {
   ScalingOptions o;
-  o.preset = p.get("preset");
-  o.resolutions = int_list(p, "res");
-  o.modes = split_list(p.get("modes"));
-  o.batch = p.get_int("batch");
-  o.repeats = static_cast<int>(p.get_int("repeats"));
-  o.warmup = static_cast<int>(p.get_int("warmup"));
-  o.softmax_chunk = p.get_int("chunk");
-  o.device = resolve_device(p.get("device"));
-  o.memory_margin = p.get_double("memory-margin");
-  o.train_step = p.flag_set("train-step");
-  o.point_budget_s = p.get_double("point-budget");
-  o.rounds = static_cast<int>(p.get_int("rounds"));
-  if (o.rounds < 1) throw UsageError("--rounds must be >= 1");
-  o.round_budget_s = p.get_double("round-budget");
-  o.count_ops = !p.flag_set("no-count");
-  o.isolate = !p.flag_set("in-process");
-  for (const auto& m : o.modes) {
-    const auto& known = scaling_mode_names();
-    if (std::find(known.begin(), known.end(), m) == known.end())
-      throw UsageError("unknown mode \"" + m +
-                       "\" in --modes (expected softmax, softmax-chunked or linear)");
-  }
-  if (o.modes.empty()) throw UsageError("option --modes is empty");
+  std::string device = "cpu", csv, db, progress = "bar";
+  bool no_count = false, in_process = false;
+};
+
+void declare_scaling(CLI::App& app, ScalingArgs& a) {
+  app.add_option("--preset", a.o.preset, "vit_small, vit_base, vit_large, ...");
+  add_int_list(app, "--res", a.o.resolutions, "input sides, pixels");
+  add_name_list(app, "--modes", a.o.modes, scaling_mode_names(), "attention modes");
+  app.add_option("--batch", a.o.batch)->check(positive_number());
+  app.add_option("--repeats", a.o.repeats, "timed runs per point")->check(positive_number());
+  app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
+  app.add_option("--chunk", a.o.softmax_chunk, "softmax-chunked query rows (0: automatic)")
+      ->check(non_negative_number());
+  app.add_option("--device", a.device, "cpu, cuda or auto");
+  app.add_option("--csv", a.csv, "also write the points to this CSV file");
+  app.add_flag("--train-step", a.o.train_step, "also time one training step per point");
+  app.add_flag("--no-count", a.no_count, "no measured MACs (operator count)");
+  app.add_option("--memory-margin", a.o.memory_margin,
+                 "a point runs where margin x its estimate fits the memory available")
+      ->check(positive_number());
+  app.add_flag("--in-process", a.in_process, "no child process per point");
+  app.add_option("--point-budget", a.o.point_budget_s,
+                 "seconds: fewer timed repeats where one run takes long")
+      ->check(positive_number());
+  app.add_option("--rounds", a.o.rounds,
+                 "each resolution's modes run interleaved in rounds, each mode reporting its "
+                 "median over rounds")
+      ->check(positive_number());
+  app.add_option("--round-budget", a.o.round_budget_s,
+                 "seconds: rounds after the first only where one takes at most this long")
+      ->check(positive_number());
+  app.add_option("--db", a.db, "the run database, or none (not recorded)");
+  app.add_option("--progress", a.progress,
+                 "bar: a progress bar on stderr; jsonl: one JSON object per line on stderr "
+                 "(events start, recorded, progress, csv, done, error)")
+      ->check(CLI::IsMember({"bar", "jsonl"}));
+}
+
+int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
+  ScalingOptions& o = a.o;
+  o.device = resolve_device(a.device);
+  o.count_ops = !a.no_count;
+  o.isolate = !a.in_process;
   try {
     vit_preset(o.preset);
   } catch (const std::exception& e) {
@@ -243,14 +229,19 @@ int bench_scaling(const Args& args) {
   config["train_step"] = Json(o.train_step);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
-  BenchmarkRecord record(p.get("db"),
-                         "bench scaling " + o.preset + " " + range_text(o.resolutions) + "px",
-                         config, o.device.str());
-  // One resolution at a time, each recorded when it is done: a run stopped halfway keeps
-  // the resolutions it measured.
-  const auto bar = progress_bar("bench scaling");
   const size_t per_resolution = scaling_steps_per_resolution(o);
   const size_t total = per_resolution * o.resolutions.size();
+  if (events) events->start("scaling", total, o.preset, o.resolutions, o.modes);
+  BenchmarkRecord record(a.db, "bench scaling " + o.preset + " " + range_text(o.resolutions) + "px",
+                         config, o.device.str());
+  if (events && record.recording()) events->recorded(record.run_id());
+  // One resolution at a time, each recorded when it is done: a run stopped halfway keeps
+  // the resolutions it measured.
+  const ProgressFn bar =
+      events ? ProgressFn([events](size_t done, size_t all, const std::string& label) {
+        events->progress(done, all, label);
+      })
+             : progress_bar("bench scaling");
   std::vector<ScalingPoint> points;
   for (size_t i = 0; i < o.resolutions.size(); ++i) {
     ScalingOptions one = o;
@@ -264,32 +255,45 @@ int bench_scaling(const Args& args) {
   }
   bar(total, total, "");
   std::printf("%s", format_scaling_table(points, o).c_str());
-  if (!p.get("csv").empty()) {
-    write_scaling_csv(p.get("csv"), points);
-    record.add_artifact("scaling_csv", p.get("csv"));
-    std::printf("wrote %s\n", p.get("csv").c_str());
+  if (!a.csv.empty()) {
+    write_scaling_csv(a.csv, points);
+    record.add_artifact("scaling_csv", a.csv);
+    std::printf("wrote %s\n", a.csv.c_str());
+    if (events) events->csv(a.csv);
   }
   record.finish();
+  if (events) events->done(points.size(), record.recording() ? record.run_id() : -1);
   if (record.recording())
     std::printf("recorded as benchmark run %lld (adala runs show %lld)\n",
                 (long long)record.run_id(), (long long)record.run_id());
   return 0;
 }
 
-int bench_flops(const Args& args) {
-  ArgParser p;
-  p.option("preset", "vit_large").option("res", "1024").flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf(
-        "usage: adala bench flops [--preset vit_large] [--res 1024[,...]]\n"
-        "  the analytic FLOP model: per-layer MACs, whole-model and attention-only totals,\n"
-        "  and the paper's ViT-L 1024^2 figures.\n");
-    return 0;
+int bench_scaling(ScalingArgs& a) {
+  if (a.progress != "jsonl") return run_bench_scaling(a, nullptr);
+  ProgressEvents events(stderr);
+  try {
+    return run_bench_scaling(a, &events);
+  } catch (const std::exception& e) {
+    events.error(e.what());
+    throw;
   }
-  const ViTConfig c = vit_preset(p.get("preset"));
+}
+
+struct FlopsArgs {
+  std::string preset = "vit_large";
+  std::vector<int64_t> resolutions{1024};
+};
+
+void declare_flops(CLI::App& app, FlopsArgs& a) {
+  app.add_option("--preset", a.preset, "the ViT preset");
+  add_int_list(app, "--res", a.resolutions, "input sides, pixels");
+}
+
+int bench_flops(const FlopsArgs& a) {
+  const ViTConfig c = vit_preset(a.preset);
   bool first = true;
-  for (int64_t res : int_list(p, "res")) {
+  for (int64_t res : a.resolutions) {
     if (!first) std::printf("\n");
     first = false;
     std::printf("%s", format_flops_report(c, res, res).c_str());
@@ -297,42 +301,29 @@ int bench_flops(const Args& args) {
   return 0;
 }
 
-int bench_peer(const Args& args) {
-  ArgParser p;
-  p.option("preset", "vit_small")
-      .option("res", "224")
-      .option("batch", "2")
-      .option("repeats", "10")
-      .option("python", "/usr/bin/python3")
-      .option("script", "")
-      .option("work-dir", "")
-      .option("device", "cpu")
-      .option("db", "")
-      .flag("keep")
-      .flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf(
-        "usage: adala bench peer [--preset vit_small] [--res 224] [--batch 2] [--repeats 10]\n"
-        "         [--python /usr/bin/python3] [--script scripts/peer_vit.py] [--work-dir DIR] "
-        "[--keep]\n"
-        "         [--db FILE|none]\n"
-        "  runs the same ViT (same weights, input, threads) in this engine and in a plain PyTorch\n"
-        "  peer (scripts/peer_vit.py) and prints the outputs' relative difference and the time\n"
-        "  ratio, for inference and one Stage-2 step (student linear features vs teacher softmax\n"
-        "  features, MSE, backward, AdamW).\n");
-    return 0;
-  }
+struct PeerArgs {
   PeerOptions o;
-  o.preset = p.get("preset");
-  o.resolution = p.get_int("res");
-  o.batch = p.get_int("batch");
-  o.repeats = static_cast<int>(p.get_int("repeats"));
-  o.python = p.get("python");
-  o.script = p.get("script");
-  o.work_dir = p.get("work-dir");
-  o.keep_files = p.flag_set("keep");
-  if (resolve_device(p.get("device")) != c10::Device(c10::kCPU))
+  std::string device = "cpu", db;
+};
+
+void declare_peer(CLI::App& app, PeerArgs& a) {
+  a.o.repeats = 10;
+  app.add_option("--preset", a.o.preset, "the ViT preset");
+  app.add_option("--res", a.o.resolution, "input side, pixels")->check(positive_number());
+  app.add_option("--batch", a.o.batch)->check(positive_number());
+  app.add_option("--repeats", a.o.repeats, "timed runs per side")->check(positive_number());
+  app.add_option("--python", a.o.python, "the Python with torch");
+  app.add_option("--script", a.o.script, "the peer (default: scripts/peer_vit.py)");
+  app.add_option("--work-dir", a.o.work_dir,
+                 "where the exchanged files go (default: a fresh temporary folder)");
+  app.add_flag("--keep", a.o.keep_files, "keep the exchanged files");
+  app.add_option("--device", a.device, "cpu (the peer runs on CPU only)");
+  app.add_option("--db", a.db, "the run database, or none (not recorded)");
+}
+
+int bench_peer(PeerArgs& a) {
+  PeerOptions& o = a.o;
+  if (resolve_device(a.device) != c10::Device(c10::kCPU))
     throw UsageError("bench peer compares on CPU only (Debian's python3-torch is CPU-only)");
   if (o.script.empty()) o.script = find_peer_script();
   std::fprintf(stderr, "bench peer: running the engine, then %s %s ...\n", o.python.c_str(),
@@ -346,8 +337,7 @@ int bench_peer(const Args& args) {
   config["repeats"] = Json(o.repeats);
   config["python"] = Json(o.python);
   config["threads"] = Json(at::get_num_threads());
-  BenchmarkRecord record(p.get("db"),
-                         "bench peer " + o.preset + " " + std::to_string(o.resolution) + "px",
+  BenchmarkRecord record(a.db, "bench peer " + o.preset + " " + std::to_string(o.resolution) + "px",
                          config, "cpu");
   const auto report = run_peer_comparison(o);
   record.add(report, o);
@@ -359,23 +349,49 @@ int bench_peer(const Args& args) {
 }  // namespace
 
 int bench_command(const Args& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::printf(
-        "usage: adala bench attention|scaling|flops|peer [OPTIONS]   (adala bench WHAT --help)\n"
-        "  attention  softmax vs softmax-chunked vs linear attention kernels: time, peak memory\n"
-        "  scaling    a whole ViT from 224^2 to 2048^2 per attention mode: GFLOPs, memory, speed\n"
-        "  flops      the analytic FLOP model and the paper's ViT-L 1024^2 figures\n"
-        "  peer       this engine vs a plain PyTorch peer: output difference and time ratio\n");
-    return args.empty() ? 2 : 0;
+  CLI::App app{"Benchmarks of the engine on this machine.", "adala bench"};
+  prepare_command_app(app);
+  app.require_subcommand(1);
+  AttentionArgs attention;
+  ScalingArgs scaling;
+  FlopsArgs flops;
+  PeerArgs peer;
+  declare_attention(*app.add_subcommand("attention",
+                                        "softmax vs softmax-chunked vs linear attention kernels: "
+                                        "time, peak memory (a fresh child process per point), "
+                                        "ratios to plain softmax and GFLOP/s against this "
+                                        "machine's matmul rate; recorded as a benchmark run"),
+                    attention);
+  declare_scaling(*app.add_subcommand("scaling",
+                                      "a whole ViT from 224^2 to 2048^2 per attention mode: "
+                                      "analytic and measured GMACs, peak memory (a fresh child "
+                                      "process per point), ms/img and imgs/s, ratios to plain "
+                                      "softmax; recorded as a benchmark run after each "
+                                      "resolution, which the workbench plots (Scaling tab)"),
+                  scaling);
+  declare_flops(*app.add_subcommand("flops",
+                                    "the analytic FLOP model: per-layer MACs, whole-model and "
+                                    "attention-only totals, and the paper's ViT-L 1024^2 figures"),
+                flops);
+  declare_peer(*app.add_subcommand("peer",
+                                   "this engine vs a plain PyTorch peer (scripts/peer_vit.py), "
+                                   "same weights, input and threads: the outputs' relative "
+                                   "difference and the time ratio, for inference and one Stage-2 "
+                                   "step"),
+               peer);
+  if (args.empty()) {
+    std::cout << app.help();
+    return 2;
   }
-  const std::string what = args[0];
-  const Args rest(args.begin() + 1, args.end());
-  if (what == "attention") return bench_attention(rest);
-  if (what == "scaling") return bench_scaling(rest);
-  if (what == "flops") return bench_flops(rest);
-  if (what == "peer") return bench_peer(rest);
-  throw UsageError("unknown benchmark \"" + what +
-                   "\" (expected attention, scaling, flops or peer)");
+  if (args[0].rfind("-", 0) != 0 && !has_subcommand(app, args[0]))
+    throw UsageError("unknown benchmark \"" + args[0] +
+                     "\" (expected attention, scaling, flops or peer)");
+  if (!parse_command_line(app, args)) return 0;
+  const std::string what = chosen_subcommand(app)->get_name();
+  if (what == "attention") return bench_attention(attention);
+  if (what == "scaling") return bench_scaling(scaling);
+  if (what == "flops") return bench_flops(flops);
+  return bench_peer(peer);
 }
 
 }  // namespace adala::cli

@@ -21,13 +21,9 @@
 namespace adala::cli {
 
 int info_command(const Args& args) {
-  ArgParser parser;
-  parser.flag("help");
-  parser.parse(args);
-  if (parser.flag_set("help")) {
-    std::printf("usage: adala info\n  prints library versions, CUDA availability and threads\n");
-    return 0;
-  }
+  CLI::App app{"Prints library versions, CUDA availability and threads.", "adala info"};
+  prepare_command_app(app);
+  if (!parse_command_line(app, args)) return 0;
   std::printf("AdaLA Workbench %s (%s)\n", ADALA_VERSION, ADALA_GIT_VERSION);
   std::printf("LibTorch        %s\n", torch_version_string().c_str());
   std::printf("CUDA available  %s (%d device%s)\n", cuda_available() ? "yes" : "no",

@@ -28,29 +28,21 @@ std::string one_line(std::string text, size_t limit) {
   return text;
 }
 
-void print_usage() {
-  std::printf(
-      "usage: adala inspect-weights FILE.safetensors [--stream]\n"
-      "  lists every tensor (name, dtype, shape, MB), totals, the file's metadata, the\n"
-      "  checkpoint naming it uses (timm, adala, meta-dinov2, hf-dinov2) and the ViT\n"
-      "  presets its shapes fit. Only the header is read.\n"
-      "  --stream   read with plain file reads instead of mmap\n");
-}
-
 }  // namespace
 
 int inspect_weights_command(const Args& args) {
-  ArgParser parser;
-  parser.flag("help").flag("stream");
-  parser.parse(args);
-  if (parser.flag_set("help")) {
-    print_usage();
-    return 0;
-  }
-  if (parser.positional().size() != 1)
-    throw UsageError("expected one FILE.safetensors (see adala inspect-weights --help)");
-  const std::string path = parser.positional()[0];
-  const ReadMode mode = parser.flag_set("stream") ? ReadMode::Stream : ReadMode::Mmap;
+  CLI::App app{
+      "Lists every tensor (name, dtype, shape, MB), totals, the file's metadata, the checkpoint "
+      "naming it uses (timm, adala, meta-dinov2, hf-dinov2) and the ViT presets its shapes fit. "
+      "Only the header is read.",
+      "adala inspect-weights"};
+  prepare_command_app(app);
+  std::string path;
+  bool stream = false;
+  app.add_option("FILE", path, "a .safetensors file")->required();
+  app.add_flag("--stream", stream, "read with plain file reads instead of mmap");
+  if (!parse_command_line(app, args)) return 0;
+  const ReadMode mode = stream ? ReadMode::Stream : ReadMode::Mmap;
   SafetensorsReader reader(path, mode);
 
   const auto& tensors = reader.tensors();

@@ -1,6 +1,6 @@
 // `adala`: the headless face of the workbench. Everything the GUI does, this does too.
-#include <cstdio>
-#include <cstdlib>
+#include <fmt/format.h>
+
 #include <exception>
 #include <functional>
 #include <iostream>
@@ -23,73 +23,98 @@ const std::map<std::string, Command>& command_table() {
   using namespace adala::cli;
   static const std::map<std::string, Command> table = {
       {"info", {info_command, "LibTorch/CUDA/threads and Qt/OpenCV/SQLite versions"}},
-      {"inspect-weights", {inspect_weights_command, "FILE.safetensors: tensors, dtypes, shapes, matching preset"}},
-      {"bench", {bench_command, "attention: softmax vs linear attention time and memory"}},
-      {"run", {run_command, "CONFIG.json [--stages 0,1,2,3] [--resume RUN]: the ViT-AdaLA pipeline"}},
-      {"ablate", {ablate_command, "CONFIG.json: teacher / naive swap / Stage 2+3 / Stage 1+2+3 table"}},
+      {"inspect-weights",
+       {inspect_weights_command, "FILE.safetensors: tensors, dtypes, shapes, matching preset"}},
+      {"bench",
+       {bench_command, "attention|scaling|flops|peer: benchmarks of the engine on this machine"}},
+      {"run",
+       {run_command, "CONFIG.json [--stages 0,1,2,3] [--resume RUN]: the ViT-AdaLA pipeline"}},
+      {"ablate",
+       {ablate_command, "CONFIG.json: teacher / naive swap / Stage 2+3 / Stage 1+2+3 table"}},
 #ifdef ADALA_HAVE_SEG
-      {"segment", {segment_command, "CONFIG.json [--teacher T] [--student S] [--head linear|mask2former|both]: teacher vs student mIoU"}},
+      {"segment",
+       {segment_command,
+        "CONFIG.json [--teacher T] [--student S] [--head linear|mask2former|both]: teacher vs "
+        "student mIoU"}},
 #endif
 #ifdef ADALA_HAVE_STORE
-      {"runs", {runs_command, "list|show|compare|export|delete|tag: the run database"}},
+      {"runs",
+       {runs_command, "list|show|compare|export|delete|tag|note|check|bench: the run database"}},
 #endif
 #ifdef ADALA_HAVE_REPORT
-      {"report", {report_command, "RUN [RUN...] --format html|pdf|md -o FILE: run report / comparison"}},
+      {"report",
+       {report_command, "RUN [RUN...] --format html|pdf|md -o FILE: run report / comparison"}},
 #endif
   };
   return table;
 }
 
-void print_help() {
-  std::printf(
-      "adala - AdaLA Workbench command line: adapt a softmax ViT into a linear-attention ViT\n\n"
-      "usage: adala COMMAND [ARGS...]      (adala COMMAND --help for its options)\n\ncommands:\n");
-  for (const auto& [name, cmd] : command_table()) std::printf("  %-16s %s\n", name.c_str(), cmd.summary);
-  std::printf("\ncommon options: --device auto|cpu|cuda   --threads N   --db FILE\n");
+// `adala`'s own options, taken from anywhere on the line; the rest goes to the command.
+struct CommonOptions {
+  int threads = 0;  // 0: all cores
+};
+
+void declare_common_options(CLI::App& app, CommonOptions& options) {
+  app.add_option("--threads", options.threads, "intra-op threads (default 0: all cores)")
+      ->check(adala::cli::non_negative_number());
 }
 
-// --threads N anywhere on the line (default: all cores); removed before the command sees it.
-int take_threads_option(std::vector<std::string>& args) {
-  int threads = 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--threads" && i + 1 < args.size()) {
-      threads = std::atoi(args[i + 1].c_str());
-      args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i) + 2);
-      break;
-    }
-    if (args[i].rfind("--threads=", 0) == 0) {
-      threads = std::atoi(args[i].c_str() + 10);
-      args.erase(args.begin() + static_cast<long>(i));
-      break;
-    }
-  }
-  return threads;
+// The generated overview: the commands as CLI11 sub-commands (never parsed) and the options
+// that any command line may carry.
+std::string overview() {
+  CLI::App app{
+      "adala - AdaLA Workbench command line: adapt a softmax ViT into a linear-attention ViT",
+      "adala"};
+  CommonOptions unused;
+  declare_common_options(app, unused);
+  app.get_formatter()->column_width(20);
+  app.get_formatter()->label("SUBCOMMAND", "COMMAND");
+  for (const auto& [name, command] : command_table())
+    app.add_subcommand(name, command.summary)->group("Commands");
+  app.footer(
+      "adala COMMAND --help lists a command's options. Most commands also take --device "
+      "auto|cpu|cuda and --db FILE.");
+  return app.help();
 }
+
+bool is_help(const std::string& arg) { return arg == "--help" || arg == "-h" || arg == "help"; }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   adala::reexec_with_passive_openmp_waits(argv);
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
-      std::string(argv[1]) == "help") {
-    print_help();
-    return argc < 2 ? 2 : 0;
+  // --threads N anywhere on the line; everything else, in order, is the command and its own.
+  CommonOptions options;
+  std::vector<std::string> line;
+  try {
+    CLI::App common{"", "adala"};
+    common.set_help_flag();
+    common.allow_extras();
+    declare_common_options(common, options);
+    adala::cli::parse_command_line(common, {argv + 1, argv + argc});
+    line = common.remaining();
+  } catch (const adala::cli::UsageError& e) {
+    std::cerr << fmt::format("adala: {}\n", e.what());
+    return 2;
   }
-  const std::string name = argv[1];
+  if (line.empty() || is_help(line[0])) {
+    std::cout << overview();
+    return line.empty() ? 2 : 0;
+  }
+  const std::string name = line[0];
   auto it = command_table().find(name);
   if (it == command_table().end()) {
-    std::fprintf(stderr, "adala: unknown command \"%s\" (see adala --help)\n", name.c_str());
+    std::cerr << fmt::format("adala: unknown command \"{}\" (see adala --help)\n", name);
     return 2;
   }
-  adala::cli::Args args(argv + 2, argv + argc);
-  adala::configure_threads(take_threads_option(args));
   try {
-    return it->second.run(args);
+    adala::configure_threads(options.threads);
+    return it->second.run({line.begin() + 1, line.end()});
   } catch (const adala::cli::UsageError& e) {
-    std::fprintf(stderr, "adala %s: %s\n", name.c_str(), e.what());
+    std::cerr << fmt::format("adala {}: {}\n", name, e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "adala %s: error: %s\n", name.c_str(), e.what());
+    std::cerr << fmt::format("adala {}: error: {}\n", name, e.what());
     return 1;
   }
 }

@@ -24,17 +24,6 @@ namespace adala::cli {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: adala report RUN [RUN...] [--format html|pdf|md] -o FILE [--db FILE]\n"
-    "                    [--title TEXT] [--language en|ko] [--scale S]\n"
-    "  One document for one run, or a comparison of several (config differences, stages,\n"
-    "  per-block MSE, ablation, teacher vs student, attention/segmentation figures, scaling).\n"
-    "  html: one self-contained file; pdf: A4 with contents and page numbers; md: FILE plus\n"
-    "  its figures in FILE_files/ beside it. --format defaults to the extension of FILE.\n"
-    "  --language: the report's language (default: the system's); --scale: chart pixels per\n"
-    "  point (default 3, about 300 dpi in print). RUN is a run id or a unique run name.\n"
-    "  A missing artifact file is reported (here and in the document); the report is written.\n";
-
 #ifdef ADALA_HAVE_REPORT_RENDER
 // A QApplication for the charts, unless the process already has one; off screen unless the
 // caller chose a platform.
@@ -51,40 +40,44 @@ std::unique_ptr<QApplication> ensure_application() {
 }  // namespace
 
 int report_command(const Args& raw) {
-  // -o FILE is the one short option (ArgParser knows long ones only).
-  Args args;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    args.push_back(raw[i] == "-o" ? std::string("--output") : raw[i]);
-  }
-  ArgParser p;
-  p.option("format", "").option("output", "").option("db", "").option("title", "").option("language", "")
-      .option("scale", "3").flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf("%s", kUsage);
-    return 0;
-  }
-  if (p.positional().empty()) throw UsageError(std::string("no RUN given\n") + kUsage);
-  if (p.get("output").empty()) throw UsageError(std::string("-o FILE is required\n") + kUsage);
+  CLI::App command_line{
+      "One document for one run, or a comparison of several (config differences, stages, per-block "
+      "MSE, ablation, teacher vs student, attention/segmentation figures, scaling). html: one "
+      "self-contained file; pdf: A4 with contents and page numbers; md: FILE plus its figures in "
+      "FILE_files/ beside it. A missing artifact file is reported (here and in the document); the "
+      "report is written.",
+      "adala report"};
+  prepare_command_app(command_line);
+  std::vector<std::string> runs;
+  std::string format_name, output, db, title, language_option;
+  double scale = 3;
+  command_line.add_option("RUN", runs, "run ids or unique run names")->required();
+  CLI::Option* format_option =
+      command_line.add_option("--format", format_name, "html, pdf or md (default: FILE's extension)");
+  command_line.add_option("-o,--output", output, "the document to write")->required();
+  command_line.add_option("--db", db, "the run database");
+  command_line.add_option("--title", title, "the document's title");
+  [[maybe_unused]] CLI::Option* language_given =
+      command_line.add_option("--language", language_option, "en or ko (default: the system's)");
+  command_line.add_option("--scale", scale, "chart pixels per point (3: about 300 dpi in print)")
+      ->check(CLI::Range(0.5, 8.0));
+  if (!parse_command_line(command_line, raw)) return 0;
 
-  const std::string output = p.get("output");
   std::optional<report::ReportFormat> format;
-  if (p.has("format")) {
-    format = report::parse_report_format(p.get("format"));
-    if (!format) throw UsageError("--format " + p.get("format") + ": expected html, pdf or md");
+  if (format_option->count()) {
+    format = report::parse_report_format(format_name);
+    if (!format) throw UsageError("--format " + format_name + ": expected html, pdf or md");
   } else {
     format = report::format_from_path(output);
-    if (!format) throw UsageError("cannot tell the format from " + p.get("output") + ": give --format html|pdf|md");
+    if (!format) throw UsageError("cannot tell the format from " + output + ": give --format html|pdf|md");
   }
-  const double scale = p.get_double("scale");
-  if (!(scale >= 0.5 && scale <= 8)) throw UsageError("--scale expects a number between 0.5 and 8");
 
   report::ReportRequest request;
-  request.db_path = p.get("db");
-  request.runs = p.positional();
+  request.db_path = db;
+  request.runs = runs;
   request.format = *format;
   request.output = output;
-  request.title = p.get("title");
+  request.title = title;
   request.chart.scale = scale;
   request.warn = [](const std::string& message) {
     std::fprintf(stderr, "adala report: warning: %s\n", message.c_str());
@@ -92,11 +85,11 @@ int report_command(const Args& raw) {
 #ifdef ADALA_HAVE_REPORT_RENDER
   auto app = ensure_application();
   const QString language = i18n::install_translator(*QCoreApplication::instance(),
-                                                    QString::fromStdString(p.get("language")));
+                                                    QString::fromStdString(language_option));
   request.locale = report_render::report_locale(i18n::locale_for(language));
   const report::ReportResult result = report_render::export_report(request);
 #else
-  if (p.has("language") && p.get("language") != "en")
+  if (language_given->count() && language_option != "en")
     std::fprintf(
         stderr,
         "adala report: warning: this build has no translations; the report is in English\n");

@@ -25,44 +25,42 @@ std::vector<int> parse_stages(const std::string& text) {
   return stages;
 }
 
-const char* kRunHelp =
-    "usage: adala run CONFIG.json [--stages 0,1,2,3] [--resume RUN_DIR] [--device auto|cpu|cuda]\n"
-    "                 [--runs-dir DIR] [--db FILE|none] [--threads N]\n"
-    "  Runs the ViT-AdaLA stages: 0 teacher, 1 attention alignment, 2 feature alignment,\n"
-    "  3 fine-tuning. --resume continues an interrupted run from its last checkpoint\n"
-    "  (a run folder, or a run id/name from the database; CONFIG is then optional).\n"
-    "  Ctrl-C stops after the current step, checkpoints, and marks the run interrupted.\n";
-
 }  // namespace
 
 int run_command(const Args& args) {
-  ArgParser p;
-  p.option("stages", "").option("resume", "").option("device", "").option("runs-dir", "").option("db", "").flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf("%s", kRunHelp);
-    return 0;
-  }
-  const std::string resume = p.get("resume");
-  if (p.positional().empty() && resume.empty()) throw UsageError(std::string("missing CONFIG.json\n") + kRunHelp);
-  if (p.positional().size() > 1) throw UsageError("expected one CONFIG.json, got " + std::to_string(p.positional().size()));
+  CLI::App app{
+      "Runs the ViT-AdaLA stages: 0 teacher, 1 attention alignment, 2 feature alignment, "
+      "3 fine-tuning. --resume continues an interrupted run from its last checkpoint (a run "
+      "folder, or a run id/name from the database; CONFIG is then optional). Ctrl-C stops after "
+      "the current step, checkpoints, and marks the run interrupted.",
+      "adala run"};
+  prepare_command_app(app);
+  std::string config_path, stages, resume, device, runs_dir, db;
+  app.add_option("CONFIG", config_path, "the experiment (experiments/*.json)");
+  CLI::Option* stages_option = app.add_option("--stages", stages, "stages to run, e.g. 0,1,2,3");
+  app.add_option("--resume", resume, "RUN_DIR, or a run id or name from the database");
+  app.add_option("--device", device, "auto, cpu or cuda (default: the config's)");
+  CLI::Option* runs_dir_option = app.add_option("--runs-dir", runs_dir, "where run folders go");
+  app.add_option("--db", db, "the run database, or none");
+  if (!parse_command_line(app, args)) return 0;
+  if (config_path.empty() && resume.empty()) throw UsageError("missing CONFIG.json (see adala run --help)");
 
   ExperimentConfig config;
   PipelineOptions options;
   if (!resume.empty()) {
-    const std::string dir = resolve_run_dir(p.get("db"), resume);
+    const std::string dir = resolve_run_dir(db, resume);
     config = load_run_config(dir);
     options.stages = load_run_stages(dir);
     options.run_dir = dir;
   } else {
-    config = load_experiment_config(p.positional()[0]);
+    config = load_experiment_config(config_path);
   }
-  if (p.has("stages")) options.stages = parse_stages(p.get("stages"));
-  if (p.has("runs-dir")) config.runs_dir = p.get("runs-dir");
-  options.device = p.get("device");
+  if (stages_option->count()) options.stages = parse_stages(stages);
+  if (runs_dir_option->count()) config.runs_dir = runs_dir;
+  options.device = device;
 
   TrackedRunOptions tracking;
-  tracking.db_path = p.get("db");
+  tracking.db_path = db;
   TrackedRunResult result = run_tracked(config, options, tracking);
   if (result.cancelled) return 130;
   std::printf("%s\nsummary written to %s\n", run_summary_markdown(config, result.pipeline).c_str(),

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "engine/core/json.h"
@@ -36,32 +38,11 @@ using store::RunStore;
 using store::StoreError;
 using store::StoreErrorKind;
 
-constexpr const char* kUsage =
-    "usage: adala runs COMMAND [--db FILE]\n"
-    "  list [--tag TAG] [--kind training|benchmark]\n"
-    "                                   runs, newest first\n"
-    "  show RUN                         one run: stages, evaluations, final metrics, artifacts;\n"
-    "                                   a benchmark run: its points\n"
-    "  compare RUN RUN... [--blocks]    final metrics, evaluations and config differences\n"
-    "  export RUN --format csv|json [-o FILE]\n"
-    "                                   metrics (a benchmark run: its points) as CSV, or the\n"
-    "                                   whole run as JSON\n"
-    "  delete RUN [--yes]               the run and its artifact files (asks first)\n"
-    "  tag RUN TAG [--remove]           add (or remove) a tag\n"
-    "  note RUN TEXT                    set the run's notes\n"
-    "  check                            PRAGMA integrity_check of the whole file\n"
-    "  bench [--metrics N] [--batch B] [--step-ms MS]\n"
-    "                                   metric writes/s with the pipeline's batching\n"
-    "RUN is a run id or a unique run name. --db defaults to $XDG_DATA_HOME/adala/runs.sqlite\n"
-    "(~/.local/share/adala/runs.sqlite).\n";
-
 // --- formatting ---------------------------------------------------------------------------
 
 std::string format_number(double value) {
   if (std::isnan(value)) return "nan";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
+  return fmt::format("{:.6g}", value);
 }
 
 // "2024-05-01T12:00:00.123Z" -> "2024-05-01 12:00:00"
@@ -91,15 +72,9 @@ std::string duration_of(const RunInfo& run) {
                                         : parse_utc(run.ended_at);
   if (!end) return "-";
   const long seconds = static_cast<long>(std::max<std::time_t>(0, *end - *start));
-  char buffer[32];
-  if (seconds >= 3600) {
-    std::snprintf(buffer, sizeof buffer, "%ldh%02ldm", seconds / 3600, seconds / 60 % 60);
-  } else if (seconds >= 60) {
-    std::snprintf(buffer, sizeof buffer, "%ldm%02lds", seconds / 60, seconds % 60);
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%lds", seconds);
-  }
-  return buffer;
+  if (seconds >= 3600) return fmt::format("{}h{:02}m", seconds / 3600, seconds / 60 % 60);
+  if (seconds >= 60) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
+  return fmt::format("{}s", seconds);
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
@@ -152,12 +127,12 @@ std::map<std::string, double> final_values(RunStore& store, int64_t run, bool al
 
 // The shortest text that reads back as the same double (0.0003, not 0.00029999999999999997).
 std::string shortest_number(double value) {
-  char buffer[40];
+  std::string text;
   for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof buffer, "%.*g", precision, value);
-    if (std::strtod(buffer, nullptr) == value) break;
+    text = fmt::format("{:.{}g}", value, precision);
+    if (std::strtod(text.c_str(), nullptr) == value) break;
   }
-  return buffer;
+  return text;
 }
 
 // {"a":{"b":1}} -> {"a.b": "1"}; arrays stay whole (their JSON text).
@@ -192,8 +167,21 @@ std::map<std::string, std::string> flat_config(const RunInfo& run) {
 
 // --- opening the database -----------------------------------------------------------------
 
-std::string database_path(const ArgParser& parser) {
-  return parser.get("db").empty() ? RunStore::default_path() : parser.get("db");
+// What `adala runs SUB-COMMAND ...` was given.
+struct RunsOptions {
+  std::string db;    // empty: RunStore::default_path()
+  std::string run;   // the RUN of show, export, delete, tag and note
+  std::vector<std::string> runs;  // compare's RUNs
+  std::string text;  // tag's TAG, note's TEXT
+  std::string tag, kind, format = "csv", output;
+  bool blocks = false, yes = false, remove = false;
+  int64_t metrics = 300000;
+  int batch = 15;
+  double step_ms = 0;  // bench: 0 when not given
+};
+
+std::string database_path(const RunsOptions& o) {
+  return o.db.empty() ? RunStore::default_path() : o.db;
 }
 
 void require_existing(const std::string& path) {
@@ -235,12 +223,12 @@ RunInfo resolve_run(RunStore& store, const std::string& id_or_name) {
 // "3 points" / "1 point"
 std::string point_count(size_t n) { return std::to_string(n) + (n == 1 ? " point" : " points"); }
 
-int list_runs(const ArgParser& parser, std::ostream& out) {
-  const std::string kind = parser.get("kind");
+int list_runs(const RunsOptions& o, std::ostream& out) {
+  const std::string kind = o.kind;
   if (!kind.empty() && kind != "training" && kind != "benchmark")
     throw UsageError("--kind must be training or benchmark");
-  RunStore store = open_for_reading(database_path(parser));
-  const std::string tag = parser.get("tag");
+  RunStore store = open_for_reading(database_path(o));
+  const std::string tag = o.tag;
   std::vector<std::vector<std::string>> rows = {
       {"ID", "NAME", "KIND", "STATUS", "STAGES", "STARTED", "DURATION", "DEVICE", "TAGS"}};
   for (const RunInfo& run : store.list_runs()) {
@@ -269,11 +257,9 @@ int list_runs(const ArgParser& parser, std::ostream& out) {
 }
 
 // A measured value, or "-" where it was not measured (NaN).
-std::string measured(double value, const char* format) {
+std::string measured(double value, int decimals) {
   if (std::isnan(value)) return "-";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
+  return fmt::format("{:.{}f}", value, decimals);
 }
 
 void print_benchmark_points(const std::vector<store::BenchmarkPoint>& points, std::ostream& out) {
@@ -287,18 +273,16 @@ void print_benchmark_points(const std::vector<store::BenchmarkPoint>& points, st
     rows.push_back({p.benchmark, p.preset.empty() ? "-" : p.preset,
                     p.resolution > 0 ? std::to_string(p.resolution) : "-",
                     p.tokens > 0 ? std::to_string(p.tokens) : "-", p.mode,
-                    measured(p.gflops, "%.2f"), measured(p.gflops_attention_only, "%.2f"),
-                    measured(p.peak_mb, "%.1f"), measured(p.ms_per_img, "%.2f"),
-                    measured(p.imgs_per_s, "%.3f"),
+                    measured(p.gflops, 2), measured(p.gflops_attention_only, 2),
+                    measured(p.peak_mb, 1), measured(p.ms_per_img, 2), measured(p.imgs_per_s, 3),
                     p.ran ? p.note : (p.note.empty() ? "not run" : p.note)});
   }
   print_table(out, rows, "  ");
 }
 
-int show_run(const ArgParser& parser, std::ostream& out) {
-  if (parser.positional().size() != 2) throw UsageError("show needs one RUN");
-  RunStore store = open_for_reading(database_path(parser));
-  const RunInfo run = resolve_run(store, parser.positional()[1]);
+int show_run(const RunsOptions& o, std::ostream& out) {
+  RunStore store = open_for_reading(database_path(o));
+  const RunInfo run = resolve_run(store, o.run);
   out << "run " << run.id << "  " << run.name << "  [" << run.status << "]"
       << (run.kind == "benchmark" ? "  benchmark" : "") << "\n";
   out << "  device " << (run.device.empty() ? "-" : run.device) << ", LibTorch "
@@ -357,12 +341,11 @@ int show_run(const ArgParser& parser, std::ostream& out) {
   return 0;
 }
 
-int compare_runs(const ArgParser& parser, std::ostream& out) {
-  const auto& args = parser.positional();
-  if (args.size() < 3) throw UsageError("compare needs at least two RUNs");
-  RunStore store = open_for_reading(database_path(parser));
+int compare_runs(const RunsOptions& o, std::ostream& out) {
+  if (o.runs.size() < 2) throw UsageError("compare needs at least two RUNs");
+  RunStore store = open_for_reading(database_path(o));
   std::vector<RunInfo> runs;
-  for (size_t i = 1; i < args.size(); ++i) runs.push_back(resolve_run(store, args[i]));
+  for (const auto& id_or_name : o.runs) runs.push_back(resolve_run(store, id_or_name));
 
   std::vector<std::string> header = {""};
   for (const auto& run : runs) header.push_back("run " + std::to_string(run.id) + " " + run.name);
@@ -397,7 +380,7 @@ int compare_runs(const ArgParser& parser, std::ostream& out) {
     summary.push_back(
         {{"status", run.status}, {"device", run.device}, {"duration", duration_of(run)}});
     std::map<std::string, std::string> finals;
-    for (const auto& [name, value] : final_values(store, run.id, parser.flag_set("blocks"))) {
+    for (const auto& [name, value] : final_values(store, run.id, o.blocks)) {
       finals[name] = format_number(value);
     }
     metrics.push_back(finals);
@@ -445,12 +428,10 @@ void write_csv(RunStore& store, const RunInfo& run, std::ostream& out) {
     return;
   }
   out << "run_id,stage,step,key,block,value\n";
-  char value[40];
   for (const MetricRow& metric : store.metrics(run.id)) {
-    std::snprintf(value, sizeof value, "%.17g", metric.value);
     out << run.id << "," << metric.stage << "," << metric.step << "," << metric.key << ","
         << (metric.block >= 0 ? std::to_string(metric.block) : "") << ","
-        << (std::isnan(metric.value) ? "nan" : value) << "\n";
+        << (std::isnan(metric.value) ? "nan" : fmt::format("{:.17g}", metric.value)) << "\n";
   }
 }
 
@@ -546,15 +527,14 @@ Json run_as_json(RunStore& store, const RunInfo& run) {
   return doc;
 }
 
-int export_run(const ArgParser& parser, std::ostream& out) {
-  if (parser.positional().size() != 2) throw UsageError("export needs one RUN");
-  const std::string format = parser.get("format");
+int export_run(const RunsOptions& o, std::ostream& out) {
+  const std::string& format = o.format;
   if (format != "csv" && format != "json") throw UsageError("--format must be csv or json");
-  RunStore store = open_for_reading(database_path(parser));
-  const RunInfo run = resolve_run(store, parser.positional()[1]);
+  RunStore store = open_for_reading(database_path(o));
+  const RunInfo run = resolve_run(store, o.run);
 
   std::ofstream file;
-  const std::string output = parser.get("output");
+  const std::string& output = o.output;
   if (!output.empty()) {
     file.open(output, std::ios::binary | std::ios::trunc);
     if (!file) throw std::runtime_error("cannot write " + output);
@@ -581,12 +561,11 @@ bool confirmed(const std::string& question, std::ostream& out) {
   return answer == "y" || answer == "yes";
 }
 
-int delete_run(const ArgParser& parser, std::ostream& out) {
-  if (parser.positional().size() != 2) throw UsageError("delete needs one RUN");
-  RunStore store = open_for_writing(database_path(parser));
-  const RunInfo run = resolve_run(store, parser.positional()[1]);
+int delete_run(const RunsOptions& o, std::ostream& out) {
+  RunStore store = open_for_writing(database_path(o));
+  const RunInfo run = resolve_run(store, o.run);
   const size_t artifact_count = store.artifacts(run.id).size();
-  if (!parser.flag_set("yes") &&
+  if (!o.yes &&
       !confirmed("Delete run " + std::to_string(run.id) + " (" + run.name + ") and its " +
                      std::to_string(artifact_count) + " artifacts?",
                  out)) {
@@ -601,12 +580,11 @@ int delete_run(const ArgParser& parser, std::ostream& out) {
   return 0;
 }
 
-int tag_run(const ArgParser& parser, std::ostream& out) {
-  if (parser.positional().size() != 3) throw UsageError("tag needs RUN TAG");
-  RunStore store = open_for_writing(database_path(parser));
-  const RunInfo run = resolve_run(store, parser.positional()[1]);
-  const std::string& tag = parser.positional()[2];
-  if (parser.flag_set("remove")) {
+int tag_run(const RunsOptions& o, std::ostream& out) {
+  RunStore store = open_for_writing(database_path(o));
+  const RunInfo run = resolve_run(store, o.run);
+  const std::string& tag = o.text;
+  if (o.remove) {
     store.remove_tag(run.id, tag);
   } else {
     store.add_tag(run.id, tag);
@@ -615,31 +593,30 @@ int tag_run(const ArgParser& parser, std::ostream& out) {
   return 0;
 }
 
-int note_run(const ArgParser& parser, std::ostream& out) {
-  if (parser.positional().size() != 3) throw UsageError("note needs RUN TEXT");
-  RunStore store = open_for_writing(database_path(parser));
-  const RunInfo run = resolve_run(store, parser.positional()[1]);
-  store.set_notes(run.id, parser.positional()[2]);
+int note_run(const RunsOptions& o, std::ostream& out) {
+  RunStore store = open_for_writing(database_path(o));
+  const RunInfo run = resolve_run(store, o.run);
+  store.set_notes(run.id, o.text);
   out << "run " << run.id << " notes set\n";
   return 0;
 }
 
-int check_database(const ArgParser& parser, std::ostream& out) {
-  RunStore store = open_for_reading(database_path(parser));
+int check_database(const RunsOptions& o, std::ostream& out) {
+  RunStore store = open_for_reading(database_path(o));
   const std::string findings = store.integrity_check();
   out << store.path() << ": " << findings << "\n";
   return findings == "ok" ? 0 : 1;
 }
 
-int bench_store(const ArgParser& parser, std::ostream& out) {
-  const int64_t metrics = parser.get_int("metrics");
-  const int64_t batch = parser.get_int("batch");
-  const bool own_file = parser.get("db").empty();
+int bench_store(const RunsOptions& o, std::ostream& out) {
+  const int64_t metrics = o.metrics;
+  const int64_t batch = o.batch;
+  const bool own_file = o.db.empty();
   const std::string path = own_file
                                ? (fs::temp_directory_path() /
                                   ("adala-store-bench-" + std::to_string(getpid()) + ".sqlite"))
                                      .string()
-                               : parser.get("db");
+                               : o.db;
   store::MetricWriteBenchmark result;
   try {
     result = store::run_metric_write_benchmark(path, metrics, static_cast<int>(batch));
@@ -652,70 +629,98 @@ int bench_store(const ArgParser& parser, std::ostream& out) {
   if (own_file) {
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path + suffix);
   }
-  char line[200];
-  std::snprintf(line, sizeof line,
-                "%lld metrics in %lld flushes of %d: %.3f s, %.0f metrics/s\n"
-                "  add_metric %.2f us, flush (one commit of %d) %.1f us\n",
-                static_cast<long long>(result.metrics), static_cast<long long>(result.flushes),
-                result.batch, result.seconds, result.metrics_per_second,
-                result.seconds_per_add * 1e6, result.batch, result.seconds_per_flush * 1e6);
-  out << line;
-  if (parser.has("step-ms")) {
-    const double step_ms = parser.get_double("step-ms");
-    if (step_ms <= 0) throw UsageError("--step-ms must be positive");
-    std::snprintf(line, sizeof line,
-                  "overhead on a %.3f ms step: %.4f%% flushing every step, %.4f%% with "
-                  "flush_if_due() every 250 ms\n",
-                  step_ms, 100.0 * result.overhead(step_ms / 1e3),
-                  100.0 * result.overhead(step_ms / 1e3, 0.25));
-    out << line;
+  out << fmt::format(
+      "{} metrics in {} flushes of {}: {:.3f} s, {:.0f} metrics/s\n"
+      "  add_metric {:.2f} us, flush (one commit of {}) {:.1f} us\n",
+      result.metrics, result.flushes, result.batch, result.seconds, result.metrics_per_second,
+      result.seconds_per_add * 1e6, result.batch, result.seconds_per_flush * 1e6);
+  if (o.step_ms > 0) {
+    out << fmt::format(
+        "overhead on a {:.3f} ms step: {:.4f}% flushing every step, {:.4f}% with "
+        "flush_if_due() every 250 ms\n",
+        o.step_ms, 100.0 * result.overhead(o.step_ms / 1e3),
+        100.0 * result.overhead(o.step_ms / 1e3, 0.25));
   }
   return 0;
 }
 
-// "-o FILE" and "-y" are the short forms ArgParser does not know.
-Args expand_short_options(const Args& args) {
-  Args expanded;
-  for (const auto& arg : args) {
-    if (arg == "-o") {
-      expanded.push_back("--output");
-    } else if (arg == "-y") {
-      expanded.push_back("--yes");
-    } else if (arg == "-h") {
-      expanded.push_back("--help");
-    } else {
-      expanded.push_back(arg);
-    }
-  }
-  return expanded;
+const char* const kSubcommands = "list, show, compare, export, delete, tag, note, check, bench";
+
+// The sub-commands and their options, each bound to o.
+void declare_runs_options(CLI::App& app, RunsOptions& o) {
+  app.require_subcommand(1);
+  const auto add_db = [&](CLI::App& sub) {
+    sub.add_option("--db", o.db, "the run database (default: " + RunStore::default_path() + ")");
+  };
+  add_db(app);
+  const auto run_argument = [&](CLI::App& sub) {
+    sub.add_option("RUN", o.run, "a run id or a unique run name")->required();
+  };
+  CLI::App* list = app.add_subcommand("list", "runs, newest first");
+  list->add_option("--tag", o.tag, "only runs with this tag");
+  list->add_option("--kind", o.kind, "only training or only benchmark runs")
+      ->check(CLI::IsMember({"training", "benchmark"}));
+  CLI::App* show = app.add_subcommand(
+      "show",
+      "one run: stages, evaluations, final metrics, artifacts; a benchmark run: its points");
+  run_argument(*show);
+  CLI::App* compare =
+      app.add_subcommand("compare", "final metrics, evaluations and config differences");
+  compare->add_option("RUN", o.runs, "two or more run ids or names")->required()->expected(2, -1);
+  compare->add_flag("--blocks", o.blocks, "every block's metrics instead of their mean");
+  CLI::App* exported = app.add_subcommand(
+      "export",
+      "metrics (a benchmark run: its points) as CSV, or the whole run as JSON");
+  run_argument(*exported);
+  exported->add_option("--format", o.format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
+  exported->add_option("-o,--output", o.output, "write to FILE instead of stdout");
+  CLI::App* remove = app.add_subcommand("delete", "the run and its artifact files (asks first)");
+  run_argument(*remove);
+  remove->add_flag("-y,--yes", o.yes, "do not ask");
+  CLI::App* tag = app.add_subcommand("tag", "add (or remove) a tag");
+  run_argument(*tag);
+  tag->add_option("TAG", o.text, "the tag")->required();
+  tag->add_flag("--remove", o.remove, "remove the tag instead");
+  CLI::App* note = app.add_subcommand("note", "set the run's notes");
+  run_argument(*note);
+  note->add_option("TEXT", o.text, "the notes")->required();
+  app.add_subcommand("check", "PRAGMA integrity_check of the whole file");
+  CLI::App* bench = app.add_subcommand("bench", "metric writes/s with the pipeline's batching");
+  bench->add_option("--metrics", o.metrics, "metrics to write")->check(positive_number());
+  bench->add_option("--batch", o.batch, "metrics per flush")->check(positive_number());
+  bench->add_option("--step-ms", o.step_ms, "also the overhead on a training step this long")
+      ->check(positive_number());
+  for (CLI::App* sub : app.get_subcommands({})) add_db(*sub);
 }
 
 }  // namespace
 
 int runs_command(const Args& args) {
-  ArgParser parser;
-  parser.option("db").option("format", "csv").option("output").option("tag").option("kind");
-  parser.option("metrics", "300000").option("batch", "15").option("step-ms");
-  parser.flag("yes").flag("remove").flag("blocks").flag("help");
-  parser.parse(expand_short_options(args));
   std::ostream& out = std::cout;
-  if (parser.flag_set("help") || parser.positional().empty()) {
-    out << kUsage;
-    return parser.flag_set("help") ? 0 : 2;
+  CLI::App app{
+      "The run database. RUN is a run id or a unique run name. --db defaults to "
+      "$XDG_DATA_HOME/adala/runs.sqlite (~/.local/share/adala/runs.sqlite).",
+      "adala runs"};
+  prepare_command_app(app);
+  RunsOptions o;
+  declare_runs_options(app, o);
+  if (args.empty()) {
+    out << app.help();
+    return 2;
   }
-  const std::string& command = parser.positional()[0];
-  if (command == "list") return list_runs(parser, out);
-  if (command == "show") return show_run(parser, out);
-  if (command == "compare") return compare_runs(parser, out);
-  if (command == "export") return export_run(parser, out);
-  if (command == "delete") return delete_run(parser, out);
-  if (command == "tag") return tag_run(parser, out);
-  if (command == "note") return note_run(parser, out);
-  if (command == "check") return check_database(parser, out);
-  if (command == "bench") return bench_store(parser, out);
-  throw UsageError("unknown runs command \"" + command +
-                   "\" (list, show, compare, export, delete, "
-                   "tag, note, check, bench)");
+  if (args[0].rfind("-", 0) != 0 && !has_subcommand(app, args[0]))
+    throw UsageError("unknown runs command \"" + args[0] + "\" (" + kSubcommands + ")");
+  if (!parse_command_line(app, args)) return 0;
+  const std::string command = chosen_subcommand(app)->get_name();
+  if (command == "list") return list_runs(o, out);
+  if (command == "show") return show_run(o, out);
+  if (command == "compare") return compare_runs(o, out);
+  if (command == "export") return export_run(o, out);
+  if (command == "delete") return delete_run(o, out);
+  if (command == "tag") return tag_run(o, out);
+  if (command == "note") return note_run(o, out);
+  if (command == "check") return check_database(o, out);
+  return bench_store(o, out);
 }
 
 }  // namespace adala::cli

@@ -14,18 +14,6 @@ namespace adala::cli {
 
 namespace {
 
-const char* kSegmentHelp =
-    "usage: adala segment CONFIG.json [--teacher T.safetensors] [--student S.safetensors]\n"
-    "                     [--head linear|mask2former|both] [--out DIR] [--device auto|cpu|cuda]\n"
-    "                     [--stages 1,2] [--train-images N] [--val-images N] [--epochs N] "
-    "[--threads N]\n"
-    "  Trains the config's segmentation head(s) on the teacher (softmax) and on the student\n"
-    "  (linear attention), evaluates both on the validation split and prints mIoU, the gap,\n"
-    "  pixel accuracy and per-class IoU. --teacher defaults to the config's teacher.weights.\n"
-    "  Without --student, the ViT-AdaLA stages given by --stages (default 1,2) run first, into\n"
-    "  OUT/adaptation, and their student is used. Writes OUT/<head>/index.json (+ PNGs),\n"
-    "  OUT/summary.json and OUT/summary.md.\n";
-
 std::vector<int> parse_stage_list(const std::string& text) {
   std::vector<int> stages;
   for (const auto& part : split_list(text)) {
@@ -40,56 +28,59 @@ std::vector<int> parse_stage_list(const std::string& text) {
 }  // namespace
 
 int segment_command(const Args& args) {
-  ArgParser p;
-  p.option("teacher", "")
-      .option("student", "")
-      .option("head", "")
-      .option("out", "")
-      .option("device", "");
-  p.option("stages", "1,2")
-      .option("train-images", "")
-      .option("val-images", "")
-      .option("epochs", "")
-      .flag("help");
-  p.parse(args);
-  if (p.flag_set("help")) {
-    std::printf("%s", kSegmentHelp);
-    return 0;
-  }
-  if (p.positional().size() != 1)
-    throw UsageError(std::string("expected one CONFIG.json\n") + kSegmentHelp);
-  ExperimentConfig config = load_experiment_config(p.positional()[0]);
+  CLI::App app{
+      "Trains the config's segmentation head(s) on the teacher (softmax) and on the student "
+      "(linear attention), evaluates both on the validation split and prints mIoU, the gap, pixel "
+      "accuracy and per-class IoU. --teacher defaults to the config's teacher.weights. Without "
+      "--student, the ViT-AdaLA stages given by --stages run first, into OUT/adaptation, and "
+      "their student is used. Writes OUT/<head>/index.json (+ PNGs), OUT/summary.json and "
+      "OUT/summary.md.",
+      "adala segment"};
+  prepare_command_app(app);
+  std::string config_path, teacher, student, head, out_dir, device, stages = "1,2";
+  int64_t train_images = 0, val_images = 0, epochs = 0;
+  app.add_option("CONFIG", config_path, "an experiment with a \"segmentation\" block")->required();
+  CLI::Option* teacher_option = app.add_option("--teacher", teacher, "T.safetensors");
+  app.add_option("--student", student, "S.safetensors (default: adapt the teacher first)");
+  CLI::Option* head_option = app.add_option("--head", head, "linear, mask2former or both")
+                                 ->check(CLI::IsMember({"linear", "mask2former", "both"}));
+  CLI::Option* out_option = app.add_option("--out", out_dir, "the output folder");
+  app.add_option("--device", device, "auto, cpu or cuda");
+  app.add_option("--stages", stages, "the adaptation stages when there is no --student");
+  CLI::Option* train_option = app.add_option("--train-images", train_images, "training images");
+  CLI::Option* val_option = app.add_option("--val-images", val_images, "validation images")
+                                ->check(non_negative_number());
+  CLI::Option* epochs_option =
+      app.add_option("--epochs", epochs, "epochs of each head (instead of the config's steps)")
+          ->check(non_negative_number());
+  if (!parse_command_line(app, args)) return 0;
+  ExperimentConfig config = load_experiment_config(config_path);
   if (!config.segmentation.present)
-    throw UsageError(p.positional()[0] +
+    throw UsageError(config_path +
                      " has no \"segmentation\" block (see experiments/fashion-mnist-seg.json)");
   auto& seg = config.segmentation;
-  if (p.has("head")) {
-    const std::string h = p.get("head");
-    if (h != "linear" && h != "mask2former" && h != "both")
-      throw UsageError("--head: \"" + h + "\" (use linear, mask2former or both)");
-    seg.head = h;
-  }
-  if (p.has("train-images")) seg.data.train_images = p.get_int("train-images");
-  if (p.has("val-images")) seg.data.val_images = p.get_int("val-images");
-  if (p.has("epochs")) {
-    seg.linear_training.epochs = seg.mask2former_training.epochs = p.get_int("epochs");
+  if (head_option->count()) seg.head = head;
+  if (train_option->count()) seg.data.train_images = train_images;
+  if (val_option->count()) seg.data.val_images = val_images;
+  if (epochs_option->count()) {
+    seg.linear_training.epochs = seg.mask2former_training.epochs = epochs;
     seg.linear_training.max_steps = seg.mask2former_training.max_steps = 0;
   }
   if (seg.data.train_images < 1 && seg.data.dataset != "ade20k")
     throw UsageError("--train-images must be >= 1");
 
   SegmentationJobOptions options;
-  options.out_dir = p.has("out") ? p.get("out") : make_run_dir(config) + "-segment";
-  options.device = p.get("device");
-  options.teacher_weights = p.has("teacher") ? p.get("teacher") : config.teacher_weights;
-  options.student_weights = p.get("student");
+  options.out_dir = out_option->count() ? out_dir : make_run_dir(config) + "-segment";
+  options.device = device;
+  options.teacher_weights = teacher_option->count() ? teacher : config.teacher_weights;
+  options.student_weights = student;
 
   ProgressBarSink progress;
   JobControl control;
   if (options.student_weights.empty()) {
     // No student at hand: adapt the teacher first (Stages 1-2 by default).
     PipelineOptions po;
-    po.stages = parse_stage_list(p.get("stages"));
+    po.stages = parse_stage_list(stages);
     po.run_dir = options.out_dir + "/adaptation";
     po.device = options.device;
     ExperimentConfig adapt = config;

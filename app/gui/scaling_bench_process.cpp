@@ -5,7 +5,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QProcessEnvironment>
-#include <QRegularExpression>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
 #include <QTemporaryDir>
 #include <QPointer>
 #include <QTimer>
@@ -65,12 +67,13 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   }
   QStringList resolutions;
   for (int r : request.resolutions) resolutions << QString::number(r);
-  arguments_ = {QStringLiteral("bench"),    QStringLiteral("scaling"),
-                QStringLiteral("--preset"), request.preset,
-                QStringLiteral("--res"),    resolutions.join(QLatin1Char(',')),
-                QStringLiteral("--modes"),  request.modes.join(QLatin1Char(',')),
-                QStringLiteral("--csv"),    csvPath_,
-                QStringLiteral("--db"),     dbPath.isEmpty() ? QStringLiteral("none") : dbPath};
+  arguments_ = {QStringLiteral("bench"),      QStringLiteral("scaling"),
+                QStringLiteral("--preset"),   request.preset,
+                QStringLiteral("--res"),      resolutions.join(QLatin1Char(',')),
+                QStringLiteral("--modes"),    request.modes.join(QLatin1Char(',')),
+                QStringLiteral("--csv"),      csvPath_,
+                QStringLiteral("--db"),       dbPath.isEmpty() ? QStringLiteral("none") : dbPath,
+                QStringLiteral("--progress"), QStringLiteral("jsonl")};
 
   if (process_) process_->deleteLater();
   process_ = new QProcess(this);
@@ -88,6 +91,7 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   stderrBuffer_.clear();
   stdout_.clear();
   stderrTail_.clear();
+  errorMessage_.clear();
   runId_ = -1;
   cancelling_ = false;
   reported_ = false;
@@ -108,10 +112,8 @@ void ScalingBenchProcess::cancel() {
 
 void ScalingBenchProcess::readStderr() {
   stderrBuffer_ += QString::fromUtf8(process_->readAllStandardError());
-  // Lines end in \n (a pipe is no terminal, so the progress bar prints one line per point);
-  // \r is accepted too.
   int end = -1;
-  while ((end = stderrBuffer_.indexOf(QRegularExpression(QStringLiteral("[\r\n]")))) >= 0) {
+  while ((end = stderrBuffer_.indexOf(QLatin1Char('\n'))) >= 0) {
     const QString line = stderrBuffer_.left(end).trimmed();
     stderrBuffer_.remove(0, end + 1);
     if (!line.isEmpty()) handleLine(line);
@@ -119,23 +121,32 @@ void ScalingBenchProcess::readStderr() {
 }
 
 void ScalingBenchProcess::handleLine(const QString& line) {
-  static const QRegularExpression progressLine(
-      QStringLiteral("^bench scaling \\[[#.]*\\] (\\d+)/(\\d+) ?(.*)$"));
-  static const QRegularExpression recordedLine(
-      QStringLiteral("^benchmark run (\\d+) recorded in "));
-  if (const auto m = progressLine.match(line); m.hasMatch()) {
-    QString label = m.captured(3).trimmed();
-    if (label == QLatin1String("done")) label.clear();
-    emit progress(m.captured(1).toInt(), m.captured(2).toInt(), label);
-    return;
-  }
-  if (const auto m = recordedLine.match(line); m.hasMatch()) {
-    runId_ = m.captured(1).toLongLong();
-    emit runRecorded(runId_);
-    return;
+  // The events of --progress jsonl start with '{'; other lines are the command's own text.
+  if (line.startsWith(QLatin1Char('{'))) {
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8(), &parseError);
+    if (parseError.error == QJsonParseError::NoError && doc.isObject()) {
+      handleEvent(doc.object());
+      return;
+    }
   }
   stderrTail_ << line;
   while (stderrTail_.size() > 12) stderrTail_.removeFirst();
+}
+
+void ScalingBenchProcess::handleEvent(const QJsonObject& event) {
+  const QString name = event.value(QLatin1String("event")).toString();
+  if (name == QLatin1String("progress")) {
+    emit progress(event.value(QLatin1String("done")).toInt(),
+                  event.value(QLatin1String("total")).toInt(),
+                  event.value(QLatin1String("label")).toString());
+  } else if (name == QLatin1String("recorded")) {
+    runId_ = static_cast<qint64>(event.value(QLatin1String("run_id")).toDouble(-1));
+    emit runRecorded(runId_);
+  } else if (name == QLatin1String("error")) {
+    errorMessage_ = event.value(QLatin1String("message")).toString();
+  }
+  // start, csv and done add nothing the exit status and the --csv path do not say.
 }
 
 void ScalingBenchProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
@@ -152,8 +163,9 @@ void ScalingBenchProcess::onFinished(int exitCode, QProcess::ExitStatus status) 
     emit succeeded(csvPath_, runId_);
     return;
   }
-  // The command's own message ("adala bench: error: ...") says what went wrong.
-  QString why;
+  // The error event says what went wrong; else the command's own message ("adala bench: ...",
+  // a usage error, which comes before any event), else its last line.
+  QString why = errorMessage_;
   for (auto it = stderrTail_.crbegin(); it != stderrTail_.crend() && why.isEmpty(); ++it)
     if (it->startsWith(QLatin1String("adala "))) why = *it;
   if (why.isEmpty() && !stderrTail_.isEmpty()) why = stderrTail_.last();

@@ -2,8 +2,9 @@
 // Runs `adala bench scaling` as a child process (QProcess: the GUI thread never waits on it):
 // the `adala` binary next to the workbench's, with --db the workbench's database and --csv
 // to a file in benchmarks/ next to it (recorded with the run; a temporary file without a
-// database). Reads the progress lines and the recorded run id from its stderr;
-// reports success with the CSV, failure with the command's own error message, or a cancel.
+// database) and --progress jsonl: follows the JSON events it writes on stderr (progress, the
+// recorded run id, an error; app/cli/progress_events.h); reports success with the CSV,
+// failure with the command's own error message, or a cancel.
 #include <QObject>
 #include <QProcess>
 #include <QString>
@@ -13,6 +14,7 @@
 
 #include "widgets/scaling_form.h"
 
+class QJsonObject;
 class QTemporaryDir;
 
 namespace adala::gui {
@@ -48,6 +50,7 @@ class ScalingBenchProcess : public QObject {
  private:
   void readStderr();
   void handleLine(const QString& line);
+  void handleEvent(const QJsonObject& event);
   void onFinished(int exitCode, QProcess::ExitStatus status);
   void onError(QProcess::ProcessError error);
 
@@ -57,7 +60,8 @@ class ScalingBenchProcess : public QObject {
   QString csvPath_;
   QStringList arguments_;
   QString stderrBuffer_, stdout_;
-  QStringList stderrTail_;  // the last lines that are not progress
+  QStringList stderrTail_;  // the last lines that are not events
+  QString errorMessage_;    // of an error event
   qint64 runId_ = -1;
   int launches_ = 0;
   bool cancelling_ = false;

@@ -436,53 +436,54 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   return out;
 }
 
+ScalingCsvRow scaling_csv_row(const ScalingPoint& p) {
+  const auto megabytes = [](int64_t bytes) { return bytes < 0 ? ScalingCsvRow::kNone : double(bytes) / 1e6; };
+  ScalingCsvRow row;
+  row.preset = p.preset;
+  row.resolution = p.resolution;
+  row.tokens = p.tokens;
+  row.mode = p.mode;
+  row.chunk = p.chunk;
+  row.batch = p.batch;
+  row.gmacs_model = p.model_macs * 1e-9;
+  row.gmacs_attention_only = p.attention_only_macs * 1e-9;
+  row.gmacs_measured = p.measured_macs >= 0 ? p.measured_macs * 1e-9 : ScalingCsvRow::kNone;
+  row.gflops_model_2x = 2e-9 * p.model_macs;
+  row.ran = p.ran;
+  row.note = p.note;
+  if (p.ran) {
+    row.ms_per_img = p.ms_per_img;
+    row.timed_runs = p.timed_runs;
+    row.imgs_per_s = p.imgs_per_s;
+    row.peak_rss_mb = megabytes(p.peak_rss_bytes);
+    row.peak_alloc_mb = megabytes(p.peak_alloc_bytes);
+  }
+  row.train_ran = p.train_ran;
+  row.train_note = p.train_note;
+  if (p.train_ran) {
+    row.train_ms = p.train_ms;
+    row.train_timed_runs = p.train_timed_runs;
+    row.train_peak_rss_mb = megabytes(p.train_peak_rss_bytes);
+    row.train_peak_alloc_mb = megabytes(p.train_peak_alloc_bytes);
+  }
+  row.rounds = p.rounds;
+  return row;
+}
+
 namespace {
-std::string csv_text(const std::string& s) {
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
+std::vector<ScalingCsvRow> scaling_csv_rows(const std::vector<ScalingPoint>& points) {
+  std::vector<ScalingCsvRow> rows;
+  for (const auto& p : points) rows.push_back(scaling_csv_row(p));
+  return rows;
 }
 }  // namespace
 
 void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& points) {
-  out << "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_"
-         "measured,"
-         "gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,peak_alloc_mb,"
-         "train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,train_peak_alloc_mb,"
-         "rounds\n";
-  std::string buf;
-  for (const auto& p : points) {
-    buf = fmt::sprintf("%s,%lld,%lld,%s,%lld,%lld,%.6f,%.6f,%s,%.6f,%d,", p.preset.c_str(),
-                       (long long)p.resolution, (long long)p.tokens, p.mode.c_str(),
-                       (long long)p.chunk, (long long)p.batch, p.model_macs * 1e-9,
-                       p.attention_only_macs * 1e-9,
-                       p.measured_macs >= 0 ? std::to_string(p.measured_macs * 1e-9).c_str() : "",
-                       2e-9 * p.model_macs, p.ran ? 1 : 0);
-    out << buf << csv_text(p.note) << ',';
-    if (p.ran) {
-      buf = fmt::sprintf("%.4f,%d,%.4f,%s,%s,", p.ms_per_img, p.timed_runs, p.imgs_per_s,
-                         mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str());
-      out << buf;
-    } else {
-      out << ",,,,,";
-    }
-    out << (p.train_ran ? 1 : 0) << ',' << csv_text(p.train_note) << ',';
-    if (p.train_ran) {
-      buf = fmt::sprintf("%.4f,%d,%s,%s", p.train_ms, p.train_timed_runs,
-                         mb(p.train_peak_rss_bytes).c_str(), mb(p.train_peak_alloc_bytes).c_str());
-      out << buf;
-    } else {
-      out << ",,,";
-    }
-    out << ',' << p.rounds << '\n';
-  }
+  write_scaling_csv(out, scaling_csv_rows(points));
 }
 
 void write_scaling_csv(const std::string& path, const std::vector<ScalingPoint>& points) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  write_scaling_csv(out, points);
-  if (!out) throw std::runtime_error("error writing " + path);
+  save_scaling_csv(path, scaling_csv_rows(points));
 }
 
 }  // namespace adala

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/analysis/bench_common.h"
+#include "engine/analysis/scaling_csv.h"
 #include "engine/core/vit_config.h"
 
 namespace adala {
@@ -75,6 +76,8 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& options,
 
 std::string format_scaling_table(const std::vector<ScalingPoint>& points,
                                  const ScalingOptions& options);
+// The CSV of `--csv` (engine/analysis/scaling_csv.h): one row per point.
+ScalingCsvRow scaling_csv_row(const ScalingPoint& point);
 void write_scaling_csv(std::ostream& out, const std::vector<ScalingPoint>& points);
 void write_scaling_csv(const std::string& path, const std::vector<ScalingPoint>& points);
 

@@ -297,9 +297,17 @@ class TestGuiScaling : public QObject {
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
+    // (One column schema, engine/analysis/scaling_csv.h: what the view does not know is empty.)
     QVERIFY(text.startsWith(QLatin1String(
-        "preset,resolution,tokens,mode,gmacs_model,gmacs_attention_only,ran,note,ms_per_img")));
-    QVERIFY2(text.contains(QLatin1String("vit_small,448,785,linear,17.2,4.6,1,,30,33.3333,90\n")),
+        "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,"
+        "gmacs_measured,gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,"
+        "peak_alloc_mb,train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,"
+        "train_peak_alloc_mb,rounds\n")));
+    QVERIFY2(text.contains(QLatin1String(
+                 "vit_small,448,785,linear,,,17.2,4.6,,,1,,30,,33.3333,90,,0,,,,,,\n")),
+             qPrintable(text));
+    QVERIFY2(text.contains(QLatin1String(
+                 ",\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", available), sorry\",")),
              qPrintable(text));
     // A view loaded from the export draws the same curves.
     ScalingView again;
@@ -376,19 +384,22 @@ class TestGuiScaling : public QObject {
 
   void benchmark_process_is_followed_and_plotted() {
     const QString db = dir_ + "/process.sqlite";
-    // Speaks like `adala bench scaling`: the recorded run, progress lines, then the CSV.
+    // Speaks like `adala bench scaling --progress jsonl`: JSON events on stderr (the recorded
+    // run, progress; a text line between them is no event), then the CSV.
     const QString script =
         writeScript(dir_ + "/fake_adala.sh",
                     "csv=''; db=''\n"
                     "echo \"$@\" > \"$0.args\"\n"
                     "while [ $# -gt 0 ]; do case \"$1\" in --csv) csv=\"$2\"; shift;; --db) "
                     "db=\"$2\"; shift;; esac; shift; done\n"
+                    "echo '{\"event\":\"start\",\"benchmark\":\"scaling\",\"total\":2}' >&2\n"
                     "echo \"benchmark run 42 recorded in $db\" >&2\n"
-                    "echo 'bench scaling [............................] 0/2 224px softmax' >&2\n"
-                    "sleep 0.2\n"
-                    "echo 'bench scaling [##############..............] 1/2 224px linear' >&2\n"
-                    "sleep 0.2\n"
-                    "echo 'bench scaling [############################] 2/2 done' >&2\n"
+                    "echo '{\"event\":\"recorded\",\"run_id\":42}' >&2\n"
+                    "echo '{\"event\":\"progress\",\"done\":0,\"total\":2,\"label\":\"224px "
+                    "softmax\"}' >&2\n"
+                    "echo '{\"event\":\"progress\",\"done\":1,\"total\":2,\"label\":\"224px "
+                    "linear\"}' >&2\n"
+                    "echo '{\"event\":\"progress\",\"done\":2,\"total\":2,\"label\":\"\"}' >&2\n"
                     "cp '" +
                         csv_.toUtf8() +
                         "' \"$csv\"\n"
@@ -413,10 +424,12 @@ class TestGuiScaling : public QObject {
     QCOMPARE(args.mid(0, 8), (QStringList{"bench", "scaling", "--preset", "vit_small", "--res",
                                           "224,448", "--modes", "softmax,linear"}));
     QCOMPARE(args.at(8), QString("--csv"));
-    QCOMPARE(args.mid(10), (QStringList{"--db", db}));
+    QCOMPARE(args.mid(10), (QStringList{"--db", db, "--progress", "jsonl"}));
     QCOMPARE(progress.count(), 3);
     QCOMPARE(progress.at(1).at(0).toInt(), 1);
     QCOMPARE(progress.at(1).at(2).toString(), QString("224px linear"));
+    QCOMPARE(progress.at(2).at(0).toInt(), 2);
+    QCOMPARE(progress.at(2).at(2).toString(), QString());
     QCOMPARE(panel.process()->runId(), qint64(42));
     QVERIFY(recorded.count() >= 1);
     QVERIFY(!form->running());
@@ -430,8 +443,11 @@ class TestGuiScaling : public QObject {
   void failing_benchmark_shows_its_error() {
     const QString script =
         writeScript(dir_ + "/failing.sh",
-                    "echo 'bench scaling [......] 0/1 4096px softmax' >&2\n"
-                    "echo 'adala bench: error: cannot allocate 40 GB at 4096px' >&2\n"
+                    "echo '{\"event\":\"progress\",\"done\":0,\"total\":1,\"label\":\"4096px "
+                    "softmax\"}' >&2\n"
+                    "echo '{\"event\":\"error\",\"message\":\"cannot allocate 40 GB at 4096px\"}' "
+                    ">&2\n"
+                    "echo 'a line that is no event' >&2\n"
                     "exit 1\n");
     ScalingPanel panel(dir_ + "/failing.sqlite");
     panel.setPresets({"vit_small"});
@@ -459,8 +475,9 @@ class TestGuiScaling : public QObject {
 
   void cancel_stops_the_benchmark() {
     const QString script = writeScript(dir_ + "/slow.sh",
-                                       "echo 'bench scaling [......] 0/4 224px softmax' >&2\n"
-                                       "exec sleep 30\n");
+                                       "echo '{\"event\":\"progress\",\"done\":0,"
+                                       "\"total\":4,\"label\":\"224px softmax\"}' >&2\n"
+                                       "exec sleep 600\n");
     ScalingPanel panel(dir_ + "/slow.sqlite");
     panel.setPresets({"vit_small"});
     panel.process()->setProgram(script);
@@ -469,11 +486,9 @@ class TestGuiScaling : public QObject {
     QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
     QVERIFY(progress.wait(10000));
     QCOMPARE(panel.form()->progressBar()->maximum(), 4);
-    QElapsedTimer timer;
-    timer.start();
     QTest::mouseClick(panel.form()->cancelButton(), Qt::LeftButton);
-    QVERIFY(cancelled.wait(10000));
-    QVERIFY(timer.elapsed() < 8000);
+    // The script sleeps 10 minutes; cancelled arrives once the process has gone.
+    QVERIFY(cancelled.count() == 1 || cancelled.wait(60000));
     QVERIFY(!panel.process()->running());
     QVERIFY(panel.form()->message().contains(QLatin1String("Cancelled")));
     QVERIFY(panel.form()->runButton()->isEnabled());

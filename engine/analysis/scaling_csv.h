@@ -1,0 +1,70 @@
+#pragma once
+// The scaling benchmark's CSV (`adala bench scaling --csv`, the workbench's Export CSV…):
+// one column schema, one writer and one reader. Plain C++, no LibTorch, so the widgets read it
+// too. Fields follow RFC 4180: separated by commas, quoted when they hold a comma, a quote or
+// a line break, quotes doubled. Numbers are written as the shortest text that reads back as
+// the same value; an empty field is a value that was not measured.
+#include <cstdint>
+#include <istream>
+#include <limits>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace adala {
+
+// A file that cannot be read or written, or a field that is not what its column holds. The
+// message names the file, and where it applies the line and the column.
+class ScalingCsvError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One point, in the file's units: GMACs (1 multiply-add = 1 FLOP, per image), MB (1e6
+// bytes), milliseconds. NaN and -1 stand for an empty field.
+struct ScalingCsvRow {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  std::string preset, mode;
+  int64_t resolution = 0;  // square input side, pixels (required)
+  int64_t tokens = -1, chunk = -1, batch = -1;
+  double gmacs_model = kNone, gmacs_attention_only = kNone, gmacs_measured = kNone;
+  double gflops_model_2x = kNone;
+  bool ran = true;  // an empty field reads as 1
+  std::string note;
+  double ms_per_img = kNone, imgs_per_s = kNone, peak_rss_mb = kNone, peak_alloc_mb = kNone;
+  int64_t timed_runs = -1;
+  bool train_ran = false;
+  std::string train_note;
+  double train_ms = kNone, train_peak_rss_mb = kNone, train_peak_alloc_mb = kNone;
+  int64_t train_timed_runs = -1;
+  int64_t rounds = -1;
+};
+
+// The columns, in the order the writer puts them.
+const std::vector<std::string>& scaling_csv_columns();
+
+// Limits the reader checks (inclusive).
+constexpr int64_t kScalingCsvMaxResolution = 1 << 16;
+
+void write_scaling_csv(std::ostream& out, const std::vector<ScalingCsvRow>& rows);
+// Writes beside `path` and renames over it, so a reader never sees half a file.
+void save_scaling_csv(const std::string& path, const std::vector<ScalingCsvRow>& rows);
+
+// Reads by the header's column names (any order; unknown columns are ignored; older files'
+// gflops, gflops_attention_only and peak_mb are read as gmacs_model, gmacs_attention_only and
+// peak_rss_mb). `resolution` and `mode` are required. `source` names the input in errors.
+std::vector<ScalingCsvRow> read_scaling_csv(std::istream& in, const std::string& source);
+std::vector<ScalingCsvRow> load_scaling_csv(const std::string& path);
+
+// RFC 4180 pieces, shared by the writer and the reader (and tested on their own).
+std::string csv_quote(const std::string& field);  // quoted only where needed
+struct CsvRecord {
+  int line = 0;  // where the record starts, 1-based
+  std::vector<std::string> fields;
+};
+// Every record (CRLF or LF line ends; a blank line is no record). Throws ScalingCsvError for a
+// quote inside an unquoted field, text after a closing quote or a quote never closed.
+std::vector<CsvRecord> parse_csv(std::istream& in, const std::string& source);
+
+}  // namespace adala

@@ -1,0 +1,236 @@
+// The scaling benchmark's CSV (engine/analysis/scaling_csv.h): RFC 4180 quoting both ways,
+// round trips of every column, older column names, and errors that name file, line and column.
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/analysis/scaling_csv.h"
+
+using namespace adala;
+
+namespace {
+
+std::vector<CsvRecord> parse(const std::string& text) {
+  std::istringstream in(text);
+  return parse_csv(in, "t.csv");
+}
+
+std::vector<ScalingCsvRow> read(const std::string& text) {
+  std::istringstream in(text);
+  return read_scaling_csv(in, "t.csv");
+}
+
+// The message of the ScalingCsvError that reading text throws ("" when none is thrown).
+std::string read_error(const std::string& text) {
+  try {
+    read(text);
+  } catch (const ScalingCsvError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string header() {
+  std::string h;
+  for (const auto& c : scaling_csv_columns()) h += (h.empty() ? "" : ",") + c;
+  return h + "\n";
+}
+
+ScalingCsvRow full_row() {
+  ScalingCsvRow r;
+  r.preset = "vit_small";
+  r.resolution = 448;
+  r.tokens = 785;
+  r.mode = "softmax-chunked";
+  r.chunk = 64;
+  r.batch = 2;
+  r.gmacs_model = 0.1 + 0.2;  // 0.30000000000000004: needs all 17 digits
+  r.gmacs_attention_only = 4.6;
+  r.gmacs_measured = 17.1;
+  r.gflops_model_2x = 34.4;
+  r.ran = true;
+  r.note = "ok, \"fast\"\nsecond line";
+  r.ms_per_img = 1.0 / 3.0;
+  r.timed_runs = 3;
+  r.imgs_per_s = 3.0;
+  r.peak_rss_mb = 1e-7;
+  r.peak_alloc_mb = 123456789.125;
+  r.train_ran = true;
+  r.train_note = ",";
+  r.train_ms = 250;
+  r.train_timed_runs = 1;
+  r.train_peak_rss_mb = 0;
+  r.train_peak_alloc_mb = 80.5;
+  r.rounds = 3;
+  return r;
+}
+
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+bool same(const ScalingCsvRow& a, const ScalingCsvRow& b) {
+  return a.preset == b.preset && a.resolution == b.resolution && a.tokens == b.tokens &&
+         a.mode == b.mode && a.chunk == b.chunk && a.batch == b.batch &&
+         same(a.gmacs_model, b.gmacs_model) &&
+         same(a.gmacs_attention_only, b.gmacs_attention_only) &&
+         same(a.gmacs_measured, b.gmacs_measured) && same(a.gflops_model_2x, b.gflops_model_2x) &&
+         a.ran == b.ran && a.note == b.note && same(a.ms_per_img, b.ms_per_img) &&
+         a.timed_runs == b.timed_runs && same(a.imgs_per_s, b.imgs_per_s) &&
+         same(a.peak_rss_mb, b.peak_rss_mb) && same(a.peak_alloc_mb, b.peak_alloc_mb) &&
+         a.train_ran == b.train_ran && a.train_note == b.train_note &&
+         same(a.train_ms, b.train_ms) && a.train_timed_runs == b.train_timed_runs &&
+         same(a.train_peak_rss_mb, b.train_peak_rss_mb) &&
+         same(a.train_peak_alloc_mb, b.train_peak_alloc_mb) && a.rounds == b.rounds;
+}
+
+}  // namespace
+
+class TestScalingCsv : public QObject {
+  Q_OBJECT
+ private slots:
+  void quoting_only_where_needed() {
+    QCOMPARE(csv_quote("plain text"), std::string("plain text"));
+    QCOMPARE(csv_quote(""), std::string(""));
+    QCOMPARE(csv_quote("a,b"), std::string("\"a,b\""));
+    QCOMPARE(csv_quote("say \"hi\""), std::string("\"say \"\"hi\"\"\""));
+    QCOMPARE(csv_quote("two\nlines"), std::string("\"two\nlines\""));
+    QCOMPARE(csv_quote("cr\r"), std::string("\"cr\r\""));
+    QCOMPARE(csv_quote("\""), std::string("\"\"\"\""));
+  }
+
+  void parser_reads_rfc_4180() {
+    const auto records = parse(
+        "a,\"b,c\",\"d \"\"e\"\"\"\r\n"
+        "\n"
+        "\"multi\nline\",,\"\"\n"
+        "\"\"\n"
+        "last,row");  // no line end at the end
+    QCOMPARE(records.size(), size_t(4));
+    QCOMPARE(records[0].fields, (std::vector<std::string>{"a", "b,c", "d \"e\""}));
+    QCOMPARE(records[0].line, 1);
+    QCOMPARE(records[1].fields, (std::vector<std::string>{"multi\nline", "", ""}));
+    QCOMPARE(records[1].line, 3);  // the blank line 2 is no record
+    QCOMPARE(records[2].fields, (std::vector<std::string>{""}));
+    QCOMPARE(records[2].line, 5);
+    QCOMPARE(records[3].fields, (std::vector<std::string>{"last", "row"}));
+    QCOMPARE(records[3].line, 6);
+    QCOMPARE(parse("x,\n")[0].fields, (std::vector<std::string>{"x", ""}));
+    QCOMPARE(parse("\xEF\xBB\xBFid\n")[0].fields, (std::vector<std::string>{"id"}));
+  }
+
+  void parser_errors_name_line_and_column() {
+    const auto error_of = [](const std::string& text) -> std::string {
+      try {
+        parse(text);
+      } catch (const ScalingCsvError& e) {
+        return e.what();
+      }
+      return "";
+    };
+    QCOMPARE(error_of("a,b\nc,d\"e\n"),
+             std::string("t.csv, line 2, column 2: a quote inside an unquoted field (quote the "
+                         "whole field)"));
+    QCOMPARE(error_of("a\n\"b\"x,c\n"),
+             std::string("t.csv, line 2, column 1: text after the closing quote"));
+    QCOMPARE(error_of("a,b\n1,\"open\nstill open\n"),
+             std::string("t.csv, line 2, column 2: a quoted field is never closed"));
+  }
+
+  void every_column_round_trips() {
+    std::vector<ScalingCsvRow> rows = {full_row(), ScalingCsvRow{}};
+    rows[1].resolution = 2048;
+    rows[1].mode = "softmax";
+    rows[1].ran = false;
+    rows[1].note = "skipped: needs ~26.1 GB (\"8.0 GB\", available), sorry";
+    std::ostringstream out;
+    write_scaling_csv(out, rows);
+    const auto back = read(out.str());
+    QCOMPARE(back.size(), rows.size());
+    QVERIFY(same(back[0], rows[0]));
+    QVERIFY(same(back[1], rows[1]));
+    QCOMPARE(back[0].gmacs_model, 0.1 + 0.2);  // exactly
+    QVERIFY(std::isnan(back[1].ms_per_img));
+    QCOMPARE(back[1].tokens, int64_t(-1));
+    // The empty fields of a row that knows only resolution, mode and note.
+    QVERIFY2(out.str().find("\n,2048,,softmax,,,,,,,0,\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", "
+                            "available), sorry\",,,,,,0,,,,,,\n") != std::string::npos,
+             out.str().c_str());
+  }
+
+  void save_and_load_a_file() {
+    const auto dir = std::filesystem::path(ADALA_TEST_TMP) / "scaling-csv";
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "points.csv").string();
+    save_scaling_csv(path, {full_row()});
+    QVERIFY(!std::filesystem::exists(path + ".partial"));
+    const auto back = load_scaling_csv(path);
+    QCOMPARE(back.size(), size_t(1));
+    QVERIFY(same(back[0], full_row()));
+    try {
+      load_scaling_csv((dir / "missing.csv").string());
+      QFAIL("a missing file was read");
+    } catch (const ScalingCsvError& e) {
+      QVERIFY2(std::string(e.what()).find("cannot read") != std::string::npos, e.what());
+    }
+    QVERIFY_EXCEPTION_THROWN(save_scaling_csv((dir / "no-such-dir" / "x.csv").string(), {}),
+                             ScalingCsvError);
+  }
+
+  void columns_by_name_any_order_and_older_names() {
+    const auto rows = read(
+        "mode, resolution ,extra,gflops,peak_mb,gflops_attention_only,note\n"
+        "linear,224,ignored,4.3,60,1.2,\n");
+    QCOMPARE(rows.size(), size_t(1));
+    QCOMPARE(rows[0].mode, std::string("linear"));
+    QCOMPARE(rows[0].resolution, int64_t(224));
+    QCOMPARE(rows[0].gmacs_model, 4.3);
+    QCOMPARE(rows[0].peak_rss_mb, 60.0);
+    QCOMPARE(rows[0].gmacs_attention_only, 1.2);
+    QVERIFY(rows[0].ran);  // no ran column: it ran
+    QVERIFY(std::isnan(rows[0].ms_per_img));
+  }
+
+  void fields_are_range_checked() {
+    const std::string h = "preset,resolution,mode,tokens,ms_per_img,ran\n";
+    QCOMPARE(read_error(h + "s,224,linear,197,abc,1\n"),
+             std::string("t.csv, line 2, column 5 (ms_per_img): \"abc\" is not a number"));
+    QCOMPARE(read_error(h + "s,224,linear,197,-1,1\n"),
+             std::string("t.csv, line 2, column 5 (ms_per_img): -1 is out of range (a finite "
+                         "number >= 0)"));
+    QCOMPARE(read_error(h + "s,224,linear,197,inf,1\n"),
+             std::string("t.csv, line 2, column 5 (ms_per_img): inf is out of range (a finite "
+                         "number >= 0)"));
+    QCOMPARE(read_error(h + "s,0,linear,197,1,1\n"),
+             std::string("t.csv, line 2, column 2 (resolution): 0 is out of range (1 to 65536)"));
+    QCOMPARE(read_error(h + "s,224.5,linear,197,1,1\n"),
+             std::string("t.csv, line 2, column 2 (resolution): \"224.5\" is not an integer"));
+    QCOMPARE(read_error(h + "s,,linear,197,1,1\n"),
+             std::string("t.csv, line 2, column 2 (resolution): a resolution is required"));
+    QCOMPARE(read_error(h + "s,224,,197,1,1\n"),
+             std::string("t.csv, line 2, column 3 (mode): a mode is required"));
+    QCOMPARE(read_error(h + "s,224,linear,99999999999999999999,1,1\n"),
+             std::string("t.csv, line 2, column 4 (tokens): 99999999999999999999 is out of range "
+                         "(0 to 1099511627776)"));
+    QCOMPARE(read_error(h + "s,224,linear,197,1,yes\n"),
+             std::string("t.csv, line 2, column 6 (ran): \"yes\" is not 0 or 1"));
+    // A quoted note over two lines: the next record's line number counts both.
+    QCOMPARE(read_error("mode,note,resolution\nlinear,\"a\nb\",224\nlinear,x,oops\n"),
+             std::string("t.csv, line 4, column 3 (resolution): \"oops\" is not an integer"));
+  }
+
+  void file_level_errors() {
+    QCOMPARE(read_error(""), std::string("t.csv is empty"));
+    QVERIFY(read_error("a,b\n1,2\n").find("t.csv is not a scaling benchmark CSV") == 0);
+    QCOMPARE(read_error("resolution,mode\n224\n"),
+             std::string("t.csv, line 2: 1 fields, the header has 2"));
+    QCOMPARE(read_error("resolution,mode,gflops,gmacs_model\n"),
+             std::string("t.csv, line 1, column 4: column \"gmacs_model\" appears twice (also "
+                         "column 3)"));
+    QVERIFY(read(header()).empty());  // a header alone: no points, no error
+  }
+};
+
+QTEST_GUILESS_MAIN(TestScalingCsv)
+#include "test_scaling_csv.moc"
