@@ -271,6 +271,41 @@ class TestRunsCommand : public QObject {
     QCOMPARE(run_command({"check"}, db).code, 0);
   }
 
+  // Each sub-command takes its own options only, typed (CLI11).
+  void options_are_per_sub_command_and_typed() {
+    const std::string db = make_database(store_test::fresh_dir("cli-options"));
+    const auto usage_error = [&](Args args) -> std::string {
+      try {
+        run_command(std::move(args), db);
+      } catch (const adala::cli::UsageError& e) {
+        return e.what();
+      }
+      return "";
+    };
+    std::string error = usage_error({"list", "--step-ms", "3"});
+    QVERIFY2(contains(error, "not expected here: --step-ms 3") &&
+                 contains(error, "see adala runs list --help"),
+             error.c_str());
+    error = usage_error({"bench", "--metrics", "abc"});
+    QVERIFY2(contains(error, "--metrics") && contains(error, "\"abc\" is not a number"),
+             error.c_str());
+    error = usage_error({"bench", "--step-ms", "0"});
+    QVERIFY2(contains(error, "--step-ms") && contains(error, "0 is not above 0"), error.c_str());
+    error = usage_error({"list", "--kind", "training,benchmark"});
+    QVERIFY2(contains(error, "--kind"), error.c_str());
+    error = usage_error({"show"});
+    QVERIFY2(contains(error, "RUN"), error.c_str());
+    error = usage_error({"tag", "1"});
+    QVERIFY2(contains(error, "TAG"), error.c_str());
+    // --db before the sub-command works too; --help prints the sub-command's options.
+    QCOMPARE(run_command({"--db", db, "check"}, db).code, 0);
+    const Outcome help = run_command({"export", "--help"}, db);
+    QCOMPARE(help.code, 0);
+    QVERIFY2(contains(help.out, "-o,--output") && contains(help.out, "--format") &&
+                 contains(help.out, "csv"),
+             help.out.c_str());
+  }
+
   void bench_reports_throughput_and_overhead() {
     const std::string dir = store_test::fresh_dir("cli-bench");
     const std::string db = dir + "/bench.sqlite";
