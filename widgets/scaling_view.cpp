@@ -232,36 +232,87 @@ QString ScalingView::crossoverLabel(ScalingMetric metric) const {
 
 QString ScalingView::summaryText() const { return summary_->text(); }
 
-void ScalingView::rebuild() {
-  const QPalette pal = palette();
-  const QColor text = pal.color(QPalette::Text);
-  QFont small = font();
-  small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
-  const QStringList modes = modesOf(samples_);
+namespace {
 
-  // One x range for all three plots: the measured resolutions (and the paper's 1024).
+// One x range for all three plots: ticks at the measured resolutions, thinned where labels
+// would touch (closer than a factor 1.2 on the log axis), the paper's 1024 only where it has
+// room; the extent covers the data and the paper's points even where a tick was left out.
+struct ResolutionAxis {
+  QVector<double> ticks;
+  QVector<double> extent;  // sorted
+};
+
+ResolutionAxis resolutionAxis(const QVector<ScalingSample>& samples, bool paper) {
   QVector<double> resolutions;
-  for (const auto& s : samples_)
+  for (const auto& s : samples)
     if (s.resolution > 0 && !resolutions.contains(s.resolution)) resolutions << s.resolution;
-  const bool paper = paperVisible_ && !samples_.isEmpty();
-  // Ticks at the measured resolutions, thinned where labels would touch (closer than a factor
-  // 1.2 on the log axis); the paper's 1024 only where it has room.
   std::sort(resolutions.begin(), resolutions.end());
-  QVector<double> xTicks;
+  ResolutionAxis axis;
   for (double r : resolutions)
-    if (xTicks.isEmpty() || r / xTicks.last() >= 1.2) xTicks << r;
-  if (paper && std::none_of(xTicks.begin(), xTicks.end(), [](double t) {
+    if (axis.ticks.isEmpty() || r / axis.ticks.last() >= 1.2) axis.ticks << r;
+  if (paper && std::none_of(axis.ticks.begin(), axis.ticks.end(), [](double t) {
         return std::max(t, double(PaperReference::kResolution)) /
                    std::min(t, double(PaperReference::kResolution)) <
                1.2;
       })) {
-    xTicks << PaperReference::kResolution;
-    std::sort(xTicks.begin(), xTicks.end());
+    axis.ticks << PaperReference::kResolution;
+    std::sort(axis.ticks.begin(), axis.ticks.end());
   }
-  // The range covers the data and the paper's points even where a tick was left out.
-  QVector<double> xExtent = resolutions;
-  if (paper) xExtent << PaperReference::kResolution;
-  std::sort(xExtent.begin(), xExtent.end());
+  axis.extent = resolutions;
+  if (paper) axis.extent << PaperReference::kResolution;
+  std::sort(axis.extent.begin(), axis.extent.end());
+  return axis;
+}
+
+}  // namespace
+
+// The positive values drawn on one plot, for its y range.
+struct ValueSpan {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = 0;
+  void extend(double v) {
+    if (v > 0) {
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+};
+
+namespace {
+
+void setRanges(QCustomPlot* plot, const QVector<double>& xExtent, const ValueSpan& values) {
+  if (!xExtent.isEmpty()) {
+    plot->xAxis->setRange(xExtent.first() / 1.25, xExtent.last() * 1.25);
+  } else {
+    plot->xAxis->setRange(100, 3000);
+  }
+  if (values.hi > 0) {
+    plot->yAxis->setRange(values.lo / 2.0, values.hi * 2.0);
+  } else {
+    plot->yAxis->setRange(1, 1000);
+  }
+}
+
+// The largest resolution where both linear and softmax ran (0: none).
+int largestResolutionWithBoth(const QVector<ScalingSample>& samples) {
+  int largest = 0;
+  for (const auto& s : samples)
+    if (s.ran && s.mode == QLatin1String(kLinear)) {
+      for (const auto& t : samples)
+        if (t.ran && t.mode == QLatin1String(kSoftmax) && t.resolution == s.resolution)
+          largest = std::max(largest, s.resolution);
+    }
+  return largest;
+}
+
+}  // namespace
+
+void ScalingView::rebuild() {
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
+  const QStringList modes = modesOf(samples_);
+  const bool paper = paperVisible_ && !samples_.isEmpty();
+  const ResolutionAxis axis = resolutionAxis(samples_, paper);
 
   for (int m = 0; m < kScalingMetricCount; ++m) {
     const auto metric = ScalingMetric(m);
@@ -272,135 +323,140 @@ void ScalingView::rebuild() {
     paperGraphs_[m] = nullptr;
     if (metric == ScalingMetric::Gflops) attentionCurves_.clear();
     applyPlotPalette(plot, palette(), font());
-    static_cast<LogAxisTicker*>(plot->xAxis->ticker().data())->setFixedTicks(xTicks);
+    static_cast<LogAxisTicker*>(plot->xAxis->ticker().data())->setFixedTicks(axis.ticks);
 
-    double lo = std::numeric_limits<double>::infinity(), hi = 0;
-    auto extend = [&](double v) {
-      if (v > 0) {
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-    };
-    for (const QString& mode : modes) {
-      const QVector<QPointF> points = metricCurve(samples_, mode, metric);
-      if (points.isEmpty()) continue;
-      QVector<double> keys, values;
-      for (const auto& p : points) {
-        keys << p.x();
-        values << p.y();
-        extend(p.y());
-      }
-      const QColor color = modeColor(mode);
-      auto* graph = plot->addGraph();
-      graph->setName(mode);
-      graph->setPen(QPen(color, modeWidth(mode)));
-      graph->setScatterStyle(QCPScatterStyle(modeShape(mode), color, color, modeMarkerSize(mode)));
-      graph->setData(keys, values, true);
-      curves_[m].insert(mode, graph);
-    }
-    if (metric == ScalingMetric::Gflops) {
-      // The paper's count (attention sub-layers + patch embed): dashed, one legend entry.
-      bool any = false;
-      for (const QString& mode : modes) {
-        std::map<int, double> byResolution;
-        for (const auto& s : samples_)
-          if (s.mode == mode && s.resolution > 0 && s.gflopsAttention > 0)
-            byResolution[s.resolution] = s.gflopsAttention;
-        if (byResolution.empty()) continue;
-        QVector<double> k2, v2;
-        for (const auto& [resolution, value] : byResolution) {
-          k2 << resolution;
-          v2 << value;
-          extend(value);
-        }
-        const QColor color = modeColor(mode);
-        auto* graph = plot->addGraph();
-        graph->setName(mode + QStringLiteral(" (attention + patch embed)"));
-        graph->setPen(QPen(color, 1.4, Qt::DashLine));
-        graph->setScatterStyle(QCPScatterStyle(modeShape(mode), color, Qt::NoBrush, 5));
-        graph->setData(k2, v2, true);
-        graph->removeFromLegend();
-        attentionCurves_.insert(mode, graph);
-        any = true;
-      }
-      if (any) {
-        auto* key = plot->addGraph();  // legend entry only
-        key->setName(tr("dashed: attention only"));
-        key->setPen(QPen(text, 1.4, Qt::DashLine));
-      }
-    }
-    if (paper && metric != ScalingMetric::Latency) {
-      const bool flops = metric == ScalingMetric::Gflops;
-      const double softmax = flops ? PaperReference::kSoftmaxGflops : PaperReference::kSoftmaxMb;
-      const double linear = flops ? PaperReference::kLinearGflops : PaperReference::kLinearMb;
-      auto* graph = plot->addGraph();
-      graph->setName(tr("paper ViT-L 1024²"));
-      graph->setLineStyle(QCPGraph::lsNone);
-      graph->setPen(QPen(kPaperColor, 1.5));
-      graph->setScatterStyle(
-          QCPScatterStyle(QCPScatterStyle::ssDiamond, kPaperColor, Qt::white, 11));
-      graph->addData(PaperReference::kResolution, linear);
-      graph->addData(PaperReference::kResolution, softmax);
-      paperGraphs_[m] = graph;
-      extend(softmax);
-      extend(linear);
-      const QString labels[] = {flops ? tr("softmax %1").arg(formatValue(softmax))
-                                      : tr("softmax %1 GB").arg(softmax / 1000.0),
-                                flops ? tr("linear %1").arg(formatValue(linear))
-                                      : tr("linear %1 GB").arg(linear / 1000.0)};
-      const double values[] = {softmax, linear};
-      for (int i = 0; i < 2; ++i) {
-        auto* label = new QCPItemText(plot);
-        label->position->setCoords(PaperReference::kResolution, values[i]);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        label->setPadding(QMargins(0, 0, 10, 0));
-        label->setText(labels[i]);
-        label->setFont(small);
-        label->setColor(kPaperColor);
-      }
-    }
-
-    // Crossover of the linear and softmax curves.
-    crossovers_[m] = findCrossover(metricCurve(samples_, QLatin1String(kSoftmax), metric),
-                                   metricCurve(samples_, QLatin1String(kLinear), metric));
-    const Crossover& c = crossovers_[m];
-    auto* note = new QCPItemText(plot);
-    note->setFont(small);
-    note->setColor(text);
-    note->setBrush(QBrush(pal.color(QPalette::Base)));
-    note->setPadding(QMargins(4, 2, 4, 2));
-    note->setText(samples_.isEmpty() ? tr("no data: run a benchmark or open a CSV")
-                                     : crossoverLabel(metric));
-    if (c.outcome == Crossover::Outcome::Crossed) {
-      auto* line = new QCPItemStraightLine(plot);
-      line->point1->setCoords(c.resolution, 1);
-      line->point2->setCoords(c.resolution, 10);
-      line->setPen(QPen(text, 1.2, Qt::DashDotLine));
-      note->position->setTypeX(QCPItemPosition::ptPlotCoords);
-      note->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-      note->position->setCoords(c.resolution, 0.97);
-      note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-      note->setText(QStringLiteral(" ") + note->text());
-    } else {
-      note->position->setType(QCPItemPosition::ptAxisRectRatio);
-      note->position->setCoords(0.98, 0.97);
-      note->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    }
-
-    if (!xExtent.isEmpty()) {
-      plot->xAxis->setRange(xExtent.first() / 1.25, xExtent.last() * 1.25);
-    } else {
-      plot->xAxis->setRange(100, 3000);
-    }
-    if (hi > 0) {
-      plot->yAxis->setRange(lo / 2.0, hi * 2.0);
-    } else {
-      plot->yAxis->setRange(1, 1000);
-    }
+    ValueSpan values;
+    addMeasuredCurves(metric, modes, values);
+    if (metric == ScalingMetric::Gflops) addAttentionOnlyCurves(modes, values);
+    if (paper && metric != ScalingMetric::Latency) addPaperPoints(metric, small, values);
+    addCrossoverNote(metric, small);
+    setRanges(plot, axis.extent, values);
     plot->replot(QCustomPlot::rpQueuedReplot);
   }
+  updateSourceLine();
+  summary_->setText(summaryHtml());
+}
 
-  // Source line and summary.
+void ScalingView::addMeasuredCurves(ScalingMetric metric, const QStringList& modes,
+                                    ValueSpan& values) {
+  const int m = int(metric);
+  for (const QString& mode : modes) {
+    const QVector<QPointF> points = metricCurve(samples_, mode, metric);
+    if (points.isEmpty()) continue;
+    QVector<double> keys, ys;
+    for (const auto& p : points) {
+      keys << p.x();
+      ys << p.y();
+      values.extend(p.y());
+    }
+    const QColor color = modeColor(mode);
+    auto* graph = plots_[m]->addGraph();
+    graph->setName(mode);
+    graph->setPen(QPen(color, modeWidth(mode)));
+    graph->setScatterStyle(QCPScatterStyle(modeShape(mode), color, color, modeMarkerSize(mode)));
+    graph->setData(keys, ys, true);
+    curves_[m].insert(mode, graph);
+  }
+}
+
+// The paper's count (attention sub-layers + patch embed): dashed, one legend entry.
+void ScalingView::addAttentionOnlyCurves(const QStringList& modes, ValueSpan& values) {
+  QCustomPlot* plot = plots_[int(ScalingMetric::Gflops)];
+  bool any = false;
+  for (const QString& mode : modes) {
+    std::map<int, double> byResolution;
+    for (const auto& s : samples_)
+      if (s.mode == mode && s.resolution > 0 && s.gflopsAttention > 0)
+        byResolution[s.resolution] = s.gflopsAttention;
+    if (byResolution.empty()) continue;
+    QVector<double> k2, v2;
+    for (const auto& [resolution, value] : byResolution) {
+      k2 << resolution;
+      v2 << value;
+      values.extend(value);
+    }
+    const QColor color = modeColor(mode);
+    auto* graph = plot->addGraph();
+    graph->setName(mode + QStringLiteral(" (attention + patch embed)"));
+    graph->setPen(QPen(color, 1.4, Qt::DashLine));
+    graph->setScatterStyle(QCPScatterStyle(modeShape(mode), color, Qt::NoBrush, 5));
+    graph->setData(k2, v2, true);
+    graph->removeFromLegend();
+    attentionCurves_.insert(mode, graph);
+    any = true;
+  }
+  if (any) {
+    auto* key = plot->addGraph();  // legend entry only
+    key->setName(tr("dashed: attention only"));
+    key->setPen(QPen(palette().color(QPalette::Text), 1.4, Qt::DashLine));
+  }
+}
+
+void ScalingView::addPaperPoints(ScalingMetric metric, const QFont& labelFont, ValueSpan& values) {
+  const int m = int(metric);
+  QCustomPlot* plot = plots_[m];
+  const bool flops = metric == ScalingMetric::Gflops;
+  const double softmax = flops ? PaperReference::kSoftmaxGflops : PaperReference::kSoftmaxMb;
+  const double linear = flops ? PaperReference::kLinearGflops : PaperReference::kLinearMb;
+  auto* graph = plot->addGraph();
+  graph->setName(tr("paper ViT-L 1024²"));
+  graph->setLineStyle(QCPGraph::lsNone);
+  graph->setPen(QPen(kPaperColor, 1.5));
+  graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, kPaperColor, Qt::white, 11));
+  graph->addData(PaperReference::kResolution, linear);
+  graph->addData(PaperReference::kResolution, softmax);
+  paperGraphs_[m] = graph;
+  values.extend(softmax);
+  values.extend(linear);
+  const QString labels[] = {
+      flops ? tr("softmax %1").arg(formatValue(softmax))
+            : tr("softmax %1 GB").arg(softmax / 1000.0),
+      flops ? tr("linear %1").arg(formatValue(linear)) : tr("linear %1 GB").arg(linear / 1000.0)};
+  const double ys[] = {softmax, linear};
+  for (int i = 0; i < 2; ++i) {
+    auto* label = new QCPItemText(plot);
+    label->position->setCoords(PaperReference::kResolution, ys[i]);
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    label->setPadding(QMargins(0, 0, 10, 0));
+    label->setText(labels[i]);
+    label->setFont(labelFont);
+    label->setColor(kPaperColor);
+  }
+}
+
+// Crossover of the linear and softmax curves: a dash-dotted line where they cross and a note.
+void ScalingView::addCrossoverNote(ScalingMetric metric, const QFont& labelFont) {
+  const int m = int(metric);
+  QCustomPlot* plot = plots_[m];
+  const QColor text = palette().color(QPalette::Text);
+  crossovers_[m] = findCrossover(metricCurve(samples_, QLatin1String(kSoftmax), metric),
+                                 metricCurve(samples_, QLatin1String(kLinear), metric));
+  const Crossover& c = crossovers_[m];
+  auto* note = new QCPItemText(plot);
+  note->setFont(labelFont);
+  note->setColor(text);
+  note->setBrush(QBrush(palette().color(QPalette::Base)));
+  note->setPadding(QMargins(4, 2, 4, 2));
+  note->setText(samples_.isEmpty() ? tr("no data: run a benchmark or open a CSV")
+                                   : crossoverLabel(metric));
+  if (c.outcome == Crossover::Outcome::Crossed) {
+    auto* line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(c.resolution, 1);
+    line->point2->setCoords(c.resolution, 10);
+    line->setPen(QPen(text, 1.2, Qt::DashDotLine));
+    note->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    note->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(c.resolution, 0.97);
+    note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    note->setText(QStringLiteral(" ") + note->text());
+  } else {
+    note->position->setType(QCPItemPosition::ptAxisRectRatio);
+    note->position->setCoords(0.98, 0.97);
+    note->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+  }
+}
+
+void ScalingView::updateSourceLine() {
   QString preset;
   for (const auto& s : samples_)
     if (!s.preset.isEmpty()) preset = s.preset;
@@ -412,62 +468,62 @@ void ScalingView::rebuild() {
                                   .arg(source_));
   exportPngButton_->setEnabled(!samples_.isEmpty());
   exportCsvButton_->setEnabled(!samples_.isEmpty());
+}
 
+QString ScalingView::summaryHtml() const {
+  if (samples_.isEmpty())
+    return tr(
+        "<p>Run <b>adala bench scaling</b> from the form, open an earlier benchmark run, or "
+        "open a CSV written by <code>adala bench scaling --csv</code>.</p>");
   QString html;
-  if (samples_.isEmpty()) {
-    html =
-        tr("<p>Run <b>adala bench scaling</b> from the form, open an earlier benchmark run, or "
-           "open a CSV written by <code>adala bench scaling --csv</code>.</p>");
-  } else {
-    html += tr("<p><b>Crossover of linear and softmax</b></p>");
-    html += QStringLiteral("<table cellspacing=\"2\">");
-    const QString names[] = {tr("compute"), tr("memory"), tr("latency")};
-    for (int m = 0; m < kScalingMetricCount; ++m)
-      html += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
-                  .arg(names[m], crossoverText(ScalingMetric(m)).toHtmlEscaped());
-    html += QStringLiteral("</table>");
-    QStringList skipped;
-    for (const auto& s : samples_)
-      if (!s.ran)
-        skipped << tr("%1 at %2 px: %3")
-                       .arg(s.mode)
-                       .arg(s.resolution)
-                       .arg(s.note.isEmpty() ? tr("not run") : s.note)
-                       .toHtmlEscaped();
-    if (!skipped.isEmpty())
-      html += tr("<p><b>Not measured</b><br>%1</p>").arg(skipped.join(QStringLiteral("<br>")));
-    // The largest resolution where both ran: how much linear saves there.
-    int largest = 0;
-    for (const auto& s : samples_)
-      if (s.ran && s.mode == QLatin1String(kLinear)) {
-        for (const auto& t : samples_)
-          if (t.ran && t.mode == QLatin1String(kSoftmax) && t.resolution == s.resolution)
-            largest = std::max(largest, s.resolution);
-      }
-    if (largest > 0) {
-      const ScalingSample *soft = nullptr, *lin = nullptr;
-      for (const auto& s : samples_) {
-        if (s.resolution != largest) continue;
-        if (s.mode == QLatin1String(kSoftmax)) soft = &s;
-        if (s.mode == QLatin1String(kLinear)) lin = &s;
-      }
-      html += tr("<p><b>At %1 px, linear vs softmax</b><br>GFLOPs %2 → %3, peak %4 → %5 MB, %6 → "
-                 "%7 ms/img</p>")
-                  .arg(largest)
-                  .arg(formatValue(soft->gflops), formatValue(lin->gflops),
-                       formatValue(soft->peakMb), formatValue(lin->peakMb),
-                       formatValue(soft->msPerImg), formatValue(lin->msPerImg));
-    }
-    html +=
-        tr("<p><small>GFLOPs: analytic, 1 multiply-add = 1 FLOP (the paper's convention); solid = "
-           "whole model, "
-           "dashed = attention sub-layers + patch embed (the paper's count). Peak memory: RSS "
-           "high-water mark "
-           "above weights and input, a fresh process per point. Paper (ViT-L, 1024²): 1241 → 429 "
-           "GFLOPs, "
-           "3.28 → 1.37 GB.</small></p>");
+  html += tr("<p><b>Crossover of linear and softmax</b></p>");
+  html += QStringLiteral("<table cellspacing=\"2\">");
+  const QString names[] = {tr("compute"), tr("memory"), tr("latency")};
+  for (int m = 0; m < kScalingMetricCount; ++m)
+    html += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
+                .arg(names[m], crossoverText(ScalingMetric(m)).toHtmlEscaped());
+  html += QStringLiteral("</table>");
+  html += notMeasuredHtml();
+  html += savingsHtml();
+  html +=
+      tr("<p><small>GFLOPs: analytic, 1 multiply-add = 1 FLOP (the paper's convention); solid = "
+         "whole model, "
+         "dashed = attention sub-layers + patch embed (the paper's count). Peak memory: RSS "
+         "high-water mark "
+         "above weights and input, a fresh process per point. Paper (ViT-L, 1024²): 1241 → 429 "
+         "GFLOPs, "
+         "3.28 → 1.37 GB.</small></p>");
+  return html;
+}
+
+QString ScalingView::notMeasuredHtml() const {
+  QStringList skipped;
+  for (const auto& s : samples_)
+    if (!s.ran)
+      skipped << tr("%1 at %2 px: %3")
+                     .arg(s.mode)
+                     .arg(s.resolution)
+                     .arg(s.note.isEmpty() ? tr("not run") : s.note)
+                     .toHtmlEscaped();
+  if (skipped.isEmpty()) return {};
+  return tr("<p><b>Not measured</b><br>%1</p>").arg(skipped.join(QStringLiteral("<br>")));
+}
+
+// How much linear saves at the largest resolution where both ran.
+QString ScalingView::savingsHtml() const {
+  const int largest = largestResolutionWithBoth(samples_);
+  if (largest <= 0) return {};
+  const ScalingSample *soft = nullptr, *lin = nullptr;
+  for (const auto& s : samples_) {
+    if (s.resolution != largest) continue;
+    if (s.mode == QLatin1String(kSoftmax)) soft = &s;
+    if (s.mode == QLatin1String(kLinear)) lin = &s;
   }
-  summary_->setText(html);
+  return tr("<p><b>At %1 px, linear vs softmax</b><br>GFLOPs %2 → %3, peak %4 → %5 MB, %6 → "
+            "%7 ms/img</p>")
+      .arg(largest)
+      .arg(formatValue(soft->gflops), formatValue(lin->gflops), formatValue(soft->peakMb),
+           formatValue(lin->peakMb), formatValue(soft->msPerImg), formatValue(lin->msPerImg));
 }
 
 void ScalingView::changeEvent(QEvent* event) {

@@ -14,11 +14,14 @@
 
 class QCheckBox;
 class QCPGraph;
+class QFont;
 class QCustomPlot;
 class QLabel;
 class QPushButton;
 
 namespace adala::widgets {
+
+struct ValueSpan;
 
 class ScalingView : public QWidget {
   Q_OBJECT
@@ -64,7 +67,16 @@ class ScalingView : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  // Redraws the plots, the source line and the summary from samples_.
   void rebuild();
+  void addMeasuredCurves(ScalingMetric metric, const QStringList& modes, ValueSpan& values);
+  void addAttentionOnlyCurves(const QStringList& modes, ValueSpan& values);
+  void addPaperPoints(ScalingMetric metric, const QFont& labelFont, ValueSpan& values);
+  void addCrossoverNote(ScalingMetric metric, const QFont& labelFont);
+  void updateSourceLine();
+  QString summaryHtml() const;
+  QString notMeasuredHtml() const;
+  QString savingsHtml() const;
   void exportPngDialog();
   void exportCsvDialog();
 
