@@ -52,8 +52,8 @@ class ColourBar : public QWidget {
       const double v = vmax_ * (4 - i) / 4.0;
       const int y = bar.top() + bar.height() * i / 4;
       p.drawLine(bar.right(), y, bar.right() + 4, y);
-      p.drawText(QRect(bar.right() + 6, y - 8, width() - bar.right() - 6, 16), Qt::AlignVCenter | Qt::AlignLeft,
-                 QString::number(v, 'g', 3));
+      p.drawText(QRect(bar.right() + 6, y - 8, width() - bar.right() - 6, 16),
+                 Qt::AlignVCenter | Qt::AlignLeft, QString::number(v, 'g', 3));
     }
   }
 
@@ -110,17 +110,39 @@ QLabel* caption(const QString& text, QWidget* parent) {
 AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   auto* top = new QVBoxLayout(this);
+  top->addLayout(buildSourceRow());
+  top->addLayout(buildViewRow());
+  top->addLayout(buildPanesRow(), 1);
+  auto* bottom = new QHBoxLayout;
+  bottom->addLayout(buildStatusColumn(), 1);
+  bottom->addWidget(buildHeadTable());
+  top->addLayout(bottom);
 
+  probeTimer_ = new QTimer(this);
+  probeTimer_->setSingleShot(true);
+  probeTimer_->setInterval(0);
+  connect(probeTimer_, &QTimer::timeout, this, &AttentionInspector::emitProbe);
+
+  connectControls();
+  itemSpin_->setEnabled(true);
+  updateQueryLabel();
+}
+
+// Checkpoint and image source.
+QHBoxLayout* AttentionInspector::buildSourceRow() {
   auto* row1 = new QHBoxLayout;
   row1->addWidget(caption(tr("Checkpoint:"), this));
   checkpointCombo_ = new QComboBox(this);
   checkpointCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   checkpointCombo_->setMinimumContentsLength(12);
-  checkpointCombo_->setToolTip(tr("Stage checkpoint whose softmax and linear attention are compared"));
+  checkpointCombo_->setToolTip(
+      tr("Stage checkpoint whose softmax and linear attention are compared"));
   row1->addWidget(checkpointCombo_, 2);
   auto* openCheckpoint = new QPushButton(tr("Open…"), this);
   openCheckpoint->setToolTip(tr("Open a .safetensors checkpoint (Ctrl+Shift+O)"));
   row1->addWidget(openCheckpoint);
+  connect(openCheckpoint, &QPushButton::clicked, this,
+          &AttentionInspector::openCheckpointRequested);
   row1->addSpacing(8);
   row1->addWidget(caption(tr("Image:"), this));
   sourceCombo_ = new QComboBox(this);
@@ -138,8 +160,11 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   imageFileLabel_->setMinimumWidth(0);
   imageFileLabel_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   row1->addWidget(imageFileLabel_, 1);
-  top->addLayout(row1);
+  return row1;
+}
 
+// Input size, block, head, query and overlay.
+QHBoxLayout* AttentionInspector::buildViewRow() {
   auto* row2 = new QHBoxLayout;
   row2->addWidget(caption(tr("Input:"), this));
   sizeCombo_ = new QComboBox(this);
@@ -180,11 +205,14 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   colormapCombo_->addItems(colormapNames());
   colormapCombo_->setToolTip(tr("Colour map (OpenCV)"));
   row2->addWidget(colormapCombo_);
-  top->addLayout(row2);
+  return row2;
+}
 
+// The image, the two attention maps and their difference, with the colour bar.
+QHBoxLayout* AttentionInspector::buildPanesRow() {
   auto* panesRow = new QHBoxLayout;
-  const QString titles[4] = {tr("Image (click a patch)"), tr("Softmax attention"), tr("Linear attention"),
-                             tr("|linear − softmax|")};
+  const QString titles[4] = {tr("Image (click a patch)"), tr("Softmax attention"),
+                             tr("Linear attention"), tr("|linear − softmax|")};
   auto* paneGrid = new PaneGrid(this);
   QList<QWidget*> paneList;
   for (int i = 0; i < 4; ++i) {
@@ -196,9 +224,11 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   panesRow->addWidget(paneGrid, 1);
   colourBar_ = new ColourBar(this);
   panesRow->addWidget(colourBar_);
-  top->addLayout(panesRow, 1);
+  return panesRow;
+}
 
-  auto* bottom = new QHBoxLayout;
+// Query and statistics, status line with progress and Cancel.
+QVBoxLayout* AttentionInspector::buildStatusColumn() {
   auto* info = new QVBoxLayout;
   queryLabel_ = new QLabel(this);
   queryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -223,7 +253,10 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   statusRow->addWidget(cancelButton_);
   info->addLayout(statusRow);
   info->addStretch(1);
-  bottom->addLayout(info, 1);
+  return info;
+}
+
+QTableWidget* AttentionInspector::buildHeadTable() {
   headTable_ = new QTableWidget(0, 3, this);
   headTable_->setHorizontalHeaderLabels({tr("Head"), tr("KL"), tr("MSE")});
   headTable_->horizontalHeaderItem(1)->setToolTip(tr("KL(softmax ‖ linear) of the two rows"));
@@ -236,16 +269,12 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   headTable_->setMaximumHeight(150);
   headTable_->setMinimumWidth(240);
   headTable_->setMaximumWidth(360);
-  headTable_->setToolTip(tr("Per-head divergence of the two rows for this query; click to pick the head"));
-  bottom->addWidget(headTable_);
-  top->addLayout(bottom);
+  headTable_->setToolTip(
+      tr("Per-head divergence of the two rows for this query; click to pick the head"));
+  return headTable_;
+}
 
-  probeTimer_ = new QTimer(this);
-  probeTimer_->setSingleShot(true);
-  probeTimer_->setInterval(0);
-  connect(probeTimer_, &QTimer::timeout, this, &AttentionInspector::emitProbe);
-
-  connect(openCheckpoint, &QPushButton::clicked, this, &AttentionInspector::openCheckpointRequested);
+void AttentionInspector::connectControls() {
   connect(openImageButton_, &QPushButton::clicked, this, &AttentionInspector::openImageRequested);
   connect(checkpointCombo_, &QComboBox::currentIndexChanged, this, [this] {
     if (!updatingControls_) scheduleProbe();
@@ -280,11 +309,10 @@ AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
     redraw();
   });
   connect(cancelButton_, &QPushButton::clicked, this, &AttentionInspector::probeCancelRequested);
-  itemSpin_->setEnabled(true);
-  updateQueryLabel();
 }
 
-void AttentionInspector::setCheckpoints(const QList<QPair<QString, QString>>& checkpoints, const QString& select) {
+void AttentionInspector::setCheckpoints(const QList<QPair<QString, QString>>& checkpoints,
+                                        const QString& select) {
   const QString previous = checkpoint();
   updatingControls_ = true;
   checkpointCombo_->clear();
@@ -310,7 +338,9 @@ void AttentionInspector::addCheckpoint(const QString& label, const QString& path
   }
 }
 
-QString AttentionInspector::checkpoint() const { return checkpointCombo_->currentData().toString(); }
+QString AttentionInspector::checkpoint() const {
+  return checkpointCombo_->currentData().toString();
+}
 
 void AttentionInspector::setDatasetItem(int index) {
   updatingControls_ = true;
@@ -375,7 +405,8 @@ void AttentionInspector::onProbeFailed(const QString& message) {
 void AttentionInspector::onProbeReady(const InspectorImage& image) {
   progress_->setVisible(false);
   cancelButton_->setVisible(false);
-  const bool sameGrid = haveProbe_ && image.gridHeight == image_.gridHeight && image.gridWidth == image_.gridWidth &&
+  const bool sameGrid = haveProbe_ && image.gridHeight == image_.gridHeight &&
+                        image.gridWidth == image_.gridWidth &&
                         image.prefixTokens == image_.prefixTokens;
   image_ = image;
   haveProbe_ = true;
@@ -448,7 +479,9 @@ void AttentionInspector::setOpacity(double opacity) {
   opacitySlider_->setValue(static_cast<int>(std::lround(std::clamp(opacity, 0.0, 1.0) * 100)));
 }
 
-void AttentionInspector::setColormap(Colormap map) { colormapCombo_->setCurrentIndex(static_cast<int>(map)); }
+void AttentionInspector::setColormap(Colormap map) {
+  colormapCombo_->setCurrentIndex(static_cast<int>(map));
+}
 
 void AttentionInspector::requestRows() {
   updateQueryLabel();
@@ -467,14 +500,16 @@ void AttentionInspector::onRows(const AttentionRows& rows) {
     return;
   }
   double vmax = 0.0;
-  for (int i = prefix; i < prefix + n; ++i) vmax = std::max({vmax, double(rows_.softmax[i]), double(rows_.linear[i])});
+  for (int i = prefix; i < prefix + n; ++i)
+    vmax = std::max({vmax, double(rows_.softmax[i]), double(rows_.linear[i])});
   scaleMax_ = vmax > 0.0 ? vmax : 1.0;
 
   headTable_->setRowCount(rows_.headKl.size());
   for (int h = 0; h < rows_.headKl.size(); ++h) {
     auto* head = new QTableWidgetItem(tr("head %1").arg(h));
     auto* kl = new QTableWidgetItem(QString::number(rows_.headKl[h], 'g', 4));
-    auto* mse = new QTableWidgetItem(QString::number(h < rows_.headMse.size() ? rows_.headMse[h] : 0.0, 'g', 4));
+    auto* mse = new QTableWidgetItem(
+        QString::number(h < rows_.headMse.size() ? rows_.headMse[h] : 0.0, 'g', 4));
     kl->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     mse->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     headTable_->setItem(h, 0, head);
@@ -495,7 +530,9 @@ void AttentionInspector::onRows(const AttentionRows& rows) {
                       .arg(rows_.mse, 0, 'g', 4)
                       .arg(scaleMax_, 0, 'g', 3);
   if (prefix > 0)
-    stats += tr("   ·   mass on prefix tokens: softmax %1, linear %2").arg(clsSoft, 0, 'f', 3).arg(clsLin, 0, 'f', 3);
+    stats += tr("   ·   mass on prefix tokens: softmax %1, linear %2")
+                 .arg(clsSoft, 0, 'f', 3)
+                 .arg(clsLin, 0, 'f', 3);
   statsLabel_->setText(stats);
   redraw();
   emit mapsUpdated();
@@ -525,7 +562,8 @@ void AttentionInspector::redraw() {
     for (int i = 0; i < n; ++i) diff[static_cast<size_t>(i)] = std::abs(lin[i] - soft[i]);
     const float* maps[3] = {soft, lin, diff.data()};
     for (int k = 0; k < 3; ++k) {
-      QImage grid = colormapGrid(maps[k], image_.gridHeight, image_.gridWidth, 0.0, scaleMax_, colormap_);
+      QImage grid =
+          colormapGrid(maps[k], image_.gridHeight, image_.gridWidth, 0.0, scaleMax_, colormap_);
       QImage big = grid.scaled(base_.size(), Qt::IgnoreAspectRatio, Qt::FastTransformation);
       panes_[1 + k]->setImage(blendOverlay(base_, big, opacity_));
       panes_[1 + k]->setHighlight(highlight);
@@ -545,7 +583,8 @@ void AttentionInspector::updateQueryLabel() {
     return;
   }
   const int p = query_ - image_.prefixTokens;
-  queryLabel_->setText(tr("Query: patch (row %1, column %2) = token %3 of %4   —   click a patch or use the arrow keys")
+  queryLabel_->setText(tr("Query: patch (row %1, column %2) = token %3 of %4   —   click a patch "
+                          "or use the arrow keys")
                            .arg(p / image_.gridWidth)
                            .arg(p % image_.gridWidth)
                            .arg(query_)
@@ -573,17 +612,32 @@ void AttentionInspector::moveQuery(int dRow, int dCol) {
 void AttentionInspector::keyPressEvent(QKeyEvent* event) {
   const bool shift = event->modifiers() & Qt::ShiftModifier;
   switch (event->key()) {
-    case Qt::Key_Left: moveQuery(0, -1); return;
-    case Qt::Key_Right: moveQuery(0, 1); return;
-    case Qt::Key_Up: moveQuery(-1, 0); return;
-    case Qt::Key_Down: moveQuery(1, 0); return;
-    case Qt::Key_PageUp: setBlock(block_ - 1); return;
-    case Qt::Key_PageDown: setBlock(block_ + 1); return;
-    case Qt::Key_H: setHead(shift ? head_ - 1 : head_ + 1); return;
+    case Qt::Key_Left:
+      moveQuery(0, -1);
+      return;
+    case Qt::Key_Right:
+      moveQuery(0, 1);
+      return;
+    case Qt::Key_Up:
+      moveQuery(-1, 0);
+      return;
+    case Qt::Key_Down:
+      moveQuery(1, 0);
+      return;
+    case Qt::Key_PageUp:
+      setBlock(block_ - 1);
+      return;
+    case Qt::Key_PageDown:
+      setBlock(block_ + 1);
+      return;
+    case Qt::Key_H:
+      setHead(shift ? head_ - 1 : head_ + 1);
+      return;
     case Qt::Key_C:
       if (haveProbe_ && image_.prefixTokens > 0) setQuery(0);
       return;
-    default: QWidget::keyPressEvent(event);
+    default:
+      QWidget::keyPressEvent(event);
   }
 }
 

@@ -14,6 +14,7 @@
 #include "widgets/run_types.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -21,6 +22,7 @@ class QSlider;
 class QSpinBox;
 class QTableWidget;
 class QTimer;
+class QVBoxLayout;
 
 namespace adala::widgets {
 
@@ -35,7 +37,8 @@ class AttentionInspector : public QWidget {
   explicit AttentionInspector(QWidget* parent = nullptr);
 
   // (label, path) of the stage checkpoints on offer; `select` picks one by path.
-  void setCheckpoints(const QList<QPair<QString, QString>>& checkpoints, const QString& select = {});
+  void setCheckpoints(const QList<QPair<QString, QString>>& checkpoints,
+                      const QString& select = {});
   void addCheckpoint(const QString& label, const QString& path, bool select);
   QString checkpoint() const;
   void setDatasetItem(int index);
@@ -86,6 +89,12 @@ class AttentionInspector : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  QHBoxLayout* buildSourceRow();
+  QHBoxLayout* buildViewRow();
+  QHBoxLayout* buildPanesRow();
+  QVBoxLayout* buildStatusColumn();
+  QTableWidget* buildHeadTable();
+  void connectControls();
   void scheduleProbe();
   void emitProbe();
   void requestRows();

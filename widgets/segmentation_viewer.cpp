@@ -126,7 +126,27 @@ constexpr double kMaxScale = 64.0;
 SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   auto* top = new QVBoxLayout(this);
+  top->addLayout(buildNavigationRow());
+  addMessageLabels(top);
 
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  splitter->addWidget(buildPaneGrid(splitter));
+  splitter->addWidget(buildSidePanel(splitter));
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 0);
+  splitter->setCollapsible(0, false);
+  top->addWidget(splitter, 1);
+
+  hoverLabel_ = new QLabel(tr("Point at a pane to read the classes under the cursor."), this);
+  hoverLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  top->addWidget(hoverLabel_);
+
+  connectControls();
+  updateTexts();
+}
+
+// Head, order, and stepping through the images.
+QHBoxLayout* SegmentationViewer::buildNavigationRow() {
   auto* controls = new QHBoxLayout;
   controls->addWidget(caption(tr("Head:"), this));
   headCombo_ = new QComboBox(this);
@@ -162,8 +182,11 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   controls->addWidget(nextButton_);
   for (auto* b : {prevButton_, nextButton_})
     b->setFocusPolicy(Qt::TabFocus);  // keys stay with the viewer
-  top->addLayout(controls);
+  return controls;
+}
 
+// The results summary, the current image's line, and the error line (hidden until needed).
+void SegmentationViewer::addMessageLabels(QVBoxLayout* top) {
   summaryLabel_ = new QLabel(
       tr("Open a segmentation results folder (File → Open segmentation results…)."), this);
   summaryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -181,9 +204,10 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   messageLabel_->setStyleSheet(QStringLiteral("color: #d03030;"));
   messageLabel_->setVisible(false);
   top->addWidget(messageLabel_);
+}
 
-  auto* splitter = new QSplitter(Qt::Horizontal, this);
-  grid_ = new SegmentationPaneGrid(splitter);
+QWidget* SegmentationViewer::buildPaneGrid(QWidget* parent) {
+  grid_ = new SegmentationPaneGrid(parent);
   const QString titles[PaneCount] = {tr("Image"), tr("Ground truth"), tr("Teacher"), tr("Student"),
                                      tr("Disagreement")};
   QVector<ZoomImagePane*> paneList;
@@ -201,13 +225,24 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   }
   grid_->setPanes(paneList);
   grid_->setRelayoutHandler([this] { applyView(); });  // the fit scale changes with the size
-  splitter->addWidget(grid_);
+  return grid_;
+}
 
-  auto* side = new QWidget(splitter);
+// View settings, the disagreement legend and the class table beside the panes.
+QWidget* SegmentationViewer::buildSidePanel(QWidget* parent) {
+  auto* side = new QWidget(parent);
   auto* sideLayout = new QVBoxLayout(side);
   sideLayout->setContentsMargins(4, 0, 0, 0);
-  // View: mask opacity and the shared zoom.
-  auto* viewBox = new QGroupBox(tr("View"), side);
+  sideLayout->addWidget(buildViewBox(side));
+  sideLayout->addWidget(buildAgreementBox(side));
+  sideLayout->addWidget(buildClassBox(side));
+  sideLayout->addStretch(1);
+  return side;
+}
+
+// Mask opacity and the shared zoom.
+QGroupBox* SegmentationViewer::buildViewBox(QWidget* parent) {
+  auto* viewBox = new QGroupBox(tr("View"), parent);
   auto* viewLayout = new QGridLayout(viewBox);
   viewLayout->addWidget(new QLabel(tr("Mask opacity:"), viewBox), 0, 0);
   opacitySlider_ = new QSlider(Qt::Horizontal, viewBox);
@@ -234,13 +269,22 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   zoomRow->addWidget(zoomLabel_, 1);
   viewLayout->addLayout(zoomRow, 1, 1);
   viewLayout->setColumnStretch(1, 1);
-  sideLayout->addWidget(viewBox);
-  auto* agreementBox = new QGroupBox(tr("Disagreement map"), side);
+  connect(zoomIn, &QPushButton::clicked, this, [this] { zoomBy(1.25); });
+  connect(zoomOut, &QPushButton::clicked, this, [this] { zoomBy(0.8); });
+  connect(fit, &QPushButton::clicked, this, &SegmentationViewer::resetZoom);
+  return viewBox;
+}
+
+QGroupBox* SegmentationViewer::buildAgreementBox(QWidget* parent) {
+  auto* agreementBox = new QGroupBox(tr("Disagreement map"), parent);
   auto* agreementLayout = new QVBoxLayout(agreementBox);
   agreementLegend_ = new AgreementLegend(agreementBox);
   agreementLayout->addWidget(agreementLegend_);
-  sideLayout->addWidget(agreementBox);
-  auto* classBox = new QGroupBox(tr("Classes"), side);
+  return agreementBox;
+}
+
+QGroupBox* SegmentationViewer::buildClassBox(QWidget* parent) {
+  auto* classBox = new QGroupBox(tr("Classes"), parent);
   auto* classLayout = new QVBoxLayout(classBox);
   scopeCombo_ = new QComboBox(classBox);
   scopeCombo_->setObjectName(QStringLiteral("scopeCombo"));
@@ -250,18 +294,10 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   classLayout->addWidget(scopeCombo_);
   classLegend_ = new ClassLegend(classBox);
   classLayout->addWidget(classLegend_, 1);
-  sideLayout->addWidget(classBox);
-  sideLayout->addStretch(1);
-  splitter->addWidget(side);
-  splitter->setStretchFactor(0, 1);
-  splitter->setStretchFactor(1, 0);
-  splitter->setCollapsible(0, false);
-  top->addWidget(splitter, 1);
+  return classBox;
+}
 
-  hoverLabel_ = new QLabel(tr("Point at a pane to read the classes under the cursor."), this);
-  hoverLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  top->addWidget(hoverLabel_);
-
+void SegmentationViewer::connectControls() {
   connect(headCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
     if (!updatingControls_) setHead(i);
   });
@@ -283,10 +319,6 @@ SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
     opacity_ = v / 100.0;
     redrawPanes();
   });
-  connect(zoomIn, &QPushButton::clicked, this, [this] { zoomBy(1.25); });
-  connect(zoomOut, &QPushButton::clicked, this, [this] { zoomBy(0.8); });
-  connect(fit, &QPushButton::clicked, this, &SegmentationViewer::resetZoom);
-  updateTexts();
 }
 
 QString SegmentationViewer::shortcutRows() {

@@ -17,11 +17,14 @@
 #include "widgets/segmentation_results.h"
 
 class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSlider;
 class QSpinBox;
 class QSplitter;
+class QVBoxLayout;
 
 namespace adala::widgets {
 
@@ -93,6 +96,14 @@ class SegmentationViewer : public QWidget {
   void keyPressEvent(QKeyEvent* event) override;
 
  private:
+  QHBoxLayout* buildNavigationRow();
+  void addMessageLabels(QVBoxLayout* top);
+  QWidget* buildPaneGrid(QWidget* parent);
+  QWidget* buildSidePanel(QWidget* parent);
+  QGroupBox* buildViewBox(QWidget* parent);
+  QGroupBox* buildAgreementBox(QWidget* parent);
+  QGroupBox* buildClassBox(QWidget* parent);
+  void connectControls();
   bool loadHead(int index, QString* error);
   void showError(const QString& message);
   void rebuildOrder(bool keepCurrent);

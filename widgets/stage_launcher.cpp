@@ -38,20 +38,28 @@ QJsonValue valueAt(const QJsonObject& root, const QStringList& keys) {
 void setAt(QJsonObject& root, QStringList keys, const QJsonValue& value) {
   const QString key = keys.takeFirst();
   if (keys.isEmpty()) {
-    if (value.isUndefined()) root.remove(key);
-    else root.insert(key, value);
+    if (value.isUndefined())
+      root.remove(key);
+    else
+      root.insert(key, value);
     return;
   }
   QJsonObject child = root.value(key).toObject();
   setAt(child, keys, value);
-  if (child.isEmpty() && value.isUndefined()) root.remove(key);
-  else root.insert(key, child);
+  if (child.isEmpty() && value.isUndefined())
+    root.remove(key);
+  else
+    root.insert(key, child);
 }
 
 QString formatDuration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("–");
   const qint64 s = static_cast<qint64>(std::llround(seconds));
-  if (s >= 3600) return QStringLiteral("%1:%2:%3").arg(s / 3600).arg((s / 60) % 60, 2, 10, QLatin1Char('0')).arg(s % 60, 2, 10, QLatin1Char('0'));
+  if (s >= 3600)
+    return QStringLiteral("%1:%2:%3")
+        .arg(s / 3600)
+        .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+        .arg(s % 60, 2, 10, QLatin1Char('0'));
   return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
@@ -73,27 +81,62 @@ QJsonValue parseScalar(const QString& text) {
 const struct {
   const char* key;
   const char* label;
-} kStageParams[] = {{"epochs", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "epochs")},
-                    {"max_steps", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "max steps")},
-                    {"batch_size", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "batch size")},
-                    {"lr", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "learning rate")},
-                    {"warmup_steps", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "warm-up steps")},
-                    {"weight_decay", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "weight decay")},
-                    {"grad_clip", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "gradient clip")},
-                    {"log_every", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "log every")},
-                    {"checkpoint_every", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "checkpoint every")}};
+} kStageParams[] = {
+    {"epochs", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "epochs")},
+    {"max_steps", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "max steps")},
+    {"batch_size", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "batch size")},
+    {"lr", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "learning rate")},
+    {"warmup_steps", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "warm-up steps")},
+    {"weight_decay", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "weight decay")},
+    {"grad_clip", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "gradient clip")},
+    {"log_every", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "log every")},
+    {"checkpoint_every", QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "checkpoint every")}};
 
-const char* const kStageShortNames[] = {QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "0 teacher"),
-                                        QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "1 attention"),
-                                        QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "2 feature"),
-                                        QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "3 fine-tune")};
+const char* const kStageShortNames[] = {
+    QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "0 teacher"),
+    QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "1 attention"),
+    QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "2 feature"),
+    QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "3 fine-tune")};
 
 }  // namespace
 
 StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
-  setStyleSheet(QStringLiteral("QLineEdit[invalid=\"true\"], QComboBox[invalid=\"true\"] { border: 2px solid #d62728; }"));
+  setStyleSheet(QStringLiteral(
+      "QLineEdit[invalid=\"true\"], QComboBox[invalid=\"true\"] { border: 2px solid #d62728; }"));
   auto* layout = new QVBoxLayout(this);
+  layout->addLayout(buildFileRow());
 
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(buildExperimentPage(), tr("Experiment"));
+  tabs_->addTab(buildStagesPage(), tr("Stages"));
+  jsonView_ = new QPlainTextEdit;
+  jsonView_->setReadOnly(true);
+  jsonView_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  tabs_->addTab(jsonView_, tr("JSON"));
+  layout->addWidget(tabs_, 3);
+
+  problemLabel_ = new QLabel(this);
+  problemLabel_->setWordWrap(true);
+  problemLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(problemLabel_);
+  layout->addLayout(buildRunButtons());
+  layout->addLayout(buildProgressGrid());
+
+  log_ = new QPlainTextEdit(this);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(5000);
+  log_->setPlaceholderText(tr("Run log"));
+  layout->addWidget(log_, 2);
+
+  // A small, valid default experiment until a file is opened.
+  QJsonObject doc;
+  doc.insert(QStringLiteral("name"), QStringLiteral("experiment"));
+  doc.insert(QStringLiteral("model"),
+             QJsonObject{{QStringLiteral("preset"), QStringLiteral("fmnist_tiny")}});
+  setDocument(doc);
+}
+
+QHBoxLayout* StageLauncher::buildFileRow() {
   auto* fileRow = new QHBoxLayout;
   fileLabel_ = new QLabel(tr("(unsaved experiment)"), this);
   fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -101,26 +144,45 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
   auto* openButton = new QPushButton(tr("Open…"), this);
   openButton->setToolTip(tr("Open an experiment file (Ctrl+O)"));
   fileRow->addWidget(openButton);
-  layout->addLayout(fileRow);
+  connect(openButton, &QPushButton::clicked, this, &StageLauncher::openFileRequested);
+  return fileRow;
+}
 
-  tabs_ = new QTabWidget(this);
-  // Experiment: top-level, model, data and output fields.
+// Experiment: top-level, model, data and output fields.
+QWidget* StageLauncher::buildExperimentPage() {
   auto* general = new QWidget;
   auto* form = new QFormLayout(general);
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   form->addRow(tr("Name"), addLineField("name", tr("experiment"), tr("Run name (no '/')")));
-  form->addRow(tr("Seed"), addLineField("seed", QStringLiteral("0"), tr("Random seed of weights and batches")));
-  form->addRow(tr("Device"), addComboField("device", {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")}, true));
-  form->addRow(tr("Threads"), addLineField("threads", tr("all cores"), tr("LibTorch threads (0 = all cores)")));
-  form->addRow(tr("Model preset"), addComboField("model.preset", {QStringLiteral("fmnist_tiny")}, false));
-  form->addRow(tr("Teacher weights"), addLineField("teacher.weights", tr("train Stage 0"), tr("Pretrained softmax teacher (.safetensors); empty: Stage 0 trains one")));
-  form->addRow(tr("Train images"), addLineField("data.train_limit", tr("all"), tr("Use the first N training images (0 = all)")));
-  form->addRow(tr("Test images"), addLineField("data.test_limit", tr("all"), tr("Evaluate on the first N test images (0 = all)")));
-  form->addRow(tr("Alignment images"), addLineField("data.alignment_limit", tr("train split"), tr("Images for Stages 1-2 (0 = the training split)")));
-  form->addRow(tr("Runs folder"), addLineField("output.runs_dir", QStringLiteral("runs"), tr("Where run folders (weights, checkpoints) go")));
-  tabs_->addTab(general, tr("Experiment"));
+  form->addRow(tr("Seed"),
+               addLineField("seed", QStringLiteral("0"), tr("Random seed of weights and batches")));
+  form->addRow(
+      tr("Device"),
+      addComboField("device",
+                    {QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")}, true));
+  form->addRow(tr("Threads"),
+               addLineField("threads", tr("all cores"), tr("LibTorch threads (0 = all cores)")));
+  form->addRow(tr("Model preset"),
+               addComboField("model.preset", {QStringLiteral("fmnist_tiny")}, false));
+  form->addRow(
+      tr("Teacher weights"),
+      addLineField("teacher.weights", tr("train Stage 0"),
+                   tr("Pretrained softmax teacher (.safetensors); empty: Stage 0 trains one")));
+  form->addRow(tr("Train images"), addLineField("data.train_limit", tr("all"),
+                                                tr("Use the first N training images (0 = all)")));
+  form->addRow(tr("Test images"),
+               addLineField("data.test_limit", tr("all"),
+                            tr("Evaluate on the first N test images (0 = all)")));
+  form->addRow(tr("Alignment images"),
+               addLineField("data.alignment_limit", tr("train split"),
+                            tr("Images for Stages 1-2 (0 = the training split)")));
+  form->addRow(tr("Runs folder"), addLineField("output.runs_dir", QStringLiteral("runs"),
+                                               tr("Where run folders (weights, checkpoints) go")));
+  return general;
+}
 
-  // Stages: one column per stage, one row per hyper-parameter; the header selects the stages.
+// Stages: one column per stage, one row per hyper-parameter; the header selects the stages.
+QWidget* StageLauncher::buildStagesPage() {
   auto* stagesPage = new QWidget;
   auto* grid = new QGridLayout(stagesPage);
   grid->setHorizontalSpacing(4);
@@ -137,8 +199,10 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
     label->setToolTip(QStringLiteral("stages.<stage>.%1").arg(QString::fromLatin1(param.key)));
     grid->addWidget(label, row, 0);
     for (int s = 0; s < 4; ++s) {
-      const QString path = QStringLiteral("stages.%1.%2").arg(stageNames()[s], QString::fromLatin1(param.key));
-      auto* edit = addLineField(path, tr("default"), tr("%1: %2 (%3)").arg(stageTitle(s), tr(param.label), path));
+      const QString path =
+          QStringLiteral("stages.%1.%2").arg(stageNames()[s], QString::fromLatin1(param.key));
+      auto* edit = addLineField(path, tr("default"),
+                                tr("%1: %2 (%3)").arg(stageTitle(s), tr(param.label), path));
       edit->setMinimumWidth(44);
       grid->addWidget(edit, row, 1 + s);
     }
@@ -149,19 +213,10 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
   scroll->setWidget(stagesPage);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  tabs_->addTab(scroll, tr("Stages"));
+  return scroll;
+}
 
-  jsonView_ = new QPlainTextEdit;
-  jsonView_->setReadOnly(true);
-  jsonView_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  tabs_->addTab(jsonView_, tr("JSON"));
-  layout->addWidget(tabs_, 3);
-
-  problemLabel_ = new QLabel(this);
-  problemLabel_->setWordWrap(true);
-  problemLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  layout->addWidget(problemLabel_);
-
+QHBoxLayout* StageLauncher::buildRunButtons() {
   auto* buttons = new QHBoxLayout;
   startButton_ = new QPushButton(tr("Start"), this);
   startButton_->setToolTip(tr("Start the selected stages (Ctrl+Return)"));
@@ -169,10 +224,17 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
   pauseButton_ = new QPushButton(tr("Pause"), this);
   pauseButton_->setToolTip(tr("Pause or resume after the current step (Ctrl+P)"));
   cancelButton_ = new QPushButton(tr("Cancel"), this);
-  cancelButton_->setToolTip(tr("Stop after the current step; the run is checkpointed and can be resumed (Ctrl+.)"));
+  cancelButton_->setToolTip(
+      tr("Stop after the current step; the run is checkpointed and can be resumed (Ctrl+.)"));
   for (auto* b : {startButton_, pauseButton_, cancelButton_}) buttons->addWidget(b);
-  layout->addLayout(buttons);
+  connect(startButton_, &QPushButton::clicked, this, &StageLauncher::start);
+  connect(pauseButton_, &QPushButton::clicked, this, [this] { emit pauseRequested(!paused_); });
+  connect(cancelButton_, &QPushButton::clicked, this, &StageLauncher::cancelRequested);
+  return buttons;
+}
 
+// One progress bar and status line per stage.
+QGridLayout* StageLauncher::buildProgressGrid() {
   auto* progress = new QGridLayout;
   for (int s = 0; s < 4; ++s) {
     progress->addWidget(new QLabel(stageTitle(s), this), 2 * s, 0, 1, 2);
@@ -188,27 +250,11 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
   }
   progress->setColumnStretch(0, 2);
   progress->setColumnStretch(1, 3);
-  layout->addLayout(progress);
-
-  log_ = new QPlainTextEdit(this);
-  log_->setReadOnly(true);
-  log_->setMaximumBlockCount(5000);
-  log_->setPlaceholderText(tr("Run log"));
-  layout->addWidget(log_, 2);
-
-  connect(openButton, &QPushButton::clicked, this, &StageLauncher::openFileRequested);
-  connect(startButton_, &QPushButton::clicked, this, &StageLauncher::start);
-  connect(pauseButton_, &QPushButton::clicked, this, [this] { emit pauseRequested(!paused_); });
-  connect(cancelButton_, &QPushButton::clicked, this, &StageLauncher::cancelRequested);
-
-  // A small, valid default experiment until a file is opened.
-  QJsonObject doc;
-  doc.insert(QStringLiteral("name"), QStringLiteral("experiment"));
-  doc.insert(QStringLiteral("model"), QJsonObject{{QStringLiteral("preset"), QStringLiteral("fmnist_tiny")}});
-  setDocument(doc);
+  return progress;
 }
 
-QLineEdit* StageLauncher::addLineField(const QString& path, const QString& placeholder, const QString& tip) {
+QLineEdit* StageLauncher::addLineField(const QString& path, const QString& placeholder,
+                                       const QString& tip) {
   auto* edit = new QLineEdit(this);
   edit->setPlaceholderText(placeholder);
   edit->setToolTip(tip);
@@ -217,11 +263,13 @@ QLineEdit* StageLauncher::addLineField(const QString& path, const QString& place
   edit->setAccessibleName(path);
   lines_.insert(path, edit);
   widgets_.insert(path, edit);
-  connect(edit, &QLineEdit::textEdited, this, [this, path](const QString& text) { onFieldEdited(path, text); });
+  connect(edit, &QLineEdit::textEdited, this,
+          [this, path](const QString& text) { onFieldEdited(path, text); });
   return edit;
 }
 
-QComboBox* StageLauncher::addComboField(const QString& path, const QStringList& items, bool editable) {
+QComboBox* StageLauncher::addComboField(const QString& path, const QStringList& items,
+                                        bool editable) {
   auto* combo = new QComboBox(this);
   combo->setEditable(editable);
   combo->addItems(items);
@@ -259,7 +307,9 @@ bool StageLauncher::loadFile(const QString& path) {
   QJsonParseError error;
   const auto doc = QJsonDocument::fromJson(file.readAll(), &error);
   if (error.error != QJsonParseError::NoError || !doc.isObject()) {
-    appendLog(tr("%1 is not a JSON experiment: %2 (offset %3)").arg(path, error.errorString()).arg(error.offset),
+    appendLog(tr("%1 is not a JSON experiment: %2 (offset %3)")
+                  .arg(path, error.errorString())
+                  .arg(error.offset),
               LogLine::Level::Error);
     return false;
   }
@@ -290,12 +340,15 @@ void StageLauncher::setDocument(const QJsonObject& document) {
   // A stage switched off in the file is unticked; the rest run.
   const QJsonObject stages = document_.value(QStringLiteral("stages")).toObject();
   for (int s = 0; s < 4; ++s)
-    stageChecks_[s]->setChecked(stages.value(stageNames()[s]).toObject().value(QStringLiteral("enabled")).toBool(true));
+    stageChecks_[s]->setChecked(
+        stages.value(stageNames()[s]).toObject().value(QStringLiteral("enabled")).toBool(true));
   fillForm();
   revalidate();
 }
 
-QByteArray StageLauncher::documentJson() const { return QJsonDocument(document_).toJson(QJsonDocument::Compact); }
+QByteArray StageLauncher::documentJson() const {
+  return QJsonDocument(document_).toJson(QJsonDocument::Compact);
+}
 
 QLineEdit* StageLauncher::field(const QString& path) const { return lines_.value(path); }
 QComboBox* StageLauncher::combo(const QString& path) const { return combos_.value(path); }
@@ -320,7 +373,10 @@ void StageLauncher::fillForm() {
   for (auto it = combos_.cbegin(); it != combos_.cend(); ++it) {
     const QJsonValue v = valueAt(document_, it.key().split(QLatin1Char('.')));
     auto* c = it.value();
-    const QString text = v.isString() ? v.toString() : (it.key() == QLatin1String("model.preset") ? QStringLiteral("fmnist_tiny") : QStringLiteral("auto"));
+    const QString text =
+        v.isString() ? v.toString()
+                     : (it.key() == QLatin1String("model.preset") ? QStringLiteral("fmnist_tiny")
+                                                                  : QStringLiteral("auto"));
     int index = c->findText(text);
     if (index < 0) {
       c->addItem(text);
@@ -328,18 +384,21 @@ void StageLauncher::fillForm() {
     }
     c->setCurrentIndex(index);
   }
-  jsonView_->setPlainText(QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
+  jsonView_->setPlainText(
+      QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
   filling_ = false;
 }
 
 void StageLauncher::onFieldEdited(const QString& path, const QString& text) {
   if (filling_) return;
-  const bool isText = combos_.contains(path) || path == QLatin1String("name") || path == QLatin1String("teacher.weights") ||
+  const bool isText = combos_.contains(path) || path == QLatin1String("name") ||
+                      path == QLatin1String("teacher.weights") ||
                       path == QLatin1String("output.runs_dir");
   QJsonValue value = QJsonValue::Undefined;
   if (!text.trimmed().isEmpty()) value = isText ? QJsonValue(text) : parseScalar(text);
   setAt(document_, path.split(QLatin1Char('.')), value);
-  jsonView_->setPlainText(QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
+  jsonView_->setPlainText(
+      QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
   revalidate();
 }
 
@@ -348,7 +407,8 @@ void StageLauncher::revalidate() {
   if (validator_) {
     p = validator_(documentJson(), selectedStages());
   }
-  if (p.ok() && selectedStages().isEmpty()) p = FieldProblem{QStringLiteral("stages"), tr("select at least one stage to run")};
+  if (p.ok() && selectedStages().isEmpty())
+    p = FieldProblem{QStringLiteral("stages"), tr("select at least one stage to run")};
   const bool changed = p.ok() != problem_.ok();
   problem_ = p;
   markProblem();
@@ -367,24 +427,28 @@ void StageLauncher::markProblem() {
     }
     w->setToolTip(bad ? problem_.reason : w->property("baseTip").toString());
   }
-  for (int t = 0; t < tabs_->count(); ++t) tabs_->setTabText(t, tabs_->tabText(t).remove(QStringLiteral(" ⚠")));
+  for (int t = 0; t < tabs_->count(); ++t)
+    tabs_->setTabText(t, tabs_->tabText(t).remove(QStringLiteral(" ⚠")));
   if (problem_.ok()) {
     problemLabel_->setText(tr("✓ The experiment is valid."));
     problemLabel_->setStyleSheet(QStringLiteral("color: #2ca02c;"));
     return;
   }
   problemLabel_->setStyleSheet(QStringLiteral("color: #d62728; font-weight: bold;"));
-  problemLabel_->setText(problem_.field.isEmpty() ? tr("⚠ %1").arg(problem_.reason)
-                                                  : tr("⚠ %1: %2").arg(problem_.field, problem_.reason));
+  problemLabel_->setText(problem_.field.isEmpty()
+                             ? tr("⚠ %1").arg(problem_.reason)
+                             : tr("⚠ %1: %2").arg(problem_.field, problem_.reason));
   if (auto* w = widgets_.value(problem_.field))
     for (int t = 0; t < tabs_->count(); ++t)
-      if (tabs_->widget(t)->isAncestorOf(w)) tabs_->setTabText(t, tabs_->tabText(t) + QStringLiteral(" ⚠"));
+      if (tabs_->widget(t)->isAncestorOf(w))
+        tabs_->setTabText(t, tabs_->tabText(t) + QStringLiteral(" ⚠"));
 }
 
 void StageLauncher::updateButtons() {
   startButton_->setEnabled(problem_.ok() && !running_);
-  startButton_->setToolTip(problem_.ok() ? tr("Start the selected stages (Ctrl+Return)")
-                                         : tr("Fix %1 first: %2").arg(problem_.field, problem_.reason));
+  startButton_->setToolTip(problem_.ok()
+                               ? tr("Start the selected stages (Ctrl+Return)")
+                               : tr("Fix %1 first: %2").arg(problem_.field, problem_.reason));
   pauseButton_->setEnabled(running_);
   pauseButton_->setText(paused_ ? tr("Resume") : tr("Pause"));
   cancelButton_->setEnabled(running_);
@@ -452,8 +516,12 @@ void StageLauncher::onStage(const StageUpdate& u) {
       bars_[s]->setValue(bars_[s]->maximum());
       barLabels_[s]->setText(tr("done in %1").arg(formatDuration(u.seconds)));
       break;
-    case StageUpdate::Kind::Cancelled: barLabels_[s]->setText(tr("interrupted at step %1").arg(u.step)); break;
-    case StageUpdate::Kind::Failed: barLabels_[s]->setText(tr("failed")); break;
+    case StageUpdate::Kind::Cancelled:
+      barLabels_[s]->setText(tr("interrupted at step %1").arg(u.step));
+      break;
+    case StageUpdate::Kind::Failed:
+      barLabels_[s]->setText(tr("failed"));
+      break;
   }
 }
 
@@ -465,8 +533,9 @@ void StageLauncher::onJobFinished(const JobState& state) {
   const auto level = state.status == QLatin1String("failed") ? LogLine::Level::Error
                      : state.status == QLatin1String("done") ? LogLine::Level::Info
                                                              : LogLine::Level::Warning;
-  appendLog(state.message.isEmpty() ? tr("Run %1: %2").arg(state.runId).arg(state.status)
-                                    : tr("Run %1: %2 — %3").arg(state.runId).arg(state.status, state.message),
+  appendLog(state.message.isEmpty()
+                ? tr("Run %1: %2").arg(state.runId).arg(state.status)
+                : tr("Run %1: %2 — %3").arg(state.runId).arg(state.status, state.message),
             level);
   updateButtons();
 }
@@ -483,8 +552,10 @@ void StageLauncher::appendLog(const QString& text, LogLine::Level level) {
                         : level == LogLine::Level::Warning ? QStringLiteral("#e67e22")
                                                            : QString();
   const QString body = text.toHtmlEscaped();
-  log_->appendHtml(color.isEmpty() ? QStringLiteral("<span>%1 %2</span>").arg(time, body)
-                                   : QStringLiteral("<span style=\"color:%1\">%2 %3</span>").arg(color, time, body));
+  log_->appendHtml(
+      color.isEmpty()
+          ? QStringLiteral("<span>%1 %2</span>").arg(time, body)
+          : QStringLiteral("<span style=\"color:%1\">%2 %3</span>").arg(color, time, body));
 }
 
 }  // namespace adala::widgets

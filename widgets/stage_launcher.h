@@ -16,6 +16,8 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -31,7 +33,8 @@ struct FieldProblem {
   bool ok() const { return field.isEmpty() && reason.isEmpty(); }
 };
 // Validates the document for a run of these stages (0..3).
-using ConfigValidator = std::function<FieldProblem(const QByteArray& json, const QList<int>& stages)>;
+using ConfigValidator =
+    std::function<FieldProblem(const QByteArray& json, const QList<int>& stages)>;
 
 class StageLauncher : public QWidget {
   Q_OBJECT
@@ -75,7 +78,8 @@ class StageLauncher : public QWidget {
   void onLog(const adala::widgets::LogLine& line);
   void onJobFinished(const adala::widgets::JobState& state);
   void onPaused(bool paused);
-  void appendLog(const QString& text, adala::widgets::LogLine::Level level = adala::widgets::LogLine::Level::Info);
+  void appendLog(const QString& text,
+                 adala::widgets::LogLine::Level level = adala::widgets::LogLine::Level::Info);
   void start();
 
  signals:
@@ -86,6 +90,11 @@ class StageLauncher : public QWidget {
   void validityChanged(bool ok);
 
  private:
+  QHBoxLayout* buildFileRow();
+  QWidget* buildExperimentPage();
+  QWidget* buildStagesPage();
+  QHBoxLayout* buildRunButtons();
+  QGridLayout* buildProgressGrid();
   QLineEdit* addLineField(const QString& path, const QString& placeholder, const QString& tip);
   QComboBox* addComboField(const QString& path, const QStringList& items, bool editable);
   void fillForm();
