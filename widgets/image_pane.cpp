@@ -12,20 +12,9 @@ namespace {
 constexpr int kTitleHeight = 20;
 }
 
-ImagePane::ImagePane(const QString& title, QWidget* parent) : QWidget(parent), title_(title) {
-  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-  setCursor(Qt::CrossCursor);
+ImagePane::ImagePane(const QString& title, QWidget* parent)
+    : TitledImagePane(title, kTitleHeight, parent) {
   setFocusPolicy(Qt::ClickFocus);
-}
-
-void ImagePane::setImage(const QImage& image) {
-  image_ = image;
-  update();
-}
-
-void ImagePane::setTitle(const QString& title) {
-  title_ = title;
-  update();
 }
 
 void ImagePane::setHighlight(const QRect& imageRect) {
@@ -34,45 +23,43 @@ void ImagePane::setHighlight(const QRect& imageRect) {
 }
 
 QRectF ImagePane::imageRectInWidget() const {
-  const QRectF area(0, kTitleHeight, width(), height() - kTitleHeight);
-  if (image_.isNull() || area.width() <= 0 || area.height() <= 0) return area;
-  const double scale = std::min(area.width() / image_.width(), area.height() / image_.height());
-  const QSizeF size(image_.width() * scale, image_.height() * scale);
+  const QRectF area = viewArea();
+  if (image().isNull() || area.width() <= 0 || area.height() <= 0) return area;
+  const double scale = fitScale();
+  const QSizeF size(image().width() * scale, image().height() * scale);
   return QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size);
 }
 
 QPointF ImagePane::toWidget(const QPointF& p) const {
   const QRectF r = imageRectInWidget();
-  if (image_.isNull()) return r.topLeft();
-  return {r.left() + p.x() * r.width() / image_.width(), r.top() + p.y() * r.height() / image_.height()};
+  if (image().isNull()) return r.topLeft();
+  return {r.left() + p.x() * r.width() / image().width(),
+          r.top() + p.y() * r.height() / image().height()};
 }
 
 QPointF ImagePane::toImage(const QPointF& p) const {
   const QRectF r = imageRectInWidget();
-  if (image_.isNull() || r.width() <= 0) return {-1, -1};
-  return {(p.x() - r.left()) * image_.width() / r.width(), (p.y() - r.top()) * image_.height() / r.height()};
+  if (image().isNull() || r.width() <= 0) return {-1, -1};
+  return {(p.x() - r.left()) * image().width() / r.width(),
+          (p.y() - r.top()) * image().height() / r.height()};
 }
 
 void ImagePane::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.fillRect(rect(), palette().base());
-  p.setPen(palette().color(QPalette::Text));
-  QFont f = font();
-  f.setBold(true);
-  p.setFont(f);
-  p.drawText(QRect(4, 0, width() - 8, kTitleHeight), Qt::AlignVCenter | Qt::AlignLeft, title_);
-  if (image_.isNull()) {
-    p.setFont(font());
-    p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(rect().adjusted(0, kTitleHeight, 0, 0), Qt::AlignCenter | Qt::TextWordWrap, tr("no image"));
+  drawTitle(p, palette().color(QPalette::Text));
+  if (image().isNull()) {
+    drawPlaceholder(p, tr("no image"));
     return;
   }
   const QRectF target = imageRectInWidget();
   // Patches must stay crisp squares: nearest-neighbour when enlarging.
-  p.setRenderHint(QPainter::SmoothPixmapTransform, target.width() < image_.width());
-  p.drawImage(target, image_);
+  p.setRenderHint(QPainter::SmoothPixmapTransform, target.width() < image().width());
+  p.drawImage(target, image());
   if (!highlight_.isEmpty()) {
-    const QRectF cell(toWidget(highlight_.topLeft()), toWidget(highlight_.topLeft() + QPoint(highlight_.width(), highlight_.height())));
+    const QRectF cell(
+        toWidget(highlight_.topLeft()),
+        toWidget(highlight_.topLeft() + QPoint(highlight_.width(), highlight_.height())));
     p.setRenderHint(QPainter::Antialiasing);
     p.setBrush(Qt::NoBrush);
     if (std::min(cell.width(), cell.height()) >= 10) {
@@ -83,7 +70,8 @@ void ImagePane::paintEvent(QPaintEvent*) {
     } else {
       // A patch smaller than a few screen pixels (a 1024 x 1024 input): ring and cross hairs.
       const QPointF c = cell.center();
-      for (const auto& [color, width] : {std::pair{QColor(Qt::black), 3.0}, std::pair{QColor(Qt::white), 1.5}}) {
+      for (const auto& [color, width] :
+           {std::pair{QColor(Qt::black), 3.0}, std::pair{QColor(Qt::white), 1.5}}) {
         p.setPen(QPen(color, width));
         p.drawEllipse(c, 9.0, 9.0);
         p.drawLine(QPointF(c.x() - 16, c.y()), QPointF(c.x() - 10, c.y()));
@@ -96,9 +84,9 @@ void ImagePane::paintEvent(QPaintEvent*) {
 }
 
 void ImagePane::mousePressEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton || image_.isNull()) return QWidget::mousePressEvent(event);
+  if (event->button() != Qt::LeftButton || image().isNull()) return QWidget::mousePressEvent(event);
   const QPointF ip = toImage(event->position());
-  if (ip.x() < 0 || ip.y() < 0 || ip.x() >= image_.width() || ip.y() >= image_.height()) return;
+  if (ip.x() < 0 || ip.y() < 0 || ip.x() >= image().width() || ip.y() >= image().height()) return;
   emit clicked(ip);
 }
 

@@ -1,22 +1,19 @@
 #pragma once
 // One square-pixel view of an image (letterboxed, aspect kept) with a title and an optional
 // highlighted grid cell. Clicks report the clicked point in image pixel coordinates.
-#include <QImage>
 #include <QPointF>
 #include <QRect>
 #include <QString>
-#include <QWidget>
+
+#include "widgets/titled_image_pane.h"
 
 namespace adala::widgets {
 
-class ImagePane : public QWidget {
+class ImagePane : public TitledImagePane {
   Q_OBJECT
  public:
   explicit ImagePane(const QString& title, QWidget* parent = nullptr);
 
-  void setImage(const QImage& image);
-  const QImage& image() const { return image_; }
-  void setTitle(const QString& title);
   // The cell to outline, in image pixels (empty: none).
   void setHighlight(const QRect& imageRect);
   // Where an image pixel (centre) lands in widget coordinates, and back.
@@ -35,8 +32,6 @@ class ImagePane : public QWidget {
   void mousePressEvent(QMouseEvent* event) override;
 
  private:
-  QString title_;
-  QImage image_;
   QRect highlight_;
 };
 

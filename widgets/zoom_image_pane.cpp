@@ -10,21 +10,9 @@
 namespace adala::widgets {
 
 ZoomImagePane::ZoomImagePane(const QString& title, QWidget* parent)
-    : QWidget(parent), title_(title) {
-  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    : TitledImagePane(title, kTitleHeight, parent) {
   setMouseTracking(true);
-  setCursor(Qt::CrossCursor);
   setFocusPolicy(Qt::NoFocus);  // keys go to the owner
-}
-
-void ZoomImagePane::setTitle(const QString& title) {
-  title_ = title;
-  update();
-}
-
-void ZoomImagePane::setImage(const QImage& image) {
-  image_ = image;
-  update();
 }
 
 void ZoomImagePane::setView(double scale, const QPointF& centre) {
@@ -33,21 +21,11 @@ void ZoomImagePane::setView(double scale, const QPointF& centre) {
   update();
 }
 
-QRectF ZoomImagePane::viewArea() const {
-  return QRectF(0, kTitleHeight, width(), std::max(0, height() - kTitleHeight));
-}
-
-double ZoomImagePane::fitScale() const {
-  const QRectF area = viewArea();
-  if (image_.isNull() || area.isEmpty()) return 1.0;
-  return std::min(area.width() / image_.width(), area.height() / image_.height());
-}
-
 double ZoomImagePane::scale() const { return scale_ > 0.0 ? scale_ : fitScale(); }
 
 QPointF ZoomImagePane::centre() const {
-  if (scale_ > 0.0 || image_.isNull()) return centre_;
-  return QPointF(image_.width() / 2.0, image_.height() / 2.0);
+  if (scale_ > 0.0 || image().isNull()) return centre_;
+  return QPointF(image().width() / 2.0, image().height() / 2.0);
 }
 
 QPointF ZoomImagePane::toWidget(const QPointF& imagePoint) const {
@@ -72,33 +50,25 @@ void ZoomImagePane::paintEvent(QPaintEvent*) {
   const QRectF area = viewArea();
   p.fillRect(area, palette().base());
 
-  QFont bold = font();
-  bold.setBold(true);
-  p.setFont(bold);
-  p.setPen(palette().color(QPalette::WindowText));
-  const QRect titleRect(4, 0, width() - 8, kTitleHeight);
-  p.drawText(titleRect, Qt::AlignVCenter | Qt::AlignLeft,
-             QFontMetrics(bold).elidedText(title_, Qt::ElideRight, titleRect.width()));
-  p.setFont(font());
-  if (image_.isNull()) {
-    p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, tr("no image"));
+  drawTitle(p, palette().color(QPalette::WindowText));
+  if (image().isNull()) {
+    drawPlaceholder(p, tr("no image"));
     return;
   }
 
   // Only the visible part of the image, whole pixels, so a deep zoom stays cheap.
   p.setClipRect(area);
   const QPointF a = toImage(area.topLeft()), b = toImage(area.bottomRight());
-  const int x0 = std::clamp(int(std::floor(a.x())), 0, image_.width());
-  const int y0 = std::clamp(int(std::floor(a.y())), 0, image_.height());
-  const int x1 = std::clamp(int(std::ceil(b.x())), 0, image_.width());
-  const int y1 = std::clamp(int(std::ceil(b.y())), 0, image_.height());
+  const int x0 = std::clamp(int(std::floor(a.x())), 0, image().width());
+  const int y0 = std::clamp(int(std::floor(a.y())), 0, image().height());
+  const int x1 = std::clamp(int(std::ceil(b.x())), 0, image().width());
+  const int y1 = std::clamp(int(std::ceil(b.y())), 0, image().height());
   if (x1 > x0 && y1 > y0) {
     const QRect source(x0, y0, x1 - x0, y1 - y0);
     const QRectF target(toWidget(source.topLeft()), toWidget(QPointF(x1, y1)));
     // Masks must stay crisp: nearest neighbour when enlarging.
     p.setRenderHint(QPainter::SmoothPixmapTransform, scale() < 1.0);
-    p.drawImage(target, image_, source);
+    p.drawImage(target, image(), source);
   }
   drawHover(p);
   p.setClipping(false);
@@ -160,7 +130,7 @@ void ZoomImagePane::drawHoverMarks(QPainter& p) {
 }
 
 void ZoomImagePane::wheelEvent(QWheelEvent* event) {
-  if (!(event->modifiers() & Qt::ControlModifier) || image_.isNull())
+  if (!(event->modifiers() & Qt::ControlModifier) || image().isNull())
     return QWidget::wheelEvent(event);
   const double steps = event->angleDelta().y() / 120.0;
   if (steps == 0.0) return;
@@ -170,7 +140,7 @@ void ZoomImagePane::wheelEvent(QWheelEvent* event) {
 }
 
 void ZoomImagePane::mousePressEvent(QMouseEvent* event) {
-  if (event->button() != Qt::LeftButton || image_.isNull()) return QWidget::mousePressEvent(event);
+  if (event->button() != Qt::LeftButton || image().isNull()) return QWidget::mousePressEvent(event);
   dragging_ = true;
   lastDrag_ = event->position();
   setCursor(Qt::ClosedHandCursor);
@@ -201,13 +171,13 @@ void ZoomImagePane::leaveEvent(QEvent* event) {
 }
 
 void ZoomImagePane::reportHover(const QPointF& widgetPoint) {
-  if (image_.isNull() || !viewArea().contains(widgetPoint)) {
+  if (image().isNull() || !viewArea().contains(widgetPoint)) {
     emit hovered(QPoint(-1, -1));
     return;
   }
   const QPointF ip = toImage(widgetPoint);
   const QPoint pixel(int(std::floor(ip.x())), int(std::floor(ip.y())));
-  emit hovered(image_.rect().contains(pixel) ? pixel : QPoint(-1, -1));
+  emit hovered(image().rect().contains(pixel) ? pixel : QPoint(-1, -1));
 }
 
 }  // namespace adala::widgets

@@ -4,30 +4,24 @@
 // drag, double-click) and its owner sets the shared view on every pane with setView(). It also
 // reports the image pixel under the cursor and draws a marker and a label there on request.
 #include <QColor>
-#include <QImage>
 #include <QPoint>
 #include <QPointF>
 #include <QString>
-#include <QWidget>
+
+#include "widgets/titled_image_pane.h"
 
 namespace adala::widgets {
 
-class ZoomImagePane : public QWidget {
+class ZoomImagePane : public TitledImagePane {
   Q_OBJECT
  public:
   explicit ZoomImagePane(const QString& title, QWidget* parent = nullptr);
-
-  void setTitle(const QString& title);
-  QString title() const { return title_; }
-  void setImage(const QImage& image);
-  const QImage& image() const { return image_; }
 
   // Screen pixels per image pixel (0: fit the pane) and the image point at the pane's centre
   // (ignored when fitting).
   void setView(double scale, const QPointF& centre);
   bool fitting() const { return scale_ <= 0.0; }
   double scale() const;  // in effect, fitting or not
-  double fitScale() const;
   QPointF centre() const;
 
   // The marker on an image pixel and its label ((-1, -1): none).
@@ -35,8 +29,7 @@ class ZoomImagePane : public QWidget {
   QPoint hoverPixel() const { return hoverPixel_; }
   QString hoverLabel() const { return hoverLabel_; }
 
-  // Area the image is drawn in, and the mapping between widget and image coordinates.
-  QRectF viewArea() const;
+  // The mapping between widget and image coordinates.
   QPointF toWidget(const QPointF& imagePoint) const;
   QPointF toImage(const QPointF& widgetPoint) const;
 
@@ -67,8 +60,6 @@ class ZoomImagePane : public QWidget {
   void drawHover(QPainter& p);
   void drawHoverMarks(QPainter& p);
 
-  QString title_;
-  QImage image_;
   double scale_ = 0.0;
   QPointF centre_;
   bool dragging_ = false;
