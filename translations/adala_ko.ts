@@ -1809,24 +1809,8 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>%1을(를) 읽을 수 없습니다: %2</translation>
     </message>
     <message>
-        <source>%1 is empty.</source>
-        <translation>%1이(가) 비어 있습니다.</translation>
-    </message>
-    <message>
-        <source>%1 is not a scaling benchmark CSV (it has no &quot;resolution&quot; and &quot;mode&quot; columns; write one with adala bench scaling --csv FILE).</source>
-        <translation>%1은(는) 스케일링 벤치마크 CSV가 아닙니다 (&quot;resolution&quot;과 &quot;mode&quot; 열이 없습니다. adala bench scaling --csv FILE로 만드세요).</translation>
-    </message>
-    <message>
-        <source>%1, line %2: no resolution or mode.</source>
-        <translation>%1, %2번째 줄: 해상도나 모드가 없습니다.</translation>
-    </message>
-    <message>
         <source>%1 holds no benchmark points.</source>
         <translation>%1에 벤치마크 지점이 없습니다.</translation>
-    </message>
-    <message>
-        <source>Cannot write %1: %2</source>
-        <translation>%1에 쓸 수 없습니다: %2</translation>
     </message>
     <message>
         <source>There is no run %1 in %2.</source>

@@ -18,7 +18,8 @@ namespace adala::cli {
 
 class BenchmarkRecord {
  public:
-  // Prints "benchmark run ID recorded in PATH" on stderr (the GUI reads the id from it).
+  // Prints "benchmark run ID recorded in PATH" on stderr for people (programs such as the GUI
+  // read the id from the `--progress jsonl` stream's "recorded" event).
   BenchmarkRecord(const std::string& db_option, const std::string& name, const Json& config,
                   const std::string& device);
   ~BenchmarkRecord();

@@ -6,6 +6,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "engine/core/build_info.h"
 #include "engine/core/device.h"
 
 #ifdef ADALA_HAVE_STORE
@@ -24,7 +25,7 @@ int info_command(const Args& args) {
   CLI::App app{"Prints library versions, CUDA availability and threads.", "adala info"};
   prepare_command_app(app);
   if (!parse_command_line(app, args)) return 0;
-  std::printf("AdaLA Workbench %s (%s)\n", ADALA_VERSION, ADALA_GIT_VERSION);
+  std::printf("AdaLA Workbench %s (%s)\n", kProjectVersion, kGitVersion);
   std::printf("LibTorch        %s\n", torch_version_string().c_str());
   std::printf("CUDA available  %s (%d device%s)\n", cuda_available() ? "yes" : "no",
               cuda_device_count(), cuda_device_count() == 1 ? "" : "s");

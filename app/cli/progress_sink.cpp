@@ -1,5 +1,6 @@
 #include "app/cli/progress_sink.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -9,10 +10,8 @@ namespace adala::cli {
 std::string format_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "--:--";
   const long s = std::lround(seconds);
-  char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%02ld:%02ld", s / 60, s % 60);
-  return buf;
+  if (s >= 3600) return fmt::format("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+  return fmt::format("{:02}:{:02}", s / 60, s % 60);
 }
 
 ProgressBarSink::ProgressBarSink(std::FILE* out) : out_(out), tty_(isatty(fileno(out)) != 0) {}
@@ -48,14 +47,20 @@ void ProgressBarSink::on_event(const Event& event) {
       std::fprintf(out_, "== %s: %lld steps%s%s\n", s->stage.c_str(), (long long)s->total_steps,
                    s->message.empty() ? "" : ", ", s->message.c_str());
     } else {
-      const char* what = s->kind == StageEvent::Kind::Finished ? "done" : s->kind == StageEvent::Kind::Cancelled ? "cancelled" : "failed";
+      const char* what = s->kind == StageEvent::Kind::Finished    ? "done"
+                         : s->kind == StageEvent::Kind::Cancelled ? "cancelled"
+                                                                  : "failed";
       std::fprintf(out_, "%s== %s %s in %s %s\n", tty_ ? "\n" : "", s->stage.c_str(), what,
                    format_duration(s->seconds).c_str(), s->message.c_str());
     }
   } else if (const auto* e = std::get_if<EvalMetrics>(&event)) {
     std::fprintf(out_, "   %s %s = %.4f\n", e->stage.c_str(), e->key.c_str(), e->value);
   } else if (const auto* l = std::get_if<LogEvent>(&event)) {
-    std::fprintf(out_, "   %s%s\n", l->level == LogEvent::Level::Info ? "" : l->level == LogEvent::Level::Warning ? "warning: " : "error: ", l->message.c_str());
+    std::fprintf(out_, "   %s%s\n",
+                 l->level == LogEvent::Level::Info      ? ""
+                 : l->level == LogEvent::Level::Warning ? "warning: "
+                                                        : "error: ",
+                 l->message.c_str());
   }
   std::fflush(out_);
 }

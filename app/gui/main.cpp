@@ -1,5 +1,6 @@
 // `adala-workbench`: the desktop face of the engine. Every option drives the real window, so
 // the same invocations serve users, scripted demos and screenshots.
+#include "engine/core/build_info.h"
 #include "engine/core/device.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -43,8 +44,10 @@ QList<int> parseStages(const QString& text, bool* ok) {
   for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
     bool good = false;
     const int s = part.trimmed().toInt(&good);
-    if (!good || s < 0 || s > 3) *ok = false;
-    else stages << s;
+    if (!good || s < 0 || s > 3)
+      *ok = false;
+    else
+      stages << s;
   }
   return stages;
 }
@@ -74,7 +77,7 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("AdaLA"));
   QApplication::setApplicationName(QStringLiteral("Workbench"));
   QApplication::setApplicationDisplayName(QApplication::translate("main", "AdaLA Workbench"));
-  QApplication::setApplicationVersion(QStringLiteral(ADALA_VERSION));
+  QApplication::setApplicationVersion(QString::fromLatin1(adala::kProjectVersion));
   QApplication::setWindowIcon(workbenchIcon("adala"));
   QGuiApplication::setDesktopFileName(QStringLiteral("adala-workbench"));
 #ifdef ADALA_HAVE_REPORT_GUI
@@ -84,26 +87,55 @@ int main(int argc, char** argv) {
 
   QCommandLineParser cli;
   cli.setApplicationDescription(QApplication::translate(
-      "main", "AdaLA Workbench: adapt a softmax ViT into a linear-attention ViT and inspect every step."));
+      "main",
+      "AdaLA Workbench: adapt a softmax ViT into a linear-attention ViT and inspect every step."));
   cli.addHelpOption();
   cli.addVersionOption();
-  cli.addPositionalArgument(QStringLiteral("experiment"), QApplication::translate("main", "Experiment file to open."),
+  cli.addPositionalArgument(QStringLiteral("experiment"),
+                            QApplication::translate("main", "Experiment file to open."),
                             QStringLiteral("[experiment.json]"));
-  const QCommandLineOption db({QStringLiteral("db")}, QApplication::translate("main", "Run database (default: %1).").arg(defaultDatabase()),
-                              QStringLiteral("file"), defaultDatabase());
-  const QCommandLineOption run({QStringLiteral("run")}, QApplication::translate("main", "Open this experiment and start it."), QStringLiteral("config"));
-  const QCommandLineOption stages({QStringLiteral("stages")}, QApplication::translate("main", "Stages to run, e.g. 0,1,2,3."), QStringLiteral("list"));
-  const QCommandLineOption openRun({QStringLiteral("open-run")}, QApplication::translate("main", "Show this recorded run."), QStringLiteral("id"));
-  const QCommandLineOption compare({QStringLiteral("compare")}, QApplication::translate("main", "Overlay these recorded runs."), QStringLiteral("id,id,..."));
-  const QCommandLineOption inspect({QStringLiteral("inspect")}, QApplication::translate("main", "Inspect the attention of this checkpoint."), QStringLiteral("checkpoint"));
-  const QCommandLineOption image({QStringLiteral("image")}, QApplication::translate("main", "Image file for the inspector."), QStringLiteral("file"));
-  const QCommandLineOption item({QStringLiteral("dataset-index")}, QApplication::translate("main", "Fashion-MNIST test item for the inspector."), QStringLiteral("n"));
-  const QCommandLineOption inputSize({QStringLiteral("input-size")},
-                                     QApplication::translate("main", "Inspector input: 0 = the model's size, -1 = the image's, or a square side."),
-                                     QStringLiteral("pixels"));
-  const QCommandLineOption block({QStringLiteral("block")}, QApplication::translate("main", "Inspector block."), QStringLiteral("b"));
-  const QCommandLineOption head({QStringLiteral("head")}, QApplication::translate("main", "Inspector head."), QStringLiteral("h"));
-  const QCommandLineOption query({QStringLiteral("query-patch")}, QApplication::translate("main", "Inspector query patch."), QStringLiteral("row,col"));
+  const QCommandLineOption db(
+      {QStringLiteral("db")},
+      QApplication::translate("main", "Run database (default: %1).").arg(defaultDatabase()),
+      QStringLiteral("file"), defaultDatabase());
+  const QCommandLineOption run(
+      {QStringLiteral("run")},
+      QApplication::translate("main", "Open this experiment and start it."),
+      QStringLiteral("config"));
+  const QCommandLineOption stages({QStringLiteral("stages")},
+                                  QApplication::translate("main", "Stages to run, e.g. 0,1,2,3."),
+                                  QStringLiteral("list"));
+  const QCommandLineOption openRun({QStringLiteral("open-run")},
+                                   QApplication::translate("main", "Show this recorded run."),
+                                   QStringLiteral("id"));
+  const QCommandLineOption compare({QStringLiteral("compare")},
+                                   QApplication::translate("main", "Overlay these recorded runs."),
+                                   QStringLiteral("id,id,..."));
+  const QCommandLineOption inspect(
+      {QStringLiteral("inspect")},
+      QApplication::translate("main", "Inspect the attention of this checkpoint."),
+      QStringLiteral("checkpoint"));
+  const QCommandLineOption image({QStringLiteral("image")},
+                                 QApplication::translate("main", "Image file for the inspector."),
+                                 QStringLiteral("file"));
+  const QCommandLineOption item(
+      {QStringLiteral("dataset-index")},
+      QApplication::translate("main", "Fashion-MNIST test item for the inspector."),
+      QStringLiteral("n"));
+  const QCommandLineOption inputSize(
+      {QStringLiteral("input-size")},
+      QApplication::translate(
+          "main", "Inspector input: 0 = the model's size, -1 = the image's, or a square side."),
+      QStringLiteral("pixels"));
+  const QCommandLineOption block({QStringLiteral("block")},
+                                 QApplication::translate("main", "Inspector block."),
+                                 QStringLiteral("b"));
+  const QCommandLineOption head({QStringLiteral("head")},
+                                QApplication::translate("main", "Inspector head."),
+                                QStringLiteral("h"));
+  const QCommandLineOption query({QStringLiteral("query-patch")},
+                                 QApplication::translate("main", "Inspector query patch."),
+                                 QStringLiteral("row,col"));
   const QCommandLineOption tab(
       {QStringLiteral("tab")},
       QApplication::translate("main", "Central tab to show: plot, inspector or scaling."),
@@ -113,31 +145,50 @@ int main(int argc, char** argv) {
       QApplication::translate("main",
                               "Plot this CSV of adala bench scaling --csv in the Scaling tab."),
       QStringLiteral("file"));
-  const QCommandLineOption theme({QStringLiteral("theme")}, QApplication::translate("main", "system, light or dark."), QStringLiteral("name"));
-  const QCommandLineOption threads({QStringLiteral("threads")}, QApplication::translate("main", "LibTorch threads (default: all cores)."), QStringLiteral("n"), QStringLiteral("0"));
-  const QCommandLineOption quitAfter({QStringLiteral("quit-after")},
-                                     QApplication::translate("main", "Close after this many seconds (a running job is cancelled and left resumable)."),
-                                     QStringLiteral("seconds"));
-  const QCommandLineOption quitWhenDone({QStringLiteral("quit-when-done")}, QApplication::translate("main", "Close once the started run is over."));
-  const QCommandLineOption measureStall({QStringLiteral("measure-stall")},
-                                        QApplication::translate("main", "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
-                                        QStringLiteral("config"));
+  const QCommandLineOption theme({QStringLiteral("theme")},
+                                 QApplication::translate("main", "system, light or dark."),
+                                 QStringLiteral("name"));
+  const QCommandLineOption threads(
+      {QStringLiteral("threads")},
+      QApplication::translate("main", "LibTorch threads (default: all cores)."),
+      QStringLiteral("n"), QStringLiteral("0"));
+  const QCommandLineOption quitAfter(
+      {QStringLiteral("quit-after")},
+      QApplication::translate(
+          "main", "Close after this many seconds (a running job is cancelled and left resumable)."),
+      QStringLiteral("seconds"));
+  const QCommandLineOption quitWhenDone(
+      {QStringLiteral("quit-when-done")},
+      QApplication::translate("main", "Close once the started run is over."));
+  const QCommandLineOption measureStall(
+      {QStringLiteral("measure-stall")},
+      QApplication::translate(
+          "main",
+          "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
+      QStringLiteral("config"));
   for (const auto* o :
        {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &inputSize, &block, &head,
         &query, &tab, &scalingCsv, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
-  const QCommandLineOption openSegmentation({QStringLiteral("open-segmentation")},
-                                            QApplication::translate("main", "Show these segmentation results (a results folder, a folder of them, or a run folder)."),
-                                            QStringLiteral("folder"));
-  const QCommandLineOption segmentationImage({QStringLiteral("segmentation-image")},
-                                             QApplication::translate("main", "Image the segmentation viewer shows first (1 = the first)."),
-                                             QStringLiteral("n"));
+  const QCommandLineOption openSegmentation(
+      {QStringLiteral("open-segmentation")},
+      QApplication::translate(
+          "main",
+          "Show these segmentation results (a results folder, a folder of them, or a run folder)."),
+      QStringLiteral("folder"));
+  const QCommandLineOption segmentationImage(
+      {QStringLiteral("segmentation-image")},
+      QApplication::translate("main", "Image the segmentation viewer shows first (1 = the first)."),
+      QStringLiteral("n"));
   cli.addOption(openSegmentation);
   cli.addOption(segmentationImage);
   cli.process(app);
 
   configure_threads(cli.value(threads).toInt());
-  const QString themeChoice = cli.isSet(theme) ? cli.value(theme) : QSettings().value(QStringLiteral("theme"), QStringLiteral("system")).toString();
+  const QString themeChoice =
+      cli.isSet(theme)
+          ? cli.value(theme)
+          : QSettings().value(QStringLiteral("theme"), QStringLiteral("system")).toString();
   ThemeManager::instance()->apply(themeFromName(themeChoice));
 
   QString dbPath = QFileInfo(cli.value(db)).absoluteFilePath();
@@ -145,7 +196,8 @@ int main(int argc, char** argv) {
   MainWindow window(&controller);
   window.show();
 
-  if (!cli.positionalArguments().isEmpty()) window.openExperiment(cli.positionalArguments().first());
+  if (!cli.positionalArguments().isEmpty())
+    window.openExperiment(cli.positionalArguments().first());
   QList<int> stageList;
   if (cli.isSet(stages)) {
     bool ok = false;
@@ -169,7 +221,8 @@ int main(int argc, char** argv) {
     }
     if (!stageList.isEmpty()) window.launcher()->setSelectedStages(stageList);
     if (!window.launcher()->problem().ok()) {
-      std::fprintf(stderr, "adala-workbench: %s: %s\n", qPrintable(window.launcher()->problem().field),
+      std::fprintf(stderr, "adala-workbench: %s: %s\n",
+                   qPrintable(window.launcher()->problem().field),
                    qPrintable(window.launcher()->problem().reason));
       return 2;
     }
@@ -179,44 +232,56 @@ int main(int argc, char** argv) {
     window.launcher()->setSelectedStages(stageList);
   }
   if (measuring) {
-    QObject::connect(&controller, &EngineController::jobStarted, whole, [whole] { whole->start(); });
-    QObject::connect(&controller, &EngineController::stageChanged, meter, [meter](const widgets::StageUpdate& u) {
-      if (widgets::stageIndex(u.stage) != 2) return;  // the stall meter watches Stage 2
-      if (u.kind == widgets::StageUpdate::Kind::Started) meter->start();
-      else meter->stop();
-    });
-    QObject::connect(&controller, &EngineController::jobFinished, &window, [&, meter, whole](const widgets::JobState& s) {
-      meter->stop();
-      whole->stop();
-      std::printf("run %lld: %s\n", static_cast<long long>(s.runId), qPrintable(s.status));
-      if (meter->ticks() == 0) {
-        std::printf("GUI-thread stall: no Stage 2 (feature_alignment) ran; select stage 2\n");
-        QApplication::exit(2);
-        return;
-      }
-      std::printf("GUI-thread stall during Stage 2: %s\n", qPrintable(meter->report()));
-      std::printf("GUI-thread stall over the whole run: %s\n", qPrintable(whole->report()));
-      const bool pass = meter->maxGapMs() < 50.0;
-      std::printf("target < 50 ms: %s\n", pass ? "met" : "MISSED");
-      std::fflush(stdout);
-      QApplication::exit(pass ? 0 : 1);
-    });
+    QObject::connect(&controller, &EngineController::jobStarted, whole,
+                     [whole] { whole->start(); });
+    QObject::connect(&controller, &EngineController::stageChanged, meter,
+                     [meter](const widgets::StageUpdate& u) {
+                       if (widgets::stageIndex(u.stage) != 2)
+                         return;  // the stall meter watches Stage 2
+                       if (u.kind == widgets::StageUpdate::Kind::Started)
+                         meter->start();
+                       else
+                         meter->stop();
+                     });
+    QObject::connect(
+        &controller, &EngineController::jobFinished, &window,
+        [&, meter, whole](const widgets::JobState& s) {
+          meter->stop();
+          whole->stop();
+          std::printf("run %lld: %s\n", static_cast<long long>(s.runId), qPrintable(s.status));
+          if (meter->ticks() == 0) {
+            std::printf("GUI-thread stall: no Stage 2 (feature_alignment) ran; select stage 2\n");
+            QApplication::exit(2);
+            return;
+          }
+          std::printf("GUI-thread stall during Stage 2: %s\n", qPrintable(meter->report()));
+          std::printf("GUI-thread stall over the whole run: %s\n", qPrintable(whole->report()));
+          const bool pass = meter->maxGapMs() < 50.0;
+          std::printf("target < 50 ms: %s\n", pass ? "met" : "MISSED");
+          std::fflush(stdout);
+          QApplication::exit(pass ? 0 : 1);
+        });
   }
 
   if (cli.isSet(openRun)) window.openRun(cli.value(openRun).toLongLong());
   if (cli.isSet(compare)) {
     QList<qint64> ids;
-    for (const auto& part : cli.value(compare).split(QLatin1Char(','), Qt::SkipEmptyParts)) ids << part.toLongLong();
+    for (const auto& part : cli.value(compare).split(QLatin1Char(','), Qt::SkipEmptyParts))
+      ids << part.toLongLong();
     window.compareRuns(ids);
   }
   auto* inspector = window.inspector();
   if (cli.isSet(inspect) || cli.isSet(image) || cli.isSet(item)) {
     if (cli.isSet(inputSize)) inspector->setInputSize(cli.value(inputSize).toInt());
-    if (cli.isSet(image)) inspector->setImageFile(QFileInfo(cli.value(image)).absoluteFilePath());
-    else if (cli.isSet(item)) inspector->setDatasetItem(cli.value(item).toInt());
+    if (cli.isSet(image))
+      inspector->setImageFile(QFileInfo(cli.value(image)).absoluteFilePath());
+    else if (cli.isSet(item))
+      inspector->setDatasetItem(cli.value(item).toInt());
     if (cli.isSet(inspect)) {
       const QString path = QFileInfo(cli.value(inspect)).absoluteFilePath();
-      inspector->addCheckpoint(QFileInfo(path).dir().dirName() + QStringLiteral(" · ") + QFileInfo(path).fileName(), path, true);
+      inspector->addCheckpoint(
+          QFileInfo(path).dir().dirName() + QStringLiteral(" · ") + QFileInfo(path).fileName(),
+          path, true);
     }
     window.showTab(MainWindow::InspectorTab);
     // Block, head and query apply once the probe is ready (the first time only).
@@ -236,7 +301,8 @@ int main(int argc, char** argv) {
   if (cli.isSet(openSegmentation)) {
     if (!window.openSegmentation(QFileInfo(cli.value(openSegmentation)).absoluteFilePath()))
       std::fprintf(stderr, "adala-workbench: %s\n", qPrintable(window.statusMessage()));
-    if (cli.isSet(segmentationImage)) window.segmentationViewer()->setPosition(cli.value(segmentationImage).toInt() - 1);
+    if (cli.isSet(segmentationImage))
+      window.segmentationViewer()->setPosition(cli.value(segmentationImage).toInt() - 1);
   }
   if (cli.isSet(scalingCsv) &&
       !window.openBenchmarkCsv(QFileInfo(cli.value(scalingCsv)).absoluteFilePath()))
@@ -254,7 +320,9 @@ int main(int argc, char** argv) {
     QObject::connect(notifier, &QSocketNotifier::activated, &window, [&window] {
       char byte = 0;
       [[maybe_unused]] const auto n = ::read(g_signalFd[1], &byte, 1);
-      std::fprintf(stderr, "adala-workbench: stopping (signal); a running job is checkpointed and left resumable\n");
+      std::fprintf(
+          stderr,
+          "adala-workbench: stopping (signal); a running job is checkpointed and left resumable\n");
       window.setQuitConfirmation([] { return true; });
       window.close();
     });
@@ -262,11 +330,15 @@ int main(int argc, char** argv) {
     std::signal(SIGTERM, onTerminationSignal);
   }
 
-  if (cli.isSet(quitAfter) || cli.isSet(quitWhenDone)) window.setQuitConfirmation([] { return true; });
+  if (cli.isSet(quitAfter) || cli.isSet(quitWhenDone))
+    window.setQuitConfirmation([] { return true; });
   if (cli.isSet(quitAfter))
-    QTimer::singleShot(static_cast<int>(cli.value(quitAfter).toDouble() * 1000), &window, [&window] { window.close(); });
+    QTimer::singleShot(static_cast<int>(cli.value(quitAfter).toDouble() * 1000), &window,
+                       [&window] { window.close(); });
   if (cli.isSet(quitWhenDone))
-    QObject::connect(&controller, &EngineController::idle, &window, [&window] { QTimer::singleShot(500, &window, [&window] { window.close(); }); });
+    QObject::connect(&controller, &EngineController::idle, &window, [&window] {
+      QTimer::singleShot(500, &window, [&window] { window.close(); });
+    });
 
   return app.exec();
 }

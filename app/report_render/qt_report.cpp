@@ -9,6 +9,7 @@
 
 #include "app/report_render/chart_render.h"
 #include "app/report_render/report_pdf.h"
+#include "engine/core/build_info.h"
 #include "engine/report/report_i18n.h"
 
 namespace adala::report_render {
@@ -96,7 +97,7 @@ report::ReportResult export_report(const report::ReportRequest& request) {
 
 std::string report_generator() {
   return QStringLiteral("AdaLA Workbench %1 (%2) · Qt %3 · QCustomPlot %4")
-      .arg(QStringLiteral(ADALA_VERSION), QStringLiteral(ADALA_GIT_VERSION),
+      .arg(QString::fromLatin1(kProjectVersion), QString::fromLatin1(kGitVersion),
            QString::fromLatin1(qVersion()), QStringLiteral(QCUSTOMPLOT_VERSION_STR))
       .toStdString();
 }

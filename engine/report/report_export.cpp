@@ -3,16 +3,10 @@
 #include <cstdio>
 #include <exception>
 
+#include "engine/core/build_info.h"
 #include "engine/report/report_document.h"
 #include "engine/report/report_text.h"
 #include "engine/store/run_store.h"
-
-#ifndef ADALA_VERSION
-#define ADALA_VERSION "unknown"
-#endif
-#ifndef ADALA_GIT_VERSION
-#define ADALA_GIT_VERSION "unknown"
-#endif
 
 namespace adala::report {
 
@@ -45,7 +39,7 @@ std::optional<ReportFormat> format_from_path(const std::string& path) {
 }
 
 std::string report_generator() {
-  return std::string("AdaLA Workbench ") + ADALA_VERSION + " (" + ADALA_GIT_VERSION + ")";
+  return std::string("AdaLA Workbench ") + kProjectVersion + " (" + kGitVersion + ")";
 }
 
 ReportResult export_report(const ReportRequest& request, const ReportBackend& backend) {

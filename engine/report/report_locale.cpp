@@ -1,7 +1,8 @@
 #include "engine/report/report_locale.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 
 #include "engine/report/report_i18n.h"
@@ -63,18 +64,16 @@ std::string rounded(const std::string& exact, int decimals, bool* carried_out) {
 }  // namespace
 
 std::string to_fixed(const ReportLocale& locale, double value, int decimals) {
-  static thread_local char buffer[1600];
-  std::snprintf(buffer, sizeof buffer, "%.1100f", std::abs(value));
+  // Every digit of the double (exact, as QLocale rounds), then rounded half-up to `decimals`.
+  const std::string exact = fmt::format("{:.1100f}", std::abs(value));
   bool carried = false;
-  const std::string text = rounded(buffer, decimals, &carried);
+  const std::string text = rounded(exact, decimals, &carried);
   return localized(locale,
                    (value < 0 ? "-" : "") + text);  // -0.001 -> "-0.00", as QLocale writes it
 }
 
 std::string to_exponent(const ReportLocale& locale, double value, int decimals) {
-  static thread_local char buffer[1600];
-  std::snprintf(buffer, sizeof buffer, "%.1100e", std::abs(value));
-  const std::string text = buffer;
+  const std::string text = fmt::format("{:.1100e}", std::abs(value));
   const size_t e = text.find('e');
   int exponent = std::stoi(text.substr(e + 1));
   bool carried = false;

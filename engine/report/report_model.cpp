@@ -1,5 +1,6 @@
 #include "engine/report/report_model.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/analysis/scaling_csv.h"
 #include "engine/report/report_i18n.h"
 #include "engine/report/report_text.h"
 #include "engine/store/run_store.h"
@@ -26,11 +28,7 @@ namespace {
 using Json = nlohmann::json;
 
 // QString::number(v, 'g', 12): how config numbers read in the report.
-std::string number_g12(double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.12g", v);
-  return buffer;
-}
+std::string number_g12(double v) { return fmt::format("{:.12g}", v); }
 
 // A scalar as a compact JSON document writes it (numbers shortest, as Qt's QJsonDocument).
 std::string compact_scalar(const Json& v) {
@@ -189,61 +187,25 @@ Timestamp parse_store_time(const std::string& iso) {
   return t;
 }
 
-CsvTable parse_csv(const std::string& text) {
+namespace {
+
+CsvTable csv_table(const std::vector<CsvRecord>& records) {
   CsvTable table;
-  std::vector<std::vector<std::string>> records;
-  std::vector<std::string> record;
-  std::string field;
-  bool quoted = false, field_started = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          quoted = false;
-        }
-      } else {
-        field += c;
-      }
-      continue;
-    }
-    if (c == '"') {
-      quoted = true;
-      field_started = true;
-    } else if (c == ',') {
-      record.push_back(field);
-      field.clear();
-      field_started = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (field_started || !field.empty() || !record.empty()) {
-        record.push_back(field);
-        records.push_back(record);
-      }
-      record.clear();
-      field.clear();
-      field_started = false;
-    } else {
-      field += c;
-      field_started = true;
-    }
-  }
-  if (field_started || !field.empty() || !record.empty()) {
-    record.push_back(field);
-    records.push_back(record);
-  }
-  if (!records.empty()) {
-    table.header = records.front();
-    for (size_t r = 1; r < records.size(); ++r) {
-      auto& row = records[r];
-      while (row.size() < table.header.size()) row.emplace_back();
-      table.rows.push_back(row);
-    }
+  if (records.empty()) return table;
+  table.header = records.front().fields;
+  for (size_t r = 1; r < records.size(); ++r) {
+    auto row = records[r].fields;
+    while (row.size() < table.header.size()) row.emplace_back();
+    table.rows.push_back(std::move(row));
   }
   return table;
+}
+
+}  // namespace
+
+CsvTable parse_csv(const std::string& text) {
+  std::istringstream in(text);
+  return csv_table(adala::parse_csv(in, "(text)"));
 }
 
 CsvTable read_csv(const std::string& path, std::string* error) {
@@ -252,9 +214,13 @@ CsvTable read_csv(const std::string& path, std::string* error) {
     if (error) *error = std::strerror(errno);
     return {};
   }
-  std::ostringstream text;
-  text << file.rdbuf();
-  CsvTable table = parse_csv(text.str());
+  CsvTable table;
+  try {
+    table = csv_table(adala::parse_csv(file, path));
+  } catch (const ScalingCsvError& e) {
+    if (error) *error = e.what();
+    return {};
+  }
   table.path = path;
   if (table.header.empty() && error) *error = "empty file";
   return table;

@@ -4,17 +4,11 @@
 #include <exception>
 
 #include "engine/core/device.h"
+#include "engine/core/build_info.h"
 #include "engine/run/run_summary.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #include "engine/store/run_store_sink.h"
-#endif
-
-#ifndef ADALA_VERSION
-#define ADALA_VERSION "unknown"
-#endif
-#ifndef ADALA_GIT_VERSION
-#define ADALA_GIT_VERSION "unknown"
 #endif
 
 namespace adala {
@@ -31,7 +25,7 @@ RunRecord training_run_record(const ExperimentConfig& config, const PipelineOpti
 }
 
 std::string project_version_string() {
-  return std::string(ADALA_VERSION) + " (" + ADALA_GIT_VERSION + ")";
+  return std::string(kProjectVersion) + " (" + kGitVersion + ")";
 }
 
 #ifdef ADALA_HAVE_STORE

@@ -1,7 +1,8 @@
 #include "engine/run/run_summary.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -13,9 +14,7 @@ namespace adala {
 namespace {
 std::string pct(double v) {
   if (std::isnan(v)) return "n/a";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", 100.0 * v);
-  return buf;
+  return fmt::format("{:.2f}%", 100.0 * v);
 }
 }  // namespace
 
@@ -30,15 +29,12 @@ std::string run_summary_markdown(const ExperimentConfig& c, const PipelineResult
   md << "| teacher (softmax) | " << pct(r.teacher_top1) << " |\n";
   md << "| ViT-AdaLA student (linear) | " << pct(r.student_top1) << " |\n";
   if (!std::isnan(r.teacher_top1) && !std::isnan(r.student_top1)) {
-    char gap[32];
-    std::snprintf(gap, sizeof gap, "%+.2f", 100.0 * (r.student_top1 - r.teacher_top1));
-    md << "\nGap to the teacher: " << gap << " points.\n";
+    md << fmt::format("\nGap to the teacher: {:+.2f} points.\n",
+                      100.0 * (r.student_top1 - r.teacher_top1));
   }
   md << "\n| stage | wall time (s) |\n|---|---|\n";
   for (const auto& [stage, seconds] : r.stage_seconds) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", seconds);
-    md << "| " << stage << " | " << buf << " |\n";
+    md << fmt::format("| {} | {:.1f} |\n", stage, seconds);
   }
   return md.str();
 }

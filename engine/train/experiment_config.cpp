@@ -8,6 +8,7 @@
 #include "engine/core/overloaded.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/config_reader.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala {
 
@@ -62,7 +63,8 @@ ViTConfig read_model(ConfigReader r) {
   r.finish();
   if (m.embed_dim % m.num_heads != 0)
     throw ConfigError(r.field("num_heads"), "embed_dim " + std::to_string(m.embed_dim) +
-                                             " is not divisible by num_heads " + std::to_string(m.num_heads));
+                                                " is not divisible by num_heads " +
+                                                std::to_string(m.num_heads));
   if (m.img_size < m.patch_size)
     throw ConfigError(r.field("patch_size"), "larger than img_size " + std::to_string(m.img_size));
   return m;
@@ -72,11 +74,16 @@ ViTConfig read_model(ConfigReader r) {
 
 const StageConfig& ExperimentConfig::stage(int index) const {
   switch (index) {
-    case 0: return teacher;
-    case 1: return attention_alignment;
-    case 2: return feature_alignment;
-    case 3: return fine_tuning;
-    default: throw std::out_of_range("stage index must be 0..3");
+    case 0:
+      return teacher;
+    case 1:
+      return attention_alignment;
+    case 2:
+      return feature_alignment;
+    case 3:
+      return fine_tuning;
+    default:
+      throw std::out_of_range("stage index must be 0..3");
   }
 }
 
@@ -89,7 +96,8 @@ ExperimentConfig parse_experiment_config(const Json& document) {
   c.seed = root.integer("seed", c.seed, 0, kMaxInt);
   c.device = root.string("device", c.device);
   if (c.device != "auto" && c.device != "cpu" && c.device.rfind("cuda", 0) != 0)
-    throw ConfigError("device", "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
+    throw ConfigError("device",
+                      "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
   c.threads = root.integer("threads", c.threads, 0, 1024);
   c.model = read_model(root.child("model"));
   {
@@ -112,14 +120,14 @@ ExperimentConfig parse_experiment_config(const Json& document) {
     teacher_defaults.epochs = 5;
     teacher_defaults.augment = true;
     teacher_defaults.label_smoothing = 0.1;
-    c.teacher = read_stage_config(s.child("teacher"), teacher_defaults);
+    c.teacher = read_stage_config(s.child(stage_name(0)), teacher_defaults);
     StageConfig align_defaults;
     align_defaults.weight_decay = 0.0;
-    c.attention_alignment = read_stage_config(s.child("attention_alignment"), align_defaults);
-    c.feature_alignment = read_stage_config(s.child("feature_alignment"), align_defaults);
+    c.attention_alignment = read_stage_config(s.child(stage_name(1)), align_defaults);
+    c.feature_alignment = read_stage_config(s.child(stage_name(2)), align_defaults);
     StageConfig finetune_defaults;
     finetune_defaults.lr = 2e-4;
-    c.fine_tuning = read_stage_config(s.child("fine_tuning"), finetune_defaults);
+    c.fine_tuning = read_stage_config(s.child(stage_name(3)), finetune_defaults);
     s.finish();
   }
   if (root.has("segmentation"))

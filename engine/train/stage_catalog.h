@@ -2,8 +2,9 @@
 // The pipeline's stages, defined once: the name stored in events, checkpoints and the run
 // database, the (untranslated) title people read, and the weights file the stage writes into
 // its run folder. Plain C++ with no torch and no Qt, so the store, the report and the widgets
-// can include it. Front ends translate `title` with the context kStageTitleContext (the
-// titles are marked for lupdate here with QT_TRANSLATE_NOOP-compatible spelling).
+// can include it. Front ends translate `title` with the context kStageTitleContext; lupdate
+// finds the titles in widgets/run_types.cpp, whose QT_TRANSLATE_NOOP copies are checked
+// against this table at compile time.
 #include <array>
 #include <string>
 #include <string_view>
@@ -46,7 +47,8 @@ inline int stage_index(std::string_view name) {
   return s ? s->index : -1;
 }
 
-// The stage whose output file this is (by file name, e.g. "student_stage2.safetensors"), or nullptr.
+// The stage whose output file this is (by file name, e.g. "student_stage2.safetensors"), or
+// nullptr.
 inline const StageSpec* stage_by_output_file(std::string_view file_name) {
   for (const auto& s : kStages)
     if (file_name == s.output_file) return &s;

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <string>
@@ -151,6 +152,19 @@ class TestReportEngine : public QObject {
     QCOMPARE(qs(csv.rows[0][1]), QStringLiteral("x, \"y\""));
     QCOMPARE(qs(csv.rows[1][2]), QString());
     QCOMPARE(csv.column("c"), 2);
+
+    QTemporaryDir dir;
+    const std::string broken_csv = dir.filePath("broken.csv").toStdString();
+    {
+      QFile f(QString::fromStdString(broken_csv));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("a,b\n1,\"never closed\n");
+    }
+    std::string error;
+    QVERIFY(read_csv(broken_csv, &error).header.empty());
+    QCOMPARE(qs(error), qs(broken_csv + ", line 2, column 2: a quoted field is never closed"));
+    QVERIFY(read_csv(dir.filePath("absent.csv").toStdString(), &error).header.empty());
+    QCOMPARE(qs(error), QStringLiteral("No such file or directory"));
   }
 
   void figuresAreChartSpecifications() {
