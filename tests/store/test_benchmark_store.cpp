@@ -8,12 +8,7 @@
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
 
-using adala::store::BenchmarkPoint;
-using adala::store::OpenMode;
-using adala::store::RunStatus;
-using adala::store::RunStore;
-using adala::store::StoreError;
-using adala::store::StoreErrorKind;
+using namespace adala::store;  // the store's API is what these tests exercise
 
 namespace {
 
