@@ -51,9 +51,13 @@ void check_model_fits_data(const ViTConfig& m, const std::string& root) {
 }
 
 void check_teacher(const ExperimentConfig& c, const PipelineOptions& options) {
-  if (c.teacher_weights.empty()) return;
   if (!options.run_dir.empty() && std::filesystem::exists(stage_output_path(options.run_dir, 0)))
     return;  // a resumed run uses the teacher it saved
+  if (c.teacher_weights.empty()) {
+    if (std::find(options.stages.begin(), options.stages.end(), 0) == options.stages.end())
+      throw ConfigError("teacher.weights", "no teacher: select stage 0 or give pretrained weights");
+    return;
+  }
   try {
     VisionTransformer model(c.model);
     LoadOptions load;

@@ -145,6 +145,9 @@ class TestRunInputs : public QObject {
                             "non-finite value",
                         0) == 0,
              what.c_str());
+    ExperimentConfig none = micro_config(root);
+    QCOMPARE(QString::fromStdString(input_error(none, stages({1, 2}))),
+             QString("teacher.weights: no teacher: select stage 0 or give pretrained weights"));
     PipelineOptions allow = stages({1, 2, 3});
     allow.allow_nonfinite = true;
     QCOMPARE(QString::fromStdString(input_error(c, allow)), QString());
