@@ -44,7 +44,7 @@ int ablate_command(const Args& args) {
   app.add_option("--db", db, "the run database, or none");
   if (!parse_command_line(app, args)) return 0;
   ExperimentConfig config = load_experiment_config(config_path);
-  const std::string out = out_option->count() ? out_dir : make_run_dir(config) + "-ablation";
+  const std::string out = out_option->count() ? out_dir : make_run_dir(config, "-ablation");
   std::filesystem::create_directories(out);
 
   TrackedRunOptions tracking;

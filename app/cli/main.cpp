@@ -4,8 +4,10 @@
 #include <exception>
 #include <functional>
 #include <iostream>
+#include <algorithm>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/cli/arg_parser.h"
@@ -51,12 +53,30 @@ const std::map<std::string, Command>& command_table() {
 
 // `adala`'s own options, taken from anywhere on the line; the rest goes to the command.
 struct CommonOptions {
-  int threads = 0;  // 0: all cores
+  int threads = 0;  // 0 (not given): all cores
+  bool force_threads = false;
 };
 
+// More threads than this per core only slow a run down (and a typo like 99999 would take
+// minutes to start): refused unless --force-threads.
+constexpr int kMaxThreadsPerCore = 4;
+
+int core_count() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
 void declare_common_options(CLI::App& app, CommonOptions& options) {
-  app.add_option("--threads", options.threads, "intra-op threads (default 0: all cores)")
-      ->check(adala::cli::non_negative_number());
+  app.add_option("--threads", options.threads, "intra-op threads (default: all cores)")
+      ->check(adala::cli::positive_number());
+  app.add_flag("--force-threads", options.force_threads,
+               "allow --threads above " + std::to_string(kMaxThreadsPerCore) + " x the cores");
+}
+
+void check_common_options(const CommonOptions& options) {
+  const int limit = kMaxThreadsPerCore * core_count();
+  if (options.threads > limit && !options.force_threads)
+    throw adala::cli::UsageError("--threads " + std::to_string(options.threads) + " is more than " +
+                                 std::to_string(kMaxThreadsPerCore) + " x the " +
+                                 std::to_string(core_count()) + " cores (at most " +
+                                 std::to_string(limit) + "; --force-threads allows it)");
 }
 
 // The generated overview: the commands as CLI11 sub-commands (never parsed) and the options
@@ -92,6 +112,7 @@ int main(int argc, char** argv) {
     common.allow_extras();
     declare_common_options(common, options);
     adala::cli::parse_command_line(common, {argv + 1, argv + argc});
+    check_common_options(options);
     line = common.remaining();
   } catch (const adala::cli::UsageError& e) {
     std::cerr << fmt::format("adala: {}\n", e.what());

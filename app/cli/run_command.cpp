@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -19,7 +20,10 @@ std::vector<int> parse_stages(const std::string& text) {
   for (const auto& part : split_list(text)) {
     if (part.size() != 1 || part[0] < '0' || part[0] > '3')
       throw UsageError("--stages: \"" + part + "\" is not a stage (use numbers 0..3, e.g. 0,1,2,3)");
-    stages.push_back(part[0] - '0');
+    const int stage = part[0] - '0';
+    if (std::find(stages.begin(), stages.end(), stage) != stages.end())
+      throw UsageError("--stages: stage " + part + " is listed twice");
+    stages.push_back(stage);
   }
   if (stages.empty()) throw UsageError("--stages: no stage given");
   return stages;
@@ -42,6 +46,9 @@ int run_command(const Args& args) {
   app.add_option("--device", device, "auto, cpu or cuda (default: the config's)");
   CLI::Option* runs_dir_option = app.add_option("--runs-dir", runs_dir, "where run folders go");
   app.add_option("--db", db, "the run database, or none");
+  bool allow_nonfinite = false;
+  app.add_flag("--allow-nonfinite", allow_nonfinite,
+               "load weights holding NaN or Inf with a warning instead of refusing them");
   if (!parse_command_line(app, args)) return 0;
   if (config_path.empty() && resume.empty()) throw UsageError("missing CONFIG.json (see adala run --help)");
 
@@ -58,6 +65,7 @@ int run_command(const Args& args) {
   if (stages_option->count()) options.stages = parse_stages(stages);
   if (runs_dir_option->count()) config.runs_dir = runs_dir;
   options.device = device;
+  options.allow_nonfinite = allow_nonfinite;
 
   TrackedRunOptions tracking;
   tracking.db_path = db;

@@ -70,7 +70,7 @@ int segment_command(const Args& args) {
     throw UsageError("--train-images must be >= 1");
 
   SegmentationJobOptions options;
-  options.out_dir = out_option->count() ? out_dir : make_run_dir(config) + "-segment";
+  options.out_dir = out_option->count() ? out_dir : make_run_dir(config, "-segment");
   options.device = device;
   options.teacher_weights = teacher_option->count() ? teacher : config.teacher_weights;
   options.student_weights = student;

@@ -8,6 +8,7 @@
 #include "app/cli/progress_sink.h"
 #include "engine/run/run_session.h"
 #include "engine/run/run_summary.h"
+#include "engine/train/run_preflight.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #endif
@@ -63,6 +64,8 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
   TrackedRunResult out;
   JobControl control;
   ScopedInterruptHandler interrupts(control);
+  // Bad input is reported before a run folder or a run row exists.
+  check_run_inputs(config, options);
   if (options.run_dir.empty()) options.run_dir = make_run_dir(config);
 
   RunRecord record = training_run_record(config, options);

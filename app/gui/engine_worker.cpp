@@ -4,6 +4,7 @@
 #include "engine/train/cancellation.h"
 #include "engine/train/experiment_config.h"
 #include "engine/train/pipeline.h"
+#include "engine/train/run_preflight.h"
 
 #include "app/gui/engine_worker.h"
 
@@ -64,9 +65,10 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_pt
       options.stages.assign(request.stages.begin(), request.stages.end());
       if (options.stages.empty()) throw ConfigError("stages", "no stage selected");
       config.runs_dir = fs::absolute(config.runs_dir).string();
-      options.run_dir = make_run_dir(config);
     }
     options.device = request.device.toStdString();
+    check_run_inputs(config, options);
+    if (options.run_dir.empty()) options.run_dir = make_run_dir(config);
   } catch (const std::exception& e) {
     emit log(LogLine{LogLine::Level::Error, QString::fromUtf8(e.what())});
     return finish(QStringLiteral("failed"), QString::fromUtf8(e.what()));

@@ -1,6 +1,9 @@
 #include "engine/core/json.h"
 
 #include <iterator>
+#include <string>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace adala {
@@ -57,10 +60,15 @@ class StrictDomBuilder {
   bool start_array(std::size_t) { return open(Json::array()); }
   bool end_array() { return close(); }
 
+  // ordered_json's own lookup is a linear scan (its map is a vector), so a header with n keys
+  // would take n^2 steps: duplicates are found through a hash set of the open object's keys,
+  // and the new member is appended to the vector directly.
   bool key(std::string& name) {
-    Json& object = *open_.back();
-    if (object.contains(name)) fail(offset(), "duplicate key \"" + name + "\"");
-    slot_ = &object[name];
+    auto& seen = keys_.back();
+    if (!seen.insert(name).second) fail(offset(), "duplicate key \"" + name + "\"");
+    auto& members = static_cast<ObjectMembers&>(open_.back()->get_ref<Json::object_t&>());
+    members.emplace_back(std::move(name), Json());
+    slot_ = &members.back().second;
     return true;
   }
 
@@ -102,18 +110,23 @@ class StrictDomBuilder {
     if (open_.size() >= kMaxDepth)
       fail(offset(), "nesting deeper than " + std::to_string(kMaxDepth) + " levels");
     open_.push_back(place(std::move(container)));
+    keys_.emplace_back();
     return true;
   }
 
   bool close() {
     open_.pop_back();
+    keys_.pop_back();
     return true;
   }
 
   Json& root_;
   const char* begin_;
   const char* const* cursor_;
+  using ObjectMembers = std::vector<std::pair<const std::string, Json>>;
+
   std::vector<Json*> open_;  // the containers being filled, outermost first
+  std::vector<std::unordered_set<std::string>> keys_;  // per open container: its keys so far
   Json* slot_ = nullptr;     // the value of the key just read
 };
 

@@ -139,6 +139,20 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
   r.initialised = to_initialise;
   if (o.strict && !r.ok()) throw WeightLoadError(source, r);
 
+  for (size_t i = 0; i < copies.size(); ++i) {
+    const at::Tensor& src = copies[i].second;
+    if (!src.is_floating_point()) continue;
+    const int64_t bad = src.numel() - at::isfinite(src).sum().item<int64_t>();
+    if (bad == 0) continue;
+    const std::string what = "tensor \"" + label(r.loaded[i]) + "\" holds " + std::to_string(bad) +
+                             " non-finite value" + (bad == 1 ? "" : "s") + " (NaN or Inf) of " +
+                             std::to_string(src.numel());
+    if (!o.allow_nonfinite)
+      throw NonFiniteWeightsError(source + ": " + what +
+                                  "; refusing to load it (--allow-nonfinite loads it anyway)");
+    r.notes.push_back("warning: " + what);
+  }
+
   torch::NoGradGuard no_grad;
   for (auto& [dst, src] : copies) dst.copy_(src);
   for (const auto& name : to_initialise)

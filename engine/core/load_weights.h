@@ -33,6 +33,9 @@ struct LoadOptions {
   ReadMode mode = ReadMode::Mmap;
   // pos_embed with another square grid is resampled bicubically instead of being misshapen.
   bool interpolate_pos_embed = false;
+  // false: a tensor holding NaN or Inf is refused (NonFiniteWeightsError naming it); true: it
+  // loads, with a "warning: ..." note per such tensor in the report.
+  bool allow_nonfinite = false;
 };
 
 struct LoadReport {
@@ -59,6 +62,12 @@ class WeightLoadError : public std::runtime_error {
   LoadReport report_;
 };
 
+// A checkpoint tensor holds NaN or Inf values (and LoadOptions::allow_nonfinite is false).
+class NonFiniteWeightsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 LoadReport load_weights(VisionTransformer& model, const std::string& path,
                         const LoadOptions& options = {});
 LoadReport load_weights(VisionTransformer& model, std::map<std::string, at::Tensor> tensors,
@@ -72,7 +81,8 @@ void save_weights(VisionTransformer& model, const std::string& path,
 
 // Rebuilds a model from a file: the config comes from "adala.config" when present, otherwise
 // from the best-matching preset for the tensor shapes (config_from_shapes); weights load
-// strictly; attention modes are restored from "adala.attention_modes"; then moved to device.
+// strictly (non-finite values refused); attention modes are restored from "adala.attention_modes";
+// then moved to device.
 VisionTransformer load_model(const std::string& path, const c10::Device& device,
                              ReadMode mode = ReadMode::Mmap);
 

@@ -21,22 +21,19 @@ namespace {
 // The safetensors spec caps the header at 100 MB; anything larger is a corrupt length field.
 constexpr uint64_t kMaxHeaderBytes = 100ull * 1024 * 1024;
 
+// The dtypes safetensors_itemsize knows; the last five have no LibTorch tensor type here.
 struct DtypeEntry {
   const char* name;
-  size_t itemsize;
   bool loadable;
   at::ScalarType type;
 };
 
 const DtypeEntry kDtypes[] = {
-    {"F64", 8, true, at::kDouble},    {"F32", 4, true, at::kFloat},
-    {"F16", 2, true, at::kHalf},      {"BF16", 2, true, at::kBFloat16},
-    {"I64", 8, true, at::kLong},      {"I32", 4, true, at::kInt},
-    {"I16", 2, true, at::kShort},     {"I8", 1, true, at::kChar},
-    {"U8", 1, true, at::kByte},       {"BOOL", 1, true, at::kBool},
-    {"U64", 8, false, at::kLong},     {"U32", 4, false, at::kInt},
-    {"U16", 2, false, at::kShort},    {"F8_E4M3", 1, false, at::kByte},
-    {"F8_E5M2", 1, false, at::kByte},
+    {"F64", true, at::kDouble},    {"F32", true, at::kFloat},     {"F16", true, at::kHalf},
+    {"BF16", true, at::kBFloat16}, {"I64", true, at::kLong},      {"I32", true, at::kInt},
+    {"I16", true, at::kShort},     {"I8", true, at::kChar},       {"U8", true, at::kByte},
+    {"BOOL", true, at::kBool},     {"U64", false, at::kLong},     {"U32", false, at::kInt},
+    {"U16", false, at::kShort},    {"F8_E4M3", false, at::kByte}, {"F8_E5M2", false, at::kByte},
 };
 
 const DtypeEntry* find_dtype(const std::string& name) {
@@ -65,28 +62,7 @@ uint64_t read_le_u64(const unsigned char* b) {
   return v;
 }
 
-std::string shape_string(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-std::string offsets_string(const TensorInfo& t) {
-  return "[" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "]";
-}
-
 }  // namespace
-
-int64_t TensorInfo::numel() const {
-  int64_t n = 1;
-  for (auto d : shape) n *= d;
-  return n;
-}
-
-size_t safetensors_itemsize(const std::string& dtype) {
-  const auto* d = find_dtype(dtype);
-  return d ? d->itemsize : 0;
-}
 
 at::ScalarType safetensors_scalar_type(const std::string& dtype) {
   const auto* d = find_dtype(dtype);
@@ -189,92 +165,12 @@ struct SafetensorsReader::Impl {
       fail("header length " + std::to_string(header_size) + " is too short for a JSON object");
   }
 
-  uint64_t as_offset(const Json& v, const std::string& name, const char* what) const {
-    if (!v.is_number_integer() || v.get<int64_t>() < 0)
-      fail("tensor \"" + name + "\": " + what + " must be a non-negative integer, got " + v.dump());
-    return static_cast<uint64_t>(v.get<int64_t>());
-  }
-
   void parse_header(const char* text, uint64_t length) {
-    Json header;
-    try {
-      header = parse_json_strict(std::string_view(text, length));
-    } catch (const JsonError& e) {
-      fail(std::string("malformed JSON header: ") + e.what());
-    }
-    if (!header.is_object())
-      fail(std::string("malformed header: expected a JSON object, got ") + json_type_name(header));
-
-    for (const auto& [name, entry] : header.items()) {
-      if (name == "__metadata__") {
-        if (!entry.is_object())
-          fail(std::string("\"__metadata__\" must be an object of strings, got ") +
-               json_type_name(entry));
-        for (const auto& [key, value] : entry.items()) {
-          if (!value.is_string())
-            fail("\"__metadata__\" entry \"" + key + "\" must be a string, got " +
-                 json_type_name(value));
-          metadata[key] = value.get<std::string>();
-        }
-        continue;
-      }
-      const std::string where = "tensor \"" + name + "\": ";
-      if (!entry.is_object()) fail(where + "entry must be an object, got " + json_type_name(entry));
-      const auto dtype = entry.find("dtype");
-      const auto shape = entry.find("shape");
-      const auto offsets = entry.find("data_offsets");
-      if (dtype == entry.end()) fail(where + "missing \"dtype\"");
-      if (shape == entry.end()) fail(where + "missing \"shape\"");
-      if (offsets == entry.end()) fail(where + "missing \"data_offsets\"");
-      if (!dtype->is_string()) fail(where + "\"dtype\" must be a string, got " + dtype->dump());
-      TensorInfo info;
-      info.name = name;
-      info.dtype = dtype->get<std::string>();
-      const size_t itemsize = safetensors_itemsize(info.dtype);
-      if (itemsize == 0) fail(where + "unknown dtype \"" + info.dtype + "\"");
-      if (!shape->is_array()) fail(where + "\"shape\" must be an array, got " + shape->dump());
-      uint64_t numel = 1;
-      for (const auto& d : *shape) {
-        if (!d.is_number_integer() || d.get<int64_t>() < 0)
-          fail(where + "shape entries must be non-negative integers, got " + shape->dump());
-        info.shape.push_back(d.get<int64_t>());
-        if (__builtin_mul_overflow(numel, static_cast<uint64_t>(d.get<int64_t>()), &numel))
-          fail(where + "shape " + shape->dump() + " overflows");
-      }
-      if (!offsets->is_array() || offsets->size() != 2)
-        fail(where + "\"data_offsets\" must be [begin, end], got " + offsets->dump());
-      info.begin = as_offset((*offsets)[0], name, "data_offsets begin");
-      info.end = as_offset((*offsets)[1], name, "data_offsets end");
-      if (info.end < info.begin)
-        fail(where + "data_offsets " + offsets_string(info) + " end before begin");
-      uint64_t expected = 0;
-      if (__builtin_mul_overflow(numel, static_cast<uint64_t>(itemsize), &expected))
-        fail(where + "shape " + shape->dump() + " overflows");
-      if (expected != info.nbytes())
-        fail(where + "shape " + shape_string(info.shape) + " of " + info.dtype + " needs " +
-             std::to_string(expected) + " bytes but data_offsets " + offsets_string(info) +
-             " span " + std::to_string(info.nbytes()) + " (shape/size mismatch)");
-      if (info.end > data_size())
-        fail(where + "data_offsets " + offsets_string(info) +
-             " out of range of the data section (" + std::to_string(data_size()) + " bytes)");
-      index[name] = tensors.size();
-      tensors.push_back(std::move(info));
-    }
-
-    // Overlaps: sort by begin; empty tensors occupy no bytes and cannot overlap.
-    std::vector<const TensorInfo*> by_offset;
-    for (const auto& t : tensors)
-      if (t.nbytes() > 0) by_offset.push_back(&t);
-    std::sort(by_offset.begin(), by_offset.end(), [](const TensorInfo* a, const TensorInfo* b) {
-      return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
-    });
-    for (size_t i = 1; i < by_offset.size(); ++i) {
-      const auto* prev = by_offset[i - 1];
-      const auto* cur = by_offset[i];
-      if (cur->begin < prev->end)
-        fail("tensors \"" + prev->name + "\" " + offsets_string(*prev) + " and \"" + cur->name +
-             "\" " + offsets_string(*cur) + " have overlapping data_offsets");
-    }
+    SafetensorsHeader header =
+        parse_safetensors_header(std::string_view(text, length), data_size(), path);
+    tensors = std::move(header.tensors);
+    metadata = std::move(header.metadata);
+    for (size_t k = 0; k < tensors.size(); ++k) index.emplace(tensors[k].name, k);
   }
 
   at::Tensor load(const TensorInfo& info) const {

@@ -20,31 +20,14 @@
 #include <utility>
 #include <vector>
 
-namespace adala {
+#include "engine/core/safetensors_header.h"
 
-class SafetensorsError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace adala {
 
 // Mmap maps the file once and copies each tensor out of the mapping; Stream reads each
 // tensor with its own seek + read (for file systems where mmap is slow or unavailable).
 enum class ReadMode { Mmap, Stream };
 
-struct TensorInfo {
-  std::string name;
-  std::string dtype;  // safetensors name: "F32", "F16", "BF16", ...
-  std::vector<int64_t> shape;
-  uint64_t begin = 0, end = 0;  // relative to the data section, end exclusive
-
-  uint64_t nbytes() const { return end - begin; }
-  int64_t numel() const;
-};
-
-// Bytes per element of a safetensors dtype name; 0 when the name is unknown. Known:
-// F64 F32 F16 BF16 I64 I32 I16 I8 U8 BOOL (loadable) and U64 U32 U16 F8_E4M3 F8_E5M2
-// (inspectable only: this LibTorch has no tensor type for them).
-size_t safetensors_itemsize(const std::string& dtype);
 // Throws SafetensorsError for a dtype that cannot become an at::Tensor.
 at::ScalarType safetensors_scalar_type(const std::string& dtype);
 // Throws SafetensorsError for a scalar type the format cannot hold (complex, quantised...).

@@ -21,6 +21,13 @@ std::string default_fashion_mnist_root();
 // expected path when a file is absent, and the file and reason when it is malformed.
 ImageDataset load_fashion_mnist(const std::string& root, const std::string& split, int64_t limit = 0);
 
+// What a split holds, from the two files' headers alone (cheap: a run checks its data with this
+// before it starts). Throws like load_fashion_mnist for an absent or malformed header.
+struct ImageSetShape {
+  int64_t count = 0, channels = 1, rows = 0, cols = 0, classes = 10;
+};
+ImageSetShape probe_fashion_mnist(const std::string& root, const std::string& split);
+
 // Class names in label order.
 const char* fashion_mnist_class_name(int64_t label);
 

@@ -5,6 +5,7 @@
 
 #include "engine/core/device.h"
 #include "engine/core/build_info.h"
+#include "engine/run/run_folder_lock.h"
 #include "engine/run/run_summary.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -31,6 +32,7 @@ std::string project_version_string() {
 #ifdef ADALA_HAVE_STORE
 
 RunSession::RunSession(const std::string& database, const RunRecord& record) {
+  if (!record.folder.empty()) folder_lock_ = std::make_unique<RunFolderLock>(record.folder);
   if (database == kNoDatabase) return;
   store_ = std::make_unique<store::RunStore>(database.empty() ? store::RunStore::default_path()
                                                               : database);
@@ -74,7 +76,9 @@ void RunSession::finish(RunStatus status) {
 
 #else  // a build without the run database records nothing
 
-RunSession::RunSession(const std::string&, const RunRecord&) {}
+RunSession::RunSession(const std::string&, const RunRecord& record) {
+  if (!record.folder.empty()) folder_lock_ = std::make_unique<RunFolderLock>(record.folder);
+}
 RunSession::~RunSession() = default;
 std::string RunSession::database_path() const { return {}; }
 void RunSession::add_artifact(const std::string&, const std::string&) {}

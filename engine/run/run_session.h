@@ -19,6 +19,7 @@ namespace adala {
 namespace store {
 class RunStore;
 }
+class RunFolderLock;
 
 // What a new run row records.
 struct RunRecord {
@@ -45,7 +46,9 @@ class RunSession {
 
   // database: a path, "" for the workspace database (RunStore::default_path()), or
   // kNoDatabase. Marks the run running. Throws StoreError when the database cannot be opened
-  // or written. A build without the run database records nothing.
+  // or written. A build without the run database records nothing. A record with a folder
+  // first takes the folder's lock (run_folder_lock.h): RunFolderBusy, before any database
+  // row is touched, when another live session writes that folder.
   RunSession(const std::string& database, const RunRecord& record);
   // A session that was not finished ends its run as failed (an exception left the caller).
   ~RunSession();
@@ -79,6 +82,7 @@ class RunSession {
  private:
   void finish_after_error(store::RunStatus status);
 
+  std::unique_ptr<RunFolderLock> folder_lock_;  // released last
   std::unique_ptr<store::RunStore> store_;
   std::shared_ptr<EventSink> store_sink_;
   FanOutSink fan_out_;

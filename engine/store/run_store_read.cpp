@@ -2,6 +2,7 @@
 // transaction the writer committed before the query began.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <map>
 
 #include "engine/store/run_store_impl.h"
@@ -88,8 +89,11 @@ std::optional<RunInfo> RunStore::find_run(int64_t id) {
 }
 
 std::optional<RunInfo> RunStore::find_run(const std::string& id_or_name) {
-  if (all_digits(id_or_name)) {
-    if (auto by_id = find_run(static_cast<int64_t>(std::stoll(id_or_name)))) return by_id;
+  int64_t id = 0;
+  const char* end = id_or_name.data() + id_or_name.size();
+  // Digits past int64 are no id (from_chars says so instead of throwing like stoll).
+  if (all_digits(id_or_name) && std::from_chars(id_or_name.data(), end, id).ec == std::errc()) {
+    if (auto by_id = find_run(id)) return by_id;
   }
   std::vector<RunInfo> named;
   for (RunInfo& run : list_runs()) {

@@ -67,6 +67,11 @@ ViTConfig read_model(ConfigReader r) {
                                                 std::to_string(m.num_heads));
   if (m.img_size < m.patch_size)
     throw ConfigError(r.field("patch_size"), "larger than img_size " + std::to_string(m.img_size));
+  if (m.img_size % m.patch_size != 0)
+    throw ConfigError(r.field("patch_size"),
+                      std::to_string(m.patch_size) + " does not divide img_size " +
+                          std::to_string(m.img_size) + " (the last " +
+                          std::to_string(m.img_size % m.patch_size) + " pixels would be cropped)");
   return m;
 }
 
@@ -143,6 +148,9 @@ ExperimentConfig parse_experiment_config(const Json& document) {
 }
 
 ExperimentConfig load_experiment_config(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path, "is a folder, not a config file (give the path of a .json file)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "cannot open the config file");
   std::stringstream ss;

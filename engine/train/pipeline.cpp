@@ -1,7 +1,11 @@
 #include "engine/train/pipeline.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 
@@ -36,12 +40,17 @@ class StageTimer {
 };
 
 VisionTransformer load_teacher_weights(const ExperimentConfig& c, const std::string& path,
-                                       const c10::Device& device) {
+                                       const c10::Device& device, bool allow_nonfinite,
+                                       EventSink& sink) {
   VisionTransformer model(c.model);
   model->to(device);
   LoadOptions options;
   options.strict = true;
-  load_weights(model, path, options);
+  options.allow_nonfinite = allow_nonfinite;
+  const LoadReport report = load_weights(model, path, options);
+  for (const auto& note : report.notes)
+    if (note.rfind("warning: ", 0) == 0)
+      sink.on_event(LogEvent{LogEvent::Level::Warning, path + ": " + note.substr(9)});
   return model;
 }
 
@@ -51,14 +60,21 @@ void emit_eval(EventSink& sink, const std::string& stage, const std::string& key
 
 }  // namespace
 
-std::string make_run_dir(const ExperimentConfig& config) {
+std::string make_run_dir(const ExperimentConfig& config, const std::string& suffix) {
   const std::time_t now = std::time(nullptr);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
-  std::string base = config.runs_dir + "/" + config.name + "-" + stamp;
-  std::string dir = base;
-  for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);
-  return dir;
+  fs::create_directories(config.runs_dir);
+  const std::string base = config.runs_dir + "/" + config.name + "-" + stamp + suffix;
+  // mkdir either creates the folder or fails with EEXIST: two runs started in the same second
+  // (two processes, or two threads) never get the same one.
+  for (int i = 1; i < 10000; ++i) {
+    const std::string dir = i == 1 ? base : base + "-" + std::to_string(i);
+    if (::mkdir(dir.c_str(), 0777) == 0) return dir;
+    if (errno != EEXIST)
+      throw std::runtime_error("cannot create the run folder " + dir + ": " + std::strerror(errno));
+  }
+  throw std::runtime_error("cannot create a run folder: " + base + "-2 .. -9999 all exist");
 }
 
 ExperimentConfig load_run_config(const std::string& run_dir) {
@@ -109,10 +125,10 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
   {
     StageTimer timer(result, stage_name(0));
     if (fs::exists(teacher_path)) {
-      teacher = load_teacher_weights(c, teacher_path, device);
+      teacher = load_teacher_weights(c, teacher_path, device, options.allow_nonfinite, sink);
       ctx.log("teacher: loaded " + teacher_path);
     } else if (!c.teacher_weights.empty()) {
-      teacher = load_teacher_weights(c, c.teacher_weights, device);
+      teacher = load_teacher_weights(c, c.teacher_weights, device, options.allow_nonfinite, sink);
       ctx.log("teacher: loaded " + c.teacher_weights);
       save(teacher, 0);
     } else if (selected(options.stages, 0)) {
@@ -135,7 +151,7 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
   auto advance_to = [&](int stage) {
     const std::string path = stage_output_path(result.run_dir, stage);
     if (!fs::exists(path)) return false;
-    student = load_teacher_weights(c, path, device);
+    student = load_teacher_weights(c, path, device, options.allow_nonfinite, sink);
     latest = stage;
     ctx.log(std::string(stage_name(stage)) + ": already done, loaded " + path);
     return true;

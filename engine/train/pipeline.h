@@ -19,6 +19,8 @@ struct PipelineOptions {
   std::vector<int> stages = {0, 1, 2, 3};
   std::string run_dir;  // empty: <runs_dir>/<name>-<UTC timestamp>; existing: resume in it
   std::string device;   // overrides the config's device when non-empty
+  // Weights holding NaN or Inf load with a warning instead of stopping the run.
+  bool allow_nonfinite = false;
 };
 
 struct PipelineResult {
@@ -29,8 +31,10 @@ struct PipelineResult {
   std::string device;
 };
 
-// Output file of each stage inside a run folder.
-std::string make_run_dir(const ExperimentConfig& config);
+// Creates and returns a new run folder, <runs_dir>/<name>-<UTC timestamp><suffix>, with "-2",
+// "-3"... appended when that exists: the folder is made atomically (mkdir), so two runs
+// started in the same second never share one. Throws std::runtime_error when it cannot.
+std::string make_run_dir(const ExperimentConfig& config, const std::string& suffix = "");
 
 // Runs the selected stages; throws JobCancelled (after checkpointing) on cancel, ConfigError
 // or std::runtime_error on bad input. Writes config.json and stages.json into the run folder.

@@ -1,7 +1,9 @@
 #include "engine/train/training_loop.h"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <stdexcept>
 
 #include <torch/autograd.h>
 #include <torch/nn/utils/clip_grad.h>
@@ -68,6 +70,24 @@ void TrainingLoop::save(int64_t step) {
   sink_.on_event(ArtifactEvent{spec_.stage, "checkpoint", spec_.checkpoint_path});
 }
 
+void TrainingLoop::stop_on_nonfinite_loss(double loss, int64_t step,
+                                          std::chrono::steady_clock::time_point started) {
+  // Nothing of this step reached the parameters (no backward, no optimiser step), and the
+  // checkpoint file is not rewritten: the last good one stays for a resume with other settings.
+  const bool has_checkpoint =
+      !spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path);
+  const std::string message =
+      "stage " + spec_.stage + ": the loss is " + std::to_string(loss) + " at step " +
+      std::to_string(step + 1) + " of " + std::to_string(total_steps_) + "; training stopped (" +
+      (has_checkpoint ? "the last good checkpoint " + spec_.checkpoint_path + " is kept"
+                      : std::string("no checkpoint was written yet")) +
+      "; a lower learning rate or finite input weights may help)";
+  sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Failed, total_steps_, step,
+                            std::chrono::duration<double>(Clock::now() - started).count(),
+                            message});
+  throw NonFiniteLossError(message);
+}
+
 void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t)>& step_fn) {
   const auto& c = spec_.config;
   CosineSchedule schedule(c.lr, c.warmup_steps, total_steps_, c.min_lr);
@@ -92,10 +112,11 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     auto indices = sampler_.indices(step);
     optimizer_->zero_grad();
     StepOutput out = step_fn(indices, step);
+    const double loss = out.loss.item<double>();
+    if (!std::isfinite(loss)) stop_on_nonfinite_loss(loss, step, started);
     out.loss.backward();
     if (c.grad_clip > 0) torch::nn::utils::clip_grad_norm_(params_, c.grad_clip);
     optimizer_->step();
-    const double loss = out.loss.item<double>();
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
     const double rate = double(indices.size(0)) / std::max(dt, 1e-9);
     images_per_second = images_per_second == 0.0 ? rate : 0.9 * images_per_second + 0.1 * rate;

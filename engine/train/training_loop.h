@@ -4,8 +4,10 @@
 #include <torch/nn/module.h>
 #include <torch/optim/adamw.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,13 @@ struct StepOutput {
   torch::Tensor loss;                  // scalar with a graph to the trained parameters
   std::vector<double> per_block_mse;   // optional diagnostics
   std::map<std::string, double> extra;
+};
+
+// A step's loss was NaN or infinite: the stage stops before that step touches the parameters.
+// The message names the stage and the step and says which checkpoint is kept.
+class NonFiniteLossError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 struct TrainingLoopSpec {
@@ -43,12 +52,15 @@ class TrainingLoop {
 
   int64_t total_steps() const { return total_steps_; }
   // Runs from the checkpoint's step (if one exists) to total_steps. The step function gets
-  // the batch indices and the 0-based step. Throws JobCancelled after checkpointing.
+  // the batch indices and the 0-based step. Throws JobCancelled after checkpointing, and
+  // NonFiniteLossError (after a StageEvent Failed) when a step's loss is not finite.
   void run(const std::function<StepOutput(const at::Tensor& indices, int64_t step)>& step_fn);
   int64_t start_step() const { return start_step_; }
 
  private:
   void save(int64_t step);
+  [[noreturn]] void stop_on_nonfinite_loss(double loss, int64_t step,
+                                           std::chrono::steady_clock::time_point started);
 
   TrainingLoopSpec spec_;
   torch::nn::Module& checkpointed_;

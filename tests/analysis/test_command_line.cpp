@@ -3,10 +3,13 @@
 // jsonl`, the event stream the workbench follows.
 #include <QtTest/QtTest>
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 
 #include "engine/analysis/scaling_csv.h"
 
@@ -98,6 +101,83 @@ class TestCommandLine : public QObject {
     r = run_adala({"--threads", "1", "info"});
     QCOMPARE(r.code, 0);
     QVERIFY2(r.out.contains("intra-op threads 1"), qPrintable(r.out));
+  }
+
+  // Every value that used to mean "all cores" or an absurd pool is refused before the command
+  // runs; above 4 x the cores only with --force-threads.
+  void threads_are_positive_and_bounded() {
+    for (const QString& bad :
+         {QStringLiteral("0"), QStringLiteral("-3"), QStringLiteral("abc"), QStringLiteral("2abc"),
+          QString(), QStringLiteral("99999999999"), QStringLiteral("1.5")}) {
+      const Result r = run_adala({"info", "--threads", bad});
+      QVERIFY2(r.code == 2, qPrintable(bad + ": " + r.err));
+      QVERIFY2(r.err.contains("--threads"), qPrintable(bad + ": " + r.err));
+      QVERIFY2(r.out.isEmpty(), qPrintable(bad));
+    }
+    // The bound the binary states (4 x its count of cores) holds exactly.
+    Result r = run_adala({"info", "--threads", "100000"});
+    QCOMPARE(r.code, 2);
+    const auto match = QRegularExpression(QStringLiteral("at most (\\d+);")).match(r.err);
+    QVERIFY2(match.hasMatch() && r.err.contains("--force-threads"), qPrintable(r.err));
+    const int limit = match.captured(1).toInt();
+    QVERIFY2(limit >= 4 && limit % 4 == 0, qPrintable(r.err));
+    r = run_adala({"info", "--threads", QString::number(limit + 1)});
+    QCOMPARE(r.code, 2);
+    r = run_adala({"info", "--threads", QString::number(limit + 1), "--force-threads"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("intra-op threads %1").arg(limit + 1)),
+             qPrintable(r.out));
+    r = run_adala({"info", "--threads", QString::number(limit)});
+    QCOMPARE(r.code, 0);
+  }
+
+  // Bad input to `adala run` is a plain message naming the thing, before any run folder or
+  // run row exists.
+  void run_refuses_bad_input_before_recording() {
+    const QString dir = QStringLiteral(ADALA_TEST_TMP "/cli-run-inputs");
+    QDir(dir).removeRecursively();
+    QDir().mkpath(dir);
+    const QString db = dir + "/runs.sqlite";
+    const QString runs = dir + "/runs";
+    auto config = [&](const QString& name, const QString& model) {
+      const QString path = dir + "/" + name + ".json";
+      QFile f(path);
+      f.open(QIODevice::WriteOnly);
+      f.write(
+          QStringLiteral("{\"name\": \"%1\", \"model\": %2, \"output\": {\"runs_dir\": \"%3\"}}")
+              .arg(name, model, runs)
+              .toUtf8());
+      return path;
+    };
+    const QString good = config("good", QStringLiteral("{\"preset\": \"fmnist_micro\"}"));
+    Result r = run_adala({"run", good, "--stages", "1,1", "--db", db});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("--stages: stage 1 is listed twice"), qPrintable(r.err));
+    r = run_adala({"run", dir, "--db", db});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(dir + ": is a folder, not a config file"), qPrintable(r.err));
+    if (QFileInfo::exists(QStringLiteral("/usr/share/datasets/fashion-mnist"))) {
+      const struct {
+        const char* name;
+        const char* model;
+        const char* expected;
+      } cases[] = {
+          {"chans", R"({"preset": "fmnist_micro", "in_chans": 3})", "model.in_chans: 3, but"},
+          {"classes", R"({"preset": "fmnist_micro", "num_classes": 5})",
+           "model.num_classes: 5, but Fashion-MNIST has 10 classes"},
+          {"patch", R"({"preset": "fmnist_micro", "patch_size": 5})",
+           "model.patch_size: 5 does not divide img_size 28"},
+      };
+      for (const auto& c : cases) {
+        r = run_adala({"run", config(c.name, c.model), "--stages", "0", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(c.expected), qPrintable(r.err));
+        QVERIFY2(!r.err.contains("c10") && !r.err.contains("Exception raised from"),
+                 qPrintable(r.err));
+      }
+    }
+    QVERIFY(!QFileInfo::exists(db));    // no run row, not even a database
+    QVERIFY(!QFileInfo::exists(runs));  // no run folder
   }
 
   // One tiny point: the events in order, each line one JSON object, and the CSV they name.

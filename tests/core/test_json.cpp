@@ -82,6 +82,52 @@ class TestJson : public QObject {
     // The same key in sibling objects is fine.
     QCOMPARE(parse_json_strict("[{\"a\":1},{\"a\":2}]").at(1).at("a").get<int>(), 2);
   }
+  // Objects with many keys (a safetensors header lists one per tensor): every key kept in
+  // order, a duplicate far down still found at its offset.
+  void many_keys_keep_order_and_duplicates_are_found() {
+    std::string text = "{";
+    const int n = 50000;
+    for (int i = 0; i < n; ++i)
+      text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+    const std::string valid = text + "}";
+    const Json v = parse_json_strict(valid);
+    QCOMPARE(v.size(), size_t(n));
+    int i = 0;
+    for (const auto& [key, value] : v.items()) {
+      QCOMPARE(key, "k" + std::to_string(i));
+      QCOMPARE(value.get<int>(), i);
+      ++i;
+    }
+    const std::string duplicated = text + ",\"k123\":0}";
+    QCOMPARE(
+        QString::fromStdString(parse_error(duplicated)),
+        QString("JSON parse error at byte %1: duplicate key \"k123\"").arg(duplicated.size() - 3));
+    // The same key in sibling objects is no duplicate.
+    QCOMPARE(parse_json_strict("[{\"a\":1},{\"a\":2},{\"b\":{\"a\":3}}]").size(), size_t(3));
+  }
+
+  void invalid_utf8_and_lone_surrogates_are_refused() {
+    const struct {
+      const char* text;
+      const char* what;
+    } cases[] = {
+        {"{\"a\xff\":1}", "ill-formed UTF-8"},       // a byte that is never UTF-8
+        {"[\"\xc3\"]", "ill-formed UTF-8"},          // a sequence cut short
+        {"[\"\xc0\xaf\"]", "ill-formed UTF-8"},      // an overlong '/'
+        {"[\"\xed\xa0\x80\"]", "ill-formed UTF-8"},  // a surrogate encoded in UTF-8
+        {"[\"\\ud800\"]", "surrogate U+D800..U+DBFF must be followed"},
+        {"[\"\\udc00\"]", "surrogate U+DC00..U+DFFF must follow"},
+        {"[\"\\ud800\\u0041\"]", "surrogate U+D800..U+DBFF must be followed"},
+    };
+    for (const auto& c : cases) {
+      const std::string what = parse_error(c.text);
+      QVERIFY2(what.rfind("JSON parse error at byte ", 0) == 0, c.text);
+      QVERIFY2(what.find(c.what) != std::string::npos, what.c_str());
+    }
+    QCOMPARE(parse_json_strict("[\"\\ud83d\\ude00\"]").at(0).get<std::string>(),
+             std::string("\xf0\x9f\x98\x80"));
+  }
+
   void nesting_is_limited() {
     const std::string deep_ok = std::string(200, '[') + std::string(200, ']');
     QCOMPARE(parse_json_strict(deep_ok).size(), size_t(1));

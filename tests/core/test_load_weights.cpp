@@ -395,6 +395,48 @@ class TestLoadWeights : public QObject {
     QVERIFY(same_tensors(before, snapshot(b)));  // strict: untouched
   }
 
+  // A checkpoint with NaN / Inf: refused naming the tensor and leaving the model untouched,
+  // or loaded with a warning note when allowed.
+  void non_finite_weights_are_refused_naming_the_tensor() {
+    VisionTransformer source(tiny_dinov2(false));
+    randomise(source, 7);
+    TensorMap file = timm_tensors(source);
+    file.at("blocks.1.mlp.fc1.weight")[0][3] = std::numeric_limits<float>::quiet_NaN();
+    file.at("blocks.1.mlp.fc1.weight")[2][0] = -std::numeric_limits<float>::infinity();
+    file.at("cls_token").fill_(std::numeric_limits<float>::infinity());
+    const std::string path = dir_.filePath("nonfinite.safetensors").toStdString();
+    write_safetensors(path, as_list(file));
+
+    VisionTransformer target(tiny_dinov2(false));
+    randomise(target, 8);
+    const TensorMap before = snapshot(target);
+    try {
+      load_weights(target, path);
+      QFAIL("non-finite weights were loaded");
+    } catch (const NonFiniteWeightsError& e) {
+      const std::string what = e.what();
+      QVERIFY2(what.rfind(path + ": tensor \"", 0) == 0, e.what());
+      QVERIFY2(what.find("non-finite value") != std::string::npos, e.what());
+      QVERIFY2(what.find("--allow-nonfinite") != std::string::npos, e.what());
+    }
+    QVERIFY(same_tensors(snapshot(target), before));
+
+    LoadOptions allow;
+    allow.allow_nonfinite = true;
+    const LoadReport report = load_weights(target, path, allow);
+    std::vector<std::string> warnings;
+    for (const auto& note : report.notes)
+      if (note.rfind("warning: ", 0) == 0) warnings.push_back(note);
+    QCOMPARE(warnings.size(), size_t(2));
+    const std::string all = warnings[0] + "\n" + warnings[1];
+    QVERIFY2(all.find("tensor \"blocks.1.mlp.fc1.weight\" holds 2 non-finite values (NaN or "
+                      "Inf) of 4096") != std::string::npos,
+             all.c_str());
+    QVERIFY2(all.find("tensor \"cls_token\" holds 32 non-finite values") != std::string::npos,
+             all.c_str());
+    QVERIFY(torch::isnan(target->named_parameters()["blocks.1.mlp.fc1.weight"][0][3]).item<bool>());
+  }
+
   void missing_and_unexpected_are_named() {
     VisionTransformer a(tiny_dinov2(false));
     randomise(a, 52);

@@ -257,6 +257,31 @@ class TestSafetensors : public QObject {
                    "[0, 4]}}"),
                  std::string(4, '\0')),
         {"tensor \"w\"", "overflows"});
+    // 2^31 * 2^31 * 2 = 2^63 fits in uint64 but not in int64; the zero makes it hold 0 bytes.
+    row("empty shape whose other dimensions overflow int64",
+        raw_file(q("{'w': {'dtype': 'F32', 'shape': [2147483648, 2147483648, 2, 0], "
+                   "'data_offsets': [0, 0]}}"),
+                 ""),
+        {"tensor \"w\"", "overflows"});
+    row("dimension above int64",
+        raw_file(q("{'w': {'dtype': 'U8', 'shape': [9223372036854775808, 0], "
+                   "'data_offsets': [0, 0]}}"),
+                 ""),
+        {"tensor \"w\"", "non-negative integers"});
+    row("invalid UTF-8 in a tensor name",
+        raw_file("{\"w\xff\": {\"dtype\": \"U8\", \"shape\": [0], \"data_offsets\": [0, 0]}}", ""),
+        {"malformed JSON header", "UTF-8"});
+    row("lone surrogate in metadata", raw_file(q("{'__metadata__': {'k': '\\ud800'}}"), ""),
+        {"malformed JSON header", "surrogate"});
+    {
+      std::string many = "{";
+      for (int i = 0; i <= 100'000; ++i)
+        many += (i ? ",\"t" : "\"t") + std::to_string(i) +
+                "\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[0,0]}";
+      many += "}";
+      row("more tensors than the cap", raw_file(many, ""),
+          {"lists 100001 tensors; at most 100000 are accepted"});
+    }
   }
 
   void malformed_files_are_refused() {
@@ -283,6 +308,22 @@ class TestSafetensors : public QObject {
       QVERIFY(open_error(dir_.path().toStdString(), mode).find("not a regular file") !=
               std::string::npos);
     }
+  }
+
+  void numel_never_overflows() {
+    adala::TensorInfo info;
+    info.name = "huge";
+    info.shape = {int64_t(1) << 31, int64_t(1) << 31, 2, 0};
+    try {
+      (void)info.numel();
+      QFAIL("numel() of a shape whose nonzero product overflows int64 must throw");
+    } catch (const SafetensorsError& e) {
+      QVERIFY2(std::string(e.what()).find("tensor \"huge\"") != std::string::npos, e.what());
+    }
+    info.shape = {3, 0, 5};
+    QCOMPARE(info.numel(), int64_t(0));
+    info.shape = {int64_t(1) << 31, int64_t(1) << 31};
+    QCOMPARE(info.numel(), int64_t(1) << 62);
   }
 
   void unknown_tensor_name_is_named() {

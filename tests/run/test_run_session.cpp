@@ -4,6 +4,7 @@
 // marked failed with its stage).
 // Engine headers first: LibTorch's must precede Qt's (TOOLCHAIN.md).
 #include "engine/data/fashion_mnist.h"
+#include "engine/run/run_folder_lock.h"
 #include "engine/run/run_session.h"
 #include "engine/run/run_summary.h"
 #include "engine/store/run_store.h"
@@ -194,6 +195,42 @@ class TestRunSession : public QObject {
     RunStore reader(db, OpenMode::ReadOnly);
     QCOMPARE(reader.list_runs().size(), size_t(2));
     QCOMPARE(reader.find_run(first)->tags, (std::vector<std::string>{"nightly", "resumed"}));
+  }
+
+  // One live writer per folder: a second session (a second `--resume` of a run still
+  // training) is refused naming the owner, before it touches the database; once the first
+  // ends, the folder can be continued.
+  void second_live_session_on_a_folder_is_refused() {
+    const std::string dir = fresh("lock");
+    const std::string db = dir + "/runs.sqlite";
+    const std::string folder = dir + "/run-1";
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    int64_t id = -1;
+    {
+      RunSession first(db, record_for(folder));
+      id = first.run_id();
+      for (const std::string& database : {db, std::string(RunSession::kNoDatabase)}) {
+        try {
+          RunSession second(database, record_for(folder));
+          QFAIL("two live sessions on one folder");
+        } catch (const RunFolderBusy& e) {
+          QCOMPARE(QString(e.what()),
+                   QString::fromStdString("run folder " + folder + " is in use by pid " +
+                                          std::to_string(getpid()) + " on host " + host +
+                                          " (one writer per run; wait for it to end or stop it "
+                                          "first)"));
+        }
+      }
+      RunStore reader(db, OpenMode::ReadOnly);
+      QCOMPARE(reader.list_runs().size(), size_t(1));
+      QCOMPARE(reader.find_run(id)->status, std::string("running"));
+      first.finish(RunStatus::Interrupted);
+    }
+    RunSession again(db, record_for(folder));
+    QVERIFY(again.continued());
+    QCOMPARE(again.run_id(), id);
+    again.finish(RunStatus::Done);
   }
 
   // Every front end gets the same ending: the stages still running end with the run.

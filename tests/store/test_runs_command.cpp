@@ -258,6 +258,13 @@ class TestRunsCommand : public QObject {
     } catch (const adala::cli::UsageError& e) {
       QVERIFY2(contains(e.what(), "no run \"nope\""), e.what());
     }
+    // More digits than an int64 holds: no such run, not a raw "stoll" from the number parser.
+    try {
+      run_command({"show", "99999999999999999999999"}, db);
+      QFAIL("an id past int64 was accepted");
+    } catch (const adala::cli::UsageError& e) {
+      QVERIFY2(contains(e.what(), "no run \"99999999999999999999999\""), e.what());
+    }
     const std::string missing = dir + "/missing.sqlite";
     try {
       run_command({"list"}, missing);

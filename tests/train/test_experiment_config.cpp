@@ -52,6 +52,9 @@ class TestExperimentConfig : public QObject {
     QTest::newRow("bool type") << "{\"stages\":{\"teacher\":{\"augment\":1}}}" << "stages.teacher.augment: expected true or false, got integer";
     QTest::newRow("no budget") << "{\"stages\":{\"teacher\":{\"epochs\":0}}}" << "stages.teacher.epochs: an enabled stage needs epochs > 0";
     QTest::newRow("min_lr") << "{\"stages\":{\"teacher\":{\"lr\":0.001,\"min_lr\":0.01}}}" << "stages.teacher.min_lr: must not exceed lr";
+    QTest::newRow("patch does not divide")
+        << "{\"model\":{\"patch_size\":5}}"
+        << "model.patch_size: 5 does not divide img_size 28 (the last 3 pixels would be cropped)";
     QTest::newRow("dataset") << "{\"data\":{\"dataset\":\"imagenet\"}}" << "data.dataset: unknown value \"imagenet\"";
   }
   void errors_name_the_field() {
@@ -72,6 +75,46 @@ class TestExperimentConfig : public QObject {
       QVERIFY(std::string(e.what()).find("at byte") != std::string::npos);
     }
     QVERIFY_EXCEPTION_THROWN(load_experiment_config(ADALA_TEST_TMP "/does/not/exist.json"), ConfigError);
+  }
+
+  // The message of loading a config file holding `bytes` ("" when it loads).
+  static std::string file_error(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    try {
+      load_experiment_config(path);
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  }
+
+  void folder_bom_and_bad_text_are_named() {
+    const std::string folder = ADALA_TEST_TMP "/config-is-a-folder";
+    std::filesystem::create_directories(folder);
+    try {
+      load_experiment_config(folder);
+      QFAIL("a folder was read as a config");
+    } catch (const ConfigError& e) {
+      QCOMPARE(QString(e.what()),
+               QString::fromStdString(folder + ": is a folder, not a config "
+                                               "file (give the path of a .json file)"));
+    }
+    const std::string path = ADALA_TEST_TMP "/text_config.json";
+    // A UTF-8 byte-order mark (Windows editors write one) is read past, as RFC 8259 allows.
+    QCOMPARE(QString::fromStdString(file_error(path, "\xEF\xBB\xBF{\"name\": \"bom\"}")),
+             QString());
+    QCOMPARE(QString::fromStdString(load_experiment_config(path).name), QString("bom"));
+    for (const std::string& bad :
+         {std::string("{\"name\": \"a\xff\"}"),         // not UTF-8
+          std::string("{\"name\": \"\xed\xa0\x80\"}"),  // encoded surrogate
+          std::string("{\"name\": \"\\ud800\"}"),       // lone high
+          std::string("{\"name\": \"\\udc00x\"}")}) {   // lone low
+      const std::string message = file_error(path, bad);
+      QVERIFY2(message.rfind(path + ": JSON parse error at byte ", 0) == 0, message.c_str());
+      QVERIFY2(message.find("UTF-8") != std::string::npos ||
+                   message.find("surrogate") != std::string::npos,
+               message.c_str());
+    }
   }
 
   void teacher_weights_resolve_next_to_the_config() {

@@ -223,6 +223,49 @@ class TestStages : public QObject {
     QVERIFY(torch::equal(restored->forward(x), model->forward(x)));
   }
 
+  // A NaN loss at step 6 (checkpoints every 2 steps): the stage fails naming itself and the
+  // step, the parameters keep their step-5 values, the step-4 checkpoint stays on disk.
+  void non_finite_loss_stops_the_stage_and_keeps_the_checkpoint() {
+    const std::string dir = fresh_dir("nonfinite");
+    StageConfig config = micro_config().teacher;
+    config.checkpoint_every = 2;
+    torch::nn::Linear model(3, 1);
+    TrainingLoopSpec spec{"teacher", config, 32, 1, dir + "/checkpoints/teacher.pt"};
+    RecordingSink sink;
+    JobControl control;
+    TrainingLoop loop(spec, *model, model->parameters(), sink, control);
+    at::Tensor weights_before_bad_step;
+    const auto x = torch::rand({8, 3});
+    try {
+      loop.run([&](const at::Tensor&, int64_t step) {
+        StepOutput out;
+        out.loss = model->forward(x).pow(2).mean();
+        if (step == 5) {
+          weights_before_bad_step = model->weight.detach().clone();
+          out.loss = out.loss * std::numeric_limits<double>::quiet_NaN();
+        }
+        return out;
+      });
+      QFAIL("a NaN loss did not stop the stage");
+    } catch (const NonFiniteLossError& e) {
+      QCOMPARE(QString(e.what()),
+               QString::fromStdString("stage teacher: the loss is nan at step 6 of 12; training "
+                                      "stopped (the last good checkpoint " +
+                                      spec.checkpoint_path +
+                                      " is kept; a lower learning rate or finite input weights "
+                                      "may help)"));
+    }
+    QVERIFY(torch::equal(model->weight, weights_before_bad_step));
+    QCOMPARE(checkpoint_step(spec.checkpoint_path), int64_t(4));
+    bool failed_event = false;
+    for (const auto& e : sink.events())
+      if (const auto* s = std::get_if<StageEvent>(&e))
+        failed_event |= s->kind == StageEvent::Kind::Failed && s->stage == "teacher" &&
+                        s->message.find("step 6") != std::string::npos;
+    QVERIFY(failed_event);
+    QCOMPARE(sink.steps("teacher").size(), size_t(5));
+  }
+
   void teacher_learns_a_separable_task() {
     // Labels depend on which image half is bright: a few dozen steps must get it right.
     ExperimentConfig c = micro_config();

@@ -1,0 +1,81 @@
+#include "engine/train/run_preflight.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "engine/core/load_weights.h"
+#include "engine/core/vision_transformer.h"
+#include "engine/data/fashion_mnist.h"
+#include "engine/train/stage_catalog.h"
+
+namespace adala {
+
+namespace {
+
+void check_stages(const std::vector<int>& stages) {
+  if (stages.empty()) throw ConfigError("--stages", "no stage selected");
+  std::set<int> seen;
+  for (int s : stages) {
+    if (s < 0 || s > 3)
+      throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
+    if (!seen.insert(s).second)
+      throw ConfigError("--stages", "stage " + std::to_string(s) + " is listed twice");
+  }
+}
+
+void check_model_fits_data(const ViTConfig& m, const std::string& root) {
+  ImageSetShape shape;
+  try {
+    shape = probe_fashion_mnist(root, "train");
+    probe_fashion_mnist(root, "test");
+  } catch (const std::exception& e) {
+    throw ConfigError("data.root", e.what());
+  }
+  if (m.in_chans != shape.channels)
+    throw ConfigError("model.in_chans", std::to_string(m.in_chans) + ", but the Fashion-MNIST " +
+                                            "images in " + root + " have " +
+                                            std::to_string(shape.channels) + " channel");
+  if (m.num_classes != shape.classes)
+    throw ConfigError("model.num_classes", std::to_string(m.num_classes) +
+                                               ", but Fashion-MNIST has " +
+                                               std::to_string(shape.classes) + " classes");
+  for (int64_t side : {shape.rows, shape.cols})
+    if (side % m.patch_size != 0)
+      throw ConfigError("model.patch_size",
+                        std::to_string(m.patch_size) + " does not divide the " +
+                            std::to_string(side) + "-pixel side of the images in " + root +
+                            " (the last " + std::to_string(side % m.patch_size) +
+                            " pixels would be cropped)");
+}
+
+void check_teacher(const ExperimentConfig& c, const PipelineOptions& options) {
+  if (!options.run_dir.empty() && std::filesystem::exists(stage_output_path(options.run_dir, 0)))
+    return;  // a resumed run uses the teacher it saved
+  if (c.teacher_weights.empty()) {
+    if (std::find(options.stages.begin(), options.stages.end(), 0) == options.stages.end())
+      throw ConfigError("teacher.weights", "no teacher: select stage 0 or give pretrained weights");
+    return;
+  }
+  try {
+    VisionTransformer model(c.model);
+    LoadOptions load;
+    load.allow_nonfinite = options.allow_nonfinite;
+    load_weights(model, c.teacher_weights, load);
+  } catch (const std::exception& e) {
+    throw ConfigError("teacher.weights", e.what());
+  }
+}
+
+}  // namespace
+
+void check_run_inputs(const ExperimentConfig& config, const PipelineOptions& options) {
+  check_stages(options.stages);
+  const std::string root =
+      config.data.root.empty() ? default_fashion_mnist_root() : config.data.root;
+  check_model_fits_data(config.model, root);
+  check_teacher(config, options);
+}
+
+}  // namespace adala

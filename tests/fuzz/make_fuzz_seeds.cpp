@@ -1,0 +1,116 @@
+// Writes the seed corpora of the fuzz targets into OUT/<target>/: the project's example
+// configs, and small valid (and a few almost valid) files of each format, laid out the way the
+// project's writers lay them out.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#ifdef ADALA_FUZZ_PNG
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#endif
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& path, const std::string& bytes) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::string le64(uint64_t v) {
+  std::string out(8, '\0');
+  for (int i = 0; i < 8; ++i) out[size_t(i)] = static_cast<char>((v >> (8 * i)) & 0xff);
+  return out;
+}
+
+std::string be32(uint32_t v) {
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+          static_cast<char>(v)};
+}
+
+void json_and_config_seeds(const fs::path& out) {
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(ADALA_SOURCE_DIR "/experiments")) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string text = read(entry.path());
+    write(out / "fuzz_config" / entry.path().filename(), text);
+    write(out / "fuzz_json" / entry.path().filename(), text);
+    ++n;
+  }
+  const char* snippets[] = {
+      R"({"a":1,"b":[true,false,null],"c":{"d":"x\"y\u00e9"},"e":-2.5e-3})",
+      R"({"model":{"preset":"fmnist_tiny","patch_size":7},"stages":{"teacher":{"lr":0.001}}})",
+      "\xEF\xBB\xBF{\"name\":\"bom\"}",
+      R"(["\ud83d\ude00", 18446744073709551615, -9223372036854775808, 1e308])",
+  };
+  for (const char* s : snippets) write(out / "fuzz_json" / ("snippet" + std::to_string(n++)), s);
+}
+
+void safetensors_seeds(const fs::path& out) {
+  // 8 bytes: the data section's size; then the header as write_safetensors writes it.
+  const std::pair<uint64_t, std::string> headers[] = {
+      {24, R"({"__metadata__":{"adala.format":"adala-vit/1"},"a":{"dtype":"F32","shape":[2,2],)"
+           R"("data_offsets":[0,16]},"b":{"dtype":"F16","shape":[4],"data_offsets":[16,24]}})"},
+      {0, "{}      "},
+      {8, R"({"w":{"dtype":"BF16","shape":[],"data_offsets":[0,2]},"x":{"dtype":"U8","shape":[0],)"
+          R"("data_offsets":[2,2]},"y":{"dtype":"I16","shape":[3],"data_offsets":[2,8]}})"},
+      {16,
+       R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],)"
+       R"("data_offsets":[4,12]}})"},
+      {0, R"({"w":{"dtype":"F32","shape":[2147483648,2147483648,2,0],"data_offsets":[0,0]}})"},
+  };
+  int n = 0;
+  for (const auto& [data_size, header] : headers)
+    write(out / "fuzz_safetensors_header" / ("header" + std::to_string(n++)),
+          le64(data_size) + header);
+}
+
+void idx_seeds(const fs::path& out) {
+  std::string pixels;
+  for (int i = 0; i < 2 * 3 * 2; ++i) pixels += static_cast<char>(i * 20);
+  write(out / "fuzz_idx" / "images", be32(0x803) + be32(2) + be32(3) + be32(2) + pixels);
+  write(out / "fuzz_idx" / "labels", be32(0x801) + be32(3) + std::string("\x00\x09\x04", 3));
+  write(out / "fuzz_idx" / "images-truncated", be32(0x803) + be32(5) + be32(28) + be32(28));
+}
+
+void png_seeds(const fs::path& out) {
+#ifdef ADALA_FUZZ_PNG
+  fs::create_directories(out / "fuzz_png");
+  cv::Mat labels(6, 5, CV_8UC1);
+  for (int y = 0; y < labels.rows; ++y)
+    for (int x = 0; x < labels.cols; ++x) labels.at<uint8_t>(y, x) = uint8_t((y * 31 + x) % 151);
+  labels.at<uint8_t>(0, 0) = 255;
+  cv::imwrite((out / "fuzz_png" / "labels.png").string(), labels);
+  cv::Mat rgb(4, 3, CV_8UC3, cv::Scalar(10, 200, 30));
+  cv::imwrite((out / "fuzz_png" / "rgb.png").string(), rgb);
+#else
+  (void)out;
+#endif
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: make_fuzz_seeds OUT_DIR\n";
+    return 2;
+  }
+  const fs::path out = argv[1];
+  json_and_config_seeds(out);
+  safetensors_seeds(out);
+  idx_seeds(out);
+  png_seeds(out);
+  std::cout << "seed corpora written to " << out.string() << "\n";
+  return 0;
+}
