@@ -162,7 +162,7 @@ std::vector<double> imagenet_std() { return {0.229, 0.224, 0.225}; }
 
 at::Tensor apply_transform(const at::Tensor& image, const TransformSpec& spec, bool training,
                            SplitMix64& rng) {
-  check_image(image);
+  if (image.dim() != 3) throw std::invalid_argument("image transform: expected a (C, H, W) image");
   const int64_t c = image.size(0), h = image.size(1), w = image.size(2);
   const std::vector<float> mean = per_channel(spec.mean, c, "mean");
   const std::vector<float> std = per_channel(spec.std, c, "std");
@@ -172,14 +172,18 @@ at::Tensor apply_transform(const at::Tensor& image, const TransformSpec& spec, b
       throw std::invalid_argument("image is " + std::to_string(h) + "x" + std::to_string(w) +
                                   ", preprocess \"none\" needs " + std::to_string(res) + "x" +
                                   std::to_string(res));
-    // The same operation as load_fashion_mnist, so the values match it bit for bit.
-    at::Tensor x = image.to(at::kFloat).div_(255.0);
-    if (is_identity(spec.mean, spec.std)) return x;
+    const bool identity = is_identity(spec.mean, spec.std);
+    // uint8: the same operation as load_fashion_mnist, so the values match it bit for bit.
+    // float (in-memory, already in [0, 1]): as it is, copied before normalising in place.
+    at::Tensor x = image.scalar_type() == at::kByte ? image.to(at::kFloat).div_(255.0)
+                                                    : image.to(at::kFloat, false, !identity);
+    if (identity) return x;
     for (int64_t ch = 0; ch < c; ++ch) x[ch].sub_(mean[size_t(ch)]).div_(std[size_t(ch)]);
     return x;
   }
   if (spec.preprocess != "timm")
     throw std::invalid_argument("unknown preprocess \"" + spec.preprocess + "\"");
+  check_image(image);
   at::Tensor x;
   bool flip = false;
   if (training) {

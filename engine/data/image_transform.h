@@ -63,6 +63,7 @@ std::vector<double> imagenet_std();
 
 // (C, H, W) uint8 -> (C, res, res) float: the training or evaluation transform, then
 // (x / 255 - mean) / std per channel. A one-entry mean/std applies to every channel.
+// "none" also takes float images already in [0, 1] (used as they are, then normalised).
 // `rng` draws the crop and the flip (training only). Throws std::invalid_argument naming the
 // problem when the image does not fit the spec (wrong size for "none", channel count).
 at::Tensor apply_transform(const at::Tensor& image, const TransformSpec& spec, bool training,

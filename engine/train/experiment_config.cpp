@@ -100,15 +100,7 @@ ExperimentConfig parse_experiment_config(const Json& document) {
                       "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
   c.threads = root.integer("threads", c.threads, 0, 1024);
   c.model = read_model(root.child("model"));
-  {
-    ConfigReader d = root.child("data");
-    c.data.dataset = d.string("dataset", c.data.dataset, {"fashion-mnist"});
-    c.data.root = d.string("root", default_fashion_mnist_root());
-    c.data.train_limit = d.integer("train_limit", 0, 0, kMaxInt);
-    c.data.test_limit = d.integer("test_limit", 0, 0, kMaxInt);
-    c.data.alignment_limit = d.integer("alignment_limit", 0, 0, kMaxInt);
-    d.finish();
-  }
+  c.data = read_data_config(root.child("data"), c.model);
   {
     ConfigReader t = root.child("teacher");
     c.teacher_weights = t.string("weights", "");
@@ -154,6 +146,29 @@ ExperimentConfig load_experiment_config(const std::string& path) {
     throw ConfigError(path, e.what());
   }
   ExperimentConfig config = parse_experiment_config(doc);
+  // Relative data paths are relative to the config file too.
+  const std::filesystem::path config_dir = std::filesystem::path(path).parent_path();
+  std::pair<const char*, DataSourceConfig*> sources[] = {
+      {"train", &config.data.train}, {"eval", &config.data.eval}, {"alignment", &config.data.alignment}};
+  for (auto& [key, source] : sources) {
+    if (!doc.contains("data") || !doc["data"].contains(key)) continue;
+    for (auto [field, value] : {std::pair<const char*, std::string*>{"root", &source->root},
+                                {"list", &source->list},
+                                {"classes", &source->classes}}) {
+      if (!doc["data"][key].contains(field) || value->empty()) continue;
+      std::filesystem::path p(*value);
+      if (p.is_relative()) p = std::filesystem::absolute(config_dir / p).lexically_normal();
+      *value = p.string();
+      config.source["data"][key][field] = Json(*value);
+    }
+  }
+  // eval and alignment inherit train's source when absent.
+  if (!doc.contains("data") || !doc["data"].contains("eval")) {
+    if (doc.contains("data") && doc["data"].contains("train")) config.data.eval = config.data.train;
+  }
+  if (!doc.contains("data") || !doc["data"].contains("alignment")) {
+    if (doc.contains("data") && doc["data"].contains("train")) config.data.alignment = config.data.train;
+  }
   // A relative teacher.weights is relative to the config file; the run keeps the absolute path.
   if (!config.teacher_weights.empty()) {
     std::filesystem::path weights(config.teacher_weights);
