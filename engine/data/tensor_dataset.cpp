@@ -7,7 +7,8 @@
 namespace adala {
 
 TensorDataset::TensorDataset(at::Tensor images, at::Tensor labels, int64_t num_classes)
-    : images_(images.cpu().contiguous()), labels_(labels.defined() ? labels.cpu().to(at::kLong) : labels) {
+    : images_(images.cpu().contiguous()),
+      labels_(labels.defined() ? labels.cpu().to(at::kLong) : labels) {
   if (images_.dim() != 4) throw std::invalid_argument("TensorDataset: images must be (N, C, H, W)");
   if (labels_.defined()) {
     if (labels_.dim() != 1 || labels_.size(0) != images_.size(0))
@@ -30,7 +31,9 @@ Sample TensorDataset::get(int64_t index) const {
   return s;
 }
 
-std::string TensorDataset::item_name(int64_t index) const { return "in-memory image #" + std::to_string(index); }
+std::string TensorDataset::item_name(int64_t index) const {
+  return "in-memory image #" + std::to_string(index);
+}
 
 int64_t TensorDataset::channels() const { return images_.size(1); }
 

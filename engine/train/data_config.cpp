@@ -31,8 +31,8 @@ DataSourceConfig source_defaults(const std::string& kind) {
   return d;
 }
 
-std::array<double, 2> pair_of(ConfigReader& r, const std::string& key, std::array<double, 2> fallback,
-                              double min, double max) {
+std::array<double, 2> pair_of(ConfigReader& r, const std::string& key,
+                              std::array<double, 2> fallback, double min, double max) {
   const auto v = r.numbers(key, {fallback[0], fallback[1]}, min, max, 2, 2);
   if (v[0] > v[1]) throw ConfigError(r.field(key), "the first entry must not exceed the second");
   return {v[0], v[1]};
@@ -47,7 +47,8 @@ DataSourceConfig read_source(ConfigReader r, const ViTConfig& model) {
   if (r.has("list") && kind != "image-list")
     throw ConfigError(r.field("list"), "only an image-list source takes a list file");
   s.list = r.string("list", "");
-  if (r.has("split") && !fmnist) throw ConfigError(r.field("split"), "only a fashion-mnist source has splits");
+  if (r.has("split") && !fmnist)
+    throw ConfigError(r.field("split"), "only a fashion-mnist source has splits");
   s.split = r.string("split", s.split, {"train", "test"});
   if (r.has("classes") && kind != "image-folder")
     throw ConfigError(r.field("classes"), "only an image-folder source takes a class list");
@@ -78,8 +79,9 @@ DataSourceConfig read_source(ConfigReader r, const ViTConfig& model) {
   if (kind == "image-list" && s.root.empty() && s.list.empty())
     throw ConfigError(r.field("list"), "an image-list source needs a list file or a folder (root)");
   if (s.channels != model.in_chans)
-    throw ConfigError(r.field("channels"), std::to_string(s.channels) + "-channel images, but the model takes " +
-                                               std::to_string(model.in_chans) + " (model.in_chans)");
+    throw ConfigError(r.field("channels"),
+                      std::to_string(s.channels) + "-channel images, but the model takes " +
+                          std::to_string(model.in_chans) + " (model.in_chans)");
   return s;
 }
 
@@ -95,7 +97,8 @@ DataConfig read_data_config(ConfigReader d, const ViTConfig& model) {
   const bool per_stage = d.has("train") || d.has("eval") || d.has("alignment");
   for (const char* legacy : {"train_limit", "test_limit", "alignment_limit"})
     if (per_stage && d.has(legacy))
-      throw ConfigError(d.field(legacy), "with data.train / data.eval / data.alignment, give each its own limit");
+      throw ConfigError(d.field(legacy),
+                        "with data.train / data.eval / data.alignment, give each its own limit");
   c.train_limit = d.integer("train_limit", 0, 0, kMaxInt);
   c.test_limit = d.integer("test_limit", 0, 0, kMaxInt);
   c.alignment_limit = d.integer("alignment_limit", 0, 0, kMaxInt);
@@ -111,15 +114,17 @@ DataConfig read_data_config(ConfigReader d, const ViTConfig& model) {
   c.eval.limit = c.test_limit;
   c.alignment = c.train;
   if (c.alignment_limit > 0)
-    c.alignment.limit = c.train_limit > 0 ? std::min(c.alignment_limit, c.train_limit) : c.alignment_limit;
+    c.alignment.limit =
+        c.train_limit > 0 ? std::min(c.alignment_limit, c.train_limit) : c.alignment_limit;
 
   if (d.has("train")) {
     c.train = read_source(d.child("train"), model);
     c.eval = c.train;
     c.alignment = c.train;
   } else if (per_stage && model.in_chans != 1) {
-    throw ConfigError(d.field("train"), "needed: the Fashion-MNIST default is grey, the model takes " +
-                                            std::to_string(model.in_chans) + " channels");
+    throw ConfigError(d.field("train"),
+                      "needed: the Fashion-MNIST default is grey, the model takes " +
+                          std::to_string(model.in_chans) + " channels");
   }
   if (d.has("eval")) c.eval = read_source(d.child("eval"), model);
   if (d.has("alignment")) c.alignment = read_source(d.child("alignment"), model);

@@ -148,8 +148,9 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   ExperimentConfig config = parse_experiment_config(doc);
   // Relative data paths are relative to the config file too.
   const std::filesystem::path config_dir = std::filesystem::path(path).parent_path();
-  std::pair<const char*, DataSourceConfig*> sources[] = {
-      {"train", &config.data.train}, {"eval", &config.data.eval}, {"alignment", &config.data.alignment}};
+  std::pair<const char*, DataSourceConfig*> sources[] = {{"train", &config.data.train},
+                                                         {"eval", &config.data.eval},
+                                                         {"alignment", &config.data.alignment}};
   for (auto& [key, source] : sources) {
     if (!doc.contains("data") || !doc["data"].contains(key)) continue;
     for (auto [field, value] : {std::pair<const char*, std::string*>{"root", &source->root},
@@ -167,7 +168,8 @@ ExperimentConfig load_experiment_config(const std::string& path) {
     if (doc.contains("data") && doc["data"].contains("train")) config.data.eval = config.data.train;
   }
   if (!doc.contains("data") || !doc["data"].contains("alignment")) {
-    if (doc.contains("data") && doc["data"].contains("train")) config.data.alignment = config.data.train;
+    if (doc.contains("data") && doc["data"].contains("train"))
+      config.data.alignment = config.data.train;
   }
   // A relative teacher.weights is relative to the config file; the run keeps the absolute path.
   if (!config.teacher_weights.empty()) {

@@ -15,8 +15,10 @@ void FineTuningStage::run(VisionTransformer& model, const StageData& train) {
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
     auto batch = b.images.to(ctx_.device);
-    if (cfg.augment && train.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
-    StepOutput out = classification_step(model, batch, b.labels.to(ctx_.device), cfg.label_smoothing);
+    if (cfg.augment && train.transform.preprocess == "none")
+      batch = augment_batch(batch, seed, step);
+    StepOutput out =
+        classification_step(model, batch, b.labels.to(ctx_.device), cfg.label_smoothing);
     out.data_wait_seconds = b.wait_seconds;
     return out;
   });

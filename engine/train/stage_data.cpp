@@ -15,11 +15,13 @@ namespace {
 
 std::shared_ptr<const Dataset> open_dataset(const DataSourceConfig& s) {
   if (s.source == "fashion-mnist")
-    return std::make_shared<FashionMnistDataset>(s.root.empty() ? default_fashion_mnist_root() : s.root,
-                                                 s.split, s.limit);
+    return std::make_shared<FashionMnistDataset>(
+        s.root.empty() ? default_fashion_mnist_root() : s.root, s.split, s.limit);
 #ifdef ADALA_HAVE_IMAGE_FILES
   if (s.source == "image-folder") return open_image_folder(s.root, s.classes, s.channels, s.limit);
-  if (s.source == "image-list") return open_image_list(s.list.empty() ? s.root : s.list, s.list.empty() ? "" : s.root, s.channels, s.limit);
+  if (s.source == "image-list")
+    return open_image_list(s.list.empty() ? s.root : s.list, s.list.empty() ? "" : s.root,
+                           s.channels, s.limit);
   throw std::invalid_argument("unknown data source \"" + s.source + "\"");
 #else
   throw std::invalid_argument("the " + s.source + " source needs OpenCV, which this build lacks");
@@ -89,10 +91,12 @@ std::unique_ptr<BatchLoader> make_evaluation_loader(const StageData& data, int64
   const int64_t n = data.size();
   BatchIndices indices = [n, batch_size](int64_t step) {
     std::vector<int64_t> out;
-    for (int64_t i = step * batch_size; i < std::min(n, (step + 1) * batch_size); ++i) out.push_back(i);
+    for (int64_t i = step * batch_size; i < std::min(n, (step + 1) * batch_size); ++i)
+      out.push_back(i);
     return out;
   };
-  return std::make_unique<BatchLoader>(data.dataset, transform_for(data.transform, false), std::move(indices),
+  return std::make_unique<BatchLoader>(data.dataset, transform_for(data.transform, false),
+                                       std::move(indices),
                                        loader_options(data, 0, evaluation_steps(data, batch_size)));
 }
 

@@ -20,7 +20,8 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
-const char* kRgbModel = "\"model\":{\"preset\":\"fmnist_micro\",\"in_chans\":3,\"img_size\":32,\"patch_size\":8}";
+const char* kRgbModel =
+    "\"model\":{\"preset\":\"fmnist_micro\",\"in_chans\":3,\"img_size\":32,\"patch_size\":8}";
 
 }  // namespace
 
@@ -45,10 +46,11 @@ class TestDataConfig : public QObject {
   }
 
   void one_source_serves_all_three() {
-    auto c = parse_experiment_config(parse_json_strict(
-        std::string("{") + kRgbModel +
-        ",\"data\":{\"on_bad_image\":\"skip\",\"decode_threads\":3,\"train\":{\"source\":\"image-folder\","
-        "\"root\":\"/data/train\",\"crop_pct\":0.9,\"scale\":[0.3,1.0]}}}"));
+    auto c = parse_experiment_config(
+        parse_json_strict(std::string("{") + kRgbModel +
+                          ",\"data\":{\"on_bad_image\":\"skip\",\"decode_threads\":3,\"train\":{"
+                          "\"source\":\"image-folder\","
+                          "\"root\":\"/data/train\",\"crop_pct\":0.9,\"scale\":[0.3,1.0]}}}"));
     for (const DataSourceConfig* s : {&c.data.train, &c.data.eval, &c.data.alignment}) {
       QCOMPARE(QString::fromStdString(s->source), QString("image-folder"));
       QCOMPARE(QString::fromStdString(s->root), QString("/data/train"));
@@ -76,44 +78,90 @@ class TestDataConfig : public QObject {
   void relative_paths_are_relative_to_the_config_file() {
     const std::string dir = ADALA_TEST_TMP "/data_config_paths";
     std::filesystem::create_directories(dir);
-    std::ofstream(dir + "/c.json") << "{" << kRgbModel
-                                   << ",\"data\":{\"train\":{\"source\":\"image-list\",\"list\":\"lists/train.tsv\"}}}";
+    std::ofstream(dir + "/c.json")
+        << "{" << kRgbModel
+        << ",\"data\":{\"train\":{\"source\":\"image-list\",\"list\":\"lists/train.tsv\"}}}";
     auto c = load_experiment_config(dir + "/c.json");
-    const std::string expected = std::filesystem::absolute(dir + "/lists/train.tsv").lexically_normal().string();
+    const std::string expected =
+        std::filesystem::absolute(dir + "/lists/train.tsv").lexically_normal().string();
     QCOMPARE(QString::fromStdString(c.data.train.list), QString::fromStdString(expected));
     QCOMPARE(QString::fromStdString(c.data.eval.list), QString::fromStdString(expected));
-    QCOMPARE(QString::fromStdString(c.source["data"]["train"]["list"].get<std::string>()), QString::fromStdString(expected));
+    QCOMPARE(QString::fromStdString(c.source["data"]["train"]["list"].get<std::string>()),
+             QString::fromStdString(expected));
   }
 
   void errors_name_the_field_data() {
     QTest::addColumn<QString>("doc");
     QTest::addColumn<QString>("expected");
     const QString rgb = QString("{") + kRgbModel + ",\"data\":";
-    QTest::newRow("source") << rgb + "{\"train\":{\"source\":\"coco\"}}}" << "data.train.source: unknown value \"coco\"";
-    QTest::newRow("folder root") << rgb + "{\"train\":{\"source\":\"image-folder\"}}}" << "data.train.root: an image-folder source needs its folder";
-    QTest::newRow("list") << rgb + "{\"train\":{\"source\":\"image-list\"}}}" << "data.train.list: an image-list source needs a list file or a folder";
-    QTest::newRow("list on folder") << rgb + "{\"train\":{\"source\":\"image-folder\",\"root\":\"/a\",\"list\":\"x\"}}}" << "data.train.list: only an image-list source takes a list file";
-    QTest::newRow("split") << rgb + "{\"train\":{\"source\":\"image-folder\",\"root\":\"/a\",\"split\":\"test\"}}}" << "data.train.split: only a fashion-mnist source has splits";
-    QTest::newRow("classes") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"classes\":\"c\"}}}" << "data.train.classes: only an image-folder source takes a class list";
-    QTest::newRow("channels 2") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"channels\":2}}}" << "data.train.channels: must be 1 (grey) or 3 (RGB)";
-    QTest::newRow("channels model") << rgb + "{\"eval\":{\"source\":\"image-list\",\"root\":\"/a\",\"channels\":1}}}" << "data.train: needed: the Fashion-MNIST default is grey";
-    QTest::newRow("channels vs model") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"channels\":1}}}" << "data.train.channels: 1-channel images, but the model takes 3 (model.in_chans)";
-    QTest::newRow("scale order") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"scale\":[0.9,0.1]}}}" << "data.train.scale: the first entry must not exceed the second";
-    QTest::newRow("scale count") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"scale\":[0.5]}}}" << "data.train.scale: needs 2 entries, got 1";
-    QTest::newRow("ratio range") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"ratio\":[0,1]}}}" << "data.train.ratio[0]: out of range: 0";
-    QTest::newRow("crop_pct") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"crop_pct\":1.5}}}" << "data.train.crop_pct: out of range: 1.5";
-    QTest::newRow("mean count") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"mean\":[0.1,0.2]}}}" << "data.train.mean: needs 1 or 3 entries";
-    QTest::newRow("mean type") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"mean\":[\"x\"]}}}" << "data.train.mean[0]: expected a number, got string";
-    QTest::newRow("std zero") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"std\":[0]}}}" << "data.train.std[0]: out of range: 0";
-    QTest::newRow("hflip") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"hflip\":2}}}" << "data.train.hflip: out of range: 2";
-    QTest::newRow("preprocess") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"preprocess\":\"resize\"}}}" << "data.train.preprocess: unknown value \"resize\"";
-    QTest::newRow("unknown key") << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"res\":64}}}" << "data.train.res: unknown key";
-    QTest::newRow("fm channels") << "{\"data\":{\"train\":{\"channels\":3}}}" << "data.train.channels: Fashion-MNIST is grey: 1";
-    QTest::newRow("fm split") << "{\"data\":{\"eval\":{\"split\":\"val\"}}}" << "data.eval.split: unknown value \"val\"";
-    QTest::newRow("legacy limit") << "{\"data\":{\"train\":{},\"train_limit\":5}}" << "data.train_limit: with data.train / data.eval / data.alignment, give each its own limit";
-    QTest::newRow("on_bad_image") << "{\"data\":{\"on_bad_image\":\"ignore\"}}" << "data.on_bad_image: unknown value \"ignore\"";
-    QTest::newRow("threads") << "{\"data\":{\"decode_threads\":-1}}" << "data.decode_threads: out of range: -1";
-    QTest::newRow("source type") << "{\"data\":{\"alignment\":[]}}" << "data.alignment: expected an object, got array";
+    QTest::newRow("source") << rgb + "{\"train\":{\"source\":\"coco\"}}}"
+                            << "data.train.source: unknown value \"coco\"";
+    QTest::newRow("folder root") << rgb + "{\"train\":{\"source\":\"image-folder\"}}}"
+                                 << "data.train.root: an image-folder source needs its folder";
+    QTest::newRow("list") << rgb + "{\"train\":{\"source\":\"image-list\"}}}"
+                          << "data.train.list: an image-list source needs a list file or a folder";
+    QTest::newRow("list on folder")
+        << rgb + "{\"train\":{\"source\":\"image-folder\",\"root\":\"/a\",\"list\":\"x\"}}}"
+        << "data.train.list: only an image-list source takes a list file";
+    QTest::newRow("split")
+        << rgb + "{\"train\":{\"source\":\"image-folder\",\"root\":\"/a\",\"split\":\"test\"}}}"
+        << "data.train.split: only a fashion-mnist source has splits";
+    QTest::newRow("classes")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"classes\":\"c\"}}}"
+        << "data.train.classes: only an image-folder source takes a class list";
+    QTest::newRow("channels 2")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"channels\":2}}}"
+        << "data.train.channels: must be 1 (grey) or 3 (RGB)";
+    QTest::newRow("channels model")
+        << rgb + "{\"eval\":{\"source\":\"image-list\",\"root\":\"/a\",\"channels\":1}}}"
+        << "data.train: needed: the Fashion-MNIST default is grey";
+    QTest::newRow("channels vs model")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"channels\":1}}}"
+        << "data.train.channels: 1-channel images, but the model takes 3 (model.in_chans)";
+    QTest::newRow("scale order")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"scale\":[0.9,0.1]}}}"
+        << "data.train.scale: the first entry must not exceed the second";
+    QTest::newRow("scale count")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"scale\":[0.5]}}}"
+        << "data.train.scale: needs 2 entries, got 1";
+    QTest::newRow("ratio range")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"ratio\":[0,1]}}}"
+        << "data.train.ratio[0]: out of range: 0";
+    QTest::newRow("crop_pct")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"crop_pct\":1.5}}}"
+        << "data.train.crop_pct: out of range: 1.5";
+    QTest::newRow("mean count")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"mean\":[0.1,0.2]}}}"
+        << "data.train.mean: needs 1 or 3 entries";
+    QTest::newRow("mean type")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"mean\":[\"x\"]}}}"
+        << "data.train.mean[0]: expected a number, got string";
+    QTest::newRow("std zero")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"std\":[0]}}}"
+        << "data.train.std[0]: out of range: 0";
+    QTest::newRow("hflip")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"hflip\":2}}}"
+        << "data.train.hflip: out of range: 2";
+    QTest::newRow("preprocess")
+        << rgb +
+               "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"preprocess\":\"resize\"}}}"
+        << "data.train.preprocess: unknown value \"resize\"";
+    QTest::newRow("unknown key")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"res\":64}}}"
+        << "data.train.res: unknown key";
+    QTest::newRow("fm channels") << "{\"data\":{\"train\":{\"channels\":3}}}"
+                                 << "data.train.channels: Fashion-MNIST is grey: 1";
+    QTest::newRow("fm split") << "{\"data\":{\"eval\":{\"split\":\"val\"}}}"
+                              << "data.eval.split: unknown value \"val\"";
+    QTest::newRow("legacy limit") << "{\"data\":{\"train\":{},\"train_limit\":5}}"
+                                  << "data.train_limit: with data.train / data.eval / "
+                                     "data.alignment, give each its own limit";
+    QTest::newRow("on_bad_image") << "{\"data\":{\"on_bad_image\":\"ignore\"}}"
+                                  << "data.on_bad_image: unknown value \"ignore\"";
+    QTest::newRow("threads") << "{\"data\":{\"decode_threads\":-1}}"
+                             << "data.decode_threads: out of range: -1";
+    QTest::newRow("source type") << "{\"data\":{\"alignment\":[]}}"
+                                 << "data.alignment: expected an object, got array";
   }
   void errors_name_the_field() {
     QFETCH(QString, doc);

@@ -29,12 +29,16 @@ std::string fresh(const std::string& name) {
   return dir;
 }
 
-bool have_fashion_mnist() { return fs::exists(default_fashion_mnist_root() + "/train-images-idx3-ubyte.gz"); }
+bool have_fashion_mnist() {
+  return fs::exists(default_fashion_mnist_root() + "/train-images-idx3-ubyte.gz");
+}
 
 Json micro_document(const std::string& runs_dir, const std::string& data) {
   Json doc = parse_json_strict(
       "{\"name\":\"stream\",\"seed\":5,\"device\":\"cpu\",\"model\":{\"preset\":\"fmnist_micro\"},"
-      "\"data\":" + data + ","
+      "\"data\":" +
+      data +
+      ","
       "\"stages\":{\"teacher\":{\"max_steps\":6,\"batch_size\":32},"
       "\"attention_alignment\":{\"max_steps\":4,\"batch_size\":32},"
       "\"feature_alignment\":{\"max_steps\":4,\"batch_size\":32},"
@@ -58,20 +62,25 @@ std::string write_class_folders(const std::string& dir) {
       cv::Mat m(40, 48, CV_8UC3);
       for (int y = 0; y < 40; ++y)
         for (int x = 0; x < 48; ++x)
-          m.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(c * 80 + x), uchar(i * 15 + y), uchar((x * y + i) % 256));
-      const fs::path p = fs::path(dir) / ("class" + std::to_string(c)) / (std::to_string(i) + ".png");
+          m.at<cv::Vec3b>(y, x) =
+              cv::Vec3b(uchar(c * 80 + x), uchar(i * 15 + y), uchar((x * y + i) % 256));
+      const fs::path p =
+          fs::path(dir) / ("class" + std::to_string(c)) / (std::to_string(i) + ".png");
       fs::create_directories(p.parent_path());
       cv::imwrite(p.string(), m);
     }
   return dir;
 }
 
-ExperimentConfig rgb_config(const std::string& root, int64_t threads, const std::string& extra = "") {
+ExperimentConfig rgb_config(const std::string& root, int64_t threads,
+                            const std::string& extra = "") {
   Json doc = parse_json_strict(
       "{\"seed\":11,\"model\":{\"preset\":\"fmnist_micro\",\"in_chans\":3,\"img_size\":32,"
       "\"patch_size\":8,\"num_classes\":3},"
-      "\"data\":{\"decode_threads\":" + std::to_string(threads) + ",\"prefetch\":2" + extra +
-      ",\"train\":{\"source\":\"image-folder\",\"root\":\"" + root + "\"}},"
+      "\"data\":{\"decode_threads\":" +
+      std::to_string(threads) + ",\"prefetch\":2" + extra +
+      ",\"train\":{\"source\":\"image-folder\",\"root\":\"" + root +
+      "\"}},"
       "\"stages\":{\"feature_alignment\":{\"max_steps\":8,\"batch_size\":8,\"augment\":true},"
       "\"teacher\":{\"max_steps\":3,\"batch_size\":8}}}");
   return parse_experiment_config(doc);
@@ -82,7 +91,8 @@ class CancelAfter : public RecordingSink {
   CancelAfter(JobControl& control, int64_t after) : control_(control), after_(after) {}
   void on_event(const Event& e) override {
     RecordingSink::on_event(e);
-    if (const auto* m = std::get_if<StepMetrics>(&e); m && after_ > 0 && m->step >= after_) control_.request_cancel();
+    if (const auto* m = std::get_if<StepMetrics>(&e); m && after_ > 0 && m->step >= after_)
+      control_.request_cancel();
   }
 
  private:
@@ -108,29 +118,34 @@ class TestStreamingStages : public QObject {
   void png_list_reaches_the_same_losses_and_top1_as_the_idx_files() {
     if (!have_fashion_mnist()) QSKIP("dataset-fashion-mnist not installed");
     const std::string dir = fresh("equivalence");
-    const auto train = export_fashion_mnist_png(default_fashion_mnist_root(), "train", dir + "/png", 256);
-    const auto test = export_fashion_mnist_png(default_fashion_mnist_root(), "test", dir + "/png", 128);
+    const auto train =
+        export_fashion_mnist_png(default_fashion_mnist_root(), "train", dir + "/png", 256);
+    const auto test =
+        export_fashion_mnist_png(default_fashion_mnist_root(), "test", dir + "/png", 128);
     torch::manual_seed(0);
     RecordingSink idx_sink, png_sink;
     JobControl control;
     PipelineOptions o;
     o.run_dir = dir + "/idx";
-    const PipelineResult a = run_pipeline(
-        parse_experiment_config(micro_document(dir, "{\"train_limit\":256,\"test_limit\":128,\"decode_threads\":0}")), o,
-        idx_sink, control);
+    const PipelineResult a =
+        run_pipeline(parse_experiment_config(micro_document(
+                         dir, "{\"train_limit\":256,\"test_limit\":128,\"decode_threads\":0}")),
+                     o, idx_sink, control);
     o.run_dir = dir + "/png_run";
-    const std::string list_source = "{\"source\":\"image-list\",\"channels\":1,\"preprocess\":\"none\",\"list\":\"";
-    const PipelineResult b = run_pipeline(
-        parse_experiment_config(micro_document(
-            dir, "{\"decode_threads\":3,\"train\":" + list_source + train.list_path + "\"},\"eval\":" +
-                     list_source + test.list_path + "\"}}")),
-        o, png_sink, control);
+    const std::string list_source =
+        "{\"source\":\"image-list\",\"channels\":1,\"preprocess\":\"none\",\"list\":\"";
+    const PipelineResult b =
+        run_pipeline(parse_experiment_config(micro_document(
+                         dir, "{\"decode_threads\":3,\"train\":" + list_source + train.list_path +
+                                  "\"},\"eval\":" + list_source + test.list_path + "\"}}")),
+                     o, png_sink, control);
     const auto la = all_losses(idx_sink), lb = all_losses(png_sink);
     QCOMPARE(la.size(), size_t(6 + 4 + 4 + 4));
     QCOMPARE(lb, la);
     QCOMPARE(b.teacher_top1, a.teacher_top1);
     QCOMPARE(b.student_top1, a.student_top1);
-    for (const auto& m : png_sink.steps(stage_name(0))) QVERIFY(m.data_wait_share >= 0.0 && m.data_wait_share <= 1.0);
+    for (const auto& m : png_sink.steps(stage_name(0)))
+      QVERIFY(m.data_wait_share >= 0.0 && m.data_wait_share <= 1.0);
   }
 
   void resume_mid_epoch_through_threaded_image_folder() {
@@ -176,7 +191,8 @@ class TestStreamingStages : public QObject {
       VisionTransformer student = clone_model(teacher, torch::kCPU);
       JobControl control;
       StageContext ctx{one, torch::kCPU, single, control, ""};
-      FeatureAlignmentStage(ctx).run(teacher, student, open_stage_data(one.data.alignment, one.data, "data.alignment"));
+      FeatureAlignmentStage(ctx).run(
+          teacher, student, open_stage_data(one.data.alignment, one.data, "data.alignment"));
     }
     std::vector<double> s;
     for (const auto& m : single.steps(stage_name(2))) s.push_back(m.loss);
@@ -199,16 +215,19 @@ class TestStreamingStages : public QObject {
       full.teacher.max_steps = 6;
       StageContext full_ctx{full, torch::kCPU, sink, control, ""};
       const StageData data = open_stage_data(c.data.train, c.data, "data.train");
-      const std::string message = error_of([&] { TeacherPretrainingStage(full_ctx).run(teacher, data); });
+      const std::string message =
+          error_of([&] { TeacherPretrainingStage(full_ctx).run(teacher, data); });
       if (!skip) {
-        QCOMPARE(QString::fromStdString(message), QString::fromStdString(corrupt + ": cannot decode (corrupt or not an image)"));
+        QCOMPARE(QString::fromStdString(message),
+                 QString::fromStdString(corrupt + ": cannot decode (corrupt or not an image)"));
         continue;
       }
       QVERIFY2(message.empty(), message.c_str());
       bool logged = false;
       for (const auto& e : sink.events())
         if (const auto* l = std::get_if<LogEvent>(&e))
-          logged |= l->level == LogEvent::Level::Warning && l->message.find("skipped 1 bad image(s): " + corrupt) != std::string::npos;
+          logged |= l->level == LogEvent::Level::Warning &&
+                    l->message.find("skipped 1 bad image(s): " + corrupt) != std::string::npos;
       QVERIFY(logged);
     }
   }
@@ -224,23 +243,31 @@ class TestStreamingStages : public QObject {
     ExperimentConfig c = rgb_config(root, 0);
     c.teacher.batch_size = 64;
     QString message = QString::fromStdString(error_of([&] { run_pipeline(c, o, sink, control); }));
-    QVERIFY2(message.startsWith("data.train: image-folder: 48 images in 3 classes from " + QString::fromStdString(root) +
+    QVERIFY2(message.startsWith("data.train: image-folder: 48 images in 3 classes from " +
+                                QString::fromStdString(root) +
                                 ": fewer images than one batch of 64 (stages.teacher.batch_size)"),
              qPrintable(message));
     // More classes than the head.
     c = rgb_config(root, 0);
     c.model.num_classes = 2;
     message = QString::fromStdString(error_of([&] { run_pipeline(c, o, sink, control); }));
-    QVERIFY2(message.contains("data.eval: ") && message.contains("3 classes, but the model's head has 2"), qPrintable(message));
+    QVERIFY2(message.contains("data.eval: ") &&
+                 message.contains("3 classes, but the model's head has 2"),
+             qPrintable(message));
     // A folder tree without labels cannot train a classifier.
-    c = parse_experiment_config(parse_json_strict(
-        "{\"model\":{\"preset\":\"fmnist_micro\",\"in_chans\":3,\"img_size\":32,\"patch_size\":8,\"num_classes\":3},"
-        "\"data\":{\"train\":{\"source\":\"image-folder\",\"root\":\"" + root + "\"},"
-        "\"alignment\":{\"source\":\"image-list\",\"root\":\"" + root + "\"}}}"));
+    c = parse_experiment_config(
+        parse_json_strict("{\"model\":{\"preset\":\"fmnist_micro\",\"in_chans\":3,\"img_size\":32,"
+                          "\"patch_size\":8,\"num_classes\":3},"
+                          "\"data\":{\"train\":{\"source\":\"image-folder\",\"root\":\"" +
+                          root +
+                          "\"},"
+                          "\"alignment\":{\"source\":\"image-list\",\"root\":\"" +
+                          root + "\"}}}"));
     QCOMPARE(c.data.alignment.source, std::string("image-list"));
     c.data.train = c.data.alignment;
     message = QString::fromStdString(error_of([&] { run_pipeline(c, o, sink, control); }));
-    QVERIFY2(message.startsWith("data.train: image-list: 48 images from ") && message.contains("no labels, which Stage 0 needs"),
+    QVERIFY2(message.startsWith("data.train: image-list: 48 images from ") &&
+                 message.contains("no labels, which Stage 0 needs"),
              qPrintable(message));
     QVERIFY(sink.steps(stage_name(0)).empty());
   }
