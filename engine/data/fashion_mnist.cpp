@@ -23,8 +23,7 @@ std::vector<uint8_t> read_maybe_gzipped(const std::string& path) {
   std::vector<uint8_t> out;
   std::array<uint8_t, 1 << 16> buf{};
   int n = 0;
-  while ((n = gzread(f, buf.data(), buf.size())) > 0)
-    out.insert(out.end(), buf.data(), buf.data() + n);
+  while ((n = gzread(f, buf.data(), buf.size())) > 0) out.insert(out.end(), buf.data(), buf.data() + n);
   int err = 0;
   const char* msg = gzerror(f, &err);
   const bool failed = n < 0 || (err != Z_OK && err != Z_STREAM_END);
@@ -35,8 +34,7 @@ std::vector<uint8_t> read_maybe_gzipped(const std::string& path) {
 }
 
 uint32_t be32(const std::vector<uint8_t>& b, size_t at) {
-  return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) |
-         b[at + 3];
+  return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
 }
 
 std::string locate(const std::string& root, const std::string& stem) {
@@ -54,8 +52,7 @@ std::string default_fashion_mnist_root() { return "/usr/share/datasets/fashion-m
 FashionMnistSplit read_fashion_mnist_split(const std::string& root, const std::string& split,
                                            int64_t limit) {
   if (split != "train" && split != "test")
-    throw std::invalid_argument("Fashion-MNIST split must be \"train\" or \"test\", got \"" +
-                                split + "\"");
+    throw std::invalid_argument("Fashion-MNIST split must be \"train\" or \"test\", got \"" + split + "\"");
   const std::string prefix = split == "train" ? "train" : "t10k";
   FashionMnistSplit s;
   s.image_path = locate(root, prefix + "-images-idx3-ubyte");

@@ -70,8 +70,7 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& i
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
     auto batch = b.images.to(ctx_.device);
-    if (cfg.augment && images.transform.preprocess == "none")
-      batch = augment_batch(batch, seed, step);
+    if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
     StepOutput out = loss(teacher, batch);
     out.data_wait_seconds = b.wait_seconds;
     return out;

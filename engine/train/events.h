@@ -11,9 +11,10 @@
 
 namespace adala {
 
+
 struct StepMetrics {
   std::string stage;
-  int64_t step = 0;  // 1-based index of the optimiser step just taken
+  int64_t step = 0;         // 1-based index of the optimiser step just taken
   int64_t total_steps = 0;
   int64_t epoch = 0;
   double loss = 0.0;

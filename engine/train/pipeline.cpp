@@ -27,12 +27,8 @@ bool selected(const std::vector<int>& stages, int s) {
 
 class StageTimer {
  public:
-  StageTimer(PipelineResult& r, const std::string& stage)
-      : r_(r), stage_(stage), t0_(std::chrono::steady_clock::now()) {}
-  ~StageTimer() {
-    r_.stage_seconds[stage_] +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-  }
+  StageTimer(PipelineResult& r, const std::string& stage) : r_(r), stage_(stage), t0_(std::chrono::steady_clock::now()) {}
+  ~StageTimer() { r_.stage_seconds[stage_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
 
  private:
   PipelineResult& r_;
@@ -86,16 +82,14 @@ PipelineData open_pipeline_data(const ExperimentConfig& c, const std::vector<int
   };
   PipelineData data;
   data.train = open(c.data.train, "data.train");
-  data.eval = source_key(c.data.eval) == source_key(c.data.train) ? data.train
-                                                                  : open(c.data.eval, "data.eval");
+  data.eval = source_key(c.data.eval) == source_key(c.data.train) ? data.train : open(c.data.eval, "data.eval");
   data.eval.transform = c.data.eval.transform;
   data.alignment = source_key(c.data.alignment) == source_key(c.data.train)
                        ? data.train
                        : open(c.data.alignment, "data.alignment");
   data.alignment.transform = c.data.alignment.transform;
 
-  auto refuse_unlabelled = [&](const StageData& d, const std::string& field,
-                               const std::string& why) {
+  auto refuse_unlabelled = [&](const StageData& d, const std::string& field, const std::string& why) {
     if (!d.dataset->has_labels())
       throw ConfigError(field, d.dataset->describe() + ": no labels, which " + why + " needs");
     const int64_t classes = int64_t(d.dataset->class_names().size());
@@ -108,8 +102,7 @@ PipelineData open_pipeline_data(const ExperimentConfig& c, const std::vector<int
     const int64_t batch = c.stage(stage).batch_size;
     if (d.size() < batch)
       throw ConfigError(field, d.dataset->describe() + ": fewer images than one batch of " +
-                                   std::to_string(batch) + " (stages." + stage_name(stage) +
-                                   ".batch_size)");
+                                   std::to_string(batch) + " (stages." + stage_name(stage) + ".batch_size)");
   };
   refuse_unlabelled(data.eval, "data.eval", "top-1 evaluation");
   for (int s : stages) {
@@ -146,8 +139,7 @@ std::vector<int> load_run_stages(const std::string& run_dir) {
 PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& options,
                             EventSink& sink, JobControl& control) {
   for (int s : options.stages)
-    if (s < 0 || s > 3)
-      throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
+    if (s < 0 || s > 3) throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
   const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
   if (c.threads > 0) configure_threads(static_cast<int>(c.threads));
   torch::manual_seed(static_cast<uint64_t>(c.seed));
@@ -239,8 +231,7 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
     StageTimer timer(result, stage_name(3));
     student->set_attention_mode(AttentionMode::Linear);
     if (!advance_to(3)) {
-      ctx.log("fine_tuning: student starts from " +
-              std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
+      ctx.log("fine_tuning: student starts from " + std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
       FineTuningStage(ctx).run(student, train);
       save(student, 3);
     }

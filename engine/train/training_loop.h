@@ -17,10 +17,10 @@
 namespace adala {
 
 struct StepOutput {
-  torch::Tensor loss;                 // scalar with a graph to the trained parameters
-  std::vector<double> per_block_mse;  // optional diagnostics
+  torch::Tensor loss;                  // scalar with a graph to the trained parameters
+  std::vector<double> per_block_mse;   // optional diagnostics
   std::map<std::string, double> extra;
-  double data_wait_seconds = 0.0;  // how long the step waited for its batch
+  double data_wait_seconds = 0.0;      // how long the step waited for its batch
 };
 
 struct TrainingLoopSpec {
