@@ -12,6 +12,9 @@ int inspect_weights_command(const Args& args);
 int bench_command(const Args& args);
 int run_command(const Args& args);
 int ablate_command(const Args& args);
+#ifdef ADALA_HAVE_IMAGE_FILES
+int data_command(const Args& args);
+#endif
 #ifdef ADALA_HAVE_STORE
 int runs_command(const Args& args);
 #endif

@@ -33,6 +33,11 @@ const std::map<std::string, Command>& command_table() {
        {run_command, "CONFIG.json [--stages 0,1,2,3] [--resume RUN]: the ViT-AdaLA pipeline"}},
       {"ablate",
        {ablate_command, "CONFIG.json: teacher / naive swap / Stage 2+3 / Stage 1+2+3 table"}},
+#ifdef ADALA_HAVE_IMAGE_FILES
+      {"data",
+       {data_command,
+        "export-fashion-mnist OUT: Fashion-MNIST as PNG class folders + path<TAB>label list"}},
+#endif
 #ifdef ADALA_HAVE_SEG
       {"segment",
        {segment_command,

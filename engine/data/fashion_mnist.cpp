@@ -3,9 +3,9 @@
 #include <zlib.h>
 
 #include <algorithm>
-
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
@@ -109,23 +109,61 @@ ImageSetShape probe_fashion_mnist(const std::string& root, const std::string& sp
   return shape;
 }
 
-ImageDataset load_fashion_mnist(const std::string& root, const std::string& split, int64_t limit) {
+FashionMnistSplit read_fashion_mnist_split(const std::string& root, const std::string& split,
+                                           int64_t limit) {
   const SplitFiles files = locate_split(root, split);
-  const std::string& image_path = files.images;
-  const std::string& label_path = files.labels;
-  auto images = read_maybe_gzipped(image_path);
-  auto labels = read_maybe_gzipped(label_path);
-  const IdxImages idx_images = parse_idx_images(images, image_path);
-  const IdxLabels idx_labels = parse_idx_labels(labels, label_path, 9);
-  check_counts_match(idx_labels.count, idx_images.count, files);
-  const int64_t n = limit > 0 ? std::min(limit, idx_images.count) : idx_images.count;
+  FashionMnistSplit s;
+  s.image_path = files.images;
+  s.label_path = files.labels;
+  s.image_bytes = read_maybe_gzipped(s.image_path);
+  s.label_bytes = read_maybe_gzipped(s.label_path);
+  const IdxImages images = parse_idx_images(s.image_bytes, s.image_path);
+  const IdxLabels labels = parse_idx_labels(s.label_bytes, s.label_path, 9);
+  check_counts_match(labels.count, images.count, files);
+  s.count = limit > 0 ? std::min(limit, images.count) : images.count;
+  s.rows = images.rows;
+  s.cols = images.cols;
+  return s;
+}
+
+ImageDataset load_fashion_mnist(const std::string& root, const std::string& split, int64_t limit) {
+  FashionMnistSplit s = read_fashion_mnist_split(root, split, limit);
   ImageDataset ds;
-  ds.images = at::from_blob(const_cast<uint8_t*>(idx_images.pixels),
-                            {n, 1, idx_images.rows, idx_images.cols}, at::kByte)
+  ds.images = at::from_blob(s.image_bytes.data() + 16, {s.count, 1, s.rows, s.cols}, at::kByte)
                   .to(at::kFloat)
                   .div_(255.0);
-  ds.labels = at::from_blob(const_cast<uint8_t*>(idx_labels.labels), {n}, at::kByte).to(at::kLong);
+  ds.labels = at::from_blob(s.label_bytes.data() + 8, {s.count}, at::kByte).to(at::kLong);
   return ds;
+}
+
+FashionMnistDataset::FashionMnistDataset(const std::string& root, const std::string& split,
+                                         int64_t limit)
+    : split_(read_fashion_mnist_split(root, split, limit)), split_name_(split) {}
+
+Sample FashionMnistDataset::get(int64_t index) const {
+  if (index < 0 || index >= split_.count)
+    throw std::out_of_range("Fashion-MNIST index " + std::to_string(index) + " outside 0.." +
+                            std::to_string(split_.count - 1));
+  Sample s;
+  s.image = at::empty({1, split_.rows, split_.cols}, at::kByte);
+  std::memcpy(s.image.data_ptr<uint8_t>(), split_.pixels(index), size_t(split_.rows * split_.cols));
+  s.label = split_.label(index);
+  return s;
+}
+
+std::string FashionMnistDataset::item_name(int64_t index) const {
+  return split_.image_path + " #" + std::to_string(index);
+}
+
+std::vector<std::string> FashionMnistDataset::class_names() const {
+  std::vector<std::string> names;
+  for (int64_t i = 0; i < 10; ++i) names.emplace_back(fashion_mnist_class_name(i));
+  return names;
+}
+
+std::string FashionMnistDataset::describe() const {
+  return "fashion-mnist " + split_name_ + ": " + std::to_string(split_.count) + " images from " +
+         split_.image_path;
 }
 
 const char* fashion_mnist_class_name(int64_t label) {

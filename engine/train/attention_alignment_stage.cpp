@@ -51,6 +51,10 @@ class RequiresGradRestorer {
 }  // namespace
 
 void AttentionAlignmentStage::run(VisionTransformer& teacher, const at::Tensor& images) {
+  run(teacher, in_memory_stage_data(images));
+}
+
+void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& images) {
   const auto& cfg = ctx_.config.attention_alignment;
   teacher->eval();
   // Only the linear-attention modules learn; the teacher stays exactly as it was.
@@ -58,14 +62,20 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const at::Tensor& 
   for (auto& p : teacher->parameters()) p.set_requires_grad(false);
   auto params = teacher->linear_attention_parameters();
   for (auto& p : params) p.set_requires_grad(true);
-  auto data = images.to(ctx_.device);
   const uint64_t seed = uint64_t(ctx_.config.seed) + 1;
-  TrainingLoopSpec spec{stage_name(1), cfg, data.size(0), seed,
+  TrainingLoopSpec spec{stage_name(1), cfg, images.size(), seed,
                         ctx_.checkpoint_path(stage_name(1))};
   TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);
-  loop.run([&](const at::Tensor& idx, int64_t) {
-    return loss(teacher, data.index_select(0, idx.to(ctx_.device)));
+  auto loader = make_training_loader(images, cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  loop.run([&](const at::Tensor&, int64_t step) {
+    Batch b = loader->batch(step);
+    auto batch = b.images.to(ctx_.device);
+    if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
+    StepOutput out = loss(teacher, batch);
+    out.data_wait_seconds = b.wait_seconds;
+    return out;
   });
+  log_skipped_images(ctx_, stage_name(1), *loader);
 }
 
 }  // namespace adala

@@ -23,6 +23,9 @@ class ConfigReader {
   // An array of integers, each in [min, max]; an empty array is allowed when min_count is 0.
   std::vector<int64_t> integers(const std::string& key, const std::vector<int64_t>& fallback,
                                 int64_t min, int64_t max, size_t min_count = 0);
+  // An array of numbers, each in [min, max], with min_count..max_count entries.
+  std::vector<double> numbers(const std::string& key, const std::vector<double>& fallback,
+                              double min, double max, size_t min_count, size_t max_count);
   // A nested object (an empty one when absent).
   ConfigReader child(const std::string& key);
   bool has(const std::string& key) const { return object_.contains(key); }
@@ -40,6 +43,8 @@ class ConfigReader {
 
 // One stage's optimisation block (epochs, batch_size, lr, ...), defaults from `defaults`.
 StageConfig read_stage_config(ConfigReader reader, const StageConfig& defaults);
+// The "data" block: the per-stage sources (or the Fashion-MNIST shorthand) and the loader.
+DataConfig read_data_config(ConfigReader reader, const ViTConfig& model);
 // The "segmentation" block; block numbers are checked against the model's depth.
 SegmentationConfig read_segmentation_config(ConfigReader reader, const ViTConfig& model,
                                             const std::string& default_root);

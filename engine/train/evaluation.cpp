@@ -23,6 +23,31 @@ std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool incl
   return params;
 }
 
+void log_skipped_images(const StageContext& ctx, const std::string& stage, const BatchLoader& loader) {
+  const auto names = loader.bad_image_names();
+  if (names.empty()) return;
+  std::string message = stage + ": skipped " + std::to_string(names.size()) + " bad image(s):";
+  for (size_t i = 0; i < names.size() && i < 20; ++i) message += " " + names[i];
+  if (names.size() > 20) message += " ...";
+  ctx.sink.on_event(LogEvent{LogEvent::Level::Warning, message});
+}
+
+double evaluate_top1(VisionTransformer& model, const StageData& data, const c10::Device& device,
+                     int64_t batch_size) {
+  if (data.size() == 0) return 0.0;
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+  int64_t correct = 0;
+  auto loader = make_evaluation_loader(data, batch_size);
+  for (int64_t step = 0; step < evaluation_steps(data, batch_size); ++step) {
+    Batch b = loader->batch(step);
+    correct += model->forward(b.images.to(device)).argmax(1).eq(b.labels.to(device)).sum().item<int64_t>();
+  }
+  model->train(was_training);
+  return data.size() > 0 ? double(correct) / double(data.size()) : 0.0;
+}
+
 double evaluate_top1(VisionTransformer& model, const ImageDataset& data, const c10::Device& device,
                      int64_t batch_size) {
   torch::NoGradGuard no_grad;

@@ -22,6 +22,7 @@ struct StepMetrics {
   double lr = 0.0;
   double images_per_second = 0.0;
   double eta_seconds = 0.0;
+  double data_wait_share = 0.0;  // of the step time since the previous report, waiting for data
   std::map<std::string, double> extra;  // e.g. train accuracy
 };
 

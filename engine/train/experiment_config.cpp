@@ -63,8 +63,7 @@ ViTConfig read_model(ConfigReader r) {
   r.finish();
   if (m.embed_dim % m.num_heads != 0)
     throw ConfigError(r.field("num_heads"), "embed_dim " + std::to_string(m.embed_dim) +
-                                                " is not divisible by num_heads " +
-                                                std::to_string(m.num_heads));
+                                             " is not divisible by num_heads " + std::to_string(m.num_heads));
   if (m.img_size < m.patch_size)
     throw ConfigError(r.field("patch_size"), "larger than img_size " + std::to_string(m.img_size));
   if (m.img_size % m.patch_size != 0)
@@ -79,16 +78,11 @@ ViTConfig read_model(ConfigReader r) {
 
 const StageConfig& ExperimentConfig::stage(int index) const {
   switch (index) {
-    case 0:
-      return teacher;
-    case 1:
-      return attention_alignment;
-    case 2:
-      return feature_alignment;
-    case 3:
-      return fine_tuning;
-    default:
-      throw std::out_of_range("stage index must be 0..3");
+    case 0: return teacher;
+    case 1: return attention_alignment;
+    case 2: return feature_alignment;
+    case 3: return fine_tuning;
+    default: throw std::out_of_range("stage index must be 0..3");
   }
 }
 
@@ -101,19 +95,10 @@ ExperimentConfig parse_experiment_config(const Json& document) {
   c.seed = root.integer("seed", c.seed, 0, kMaxInt);
   c.device = root.string("device", c.device);
   if (c.device != "auto" && c.device != "cpu" && c.device.rfind("cuda", 0) != 0)
-    throw ConfigError("device",
-                      "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
+    throw ConfigError("device", "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
   c.threads = root.integer("threads", c.threads, 0, 1024);
   c.model = read_model(root.child("model"));
-  {
-    ConfigReader d = root.child("data");
-    c.data.dataset = d.string("dataset", c.data.dataset, {"fashion-mnist"});
-    c.data.root = d.string("root", default_fashion_mnist_root());
-    c.data.train_limit = d.integer("train_limit", 0, 0, kMaxInt);
-    c.data.test_limit = d.integer("test_limit", 0, 0, kMaxInt);
-    c.data.alignment_limit = d.integer("alignment_limit", 0, 0, kMaxInt);
-    d.finish();
-  }
+  c.data = read_data_config(root.child("data"), c.model);
   {
     ConfigReader t = root.child("teacher");
     c.teacher_weights = t.string("weights", "");
@@ -162,6 +147,26 @@ ExperimentConfig load_experiment_config(const std::string& path) {
     throw ConfigError(path, e.what());
   }
   ExperimentConfig config = parse_experiment_config(doc);
+  // Relative data paths are relative to the config file too.
+  const std::filesystem::path config_dir = std::filesystem::path(path).parent_path();
+  std::pair<const char*, DataSourceConfig*> sources[] = {
+      {"train", &config.data.train}, {"eval", &config.data.eval}, {"alignment", &config.data.alignment}};
+  for (auto& [key, source] : sources) {
+    if (!doc.contains("data") || !doc["data"].contains(key)) continue;
+    for (auto [field, value] : {std::pair<const char*, std::string*>{"root", &source->root},
+                                {"list", &source->list},
+                                {"classes", &source->classes}}) {
+      if (!doc["data"][key].contains(field) || value->empty()) continue;
+      std::filesystem::path p(*value);
+      if (p.is_relative()) p = std::filesystem::absolute(config_dir / p).lexically_normal();
+      *value = p.string();
+      config.source["data"][key][field] = Json(*value);
+    }
+  }
+  // Absent eval and alignment sources are train's, with its resolved paths.
+  const bool has_train = doc.contains("data") && doc["data"].contains("train");
+  if (has_train && !doc["data"].contains("eval")) config.data.eval = config.data.train;
+  if (has_train && !doc["data"].contains("alignment")) config.data.alignment = config.data.train;
   // A relative teacher.weights is relative to the config file; the run keeps the absolute path.
   if (!config.teacher_weights.empty()) {
     std::filesystem::path weights(config.teacher_weights);

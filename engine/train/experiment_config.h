@@ -6,6 +6,7 @@
 
 #include "engine/core/json.h"
 #include "engine/core/vit_config.h"
+#include "engine/data/image_transform.h"
 #include "engine/train/segmentation_config.h"
 #include "engine/train/stage_config.h"
 
@@ -22,12 +23,31 @@ class ConfigError : public std::runtime_error {
   std::string field_;
 };
 
+// One stage's data source: data.train (Stages 0 and 3), data.eval (every top-1) or
+// data.alignment (Stages 1-2, labels unused).
+struct DataSourceConfig {
+  std::string source = "fashion-mnist";  // fashion-mnist | image-folder | image-list
+  std::string root;     // idx folder, class-folder root, image tree, or base of list paths
+  std::string list;     // image-list: a `path[<TAB>label]` file (empty: `root` is the tree)
+  std::string split = "train";  // fashion-mnist: train | test
+  std::string classes;  // image-folder: a class list file (empty: sorted folder names)
+  int64_t limit = 0;    // > 0: the first `limit` items
+  int64_t channels = 1;
+  TransformSpec transform;  // resolution: the model's img_size
+};
+
 struct DataConfig {
   std::string dataset = "fashion-mnist";
   std::string root;            // default: the Debian package's folder
   int64_t train_limit = 0;     // 0: the whole split
   int64_t test_limit = 0;
   int64_t alignment_limit = 0; // images used by Stages 1-2 (labels unused); 0: train split
+  // Per-stage sources. Absent ones: eval and alignment use train's; without any, train is
+  // Fashion-MNIST's train split, eval its test split (the limits above apply).
+  DataSourceConfig train, eval, alignment;
+  int64_t decode_threads = 2;  // 0: decode in the training thread
+  int64_t prefetch = 4;        // batches decoded ahead
+  bool skip_bad_images = false;  // data.on_bad_image: "error" (default) or "skip"
 };
 
 struct ExperimentConfig {

@@ -25,19 +25,30 @@ StepOutput FeatureAlignmentStage::loss(VisionTransformer& teacher, VisionTransfo
 
 void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& student,
                                 const at::Tensor& images) {
+  run(teacher, student, in_memory_stage_data(images));
+}
+
+void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& student,
+                                const StageData& images) {
   const auto& cfg = ctx_.config.feature_alignment;
   teacher->eval();
   teacher->set_attention_mode(AttentionMode::Softmax);
   for (auto& p : teacher->parameters()) p.set_requires_grad(false);
   student->set_attention_mode(AttentionMode::Linear);
   student->train();
-  auto data = images.to(ctx_.device);
   const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
-  TrainingLoopSpec spec{stage_name(2), cfg, data.size(0), seed, ctx_.checkpoint_path(stage_name(2))};
+  TrainingLoopSpec spec{stage_name(2), cfg, images.size(), seed, ctx_.checkpoint_path(stage_name(2))};
   TrainingLoop loop(spec, *student, trainable_parameters(student, false), ctx_.sink, ctx_.control);
-  loop.run([&](const at::Tensor& idx, int64_t) {
-    return loss(teacher, student, data.index_select(0, idx.to(ctx_.device)));
+  auto loader = make_training_loader(images, cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  loop.run([&](const at::Tensor&, int64_t step) {
+    Batch b = loader->batch(step);
+    auto batch = b.images.to(ctx_.device);
+    if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
+    StepOutput out = loss(teacher, student, batch);
+    out.data_wait_seconds = b.wait_seconds;
+    return out;
   });
+  log_skipped_images(ctx_, stage_name(2), *loader);
   for (auto& p : teacher->parameters()) p.set_requires_grad(true);
   student->eval();
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <map>
 
 #include <torch/utils.h>
 
@@ -58,6 +59,72 @@ void emit_eval(EventSink& sink, const std::string& stage, const std::string& key
   sink.on_event(EvalMetrics{stage, key, value, 0});
 }
 
+struct PipelineData {
+  StageData train, eval, alignment;
+};
+
+std::string source_key(const DataSourceConfig& s) {
+  return s.source + "|" + s.root + "|" + s.list + "|" + s.split + "|" + s.classes + "|" +
+         std::to_string(s.limit) + "|" + std::to_string(s.channels);
+}
+
+// Opens the three sources (one dataset per distinct source) and refuses, before anything
+// trains, what the selected stages cannot use: no labels, more classes than the head, fewer
+// images than one batch.
+PipelineData open_pipeline_data(const ExperimentConfig& c, const std::vector<int>& stages) {
+  std::map<std::string, std::shared_ptr<const Dataset>> opened;
+  auto open = [&](const DataSourceConfig& source, const std::string& field) {
+    const std::string key = source_key(source);
+    auto it = opened.find(key);
+    if (it == opened.end()) {
+      StageData d = open_stage_data(source, c.data, field);
+      opened.emplace(key, d.dataset);
+      return d;
+    }
+    StageData d;
+    d.dataset = it->second;
+    d.transform = source.transform;
+    d.decode_threads = c.data.decode_threads;
+    d.prefetch = c.data.prefetch;
+    d.skip_bad_images = c.data.skip_bad_images;
+    return d;
+  };
+  PipelineData data;
+  data.train = open(c.data.train, "data.train");
+  data.eval = source_key(c.data.eval) == source_key(c.data.train) ? data.train : open(c.data.eval, "data.eval");
+  data.eval.transform = c.data.eval.transform;
+  data.alignment = source_key(c.data.alignment) == source_key(c.data.train)
+                       ? data.train
+                       : open(c.data.alignment, "data.alignment");
+  data.alignment.transform = c.data.alignment.transform;
+
+  auto refuse_unlabelled = [&](const StageData& d, const std::string& field, const std::string& why) {
+    if (!d.dataset->has_labels())
+      throw ConfigError(field, d.dataset->describe() + ": no labels, which " + why + " needs");
+    const int64_t classes = int64_t(d.dataset->class_names().size());
+    if (classes > c.model.num_classes)
+      throw ConfigError(field, d.dataset->describe() + ": " + std::to_string(classes) +
+                                   " classes, but the model's head has " +
+                                   std::to_string(c.model.num_classes) + " (model.num_classes)");
+  };
+  auto refuse_small = [&](const StageData& d, const std::string& field, int stage) {
+    const int64_t batch = c.stage(stage).batch_size;
+    if (d.size() < batch)
+      throw ConfigError(field, d.dataset->describe() + ": fewer images than one batch of " +
+                                   std::to_string(batch) + " (stages." + stage_name(stage) + ".batch_size)");
+  };
+  refuse_unlabelled(data.eval, "data.eval", "top-1 evaluation");
+  for (int s : stages) {
+    if (s == 0 || s == 3) {
+      refuse_unlabelled(data.train, "data.train", std::string("Stage ") + std::to_string(s));
+      refuse_small(data.train, "data.train", s);
+    } else if (s == 1 || s == 2) {
+      refuse_small(data.alignment, "data.alignment", s);
+    }
+  }
+  return data;
+}
+
 }  // namespace
 
 std::string make_run_dir(const ExperimentConfig& config, const std::string& suffix) {
@@ -104,14 +171,13 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
   sink.on_event(ArtifactEvent{"", "config", result.run_dir + "/config.json"});
 
   StageContext ctx{c, device, sink, control, result.run_dir};
-  const std::string root = c.data.root.empty() ? default_fashion_mnist_root() : c.data.root;
-  ImageDataset train = load_fashion_mnist(root, "train", c.data.train_limit);
-  ImageDataset test = load_fashion_mnist(root, "test", c.data.test_limit);
-  at::Tensor alignment_images =
-      c.data.alignment_limit > 0 ? train.images.narrow(0, 0, std::min(c.data.alignment_limit, train.size()))
-                                 : train.images;
-  ctx.log("data: " + std::to_string(train.size()) + " train, " + std::to_string(test.size()) +
-          " test images from " + root + "; device " + device.str());
+  const PipelineData data = open_pipeline_data(c, options.stages);
+  const StageData& train = data.train;
+  const StageData& test = data.eval;
+  const StageData& alignment_images = data.alignment;
+  ctx.log("data: train " + train.dataset->describe() + "; eval " + test.dataset->describe() +
+          "; alignment " + alignment_images.dataset->describe() + "; " +
+          std::to_string(c.data.decode_threads) + " decode threads; device " + device.str());
 
   auto save = [&](VisionTransformer& model, int stage) {
     const std::string path = stage_output_path(result.run_dir, stage);

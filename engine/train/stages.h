@@ -9,6 +9,7 @@
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/stage_catalog.h"
 #include "engine/train/stage_context.h"
+#include "engine/train/stage_data.h"
 #include "engine/train/training_loop.h"
 
 namespace adala {
@@ -17,7 +18,8 @@ namespace adala {
 class TeacherPretrainingStage {
  public:
   explicit TeacherPretrainingStage(StageContext& ctx) : ctx_(ctx) {}
-  void run(VisionTransformer& teacher, const ImageDataset& train);
+  void run(VisionTransformer& teacher, const StageData& train);
+  void run(VisionTransformer& teacher, const ImageDataset& train);  // in memory
 
  private:
   StageContext& ctx_;
@@ -28,7 +30,8 @@ class TeacherPretrainingStage {
 class AttentionAlignmentStage {
  public:
   explicit AttentionAlignmentStage(StageContext& ctx) : ctx_(ctx) {}
-  void run(VisionTransformer& teacher, const at::Tensor& images);
+  void run(VisionTransformer& teacher, const StageData& images);
+  void run(VisionTransformer& teacher, const at::Tensor& images);  // in memory
   // Loss of one batch: mean over blocks of the attention MSE, and each block's value.
   static StepOutput loss(VisionTransformer& teacher, const at::Tensor& batch);
 
@@ -41,6 +44,7 @@ class AttentionAlignmentStage {
 class FeatureAlignmentStage {
  public:
   explicit FeatureAlignmentStage(StageContext& ctx) : ctx_(ctx) {}
+  void run(VisionTransformer& teacher, VisionTransformer& student, const StageData& images);
   void run(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& images);
   // Final-feature MSE, plus each block's hidden-state MSE as a diagnostic.
   static StepOutput loss(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& batch);
@@ -53,7 +57,8 @@ class FeatureAlignmentStage {
 class FineTuningStage {
  public:
   FineTuningStage(StageContext& ctx, std::string stage = stage_name(3)) : ctx_(ctx), stage_(std::move(stage)) {}
-  void run(VisionTransformer& model, const ImageDataset& train);
+  void run(VisionTransformer& model, const StageData& train);
+  void run(VisionTransformer& model, const ImageDataset& train);  // in memory
 
  private:
   StageContext& ctx_;
@@ -64,7 +69,12 @@ class FineTuningStage {
 // (unused there) and, when include_head is false, the classifier.
 std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool include_head);
 
-// Top-1 accuracy in [0, 1] on a labelled split.
+// A warning in the run's log naming the bad images the loader skipped (data.on_bad_image).
+void log_skipped_images(const StageContext& ctx, const std::string& stage, const BatchLoader& loader);
+
+// Top-1 accuracy in [0, 1] on a labelled split, in item order.
+double evaluate_top1(VisionTransformer& model, const StageData& data, const c10::Device& device,
+                     int64_t batch_size = 500);
 double evaluate_top1(VisionTransformer& model, const ImageDataset& data, const c10::Device& device,
                      int64_t batch_size = 500);
 

@@ -4,23 +4,34 @@
 
 namespace adala {
 
-void TeacherPretrainingStage::run(VisionTransformer& teacher, const ImageDataset& train) {
+void TeacherPretrainingStage::run(VisionTransformer& teacher, const StageData& train) {
   const auto& cfg = ctx_.config.teacher;
   teacher->set_attention_mode(AttentionMode::Softmax);
   teacher->train();
-  auto images = train.images.to(ctx_.device);
-  auto labels = train.labels.to(ctx_.device);
-  TrainingLoopSpec spec{stage_name(0), cfg, train.size(), uint64_t(ctx_.config.seed), ctx_.checkpoint_path(stage_name(0))};
+  const uint64_t seed = uint64_t(ctx_.config.seed);
+  TrainingLoopSpec spec{stage_name(0), cfg, train.size(), seed,
+                        ctx_.checkpoint_path(stage_name(0))};
   TrainingLoop loop(spec, *teacher, trainable_parameters(teacher, true), ctx_.sink, ctx_.control);
-  loop.run([&](const at::Tensor& idx, int64_t step) {
-    auto i = idx.to(ctx_.device);
-    auto batch = images.index_select(0, i);
-    if (cfg.augment) batch = augment_batch(batch, uint64_t(ctx_.config.seed), step);
-    return classification_step(teacher, batch, labels.index_select(0, i), cfg.label_smoothing);
+  auto loader = make_training_loader(train, cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  loop.run([&](const at::Tensor&, int64_t step) {
+    Batch b = loader->batch(step);
+    auto batch = b.images.to(ctx_.device);
+    // Images used as they are get the shift-and-flip augmentation; timm's crops are per sample.
+    if (cfg.augment && train.transform.preprocess == "none")
+      batch = augment_batch(batch, seed, step);
+    StepOutput out =
+        classification_step(teacher, batch, b.labels.to(ctx_.device), cfg.label_smoothing);
+    out.data_wait_seconds = b.wait_seconds;
+    return out;
   });
+  log_skipped_images(ctx_, stage_name(0), *loader);
   // The linear branch starts as a copy of the trained softmax weights.
   teacher->init_linear_from_softmax();
   teacher->eval();
+}
+
+void TeacherPretrainingStage::run(VisionTransformer& teacher, const ImageDataset& train) {
+  run(teacher, in_memory_stage_data(train.images, train.labels));
 }
 
 }  // namespace adala

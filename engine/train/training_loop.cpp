@@ -96,6 +96,7 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
   if (start_step_ > 0) start.message = "resumed at step " + std::to_string(start_step_);
   sink_.on_event(start);
   double images_per_second = 0.0;
+  double waited = 0.0, stepped = 0.0;  // since the previous report
   for (int64_t step = start_step_; step < total_steps_; ++step) {
     if (control_.cancel_requested() || control_.wait_while_paused()) {
       save(step);
@@ -120,6 +121,8 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
     const double rate = double(indices.size(0)) / std::max(dt, 1e-9);
     images_per_second = images_per_second == 0.0 ? rate : 0.9 * images_per_second + 0.1 * rate;
+    waited += out.data_wait_seconds;
+    stepped += dt;
     const int64_t done = step + 1;
     if (done % c.log_every == 0 || done == total_steps_) {
       StepMetrics m;
@@ -134,6 +137,8 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       m.eta_seconds =
           double(total_steps_ - done) * double(sampler_.batch_size()) / images_per_second;
       m.extra = std::move(out.extra);
+      m.data_wait_share = stepped > 0.0 ? std::min(1.0, waited / stepped) : 0.0;
+      waited = stepped = 0.0;
       sink_.on_event(m);
     }
     if (c.checkpoint_every > 0 && done % c.checkpoint_every == 0 && done < total_steps_) save(done);

@@ -22,6 +22,7 @@ struct StepOutput {
   torch::Tensor loss;                  // scalar with a graph to the trained parameters
   std::vector<double> per_block_mse;   // optional diagnostics
   std::map<std::string, double> extra;
+  double data_wait_seconds = 0.0;      // how long the step waited for its batch
 };
 
 // A step's loss was NaN or infinite: the stage stops before that step touches the parameters.

@@ -1,0 +1,258 @@
+// image-folder and image-list on files written here with OpenCV: labels from class folders,
+// skipped entries, colour conversion, bad images named, malformed list files (each case), and
+// Fashion-MNIST exported as PNGs reading back as the idx reader's tensors.
+#include <ATen/ATen.h>
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "engine/core/text_file.h"
+#include "engine/data/fashion_mnist.h"
+#include "engine/data/image_transform.h"
+#include "engine/data/opencv/fashion_mnist_export.h"
+#include "engine/data/opencv/image_file.h"
+#include "engine/data/opencv/image_file_dataset.h"
+
+using namespace adala;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kRoot = fs::path(ADALA_TEST_TMP) / "image_datasets";
+
+fs::path fresh(const std::string& name) {
+  const fs::path dir = kRoot / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// A BGR image whose pixels encode (value, x, y), so files are told apart.
+cv::Mat colour_image(int h, int w, int value) {
+  cv::Mat m(h, w, CV_8UC3);
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      m.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(value), uchar(x * 7), uchar(y * 5));
+  return m;
+}
+
+void write_image(const fs::path& path, const cv::Mat& m) {
+  fs::create_directories(path.parent_path());
+  QVERIFY2(cv::imwrite(path.string(), m), qPrintable(QString::fromStdString(path.string())));
+}
+
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool have_fashion_mnist() {
+  return std::ifstream(default_fashion_mnist_root() + "/t10k-labels-idx1-ubyte.gz").good();
+}
+
+}  // namespace
+
+class TestImageDatasets : public QObject {
+  Q_OBJECT
+ private slots:
+  void labels_come_from_sorted_class_folders() {
+    const fs::path root = fresh("folder");
+    write_image(root / "dog" / "b.png", colour_image(10, 12, 1));
+    write_image(root / "dog" / "a.jpg", colour_image(10, 12, 2));
+    write_image(root / "ant" / "x.bmp", colour_image(8, 8, 3));
+    write_image(root / "cat" / "nested" / "c.png", colour_image(9, 9, 4));
+    write_text((root / "cat" / "notes.txt").string(), "not an image");
+    write_image(root / "cat" / ".hidden.png", colour_image(9, 9, 5));
+    write_image(root / "cat" / ".thumbs" / "t.png", colour_image(9, 9, 6));
+    write_image(root / ".trash" / "z.png", colour_image(9, 9, 7));  // a hidden class folder
+    auto ds = open_image_folder(root.string(), "", 3);
+    QCOMPARE(ds->class_names(), (std::vector<std::string>{"ant", "cat", "dog"}));
+    QCOMPARE(ds->size(), int64_t(4));
+    QCOMPARE(ds->labels(), (std::vector<int64_t>{0, 1, 2, 2}));
+    QVERIFY(ds->paths()[2].size() > 5 &&
+            ds->paths()[2].substr(ds->paths()[2].size() - 5) == "a.jpg");
+    QVERIFY(ds->describe().find("3 hidden or non-image entries skipped") != std::string::npos);
+    const Sample s = ds->get(3);
+    QCOMPARE(s.label, int64_t(2));
+    QCOMPARE(s.image.sizes().vec(), (std::vector<int64_t>{3, 10, 12}));
+    // PNG is lossless: RGB planes from OpenCV's BGR.
+    QCOMPARE(s.image[2][0][0].item<int>(), 1);   // B
+    QCOMPARE(s.image[1][0][3].item<int>(), 21);  // G = x * 7
+    QCOMPARE(s.image[0][4][0].item<int>(), 20);  // R = y * 5
+
+    // A class list file fixes the order (and the set) of the classes.
+    write_text((root.parent_path() / "classes.txt").string(), "dog\nant\n");
+    ds = open_image_folder(root.string(), (root.parent_path() / "classes.txt").string(), 3);
+    QCOMPARE(ds->class_names(), (std::vector<std::string>{"dog", "ant"}));
+    QCOMPARE(ds->labels(), (std::vector<int64_t>{0, 0, 1}));
+  }
+
+  void folder_errors_name_the_folder() {
+    const fs::path root = fresh("folder_errors");
+    write_image(root / "a" / "1.png", colour_image(4, 4, 0));
+    fs::create_directories(root / "b");
+    write_text((root / "b" / "readme.md").string(), "x");
+    QCOMPARE(error_of([&] { open_image_folder(root.string(), "", 3); }),
+             (root / "b").string() + ": class folder has no images");
+    QCOMPARE(error_of([&] { open_image_folder((root / "none").string(), "", 3); }),
+             (root / "none").string() + ": image-folder root is not a folder");
+    QCOMPARE(error_of([&] { open_image_folder((root / "a").string(), "", 3); }),
+             (root / "a").string() + ": no class sub-folders");
+    const std::string list = (root.parent_path() / "folder_errors_classes.txt").string();
+    write_text(list, "a\nzebra\n");
+    QCOMPARE(error_of([&] { open_image_folder(root.string(), list, 3); }),
+             list + ": class \"zebra\" has no folder in " + root.string());
+    write_text(list, "a\na\n");
+    QCOMPARE(error_of([&] { open_image_folder(root.string(), list, 3); }),
+             list + ":2: class \"a\" listed twice");
+  }
+
+  void grey_and_rgba_become_rgb() {
+    const fs::path root = fresh("colour");
+    cv::Mat grey(6, 5, CV_8UC1, cv::Scalar(77));
+    write_image(root / "g.png", grey);
+    cv::Mat rgba(6, 5, CV_8UC4, cv::Scalar(10, 20, 30, 0));  // B, G, R, fully transparent
+    write_image(root / "r.png", rgba);
+    auto g = decode_image_file((root / "g.png").string(), 3);
+    QCOMPARE(g.sizes().vec(), (std::vector<int64_t>{3, 6, 5}));
+    QVERIFY(g.eq(77).all().item<bool>());
+    auto r = decode_image_file((root / "r.png").string(), 3);
+    QCOMPARE(r.sizes().vec(), (std::vector<int64_t>{3, 6, 5}));
+    QCOMPARE(r[0][0][0].item<int>(), 30);
+    QCOMPARE(r[1][0][0].item<int>(), 20);
+    QCOMPARE(r[2][0][0].item<int>(), 10);
+    // channels 1 reads grey.
+    QCOMPARE(decode_image_file((root / "g.png").string(), 1).sizes().vec(),
+             (std::vector<int64_t>{1, 6, 5}));
+    if (cv::haveImageWriter((root / "w.webp").string())) {
+      write_image(root / "w.webp", colour_image(6, 6, 9));
+      QCOMPARE(decode_image_file((root / "w.webp").string(), 3).sizes().vec(),
+               (std::vector<int64_t>{3, 6, 6}));
+    }
+  }
+
+  void a_bad_image_is_named() {
+    const fs::path root = fresh("bad");
+    write_text((root / "garbage.jpg").string(), std::string(300, 'x'));
+    const std::string garbage = (root / "garbage.jpg").string();
+    QCOMPARE(error_of([&] { decode_image_file(garbage, 3); }),
+             garbage + ": cannot decode (corrupt or not an image)");
+    // A real JPEG cut in half decodes with grey fill in libjpeg: refused by its missing end marker.
+    std::vector<uchar> jpeg;
+    QVERIFY(cv::imencode(".jpg", colour_image(64, 64, 50), jpeg));
+    const std::string cut = (root / "cut.jpg").string();
+    write_text(cut, std::string(jpeg.begin(), jpeg.begin() + long(jpeg.size() / 2)));
+    QCOMPARE(error_of([&] { decode_image_file(cut, 3); }),
+             cut + ": truncated JPEG (no end-of-image marker)");
+    const std::string empty = (root / "empty.png").string();
+    write_text(empty, "");
+    QCOMPARE(error_of([&] { decode_image_file(empty, 3); }), empty + ": empty file");
+    const std::string missing = (root / "missing.png").string();
+    QCOMPARE(error_of([&] { decode_image_file(missing, 3); }), missing + ": cannot open the file");
+    // Through a dataset it is a BadImageError, so the loader can skip it.
+    write_text((root / "list.txt").string(), "garbage.jpg\n");
+    auto ds = open_image_list((root / "list.txt").string(), "", 3);
+    QVERIFY_EXCEPTION_THROWN(ds->get(0), BadImageError);
+  }
+
+  void image_list_from_a_folder_tree_and_from_a_file() {
+    const fs::path root = fresh("list");
+    write_image(root / "b" / "2.png", colour_image(4, 4, 2));
+    write_image(root / "a.png", colour_image(4, 4, 1));
+    write_image(root / ".hidden.png", colour_image(4, 4, 3));
+    auto tree = open_image_list(root.string(), "", 3);
+    QCOMPARE(tree->size(), int64_t(2));
+    QVERIFY(!tree->has_labels());
+    QCOMPARE(tree->get(0).label, int64_t(-1));
+    QCOMPARE(tree->get(0).image[2][0][0].item<int>(), 1);  // a.png first (sorted)
+
+    // A list file in its own order, paths relative to its folder, CRLF and blank lines allowed.
+    write_text((root / "l.tsv").string(), "b/2.png\t4\r\n\n" + (root / "a.png").string() + "\t1\n");
+    auto list = open_image_list((root / "l.tsv").string(), "", 3);
+    QCOMPARE(list->paths(), (std::vector<std::string>{(root / "b" / "2.png").string(),
+                                                      (root / "a.png").string()}));
+    QCOMPARE(list->labels(), (std::vector<int64_t>{4, 1}));
+    QCOMPARE(list->class_names().size(), size_t(5));
+    QCOMPARE(list->get(0).label, int64_t(4));
+    // `root` overrides the base of relative paths; limit keeps the first items.
+    write_text((root.parent_path() / "elsewhere.txt").string(), "a.png\nb/2.png\n");
+    auto based =
+        open_image_list((root.parent_path() / "elsewhere.txt").string(), root.string(), 3, 1);
+    QCOMPARE(based->paths(), (std::vector<std::string>{(root / "a.png").string()}));
+  }
+
+  void malformed_list_files_are_named_with_the_line() {
+    const fs::path root = fresh("malformed");
+    const std::string f = (root / "l.txt").string();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"a.png\t1\t2\n", f + ":1: more than two tab-separated fields"},
+        {"a.png\n\t3\n", f + ":2: empty path"},
+        {"a.png\nnotes.txt\n", f + ":2: \"notes.txt\" is not a .jpg/.jpeg/.png/.webp/.bmp file"},
+        {"a.png\tcat\n", f + ":1: label \"cat\" is not an integer in 0..999999"},
+        {"a.png\t-1\n", f + ":1: label \"-1\" is not an integer in 0..999999"},
+        {"a.png\t1000000\n", f + ":1: label \"1000000\" is not an integer in 0..999999"},
+        {"a.png\t\n", f + ":1: label \"\" is not an integer in 0..999999"},
+        {"a.png\t1\nb.png\n", f + ":2: no label, but earlier lines have one"},
+        {"a.png\nb.png\t1\n", f + ":2: a label, but earlier lines have none"},
+        {"\n\n", f + ": the image list has no entries"},
+        {"", f + ": the image list has no entries"},
+    };
+    for (const auto& [text, expected] : cases) {
+      write_text(f, text);
+      QCOMPARE(error_of([&] { open_image_list(f, "", 3); }), expected);
+    }
+    QCOMPARE(error_of([&] { open_image_list((root / "absent.txt").string(), "", 3); }),
+             (root / "absent.txt").string() + ": cannot open the image list");
+    fs::create_directories(root / "empty_tree");
+    QCOMPARE(error_of([&] { open_image_list((root / "empty_tree").string(), "", 3); }),
+             (root / "empty_tree").string() + ": no images in the folder");
+  }
+
+  void exported_fashion_mnist_reads_back_as_the_idx_tensors() {
+    if (!have_fashion_mnist()) QSKIP("dataset-fashion-mnist not installed");
+    const fs::path out = fresh("fmnist_png");
+    const int64_t n = 60;
+    const auto exported =
+        export_fashion_mnist_png(default_fashion_mnist_root(), "test", out.string(), n);
+    QCOMPARE(exported.images, n);
+    QCOMPARE(exported.list_path, (out / "test.tsv").string());
+    FashionMnistDataset idx(default_fashion_mnist_root(), "test", n);
+    const ImageDataset reference = load_fashion_mnist(default_fashion_mnist_root(), "test", n);
+    auto list = open_image_list(exported.list_path, "", 1);
+    QCOMPARE(list->size(), n);
+    TransformSpec none;
+    none.preprocess = "none";
+    none.resolution = 28;
+    none.mean = {0.0};
+    none.std = {1.0};
+    SplitMix64 rng(0);
+    for (int64_t i = 0; i < n; ++i) {
+      const Sample a = idx.get(i), b = list->get(i);
+      QVERIFY2(at::equal(a.image, b.image), qPrintable(QString("index %1").arg(i)));
+      QCOMPARE(b.label, a.label);
+      QCOMPARE(a.label, reference.labels[i].item<int64_t>());
+      QVERIFY(at::equal(apply_transform(b.image, none, false, rng), reference.images[i]));
+    }
+    // The class folders read as image-folder: same labels, grouped by class.
+    auto folder = open_image_folder((out / "test").string(), "", 1);
+    QCOMPARE(folder->size(), n);
+    QCOMPARE(folder->class_names().front(), fashion_mnist_folder_name(0));
+    for (int64_t i = 0; i < n; ++i) {
+      const std::string path = folder->paths()[size_t(i)];
+      const int64_t index = std::stoll(fs::path(path).stem().string());
+      QCOMPARE(folder->labels()[size_t(i)], idx.get(index).label);
+      QVERIFY(at::equal(folder->get(i).image, idx.get(index).image));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestImageDatasets)
+#include "test_image_datasets.moc"
