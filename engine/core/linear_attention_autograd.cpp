@@ -94,35 +94,37 @@ void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v
   });
 }
 
-// g: (B, N, H, dv) with unit last stride; dq, dk: (B, N, H, d); dvv: (B, N, H, dv).
+// out (the forward's) and g: (B, N, H, dv) with unit last stride; dq, dk: (B, N, H, d);
+// dvv: (B, N, H, dv).
 template <typename T>
 void backward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
-                    const at::Tensor& state, const at::Tensor& g, at::Tensor& dq, at::Tensor& dk,
-                    at::Tensor& dvv, T eps, int64_t block_rows) {
+                    const at::Tensor& state, const at::Tensor& out, const at::Tensor& g,
+                    at::Tensor& dq, at::Tensor& dk, at::Tensor& dvv, T eps, int64_t block_rows) {
   const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
   const int64_t block = rows_per_block(block_rows, n);
   for_each_head(q.size(0) * q.size(1), [&] {
     auto opts = q.options();
     auto phi = at::empty({block, d}, opts), dphi = at::empty({block, d}, opts);
-    auto numden = at::empty({block, dv + 1}, opts), e = at::empty({block, dv + 1}, opts);
-    auto dsx = at::empty({d, dv + 1}, opts);
-    return [&, phi, dphi, numden, e, dsx, dz = std::vector<T>(size_t(d))](int64_t h) mutable {
+    auto e = at::empty({block, dv + 1}, opts), dsx = at::empty({d, dv + 1}, opts);
+    return [&, phi, dphi, e, dsx, z = std::vector<T>(size_t(d)),
+            dz = std::vector<T>(size_t(d))](int64_t h) mutable {
       auto qh = head_of(q, h), kh = head_of(k, h), vh = head_of(v, h), sx = head_of(state, h);
-      auto gh = head_of_token_major(g, h), dqh = head_of_token_major(dq, h);
-      auto dkh = head_of_token_major(dk, h), dvh = head_of_token_major(dvv, h);
-      T *phi_data = phi.data_ptr<T>(), *dphi_data = dphi.data_ptr<T>();
-      T *nd_data = numden.data_ptr<T>(), *e_data = e.data_ptr<T>();
+      auto oh = head_of_token_major(out, h), gh = head_of_token_major(g, h);
+      auto dqh = head_of_token_major(dq, h), dkh = head_of_token_major(dk, h);
+      auto dvh = head_of_token_major(dvv, h);
+      T *phi_data = phi.data_ptr<T>(), *dphi_data = dphi.data_ptr<T>(), *e_data = e.data_ptr<T>();
+      const T* sx_data = sx.data_ptr<T>();
+      for (int64_t c = 0; c < d; ++c) z[size_t(c)] = sx_data[c * (dv + 1) + dv];
       dsx.zero_();
-      // Queries: dQ and dS = phi(Q)^T E, recomputing phi(Q) and [num | den].
+      // Queries: dQ and dS = phi(Q)^T E, recomputing phi(Q); the normaliser is phi(Q) z.
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
         auto qb = qh.narrow(0, r, len);
         auto pb = phi.narrow(0, 0, len), eb = e.narrow(0, 0, len), dpb = dphi.narrow(0, 0, len);
-        auto nd = numden.narrow(0, 0, len);
         phi_rows(qb.data_ptr<T>(), qb.stride(0), phi_data, d, len, d);
-        at::mm_out(nd, pb, sx);
-        normaliser_grad_rows(nd_data, dv + 1, gh.data_ptr<T>() + r * gh.stride(0), gh.stride(0),
-                             e_data, dv + 1, len, dv, eps);
+        normaliser_grad_rows(phi_data, d, z.data(), oh.data_ptr<T>() + r * oh.stride(0),
+                             oh.stride(0), gh.data_ptr<T>() + r * gh.stride(0), gh.stride(0),
+                             e_data, dv + 1, len, d, dv, eps);
         at::mm_out(dpb, eb, sx.t());
         times_phi_derivative_rows(dphi_data, d, nullptr, phi_data, d,
                                   dqh.data_ptr<T>() + r * dqh.stride(0), dqh.stride(0), len, d);
@@ -165,7 +167,8 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
       forward_heads<double>(q, k, v, out, state, eps, block_rows);
     else
       forward_heads<float>(q, k, v, out, state, static_cast<float>(eps), block_rows);
-    ctx->save_for_backward({q, k, v, state});
+    // The output costs nothing to keep: the module's output projection saves the same storage.
+    ctx->save_for_backward({q, k, v, state, out});
     ctx->saved_data["eps"] = eps;
     ctx->saved_data["block_rows"] = block_rows;
     return out;
@@ -174,7 +177,7 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
-    const auto &q = saved[0], &k = saved[1], &v = saved[2], &state = saved[3];
+    const auto &q = saved[0], &k = saved[1], &v = saved[2], &state = saved[3], &out = saved[4];
     const double eps = ctx->saved_data["eps"].toDouble();
     const int64_t block_rows = ctx->saved_data["block_rows"].toInt();
     auto g = grads[0].to(q.scalar_type());
@@ -184,11 +187,11 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
     auto dq = at::empty({b, n, heads, d}, q.options()), dk = at::empty_like(dq);
     auto dvv = at::empty({b, n, heads, dv}, q.options());
     if (q.scalar_type() == at::kDouble)
-      backward_heads<double>(q, k, v, state, g, dq, dk, dvv, eps, block_rows);
+      backward_heads<double>(q, k, v, state, out, g, dq, dk, dvv, eps, block_rows);
     else
-      backward_heads<float>(q, k, v, state, g, dq, dk, dvv, static_cast<float>(eps), block_rows);
-    return {as_head_major(dq), as_head_major(dk), as_head_major(dvv), at::Tensor(),
-            at::Tensor()};
+      backward_heads<float>(q, k, v, state, out, g, dq, dk, dvv, static_cast<float>(eps),
+                            block_rows);
+    return {as_head_major(dq), as_head_major(dk), as_head_major(dvv), at::Tensor(), at::Tensor()};
   }
 };
 
@@ -200,8 +203,8 @@ std::string shape_text(const at::Tensor& t) {
 
 }  // namespace
 
-at::Tensor linear_attention_autograd(const at::Tensor& q, const at::Tensor& k,
-                                     const at::Tensor& v, double eps, int64_t block_rows) {
+at::Tensor linear_attention_autograd(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                     double eps, int64_t block_rows) {
   if (q.dim() != 4 || k.sizes() != q.sizes() || v.dim() != 4 || v.size(0) != q.size(0) ||
       v.size(1) != q.size(1) || v.size(2) != q.size(2))
     throw std::invalid_argument("linear_attention_autograd: q " + shape_text(q) + ", k " +

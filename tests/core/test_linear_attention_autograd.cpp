@@ -25,8 +25,8 @@ struct Result {
   torch::Tensor out, dq, dk, dv;
 };
 
-using Kernel = std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&,
-                                           const torch::Tensor&)>;
+using Kernel =
+    std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&)>;
 
 // The kernel's output and the gradients of sum(out * w) with respect to q, k and v.
 Result run_with_grads(const Kernel& kernel, const torch::Tensor& q, const torch::Tensor& k,
@@ -192,7 +192,8 @@ class TestLinearAttentionAutograd : public QObject {
   }
 
   void half_inputs_computed_in_float32() {
-    auto q = torch::randn({1, 2, 33, 8}).to(torch::kHalf), k = torch::randn({1, 2, 33, 8}).to(torch::kHalf);
+    auto q = torch::randn({1, 2, 33, 8}).to(torch::kHalf),
+         k = torch::randn({1, 2, 33, 8}).to(torch::kHalf);
     auto v = torch::randn({1, 2, 33, 8}).to(torch::kHalf);
     auto out = linear_attention_autograd(q, k, v, 1e-6);
     QCOMPARE(out.scalar_type(), torch::kHalf);
