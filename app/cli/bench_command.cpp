@@ -111,9 +111,9 @@ void declare_attention(CLI::App& app, AttentionArgs& a) {
   add_int_list(app, "--tokens", a.o.tokens, "sequence lengths N");
   app.add_option("--repeats", a.o.repeats, "timed runs per point")->check(positive_number());
   app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
-  a.kernels = add_name_list(app, "--kernels", a.o.kernels, attention_kernel_names(),
-                            "attention kernels (with --train: " +
-                                comma_list(attention_train_kernel_names()) + ")");
+  a.kernels = add_name_list(
+      app, "--kernels", a.o.kernels, attention_kernel_names(),
+      "attention kernels (with --train: " + comma_list(attention_train_kernel_names()) + ")");
   app.add_flag("--train", a.o.train,
                "time forward + backward (the gradients of q, k and v) instead of the forward");
   app.add_option("--chunk", a.o.chunk, "softmax-chunked query rows (0: automatic)")
@@ -150,10 +150,10 @@ int bench_attention(AttentionArgs& a) {
   config["warmup"] = Json(o.warmup);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
-  BenchmarkRecord record(a.db,
-                         std::string("bench attention ") + (o.train ? "--train " : "") + "N=" +
-                             range_text(o.tokens),
-                         config, o.device.str());
+  BenchmarkRecord record(
+      a.db,
+      std::string("bench attention ") + (o.train ? "--train " : "") + "N=" + range_text(o.tokens),
+      config, o.device.str());
   auto points = run_attention_bench(o, progress_bar("bench attention"));
   record.add(points, o);
   record.finish();

@@ -109,7 +109,8 @@ class TestStages : public QObject {
     for (int64_t b = 0; b < teacher->depth(); ++b) {
       auto r = teacher->block(b)->forward_alignment(x);
       const double mse = torch::mse_loss(r.linear_attn, r.softmax_attn).item<double>();
-      QVERIFY2(mse > 0 && close(stage1.per_block_mse[size_t(b)], mse), qPrintable(QString::number(b)));
+      QVERIFY2(mse > 0 && close(stage1.per_block_mse[size_t(b)], mse),
+               qPrintable(QString::number(b)));
       sum += mse;
       x = r.next;
     }
