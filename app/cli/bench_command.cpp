@@ -101,6 +101,7 @@ struct AttentionArgs {
   std::string device = "cpu", db;
   int64_t gemm_n = 2048;
   bool no_gemm = false, in_process = false;
+  CLI::Option* kernels = nullptr;
 };
 
 void declare_attention(CLI::App& app, AttentionArgs& a) {
@@ -110,7 +111,11 @@ void declare_attention(CLI::App& app, AttentionArgs& a) {
   add_int_list(app, "--tokens", a.o.tokens, "sequence lengths N");
   app.add_option("--repeats", a.o.repeats, "timed runs per point")->check(positive_number());
   app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
-  add_name_list(app, "--kernels", a.o.kernels, attention_kernel_names(), "attention kernels");
+  a.kernels = add_name_list(
+      app, "--kernels", a.o.kernels, attention_kernel_names(),
+      "attention kernels (with --train: " + comma_list(attention_train_kernel_names()) + ")");
+  app.add_flag("--train", a.o.train,
+               "time forward + backward (the gradients of q, k and v) instead of the forward");
   app.add_option("--chunk", a.o.chunk, "softmax-chunked query rows (0: automatic)")
       ->check(non_negative_number());
   app.add_option("--device", a.device, "cpu, cuda or auto");
@@ -131,6 +136,7 @@ int bench_attention(AttentionArgs& a) {
   AttentionBenchOptions& o = a.o;
   o.device = resolve_device(a.device);
   o.isolate = !a.in_process;
+  if (o.train && a.kernels->count() == 0) o.kernels = attention_train_kernel_names();
   std::fprintf(stderr, "%s", busy_machine_warning().c_str());
   Json config = Json::object();
   config["benchmark"] = Json("attention");
@@ -139,11 +145,15 @@ int bench_attention(AttentionArgs& a) {
   config["batch"] = Json(o.batch);
   config["tokens"] = int_array(o.tokens);
   config["kernels"] = string_array(o.kernels);
+  config["train"] = Json(o.train);
   config["repeats"] = Json(o.repeats);
   config["warmup"] = Json(o.warmup);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
-  BenchmarkRecord record(a.db, "bench attention N=" + range_text(o.tokens), config, o.device.str());
+  BenchmarkRecord record(
+      a.db,
+      std::string("bench attention ") + (o.train ? "--train " : "") + "N=" + range_text(o.tokens),
+      config, o.device.str());
   auto points = run_attention_bench(o, progress_bar("bench attention"));
   record.add(points, o);
   record.finish();

@@ -10,9 +10,11 @@
 #include <ATen/Parallel.h>
 #include <ATen/ThreadLocalState.h>
 #include <c10/core/InferenceMode.h>
+#include <torch/csrc/autograd/autograd.h>
 
 #include "engine/analysis/child_process.h"
 #include "engine/analysis/flop_model.h"
+#include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/attention_ops.h"
@@ -23,7 +25,12 @@ namespace adala {
 
 const std::vector<std::string>& attention_kernel_names() {
   static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear",
-                                              "linear-blocked"};
+                                              "linear-blocked", "linear-fused"};
+  return names;
+}
+
+const std::vector<std::string>& attention_train_kernel_names() {
+  static const std::vector<std::string> names{"softmax", "linear", "linear-fused"};
   return names;
 }
 
@@ -40,9 +47,22 @@ int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes)
 }
 
 int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t bh, int64_t n,
-                                         int64_t d, int64_t chunk) {
+                                         int64_t d, int64_t chunk, bool train) {
   const double f = 4.0, b = double(bh), nn = double(n), dd = double(d);
+  const double buffers = 4.0 * 1024 * (dd + 2) * f * double(at::get_num_threads());
   double bytes = 0;
+  if (train) {
+    // Saved probabilities and, in the backward, their gradient and the scores' gradient.
+    if (kernel == "softmax")
+      bytes = 3 * b * nn * nn * f + 4 * b * nn * dd * f;
+    else if (kernel == "softmax-chunked")
+      bytes = b * nn * nn * f + 4 * b * double(std::min(chunk, n)) * nn * f + 4 * b * nn * dd * f;
+    else if (kernel == "linear")
+      bytes = 12 * b * nn * (dd + 1) * f;
+    else  // the output, its gradient and the three input gradients
+      bytes = 5 * b * nn * dd * f + 2 * buffers;
+    return static_cast<int64_t>(bytes);
+  }
   if (kernel == "softmax")
     bytes = 2 * b * nn * nn * f + 2 * b * nn * dd * f;
   else if (kernel == "softmax-chunked")
@@ -50,7 +70,7 @@ int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t bh, 
   else if (kernel == "linear")
     bytes = 6 * b * nn * (dd + 1) * f;
   else
-    bytes = b * nn * dd * f + 4.0 * 1024 * (dd + 2) * f * double(at::get_num_threads());
+    bytes = b * nn * dd * f + buffers;
   return static_cast<int64_t>(bytes);
 }
 
@@ -61,40 +81,61 @@ at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, 
   if (kernel == "softmax-chunked") return softmax_attention_chunked(q, k, v, scale, chunk);
   if (kernel == "linear") return linear_attention(q, k, v, eps);
   if (kernel == "linear-blocked") return linear_attention_blocked(q, k, v, eps);
+  if (kernel == "linear-fused") return linear_attention_autograd(q, k, v, eps);
   throw std::invalid_argument("unknown attention kernel \"" + kernel +
-                              "\" (expected softmax, softmax-chunked, linear or linear-blocked)");
+                              "\" (expected softmax, softmax-chunked, linear, linear-blocked or "
+                              "linear-fused)");
+}
+
+double attention_point_macs(const std::string& kernel, int64_t bh, int64_t n, int64_t head_dim,
+                            bool train) {
+  const auto mode =
+      kernel.rfind("softmax", 0) == 0 ? AttentionMode::Softmax : AttentionMode::Linear;
+  return (train ? 3.0 : 1.0) * attention_kernel_macs(mode, bh, n, head_dim);
 }
 
 namespace {
 
 // Runs on the measuring side (a child process, or in-process off CPU).
+// The forward alone, or with train the forward and the backward to q, k and v for the output
+// gradient g. What it returns is released before the next run, so it never adds to its peak.
+std::vector<at::Tensor> run_point_once(const std::string& kernel, const at::Tensor& q,
+                                       const at::Tensor& k, const at::Tensor& v, int64_t chunk,
+                                       const at::Tensor& g) {
+  auto out = run_attention_kernel(kernel, q, k, v, chunk);
+  if (!g.defined()) return {out};
+  return torch::autograd::grad({out}, {q, k, v}, {g});
+}
+
 Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, int64_t n,
                    int64_t chunk) {
-  c10::InferenceMode inference;
+  c10::optional<c10::InferenceMode> inference;
+  if (!o.train) inference.emplace();
   at::manual_seed(1234);
   auto opts = at::TensorOptions().dtype(at::kFloat).device(o.device);
-  auto q = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
-  auto k = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
-  auto v = at::randn({o.batch, o.heads, n, o.head_dim}, opts);
+  auto input = [&](int64_t rows) {
+    return at::randn({o.batch, o.heads, rows, o.head_dim}, opts).requires_grad_(o.train);
+  };
+  auto q = input(n), k = input(n), v = input(n);
+  auto g = o.train ? at::randn({o.batch, o.heads, n, o.head_dim}, opts) : at::Tensor();
   {
     // Libraries initialise on first use (OpenBLAS's ~32 MB GEMM buffers, oneDNN): done here
     // on a tiny input so that the peak below is this point's own memory.
-    auto t = at::randn({o.batch, o.heads, 8, o.head_dim}, opts);
-    run_attention_kernel(kernel, t, t, t, 8);
+    auto t = input(8);
+    run_point_once(kernel, t, t, t, 8, o.train ? at::randn_like(t) : at::Tensor());
   }
   synchronize_device(o.device);
   Json r = Json::object();
   {
     PeakMemoryProbe probe;  // baseline: inputs in place, libraries initialised
-    at::Tensor out;
-    // The previous output is released first, so it never adds to the next run's peak.
+    std::vector<at::Tensor> results;
     auto times = time_runs_ms(
         [&] {
-          out = at::Tensor();
-          out = run_attention_kernel(kernel, q, k, v, chunk);
+          results.clear();
+          results = run_point_once(kernel, q, k, v, chunk, g);
         },
         o.warmup, o.repeats, o.device, o.point_budget_s);
-    out = at::Tensor();
+    results.clear();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
     r["runs"] = int64_t(times.size());
@@ -109,9 +150,13 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
 
 std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& o,
                                                      const ProgressFn& progress) {
-  for (const auto& kname : o.kernels)
+  for (const auto& kname : o.kernels) {
     if (!is_attention_kernel(kname))
       run_attention_kernel(kname, {}, {}, {}, 0);  // throws, naming it
+    if (o.train && kname == "linear-blocked")
+      throw std::invalid_argument(
+          "linear-blocked has no backward (it is the inference kernel): train times linear-fused");
+  }
   if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
   std::vector<AttentionBenchPoint> points;
   const size_t total = o.tokens.size() * o.kernels.size();
@@ -125,11 +170,10 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
       const int64_t bh = o.batch * o.heads;
       p.chunk =
           kernel == "softmax-chunked" ? (o.chunk > 0 ? o.chunk : auto_softmax_chunk(bh, n)) : 0;
-      p.macs = attention_kernel_macs(
-          kernel.rfind("softmax", 0) == 0 ? AttentionMode::Softmax : AttentionMode::Linear, bh, n,
-          o.head_dim);
-      p.estimate_bytes = attention_kernel_memory_estimate(kernel, bh, n, o.head_dim, p.chunk);
-      const int64_t inputs = 3 * bh * n * o.head_dim * 4;
+      p.macs = attention_point_macs(kernel, bh, n, o.head_dim, o.train);
+      p.estimate_bytes =
+          attention_kernel_memory_estimate(kernel, bh, n, o.head_dim, p.chunk, o.train);
+      const int64_t inputs = (o.train ? 4 : 3) * bh * n * o.head_dim * 4;
       const int64_t available =
           o.available_bytes >= 0 ? o.available_bytes : available_memory_bytes();
       if (o.device.is_cpu() && available > 0 &&
@@ -165,16 +209,39 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
   return points;
 }
 
+namespace {
+
+// "linear-fused vs the batched formula (linear): N=197 8.1x, ..." where both ran; empty if none.
+std::string format_fused_speedups(const std::vector<AttentionBenchPoint>& points) {
+  std::map<int64_t, double> batched_ms, fused_ms;
+  for (const auto& p : points) {
+    if (!p.ran) continue;
+    if (p.kernel == "linear") batched_ms[p.tokens] = p.median_ms;
+    if (p.kernel == "linear-fused") fused_ms[p.tokens] = p.median_ms;
+  }
+  std::string list;
+  for (const auto& [n, ms] : fused_ms) {
+    auto it = batched_ms.find(n);
+    if (it == batched_ms.end() || ms <= 0) continue;
+    list += fmt::sprintf("%s N=%lld %.1fx", list.empty() ? "" : ",", (long long)n, it->second / ms);
+  }
+  return list.empty() ? ""
+                      : "linear-fused vs the batched formula (linear), times faster:" + list + "\n";
+}
+
+}  // namespace
+
 std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
                                    const AttentionBenchOptions& o) {
   std::string out;
   std::string line = fmt::sprintf(
-      "attention kernels: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
-      "of up to %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC;\npeak memory measured above "
+      "attention kernels%s: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
+      "of up to %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC%s;\npeak memory measured above "
       "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
       "peak)\n",
-      (long long)o.batch, (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(),
-      at::get_num_threads(), o.repeats, o.warmup);
+      o.train ? ", forward + backward (gradients of q, k and v)" : "", (long long)o.batch,
+      (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(), at::get_num_threads(),
+      o.repeats, o.warmup, o.train ? ", 3 MACs per forward MAC" : "");
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
   line = fmt::sprintf("%7s  %-16s %6s %11s %4s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
@@ -222,6 +289,7 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
       "\nx time / x memory: relative to plain softmax at the same N (suffix c: to "
       "softmax-chunked,\n"
       "where plain softmax was skipped); memory ratios use the RSS peaks.\n";
+  out += format_fused_speedups(points);
   return out;
 }
 

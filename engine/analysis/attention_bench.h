@@ -15,10 +15,15 @@
 namespace adala {
 
 // "softmax" (plain, holds the N x N scores), "softmax-chunked" (query chunks: at most
-// chunk x N scores at a time), "linear" (adala::linear_attention, what the model runs),
-// "linear-blocked" (linear_attention_blocked, the head-parallel inference variant).
+// chunk x N scores at a time), "linear" (adala::linear_attention, the batched formula),
+// "linear-blocked" (linear_attention_blocked, the head-parallel kernel the model runs at
+// inference; forward only), "linear-fused" (linear_attention_autograd, the fused forward and
+// backward the model trains with).
 const std::vector<std::string>& attention_kernel_names();
 bool is_attention_kernel(const std::string& name);
+// The kernels timed by default with train (forward + backward): softmax, the batched formula
+// and the fused kernel.
+const std::vector<std::string>& attention_train_kernel_names();
 
 // Query rows per chunk so that one chunk's scores for all heads take about budget_bytes
 // (float32), a multiple of 32, at least 32. The default keeps each chunk's scores well under
@@ -27,9 +32,10 @@ bool is_attention_kernel(const std::string& name);
 int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes = 16LL << 20);
 
 // Working memory a kernel needs beyond its inputs, in bytes (our estimate: two score-sized
-// buffers for softmax, the scores and their softmax being alive together).
+// buffers for softmax, the scores and their softmax being alive together; with train, what
+// the forward keeps for the backward and the backward's own buffers too).
 int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t batch_heads, int64_t n,
-                                         int64_t head_dim, int64_t chunk);
+                                         int64_t head_dim, int64_t chunk, bool train = false);
 
 at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, const at::Tensor& k,
                                 const at::Tensor& v, int64_t chunk, double eps = 1e-6);
@@ -40,6 +46,10 @@ struct AttentionBenchOptions {
   std::vector<std::string> kernels{"softmax", "softmax-chunked", "linear", "linear-blocked"};
   int repeats = 3, warmup = 1;
   int64_t chunk = 0;  // softmax-chunked query rows; 0: auto_softmax_chunk
+  // Time forward + backward (the gradients of q, k and v for a fixed output gradient) instead
+  // of the forward alone; MACs then count 3x the forward's (the backward's two products per
+  // forward product), whatever a kernel recomputes. linear-blocked has no backward.
+  bool train = false;
   c10::Device device = c10::Device(c10::kCPU);
   double memory_margin = 1.5;    // a point runs when margin * estimate <= available memory
   int64_t available_bytes = -1;  // -1: MemAvailable when the point starts
@@ -64,8 +74,13 @@ struct AttentionBenchPoint {
 std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& options,
                                                      const ProgressFn& progress = nullptr);
 
+// MACs of one point: the forward's, times 3 with train.
+double attention_point_macs(const std::string& kernel, int64_t batch_heads, int64_t n,
+                            int64_t head_dim, bool train);
+
 // One row per (N, kernel) with time, GFLOP/s (2 per MAC), both peak figures and the ratios
-// to plain softmax at the same N (to softmax-chunked where plain softmax was skipped).
+// to plain softmax at the same N (to softmax-chunked where plain softmax was skipped); then,
+// where both ran, how many times faster linear-fused is than the batched formula per N.
 std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
                                    const AttentionBenchOptions& options);
 

@@ -167,7 +167,8 @@ int64_t vit_memory_estimate(const ViTConfig& c, const std::string& mode, int64_t
     saved_attention = h * n * n * b * f;  // every chunk's probabilities, kept for backward
   } else {
     attention = 6.0 * h * n * (d + 1) * b * f;
-    saved_attention = 5.0 * h * n * (d + 1) * b * f;
+    // Training runs linear_attention_autograd: it keeps its output (the projection's input).
+    saved_attention = h * n * d * b * f;
   }
   if (!train) return static_cast<int64_t>(activations + attention);
   const double saved = depth * (18.0 * n * dm * b * f + saved_attention);

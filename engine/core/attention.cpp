@@ -6,6 +6,7 @@
 #include <torch/autograd.h>
 
 #include "engine/core/attention_ops.h"
+#include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
 
 namespace adala {
@@ -31,10 +32,15 @@ HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
 
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   auto h = project(x);
-  // At inference the head-parallel blocked kernel is ~10x faster than the batched formula at
-  // every length measured (5 to 16384 tokens, `adala bench attention`); it falls back to
-  // linear_attention itself when gradients are needed, off CPU, or with fewer heads than threads.
-  auto out = linear_attention_blocked(h.q, h.k, h.v, eps_);
+  // Training (Stages 1 to 3, the segmentation heads' backbone, `bench scaling --train-step`)
+  // runs the fused autograd kernel. At inference the head-parallel blocked kernel is ~10x
+  // faster than the batched formula at every length measured (5 to 16384 tokens, `adala bench
+  // attention`); it falls back to linear_attention itself off CPU or with fewer heads than
+  // threads.
+  const bool needs_grad = c10::GradMode::is_enabled() &&
+                          (h.q.requires_grad() || h.k.requires_grad() || h.v.requires_grad());
+  auto out = needs_grad ? linear_attention_autograd(h.q, h.k, h.v, eps_)
+                        : linear_attention_blocked(h.q, h.k, h.v, eps_);
   return proj->forward(merge_heads(out));
 }
 

@@ -36,11 +36,12 @@ at::Tensor softmax_attention_chunked(const at::Tensor& q, const at::Tensor& k,
 at::Tensor linear_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                             double eps) {
   const auto out_type = q.scalar_type();
-  auto qf = elu_plus_one(q.to(at::kFloat));
-  auto kf = elu_plus_one(k.to(at::kFloat));
+  const auto type = out_type == at::kDouble ? at::kDouble : at::kFloat;
+  auto qf = elu_plus_one(q.to(type));
+  auto kf = elu_plus_one(k.to(type));
   // Pad V with a column of ones so the normaliser comes out of the same matmul.
-  auto ones = at::ones({v.size(0), v.size(1), v.size(2), 1}, v.options().dtype(at::kFloat));
-  auto v1 = at::cat({v.to(at::kFloat), ones}, -1);
+  auto ones = at::ones({v.size(0), v.size(1), v.size(2), 1}, v.options().dtype(type));
+  auto v1 = at::cat({v.to(type), ones}, -1);
   auto kv = at::matmul(kf.transpose(-2, -1), v1);  // (B, H, d, d + 1)
   auto numden = at::matmul(qf, kv);                 // (B, H, N, d + 1)
   const int64_t d = v.size(-1);

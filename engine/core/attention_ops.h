@@ -16,7 +16,9 @@ at::Tensor softmax_attention(const at::Tensor& q, const at::Tensor& k, const at:
 at::Tensor softmax_attention_chunked(const at::Tensor& q, const at::Tensor& k,
                                      const at::Tensor& v, double scale, int64_t chunk);
 
-// phi(Q) (phi(K)^T V) / (phi(Q) (phi(K)^T 1) + eps), accumulated in float32.
+// phi(Q) (phi(K)^T V) / (phi(Q) (phi(K)^T 1) + eps), accumulated in float32 (float64 for
+// float64 inputs). The batched formula: autograd differentiates it through its N x d
+// intermediates (linear_attention_autograd.h is the fused kernel that training runs).
 at::Tensor linear_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                             double eps);
 

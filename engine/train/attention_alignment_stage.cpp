@@ -18,12 +18,14 @@ StepOutput AttentionAlignmentStage::loss(VisionTransformer& teacher, const at::T
   std::vector<torch::Tensor> losses;
   for (int64_t b = 0; b < teacher->depth(); ++b) {
     auto r = teacher->block(b)->forward_alignment(x);
-    auto mse = torch::mse_loss(r.linear_attn, r.softmax_attn);
-    out.per_block_mse.push_back(mse.item<double>());
-    losses.push_back(mse);
+    losses.push_back(torch::mse_loss(r.linear_attn, r.softmax_attn));
     x = r.next;
   }
-  out.loss = torch::stack(losses).mean();
+  auto per_block = torch::stack(losses);
+  out.loss = per_block.mean();
+  // One copy to the host for all blocks, not an item() (a device sync) per block.
+  auto host = per_block.detach().to(torch::kCPU, torch::kDouble);
+  out.per_block_mse.assign(host.data_ptr<double>(), host.data_ptr<double>() + host.numel());
   return out;
 }
 

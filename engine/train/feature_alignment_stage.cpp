@@ -18,8 +18,14 @@ StepOutput FeatureAlignmentStage::loss(VisionTransformer& teacher, VisionTransfo
   StepOutput out;
   out.loss = torch::mse_loss(student->norm->forward(states.back()), target_features);
   torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> per_block;
   for (size_t b = 1; b < states.size(); ++b)
-    out.per_block_mse.push_back(torch::mse_loss(states[b], target[b]).item<double>());
+    per_block.push_back(torch::mse_loss(states[b], target[b]));
+  // One copy to the host for all blocks, not an item() (a device sync) per block.
+  if (!per_block.empty()) {
+    auto host = torch::stack(per_block).to(torch::kCPU, torch::kDouble);
+    out.per_block_mse.assign(host.data_ptr<double>(), host.data_ptr<double>() + host.numel());
+  }
   return out;
 }
 

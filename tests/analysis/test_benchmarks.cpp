@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/analysis/attention_bench.h"
+#include "engine/analysis/flop_model.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/core/attention_ops.h"
@@ -249,6 +250,37 @@ class TestBenchmarks : public QObject {
     QVERIFY2(QString::fromStdString(points[0].note).startsWith("skipped: needs ~"),
              points[0].note.c_str());
     QVERIFY(QString::fromStdString(format_attention_table(points, o)).contains("skipped: needs ~"));
+  }
+
+  void attention_bench_train_times_forward_and_backward() {
+    AttentionBenchOptions o;
+    o.train = true;
+    o.kernels = attention_train_kernel_names();
+    o.tokens = {97};
+    o.repeats = 1;
+    o.heads = 2;
+    o.head_dim = 16;
+    o.isolate = false;
+    auto points = run_attention_bench(o);
+    QCOMPARE(points.size(), size_t(3));
+    for (const auto& p : points) {
+      QVERIFY2(p.ran, p.note.c_str());
+      const auto mode = p.kernel == "softmax" ? AttentionMode::Softmax : AttentionMode::Linear;
+      QCOMPARE(p.macs, 3.0 * attention_kernel_macs(mode, 2, 97, 16));
+      QVERIFY(p.median_ms > 0 && p.peak_alloc_bytes > 0);
+    }
+    const auto table = QString::fromStdString(format_attention_table(points, o));
+    QVERIFY2(table.contains("forward + backward") && table.contains("linear-fused vs the batched"),
+             qPrintable(table));
+    // The inference kernel has no backward to time.
+    o.kernels = {"linear-blocked"};
+    QVERIFY_EXCEPTION_THROWN(run_attention_bench(o), std::invalid_argument);
+    // Without train the fused kernel's forward runs like the others.
+    o.train = false;
+    o.kernels = {"linear-fused"};
+    points = run_attention_bench(o);
+    QVERIFY2(points[0].ran, points[0].note.c_str());
+    QCOMPARE(points[0].macs, attention_kernel_macs(AttentionMode::Linear, 2, 97, 16));
   }
 
   void scaling_bench_small_run_csv_and_skip() {

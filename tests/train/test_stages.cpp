@@ -93,6 +93,36 @@ class TestStages : public QObject {
     QVERIFY(changed > 0);
   }
 
+  void per_block_mse_is_each_blocks_mse() {
+    // Stages 1 and 2 copy all blocks' MSE to the host at once: block b's entry is its own MSE.
+    VisionTransformer teacher(vit_preset("fmnist_micro"));
+    auto student = clone_model(teacher, torch::kCPU);
+    student->set_attention_mode(AttentionMode::Linear);
+    auto batch = torch::rand({4, 1, 28, 28});
+    auto stage1 = AttentionAlignmentStage::loss(teacher, batch);
+    auto stage2 = FeatureAlignmentStage::loss(teacher, student, batch);
+    torch::NoGradGuard no_grad;
+    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-5 * std::abs(b); };
+    auto x = teacher->prepare_tokens(batch);
+    double sum = 0;
+    QCOMPARE(stage1.per_block_mse.size(), size_t(teacher->depth()));
+    for (int64_t b = 0; b < teacher->depth(); ++b) {
+      auto r = teacher->block(b)->forward_alignment(x);
+      const double mse = torch::mse_loss(r.linear_attn, r.softmax_attn).item<double>();
+      QVERIFY2(mse > 0 && close(stage1.per_block_mse[size_t(b)], mse),
+               qPrintable(QString::number(b)));
+      sum += mse;
+      x = r.next;
+    }
+    QVERIFY(close(stage1.loss.item<double>(), sum / double(teacher->depth())));
+    auto target = teacher->hidden_states(batch), states = student->hidden_states(batch);
+    QCOMPARE(stage2.per_block_mse.size(), states.size() - 1);
+    for (size_t b = 1; b < states.size(); ++b) {
+      const double mse = torch::mse_loss(states[b], target[b]).item<double>();
+      QVERIFY2(close(stage2.per_block_mse[b - 1], mse), qPrintable(QString::number(b)));
+    }
+  }
+
   void stage1_overfits_a_small_batch() {
     VisionTransformer teacher(vit_preset("fmnist_micro"));
     {

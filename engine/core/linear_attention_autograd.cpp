@@ -1,0 +1,225 @@
+#include "engine/core/linear_attention_autograd.h"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <ATen/ThreadLocalState.h>
+#include <torch/csrc/autograd/custom_function.h>
+
+#include "engine/core/attention_ops.h"
+#include "engine/core/device.h"
+#include "engine/core/linear_attention_rows.h"
+
+namespace adala {
+namespace {
+
+// The (N, d) matrix of flat head index h = b * H + head of a (B, H, N, d) tensor.
+at::Tensor head_of(const at::Tensor& t, int64_t h) {
+  return t.select(0, h / t.size(1)).select(0, h % t.size(1));
+}
+
+// The same for a tensor stored as (B, N, H, d).
+at::Tensor head_of_token_major(const at::Tensor& t, int64_t h) {
+  return t.select(0, h / t.size(2)).select(1, h % t.size(2));
+}
+
+int64_t rows_per_block(int64_t block_rows, int64_t n) {
+  return std::max<int64_t>(1, std::min(block_rows, n));
+}
+
+// make_worker() gives one worker's head function (with its own buffers); it runs every head
+// once. With at least as many heads as threads, each thread makes a worker and takes the next
+// head until none is left (OpenBLAS single-threaded meanwhile, so each worker's matmuls run on
+// its own core); otherwise the heads run one after another with the library's threading.
+template <typename MakeWorker>
+void for_each_head(int64_t heads, const MakeWorker& make_worker) {
+  const int64_t threads = at::get_num_threads();
+  if (heads < threads || threads <= 1 || at::in_parallel_region()) {
+    auto work = make_worker();
+    for (int64_t h = 0; h < heads; ++h) work(h);
+    return;
+  }
+  // at::parallel_for does not carry thread-local state (grad mode, the allocator's memory
+  // reporting) to OpenMP workers; each task takes the caller's.
+  const at::ThreadLocalState caller_state;
+  std::atomic<int64_t> next_head{0};
+  const SingleThreadedBlas one_blas_thread_per_worker;
+  at::parallel_for(0, threads, 1, [&](int64_t, int64_t) {
+    at::ThreadLocalStateGuard state_guard(caller_state);
+    auto work = make_worker();
+    for (int64_t h = next_head++; h < heads; h = next_head++) work(h);
+  });
+}
+
+// out: (B, N, H, dv); state: (B, H, d, dv + 1) = phi(K)^T [V | 1] per head.
+template <typename T>
+void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, at::Tensor& out,
+                   at::Tensor& state, T eps, int64_t block_rows) {
+  const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
+  const int64_t block = rows_per_block(block_rows, n);
+  for_each_head(q.size(0) * q.size(1), [&] {
+    auto phi = at::empty({block, d}, q.options());
+    auto numden = at::empty({block, dv + 1}, q.options());
+    return [&, phi, numden, ksum = std::vector<T>(size_t(d))](int64_t h) mutable {
+      auto qh = head_of(q, h), kh = head_of(k, h), vh = head_of(v, h);
+      auto sx = head_of(state, h), oh = head_of_token_major(out, h);
+      auto s = sx.narrow(1, 0, dv);
+      s.zero_();
+      std::fill(ksum.begin(), ksum.end(), T(0));
+      T* phi_data = phi.data_ptr<T>();
+      for (int64_t r = 0; r < n; r += block) {
+        const int64_t len = std::min(block, n - r);
+        auto kb = kh.narrow(0, r, len);
+        phi_rows(kb.data_ptr<T>(), kb.stride(0), phi_data, d, len, d, ksum.data());
+        s.addmm_(phi.narrow(0, 0, len).t(), vh.narrow(0, r, len));
+      }
+      T* sx_data = sx.data_ptr<T>();
+      for (int64_t c = 0; c < d; ++c) sx_data[c * (dv + 1) + dv] = ksum[size_t(c)];
+      T* out_data = oh.data_ptr<T>();
+      for (int64_t r = 0; r < n; r += block) {
+        const int64_t len = std::min(block, n - r);
+        auto qb = qh.narrow(0, r, len);
+        phi_rows(qb.data_ptr<T>(), qb.stride(0), phi_data, d, len, d);
+        auto nd = numden.narrow(0, 0, len);
+        at::mm_out(nd, phi.narrow(0, 0, len), sx);
+        divide_by_normaliser_rows(nd.data_ptr<T>(), dv + 1, out_data + r * oh.stride(0),
+                                  oh.stride(0), len, dv, eps);
+      }
+    };
+  });
+}
+
+// out (the forward's) and g: (B, N, H, dv) with unit last stride; dq, dk: (B, N, H, d);
+// dvv: (B, N, H, dv).
+template <typename T>
+void backward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                    const at::Tensor& state, const at::Tensor& out, const at::Tensor& g,
+                    at::Tensor& dq, at::Tensor& dk, at::Tensor& dvv, T eps, int64_t block_rows) {
+  const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
+  const int64_t block = rows_per_block(block_rows, n);
+  for_each_head(q.size(0) * q.size(1), [&] {
+    auto opts = q.options();
+    auto phi = at::empty({block, d}, opts), dphi = at::empty({block, d}, opts);
+    auto e = at::empty({block, dv + 1}, opts), dsx = at::empty({d, dv + 1}, opts);
+    return [&, phi, dphi, e, dsx, z = std::vector<T>(size_t(d)),
+            dz = std::vector<T>(size_t(d))](int64_t h) mutable {
+      auto qh = head_of(q, h), kh = head_of(k, h), vh = head_of(v, h), sx = head_of(state, h);
+      auto oh = head_of_token_major(out, h), gh = head_of_token_major(g, h);
+      auto dqh = head_of_token_major(dq, h), dkh = head_of_token_major(dk, h);
+      auto dvh = head_of_token_major(dvv, h);
+      T *phi_data = phi.data_ptr<T>(), *dphi_data = dphi.data_ptr<T>(), *e_data = e.data_ptr<T>();
+      const T* sx_data = sx.data_ptr<T>();
+      for (int64_t c = 0; c < d; ++c) z[size_t(c)] = sx_data[c * (dv + 1) + dv];
+      dsx.zero_();
+      // Queries: dQ and dS = phi(Q)^T E, recomputing phi(Q); the normaliser is phi(Q) z.
+      for (int64_t r = 0; r < n; r += block) {
+        const int64_t len = std::min(block, n - r);
+        auto qb = qh.narrow(0, r, len);
+        auto pb = phi.narrow(0, 0, len), eb = e.narrow(0, 0, len), dpb = dphi.narrow(0, 0, len);
+        phi_rows(qb.data_ptr<T>(), qb.stride(0), phi_data, d, len, d);
+        normaliser_grad_rows(phi_data, d, z.data(), oh.data_ptr<T>() + r * oh.stride(0),
+                             oh.stride(0), gh.data_ptr<T>() + r * gh.stride(0), gh.stride(0),
+                             e_data, dv + 1, len, d, dv, eps);
+        at::mm_out(dpb, eb, sx.t());
+        times_phi_derivative_rows(dphi_data, d, nullptr, phi_data, d,
+                                  dqh.data_ptr<T>() + r * dqh.stride(0), dqh.stride(0), len, d);
+        dsx.addmm_(pb.t(), eb);
+      }
+      // Keys: dK = (V dS_num^T + 1 dS_den^T) * phi'(K), dV = phi(K) dS_num.
+      auto ds = dsx.narrow(1, 0, dv);
+      const T* dsx_data = dsx.data_ptr<T>();
+      for (int64_t c = 0; c < d; ++c) dz[size_t(c)] = dsx_data[c * (dv + 1) + dv];
+      for (int64_t r = 0; r < n; r += block) {
+        const int64_t len = std::min(block, n - r);
+        auto kb = kh.narrow(0, r, len);
+        auto pb = phi.narrow(0, 0, len), dpb = dphi.narrow(0, 0, len);
+        phi_rows(kb.data_ptr<T>(), kb.stride(0), phi_data, d, len, d);
+        at::mm_out(dpb, vh.narrow(0, r, len), ds.t());
+        times_phi_derivative_rows(dphi_data, d, dz.data(), phi_data, d,
+                                  dkh.data_ptr<T>() + r * dkh.stride(0), dkh.stride(0), len, d);
+        auto dvb = dvh.narrow(0, r, len);
+        at::mm_out(dvb, pb, ds);
+      }
+    };
+  });
+}
+
+// (B, H, N, x) shape of a gradient stored as (B, N, H, x).
+at::Tensor as_head_major(const at::Tensor& token_major) { return token_major.transpose(1, 2); }
+
+class LinearAttentionFunction : public torch::autograd::Function<LinearAttentionFunction> {
+ public:
+  // q, k: (B, H, N, d) with unit last stride, v: (B, H, N, dv); all float32 or all float64.
+  // Returns the output stored as (B, N, H, dv).
+  static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& q,
+                            const at::Tensor& k, const at::Tensor& v, double eps,
+                            int64_t block_rows) {
+    const int64_t b = q.size(0), heads = q.size(1), n = q.size(2), d = q.size(3);
+    const int64_t dv = v.size(3);
+    auto out = at::empty({b, n, heads, dv}, q.options());
+    auto state = at::empty({b, heads, d, dv + 1}, q.options());
+    if (q.scalar_type() == at::kDouble)
+      forward_heads<double>(q, k, v, out, state, eps, block_rows);
+    else
+      forward_heads<float>(q, k, v, out, state, static_cast<float>(eps), block_rows);
+    // The output costs nothing to keep: the module's output projection saves the same storage.
+    ctx->save_for_backward({q, k, v, state, out});
+    ctx->saved_data["eps"] = eps;
+    ctx->saved_data["block_rows"] = block_rows;
+    return out;
+  }
+
+  static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                 torch::autograd::variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const auto &q = saved[0], &k = saved[1], &v = saved[2], &state = saved[3], &out = saved[4];
+    const double eps = ctx->saved_data["eps"].toDouble();
+    const int64_t block_rows = ctx->saved_data["block_rows"].toInt();
+    auto g = grads[0].to(q.scalar_type());
+    if (g.stride(3) != 1) g = g.contiguous();
+    const int64_t b = q.size(0), heads = q.size(1), n = q.size(2), d = q.size(3);
+    const int64_t dv = v.size(3);
+    auto dq = at::empty({b, n, heads, d}, q.options()), dk = at::empty_like(dq);
+    auto dvv = at::empty({b, n, heads, dv}, q.options());
+    if (q.scalar_type() == at::kDouble)
+      backward_heads<double>(q, k, v, state, out, g, dq, dk, dvv, eps, block_rows);
+    else
+      backward_heads<float>(q, k, v, state, out, g, dq, dk, dvv, static_cast<float>(eps),
+                            block_rows);
+    return {as_head_major(dq), as_head_major(dk), as_head_major(dvv), at::Tensor(), at::Tensor()};
+  }
+};
+
+std::string shape_text(const at::Tensor& t) {
+  std::string s = "(";
+  for (int64_t i = 0; i < t.dim(); ++i) s += (i ? ", " : "") + std::to_string(t.size(i));
+  return s + ")";
+}
+
+}  // namespace
+
+at::Tensor linear_attention_autograd(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                     double eps, int64_t block_rows) {
+  if (q.dim() != 4 || k.sizes() != q.sizes() || v.dim() != 4 || v.size(0) != q.size(0) ||
+      v.size(1) != q.size(1) || v.size(2) != q.size(2))
+    throw std::invalid_argument("linear_attention_autograd: q " + shape_text(q) + ", k " +
+                                shape_text(k) + " and v " + shape_text(v) +
+                                " must be (B, H, N, d), (B, H, N, d) and (B, H, N, dv)");
+  if (block_rows < 1) throw std::invalid_argument("linear_attention_autograd: block_rows < 1");
+  if (!q.is_cpu() || !k.is_cpu() || !v.is_cpu()) return linear_attention(q, k, v, eps);
+  const auto type = q.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
+  auto unit_last_stride = [&](const at::Tensor& t) {
+    auto c = t.to(type);
+    return c.stride(3) == 1 ? c : c.contiguous();
+  };
+  auto out = LinearAttentionFunction::apply(unit_last_stride(q), unit_last_stride(k), v.to(type),
+                                            eps, block_rows);
+  return as_head_major(out).to(q.scalar_type());
+}
+
+}  // namespace adala

@@ -1,0 +1,44 @@
+#pragma once
+// The element-wise passes of the fused linear-attention kernel (linear_attention_autograd.h),
+// row by row over strided matrices, in float32 (vectorised, one clone per instruction set) and
+// float64 (for tests against the formula in double precision). phi(x) = elu(x) + 1; in float32
+// it is elu_plus_one_kernel.h's vectorised exp, in float64 std::exp.
+#include <cstdint>
+
+namespace adala {
+
+// out[r][c] = phi(in[r][c]); with colsum non-null also colsum[c] += sum over r of phi.
+void phi_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride, int64_t rows,
+              int64_t cols, float* colsum = nullptr);
+void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stride, int64_t rows,
+              int64_t cols, double* colsum = nullptr);
+
+// Forward output: out[r][c] = numden[r][c] / (numden[r][cols] + eps), c < cols.
+void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
+                               int64_t out_stride, int64_t rows, int64_t cols, float eps);
+void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,
+                               int64_t out_stride, int64_t rows, int64_t cols, double eps);
+
+// Backward, the gradient with respect to [numerator | normaliser] of each row, from the output
+// o, its gradient g and den = phi[r] . z + eps (z = phi(K)^T 1, phi the row's phi(q)):
+//   e[r][c] = g[r][c] / den (c < value_cols),  e[r][value_cols] = -(g[r] . o[r]) / den.
+void normaliser_grad_rows(const float* phi, int64_t phi_stride, const float* z, const float* o,
+                          int64_t o_stride, const float* g, int64_t g_stride, float* e,
+                          int64_t e_stride, int64_t rows, int64_t cols, int64_t value_cols,
+                          float eps);
+void normaliser_grad_rows(const double* phi, int64_t phi_stride, const double* z, const double* o,
+                          int64_t o_stride, const double* g, int64_t g_stride, double* e,
+                          int64_t e_stride, int64_t rows, int64_t cols, int64_t value_cols,
+                          double eps);
+
+// Backward through phi: out[r][c] = (grad[r][c] + add[c]) * phi'(x) with phi'(x) = 1 for
+// x >= 0, exp(x) = phi(x) otherwise, i.e. min(phi(x), 1), computed from phi[r][c]. add may be
+// null (nothing added).
+void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const float* add,
+                               const float* phi, int64_t phi_stride, float* out, int64_t out_stride,
+                               int64_t rows, int64_t cols);
+void times_phi_derivative_rows(const double* grad, int64_t grad_stride, const double* add,
+                               const double* phi, int64_t phi_stride, double* out,
+                               int64_t out_stride, int64_t rows, int64_t cols);
+
+}  // namespace adala

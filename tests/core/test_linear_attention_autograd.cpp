@@ -1,0 +1,263 @@
+// The fused linear-attention autograd kernel against the batched formula (linear_attention)
+// under autograd: its value and every input's gradient, in float64 and float32, and what it
+// allocates.
+#include <torch/torch.h>
+
+#include <QtTest/QtTest>
+
+#include "engine/analysis/peak_memory.h"
+#include "engine/core/attention.h"
+#include "engine/core/attention_ops.h"
+#include "engine/core/linear_attention_autograd.h"
+
+using namespace adala;
+
+namespace {
+
+double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
+  auto r = ref.to(torch::kDouble);
+  const double norm = r.norm().item<double>();
+  const double diff = (a.to(torch::kDouble) - r).norm().item<double>();
+  return norm > 0 ? diff / norm : diff;
+}
+
+struct Result {
+  torch::Tensor out, dq, dk, dv;
+};
+
+using Kernel =
+    std::function<torch::Tensor(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&)>;
+
+// The kernel's output and the gradients of sum(out * w) with respect to q, k and v.
+Result run_with_grads(const Kernel& kernel, const torch::Tensor& q, const torch::Tensor& k,
+                      const torch::Tensor& v, const torch::Tensor& w) {
+  auto qg = q.detach().requires_grad_(), kg = k.detach().requires_grad_(),
+       vg = v.detach().requires_grad_();
+  auto out = kernel(qg, kg, vg);
+  auto grads = torch::autograd::grad({(out * w).sum()}, {qg, kg, vg});
+  return {out.detach(), grads[0], grads[1], grads[2]};
+}
+
+// The worst relative error of the output and the three gradients.
+double worst_error(const Result& a, const Result& ref, QString* detail) {
+  const double errs[4] = {rel_error(a.out, ref.out), rel_error(a.dq, ref.dq),
+                          rel_error(a.dk, ref.dk), rel_error(a.dv, ref.dv)};
+  *detail = QString("out %1 dq %2 dk %3 dv %4").arg(errs[0]).arg(errs[1]).arg(errs[2]).arg(errs[3]);
+  return *std::max_element(errs, errs + 4);
+}
+
+Kernel fused(double eps, int64_t block_rows = kLinearAttentionAutogradBlockRows) {
+  return [=](const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {
+    return linear_attention_autograd(q, k, v, eps, block_rows);
+  };
+}
+
+Kernel batched(double eps) {
+  return [=](const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v) {
+    return linear_attention(q, k, v, eps);
+  };
+}
+
+void add_shape_rows() {
+  QTest::addColumn<int64_t>("batch");
+  QTest::addColumn<int64_t>("heads");
+  QTest::addColumn<int64_t>("tokens");
+  QTest::addColumn<int64_t>("head_dim");
+  QTest::addColumn<int64_t>("value_dim");
+  QTest::addColumn<int64_t>("block_rows");
+  QTest::addColumn<double>("eps");
+  const int64_t def = kLinearAttentionAutogradBlockRows;
+  // One (batch, head) pair runs on the calling thread; more run head-parallel. With one token
+  // the output is v * s / (s + eps): q and k move it through eps alone, so a tiny eps would
+  // leave gradients that are all rounding noise.
+  QTest::newRow("N=1, one head, eps=0.5") << 1L << 1L << 1L << 8L << 8L << def << 0.5;
+  QTest::newRow("N=7, blocks of 3") << 2L << 3L << 7L << 16L << 16L << 3L << 1e-6;
+  QTest::newRow("N=197, d=64 (vit 224^2)") << 1L << 6L << 197L << 64L << 64L << def << 1e-6;
+  QTest::newRow("N=513, dv != d, eps=3") << 2L << 2L << 513L << 16L << 24L << def << 3.0;
+  QTest::newRow("N=1025, d=8, one head") << 1L << 1L << 1025L << 8L << 8L << def << 1e-6;
+  QTest::newRow("N=4099, d=32, blocks + rest") << 1L << 3L << 4099L << 32L << 32L << def << 1e-6;
+  QTest::newRow("N=5000, d=24") << 1L << 2L << 5000L << 24L << 24L << 1000L << 1e-6;
+}
+
+void compare_with_batched(torch::ScalarType type, double tolerance) {
+  QFETCH(int64_t, batch);
+  QFETCH(int64_t, heads);
+  QFETCH(int64_t, tokens);
+  QFETCH(int64_t, head_dim);
+  QFETCH(int64_t, value_dim);
+  QFETCH(int64_t, block_rows);
+  QFETCH(double, eps);
+  auto opts = torch::TensorOptions().dtype(type);
+  auto q = torch::randn({batch, heads, tokens, head_dim}, opts);
+  auto k = torch::randn({batch, heads, tokens, head_dim}, opts);
+  auto v = torch::randn({batch, heads, tokens, value_dim}, opts);
+  auto w = torch::randn({batch, heads, tokens, value_dim}, opts);
+  const auto ours = run_with_grads(fused(eps, block_rows), q, k, v, w);
+  const auto ref = run_with_grads(batched(eps), q, k, v, w);
+  QCOMPARE(ours.out.scalar_type(), type);
+  QCOMPARE(ours.dq.scalar_type(), type);
+  QCOMPARE(ours.out.sizes(), ref.out.sizes());
+  QCOMPARE(ours.dv.sizes(), v.sizes());
+  QString detail;
+  const double err = worst_error(ours, ref, &detail);
+  QVERIFY2(err < tolerance, qPrintable(detail));
+}
+
+}  // namespace
+
+class TestLinearAttentionAutograd : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { torch::manual_seed(1234); }
+
+  void float64_matches_batched_formula_data() { add_shape_rows(); }
+  void float64_matches_batched_formula() { compare_with_batched(torch::kDouble, 1e-8); }
+
+  void float32_matches_batched_formula_data() { add_shape_rows(); }
+  void float32_matches_batched_formula() { compare_with_batched(torch::kFloat, 1e-5); }
+
+  void gradients_match_finite_differences() {
+    // Independent of the batched formula's autograd: central differences of a scalar loss.
+    const double eps = 0.5;
+    auto opts = torch::TensorOptions().dtype(torch::kDouble);
+    auto q = torch::randn({1, 2, 5, 3}, opts), k = torch::randn({1, 2, 5, 3}, opts),
+         v = torch::randn({1, 2, 5, 3}, opts), w = torch::randn({1, 2, 5, 3}, opts);
+    const auto ours = run_with_grads(fused(eps, 2), q, k, v, w);
+    auto loss = [&](const torch::Tensor& qq, const torch::Tensor& kk, const torch::Tensor& vv) {
+      return (linear_attention_autograd(qq, kk, vv, eps, 2) * w).sum().item<double>();
+    };
+    const double h = 1e-6;
+    const torch::Tensor* inputs[3] = {&q, &k, &v};
+    const torch::Tensor* grads[3] = {&ours.dq, &ours.dk, &ours.dv};
+    for (int which = 0; which < 3; ++which) {
+      auto numeric = torch::zeros_like(q);
+      for (int64_t i = 0; i < q.numel(); ++i) {
+        torch::Tensor moved[3] = {q.clone(), k.clone(), v.clone()};
+        moved[which].view(-1)[i] += h;
+        const double up = loss(moved[0], moved[1], moved[2]);
+        moved[which].view(-1)[i] -= 2 * h;
+        const double down = loss(moved[0], moved[1], moved[2]);
+        numeric.view(-1)[i] = (up - down) / (2 * h);
+      }
+      (void)inputs;
+      const double err = rel_error(*grads[which], numeric);
+      QVERIFY2(err < 1e-7, qPrintable(QString("input %1: rel err %2").arg(which).arg(err)));
+    }
+  }
+
+  void eps_enters_the_backward() {
+    // Small normalisers (very negative q, k: phi near 0) so that eps changes the gradients.
+    auto opts = torch::TensorOptions().dtype(torch::kDouble);
+    auto q = torch::randn({1, 2, 9, 4}, opts) - 3, k = torch::randn({1, 2, 9, 4}, opts) - 3;
+    auto v = torch::randn({1, 2, 9, 4}, opts), w = torch::randn({1, 2, 9, 4}, opts);
+    const auto small = run_with_grads(fused(1e-6, 4), q, k, v, w);
+    const auto large = run_with_grads(fused(0.05, 4), q, k, v, w);
+    QString detail;
+    // The test is not vacuous: eps changes every gradient...
+    QVERIFY(rel_error(large.dq, small.dq) > 0.1);
+    QVERIFY(rel_error(large.dk, small.dk) > 0.1);
+    QVERIFY(rel_error(large.dv, small.dv) > 0.1);
+    // ...and the kernel's gradients follow the formula with that eps.
+    QVERIFY2(worst_error(large, run_with_grads(batched(0.05), q, k, v, w), &detail) < 1e-8,
+             qPrintable(detail));
+    QVERIFY2(worst_error(small, run_with_grads(batched(1e-6), q, k, v, w), &detail) < 1e-8,
+             qPrintable(detail));
+  }
+
+  void non_contiguous_inputs_and_gradient() {
+    const int64_t b = 2, heads = 3, n = 301, d = 16;
+    auto opts = torch::TensorOptions().dtype(torch::kDouble);
+    // q, k, v as the model makes them: permuted views into one (B, N, 3 * H * d) projection.
+    auto h = split_heads(torch::randn({b, n, 3 * heads * d}, opts), heads);
+    QVERIFY(!h.q.is_contiguous());
+    QCOMPARE(h.q.stride(3), int64_t(1));
+    // And a q whose rows are not even unit-stride: the transpose of a (B, H, d, N) tensor.
+    auto q_t = torch::randn({b, heads, d, n}, opts).transpose(2, 3);
+    QVERIFY(q_t.stride(3) != 1);
+    // The output's gradient arrives transposed too.
+    auto w = torch::randn({b, n, heads, d}, opts).transpose(1, 2);
+    QVERIFY(!w.is_contiguous());
+    QString detail;
+    for (const auto& q : {h.q, q_t}) {
+      const auto ours = run_with_grads(fused(1e-6, 64), q, h.k, h.v, w);
+      const auto ref = run_with_grads(batched(1e-6), q, h.k, h.v, w);
+      QVERIFY2(worst_error(ours, ref, &detail) < 1e-8, qPrintable(detail));
+    }
+    // A gradient that is one value broadcast everywhere (the backward of out.sum()).
+    auto qg = h.q.detach().requires_grad_();
+    linear_attention_autograd(qg, h.k, h.v, 1e-6).sum().backward();
+    auto qr = h.q.detach().requires_grad_();
+    linear_attention(qr, h.k, h.v, 1e-6).sum().backward();
+    QVERIFY2(rel_error(qg.grad(), qr.grad()) < 1e-8, "out.sum()");
+  }
+
+  void half_inputs_computed_in_float32() {
+    auto q = torch::randn({1, 2, 33, 8}).to(torch::kHalf),
+         k = torch::randn({1, 2, 33, 8}).to(torch::kHalf);
+    auto v = torch::randn({1, 2, 33, 8}).to(torch::kHalf);
+    auto out = linear_attention_autograd(q, k, v, 1e-6);
+    QCOMPARE(out.scalar_type(), torch::kHalf);
+    QVERIFY(rel_error(out, linear_attention(q, k, v, 1e-6)) < 2e-3);
+  }
+
+  void shape_errors_name_the_shapes() {
+    auto q = torch::randn({1, 2, 5, 4}), v = torch::randn({1, 2, 6, 4});
+    try {
+      linear_attention_autograd(q, q, v, 1e-6);
+      QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("v (1, 2, 6, 4)"), e.what());
+    }
+    QVERIFY_EXCEPTION_THROWN(linear_attention_autograd(q, q, q, 1e-6, 0), std::invalid_argument);
+  }
+
+  void module_trains_through_the_fused_kernel() {
+    // The module's training path gives the batched formula's gradients for its weights.
+    LinearAttention attn(48, 4, true, 1e-6);
+    auto x = torch::randn({2, 65, 48});
+    auto w = torch::randn({2, 65, 48});
+    auto out = attn->forward(x);
+    auto fused_grads = torch::autograd::grad({(out * w).sum()}, {attn->qkv->weight});
+    auto h = attn->project(x);
+    auto ref = attn->proj->forward(merge_heads(linear_attention(h.q, h.k, h.v, 1e-6)));
+    auto ref_grads = torch::autograd::grad({(ref * w).sum()}, {attn->qkv->weight});
+    QVERIFY(rel_error(out, ref) < 1e-5);
+    QVERIFY(rel_error(fused_grads[0], ref_grads[0]) < 1e-5);
+  }
+
+  void no_n_by_n_or_n_by_d_intermediates_at_16k_tokens() {
+    const int64_t heads = 4, n = 16384, d = 32;
+    const int64_t unit = heads * n * d * 4;  // one (1, H, N, d) float32 tensor: 8 MiB
+    const int64_t n_by_n = n * n * 4;        // one N x N float32 matrix: 1 GiB
+    auto q = torch::randn({1, heads, n, d}).requires_grad_();
+    auto k = torch::randn({1, heads, n, d}).requires_grad_();
+    auto v = torch::randn({1, heads, n, d}).requires_grad_();
+    auto w = torch::randn({1, heads, n, d});
+    int64_t forward_peak = 0, total_peak = 0;
+    {
+      AllocatorPeakTracker tracker;
+      {
+        auto out = linear_attention_autograd(q, k, v, 1e-6);
+        forward_peak = tracker.peak_bytes();
+        auto grads = torch::autograd::grad({(out * w).sum()}, {q, k, v});
+        total_peak = tracker.peak_bytes();
+        QCOMPARE(grads[2].sizes(), v.sizes());
+      }
+    }
+    qInfo("N=%lld: allocator peak %.1f MiB forward, %.1f MiB forward + backward (unit %.1f MiB)",
+          (long long)n, forward_peak / double(1 << 20), total_peak / double(1 << 20),
+          unit / double(1 << 20));
+    // The forward holds the output, the (d x d+1) states and per-thread row buffers; the
+    // batched formula would hold about five (N x d+1) intermediates per head on top.
+    const int64_t buffers = 4 << 20;
+    QVERIFY2(forward_peak <= unit + buffers,
+             qPrintable(QString("forward peak %1 MiB").arg(forward_peak / double(1 << 20))));
+    // Forward and backward: output, its product with w and its gradient, the three input
+    // gradients, and the transients of autograd's bookkeeping; far below one N x N matrix.
+    QVERIFY2(total_peak <= 8 * unit + buffers && total_peak < n_by_n / 8,
+             qPrintable(QString("peak %1 MiB").arg(total_peak / double(1 << 20))));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestLinearAttentionAutograd)
+#include "test_linear_attention_autograd.moc"
