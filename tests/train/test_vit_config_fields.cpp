@@ -25,7 +25,15 @@ ViTConfig base_config() {
 ViTConfig with_changed_field(const ViTConfig& base, const ViTConfigField& field) {
   ViTConfig c = base;
   std::visit(Overloaded{[&](std::string ViTConfig::*text) { c.*text += "_changed"; },
-                        [&](int64_t ViTConfig::*integer) { c.*integer += 1; },
+                        [&](int64_t ViTConfig::*integer) {
+                          // The patch grid must still tile the image (the reader checks it).
+                          if (integer == &ViTConfig::img_size)
+                            c.img_size += c.patch_size;
+                          else if (integer == &ViTConfig::patch_size)
+                            c.patch_size /= 2;
+                          else
+                            c.*integer += 1;
+                        },
                         [&](double ViTConfig::*number) { c.*number *= 0.5; },
                         [&](bool ViTConfig::*boolean) { c.*boolean = !(c.*boolean); }},
              field.member);
