@@ -47,7 +47,8 @@ class FeatureAlignmentStage {
   void run(VisionTransformer& teacher, VisionTransformer& student, const StageData& images);
   void run(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& images);
   // Final-feature MSE, plus each block's hidden-state MSE as a diagnostic.
-  static StepOutput loss(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& batch);
+  static StepOutput loss(VisionTransformer& teacher, VisionTransformer& student,
+                         const at::Tensor& batch);
 
  private:
   StageContext& ctx_;
@@ -56,7 +57,8 @@ class FeatureAlignmentStage {
 // Stage 3: supervised fine-tuning of a model with its classifier head on labels.
 class FineTuningStage {
  public:
-  FineTuningStage(StageContext& ctx, std::string stage = stage_name(3)) : ctx_(ctx), stage_(std::move(stage)) {}
+  FineTuningStage(StageContext& ctx, std::string stage = stage_name(3))
+      : ctx_(ctx), stage_(std::move(stage)) {}
   void run(VisionTransformer& model, const StageData& train);
   void run(VisionTransformer& model, const ImageDataset& train);  // in memory
 
@@ -69,8 +71,14 @@ class FineTuningStage {
 // (unused there) and, when include_head is false, the classifier.
 std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool include_head);
 
+// Stages 0 and 3: supervised classification of `train` with cross-entropy (label smoothing and
+// augmentation from cfg), checkpointed and resumable under `stage`'s name.
+void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
+                      const StageData& train, const StageConfig& cfg, uint64_t seed);
+
 // A warning in the run's log naming the bad images the loader skipped (data.on_bad_image).
-void log_skipped_images(const StageContext& ctx, const std::string& stage, const BatchLoader& loader);
+void log_skipped_images(const StageContext& ctx, const std::string& stage,
+                        const BatchLoader& loader);
 
 // Top-1 accuracy in [0, 1] on a labelled split, in item order.
 double evaluate_top1(VisionTransformer& model, const StageData& data, const c10::Device& device,
