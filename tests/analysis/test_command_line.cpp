@@ -8,27 +8,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 
 #include "engine/analysis/scaling_csv.h"
 
+#include "tests/support/run_adala.h"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
-
-Result run_adala(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"), args);
-  // A generous bound for a loaded machine: every call here finishes in about a second.
-  if (!p.waitForFinished(300000)) p.kill();
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
+using Result = adala_test::AdalaResult;
+using adala_test::run_adala;
 
 }  // namespace
 

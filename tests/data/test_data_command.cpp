@@ -1,26 +1,15 @@
 // `adala data export-fashion-mnist`: the files it writes and its usage errors.
 #include <QtTest/QtTest>
 
-#include <QProcess>
-
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/run_adala.h"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
-
-Result run_adala(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"), args);
-  if (!p.waitForFinished(300000)) p.kill();
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
-}
+using Result = adala_test::AdalaResult;
+using adala_test::run_adala;
 
 std::vector<std::string> lines(const std::string& path) {
   std::ifstream in(path);
