@@ -7,3 +7,8 @@ source "$ROOT/scripts/setup.sh"
 # OpenBLAS's pool, which adala sizes like LibTorch's when waits are passive).
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j 1 "$@"
+# Then every parser's fuzz target for a short, bounded time (ADALA_FUZZ_SECONDS each; set
+# ADALA_SKIP_FUZZ=1 to leave it out, e.g. when running a single suite).
+if [ "${ADALA_SKIP_FUZZ:-0}" != 1 ]; then
+  bash "$ROOT/scripts/fuzz.sh"
+fi

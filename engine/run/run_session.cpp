@@ -1,7 +1,12 @@
 #include "engine/run/run_session.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <thread>
 
 #include "engine/core/device.h"
 #include "engine/core/build_info.h"
@@ -31,22 +36,35 @@ std::string project_version_string() {
 
 #ifdef ADALA_HAVE_STORE
 
+namespace {
+
+// How long creating a run, and recording its end (its files are all written by then), wait
+// for another process's write lock before giving up.
+constexpr std::chrono::milliseconds kOpenPatience{60000};
+constexpr std::chrono::minutes kFinishPatience{10};
+constexpr std::chrono::milliseconds kMaxBusyWait{8000};
+
+}  // namespace
+
 RunSession::RunSession(const std::string& database, const RunRecord& record) {
   if (!record.folder.empty()) folder_lock_ = std::make_unique<RunFolderLock>(record.folder);
   if (database == kNoDatabase) return;
   store_ = std::make_unique<store::RunStore>(database.empty() ? store::RunStore::default_path()
                                                               : database);
+  // Creating the run may wait for another writer's lock longer than one step's write may.
+  store_->set_busy_timeout(kOpenPatience);
   if (!record.folder.empty()) {
     if (auto recorded = store_->find_run_by_folder(record.folder)) run_id_ = recorded->id;
   }
   continued_ = run_id_ >= 0;
   if (!continued_) {
-    run_id_ = store_->create_run(record.name, record.config_json, record.device,
-                                 torch_version_string(), project_version_string(), record.kind);
-    if (!record.folder.empty()) store_->set_run_folder(run_id_, record.folder);
+    run_id_ =
+        store_->create_run(record.name, record.config_json, record.device, torch_version_string(),
+                           project_version_string(), record.kind, record.folder);
   }
   for (const auto& tag : record.tags) store_->add_tag(run_id_, tag);
   store_->set_run_status(run_id_, RunStatus::Running);
+  store_->set_busy_timeout(store::RunStore::kDefaultBusyTimeout);
   store_sink_ = std::make_shared<store::RunStoreSink>(*store_, run_id_);
   fan_out_.add(store_sink_);
 }
@@ -64,13 +82,34 @@ RunSession::~RunSession() {
 std::string RunSession::database_path() const { return store_ ? store_->path() : std::string(); }
 
 void RunSession::add_artifact(const std::string& kind, const std::string& path) {
-  if (store_) store_->add_artifact(run_id_, kind, path);
+  if (store_sink_) store_sink_->on_event(ArtifactEvent{"", kind, path});
 }
 
 void RunSession::finish(RunStatus status) {
   if (finished_) return;
-  // The store ends the stages still running with the run, in the same transaction.
-  if (store_) store_->set_run_status(run_id_, status);
+  if (store_) {
+    const auto give_up = std::chrono::steady_clock::now() + kFinishPatience;
+    if (!store_sink_->drain(kFinishPatience)) {
+      throw store::StoreError(store::StoreErrorKind::Busy,
+                              fmt::format("run database {} stayed locked by another writer for {} "
+                                          "minutes; {} records of run {} were not written",
+                                          store_->path(), kFinishPatience.count(),
+                                          store_sink_->held_events(), run_id_));
+    }
+    // The store ends the stages still running with the run, in the same transaction.
+    for (auto wait = std::chrono::milliseconds(250);; wait = std::min(2 * wait, kMaxBusyWait)) {
+      try {
+        store_->set_run_status(run_id_, status);
+        break;
+      } catch (const store::StoreError& e) {
+        if (e.kind() != store::StoreErrorKind::Busy ||
+            std::chrono::steady_clock::now() + wait > give_up) {
+          throw;
+        }
+        std::this_thread::sleep_for(wait);
+      }
+    }
+  }
   finished_ = true;
 }
 

@@ -18,6 +18,7 @@ namespace adala {
 
 namespace store {
 class RunStore;
+class RunStoreSink;
 }
 class RunFolderLock;
 
@@ -84,7 +85,7 @@ class RunSession {
 
   std::unique_ptr<RunFolderLock> folder_lock_;  // released last
   std::unique_ptr<store::RunStore> store_;
-  std::shared_ptr<EventSink> store_sink_;
+  std::shared_ptr<store::RunStoreSink> store_sink_;
   FanOutSink fan_out_;
   int64_t run_id_ = -1;
   bool continued_ = false;

@@ -59,10 +59,12 @@ class RunStore {
 
   // --- writing (ReadWrite only; a ReadOnly store throws StoreErrorKind::ReadOnly) --------
   // A new run in status `queued`; returns its id (ids are never reused). kind: training |
-  // benchmark.
+  // benchmark. A folder is recorded in the same transaction (see set_run_folder), so a run is
+  // never found without the folder it was created for.
   int64_t create_run(const std::string& name, const std::string& config_json,
                      const std::string& device, const std::string& torch_version,
-                     const std::string& project_version, const std::string& kind = "training");
+                     const std::string& project_version, const std::string& kind = "training",
+                     const std::string& folder = "");
   // `Running` records this process as the writer and sets started_at the first time; a final
   // status (done, failed, interrupted) sets ended_at and ends the stages still running with it.
   void set_run_status(int64_t run, RunStatus status);
@@ -90,6 +92,11 @@ class RunStore {
   // past the last checkpoint, which resume drops anyway. Returns whether it flushed.
   bool flush_if_due();
   void set_flush_interval(std::chrono::milliseconds interval);  // 0: flush_if_due == flush
+  // How long a write waits for another writer's lock before StoreErrorKind::Busy (default
+  // kDefaultBusyTimeout). A flush() that fails with Busy keeps its rows buffered for the next
+  // try; any other failure drops them.
+  void set_busy_timeout(std::chrono::milliseconds timeout);
+  static constexpr std::chrono::milliseconds kDefaultBusyTimeout{5000};
   size_t pending_rows() const;
   static constexpr size_t kAutoFlushRows = 8192;
 

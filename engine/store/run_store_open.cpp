@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -18,8 +19,6 @@
 namespace adala::store {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr int kBusyTimeoutMs = 5000;
 
 bool has_sqlite_header(const fs::path& file, const std::string& shown) {
   char header[16] = {};
@@ -71,6 +70,44 @@ void check_file_before_open(const fs::path& file, const std::string& shown, Open
                                              " is not writable: " + std::strerror(errno) +
                                              " (open it read-only to view it)");
   }
+}
+
+// A file: URI for sqlite3_open_v2 with SQLITE_OPEN_URI: every byte outside the unreserved set
+// percent-encoded, so '?', '#' and '%' in a path stay part of it.
+std::string file_uri(const std::string& path, const std::string& query) {
+  std::string uri = "file:";
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      uri += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    }
+  }
+  return uri + "?" + query;
+}
+
+// A reader in a directory it cannot write cannot create the WAL index (-shm) SQLite needs to
+// read a WAL database, so it opens the file immutable instead: no locks, no -shm, no WAL.
+// Nothing else can be writing there either (a writer needs the directory too), so what it
+// reads is the last checkpoint; a -wal file left by a writer that died is not read.
+std::unique_ptr<sqlite::Connection> open_connection(const fs::path& file, const std::string& shown,
+                                                    bool read_only) {
+  if (!read_only || access(file.parent_path().c_str(), W_OK) == 0) {
+    const int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    return std::make_unique<sqlite::Connection>(file.string(), flags);
+  }
+  std::error_code ec;
+  const fs::path wal = file.string() + "-wal";
+  if (fs::exists(wal, ec) && fs::file_size(wal, ec) > 0) {
+    std::cerr << "adala: the directory of run database " << shown
+              << " is read-only; reading it without its -wal file (changes not yet "
+                 "checkpointed into the database are not shown)\n";
+  }
+  return std::make_unique<sqlite::Connection>(file_uri(file.string(), "immutable=1"),
+                                              SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
 }
 
 std::vector<std::string> table_names(sqlite::Connection& db) {
@@ -155,9 +192,8 @@ RunStore::Impl::Impl(const std::string& given_path, OpenMode mode)
   check_file_before_open(file, given_path, mode);
   canonical_path = fs::weakly_canonical(file).string();
 
-  const int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  db = std::make_unique<sqlite::Connection>(file.string(), flags);
-  sqlite3_busy_timeout(db->handle(), kBusyTimeoutMs);
+  db = open_connection(file, given_path, read_only);
+  sqlite3_busy_timeout(db->handle(), static_cast<int>(kDefaultBusyTimeout.count()));
 
   const int version = static_cast<int>(db->query_int("PRAGMA user_version"));
   if (version > kSchemaVersion) {

@@ -1,5 +1,7 @@
 // Everything RunStore writes. Each public call is one transaction, which also carries the
 // buffered metrics and snapshots written before it.
+#include <sqlite3.h>
+
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -112,7 +114,8 @@ void RunStore::Impl::finish_artifact_digests() {
 
 int64_t RunStore::create_run(const std::string& name, const std::string& config_json,
                              const std::string& device, const std::string& torch_version,
-                             const std::string& project_version, const std::string& kind) {
+                             const std::string& project_version, const std::string& kind,
+                             const std::string& folder) {
   impl_->require_writable("create a run");
   if (kind != "training" && kind != "benchmark") {
     throw StoreError(StoreErrorKind::InvalidArgument,
@@ -133,6 +136,12 @@ int64_t RunStore::create_run(const std::string& name, const std::string& config_
       .bind(6, kind)
       .run();
   const int64_t id = impl_->db->last_insert_rowid();
+  if (!folder.empty()) {
+    impl_->db->cached("UPDATE runs SET folder = ?2 WHERE id = ?1")
+        .bind(1, id)
+        .bind(2, resolved_folder_path(folder))
+        .run();
+  }
   transaction.commit();
   return id;
 }
@@ -260,13 +269,26 @@ size_t RunStore::pending_rows() const {
 void RunStore::flush() {
   if (pending_rows() == 0 && !impl_->hasher.has_results()) return;
   const size_t rows = pending_rows();
+  // Copies, so that rows a busy database refused can be put back (nothing is added meanwhile).
+  std::vector<PendingMetric> metrics = impl_->pending_metrics;
+  std::vector<PendingSnapshot> snapshots = impl_->pending_snapshots;
   try {
     sqlite::Transaction transaction(*impl_->db);
     impl_->write_pending();
     transaction.commit();
   } catch (const StoreError& e) {
+    if (e.kind() == StoreErrorKind::Busy) {
+      impl_->pending_metrics = std::move(metrics);
+      impl_->pending_snapshots = std::move(snapshots);
+      throw StoreError(
+          e.kind(), std::to_string(rows) + " buffered rows are kept for the next try: " + e.what());
+    }
     throw StoreError(e.kind(), std::to_string(rows) + " buffered rows were dropped: " + e.what());
   }
+}
+
+void RunStore::set_busy_timeout(std::chrono::milliseconds timeout) {
+  sqlite3_busy_timeout(impl_->db->handle(), static_cast<int>(timeout.count()));
 }
 
 bool RunStore::flush_if_due() {

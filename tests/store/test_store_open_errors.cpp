@@ -2,6 +2,7 @@
 // as they were (sha256 before == after), in read-write and in read-only mode.
 #include <QtTest/QtTest>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "engine/store/run_store.h"
@@ -168,6 +169,52 @@ class TestStoreOpenErrors : public QObject {
     store_test::fs::permissions(dir, store_test::fs::perms::owner_all);
     QVERIFY2(refusal.kind == StoreErrorKind::Io, refusal.message.c_str());
     QVERIFY2(contains(refusal.message, "not writable"), refusal.message.c_str());
+  }
+
+  // A database someone else wrote, in a directory this user cannot write (a shared results
+  // folder, a read-only mount): reading it needs no -shm file. Root ignores permissions, so
+  // as root a forked child drops to nobody first. The folder name needs URI escaping.
+  void reads_a_database_in_a_read_only_directory() {
+    const std::string dir = store_test::fresh_dir("open-ro dir?%#");
+    const std::string path = make_database(dir + "/runs.sqlite");
+    const std::string before = store_test::file_sha256(path);
+    namespace fs = store_test::fs;
+    fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                             fs::perms::group_exec | fs::perms::others_read |
+                             fs::perms::others_exec);
+    int channel[2];
+    QVERIFY(pipe(channel) == 0);
+    const pid_t child = fork();
+    if (child == 0) {
+      close(channel[0]);
+      std::string answer;
+      if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) {
+        answer = "cannot drop to nobody";
+      } else {
+        try {
+          RunStore reader(path, OpenMode::ReadOnly);
+          const auto runs = reader.list_runs();
+          answer = std::to_string(runs.size()) + " runs, " +
+                   std::to_string(reader.metric_count(runs.at(0).id)) + " metrics, " +
+                   runs.at(0).status;
+        } catch (const std::exception& e) {
+          answer = std::string("error: ") + e.what();
+        }
+      }
+      const ssize_t written = write(channel[1], answer.data(), answer.size());
+      _exit(written == static_cast<ssize_t>(answer.size()) ? 0 : 1);
+    }
+    close(channel[1]);
+    std::string answer;
+    char buffer[512];
+    for (ssize_t n; (n = read(channel[0], buffer, sizeof buffer)) > 0;) answer.append(buffer, n);
+    close(channel[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    fs::permissions(dir, fs::perms::owner_all);
+    QVERIFY2(answer == "1 runs, 200 metrics, queued", answer.c_str());
+    QVERIFY(!fs::exists(path + "-shm"));
+    QCOMPARE(store_test::file_sha256(path), before);
   }
 
   void read_only_mode_never_creates() {
