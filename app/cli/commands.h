@@ -15,6 +15,11 @@ int ablate_command(const Args& args);
 #ifdef ADALA_HAVE_IMAGE_FILES
 int data_command(const Args& args);
 #endif
+#ifdef ADALA_HAVE_INFER
+int predict_command(const Args& args);
+int embed_command(const Args& args);
+int export_command(const Args& args);
+#endif
 #ifdef ADALA_HAVE_STORE
 int runs_command(const Args& args);
 #endif

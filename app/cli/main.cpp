@@ -38,6 +38,17 @@ const std::map<std::string, Command>& command_table() {
        {data_command,
         "export-fashion-mnist OUT: Fashion-MNIST as PNG class folders + path<TAB>label list"}},
 #endif
+#ifdef ADALA_HAVE_INFER
+      {"predict",
+       {predict_command,
+        "WEIGHTS IMAGE|FOLDER... [--top 5] [--res R] [--classes FILE] [--csv OUT]: class scores, "
+        "top-1 on class folders"}},
+      {"embed",
+       {embed_command,
+        "WEIGHTS IMAGE|FOLDER... -o FILE [--tokens cls|patch|all]: final normed features"}},
+      {"export",
+       {export_command, "WEIGHTS -o FILE: the linear-attention model as it runs, for deployment"}},
+#endif
 #ifdef ADALA_HAVE_SEG
       {"segment",
        {segment_command,

@@ -215,30 +215,49 @@ void save_weights(VisionTransformer& model, const std::string& path,
   write_safetensors(path, tensors, meta);
 }
 
-VisionTransformer load_model(const std::string& path, const c10::Device& device, ReadMode mode) {
-  SafetensorsReader reader(path, mode);
+namespace {
+
+ShapeMap our_shapes(const SafetensorsReader& reader) {
+  ShapeMap shapes;
+  std::vector<std::string> names;
+  for (const auto& t : reader.tensors()) {
+    shapes[t.name] = t.shape;
+    names.push_back(t.name);
+  }
+  return apply_key_mapping(plan_key_mapping(names), shapes);
+}
+
+ViTConfig config_of(const SafetensorsReader& reader, const std::string& path) {
   const auto& meta = reader.metadata();
-  ViTConfig config;
   if (auto it = meta.find("adala.config"); it != meta.end()) {
     try {
-      config = vit_config_from_json(parse_json_strict(it->second));
+      return vit_config_from_json(parse_json_strict(it->second));
     } catch (const std::exception& e) {
       throw std::runtime_error(
           path + ": metadata \"adala.config\" is not a usable ViT config: " + e.what());
     }
-  } else {
-    ShapeMap shapes;
-    std::vector<std::string> names;
-    for (const auto& t : reader.tensors()) {
-      shapes[t.name] = t.shape;
-      names.push_back(t.name);
-    }
-    try {
-      config = config_from_shapes(apply_key_mapping(plan_key_mapping(names), shapes));
-    } catch (const std::exception& e) {
-      throw std::runtime_error(path + ": no \"adala.config\" metadata and " + e.what());
-    }
   }
+  try {
+    return config_from_shapes(our_shapes(reader));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": no \"adala.config\" metadata and " + e.what());
+  }
+}
+
+}  // namespace
+
+ViTConfig config_of_weights_file(const std::string& path) {
+  return config_of(SafetensorsReader(path), path);
+}
+
+int64_t head_classes_of_weights_file(const std::string& path) {
+  return summarise_vit_shapes(our_shapes(SafetensorsReader(path))).num_classes;
+}
+
+VisionTransformer load_model(const std::string& path, const c10::Device& device, ReadMode mode) {
+  SafetensorsReader reader(path, mode);
+  const auto& meta = reader.metadata();
+  const ViTConfig config = config_of(reader, path);
   VisionTransformer model(config);
   LoadOptions options;
   options.mode = mode;

@@ -136,6 +136,24 @@ std::vector<double> ConfigReader::numbers(const std::string& key, const std::vec
   return out;
 }
 
+std::vector<std::string> ConfigReader::strings(const std::string& key,
+                                               const std::vector<std::string>& fallback) {
+  const Json* v = take(key);
+  if (!v) return fallback;
+  if (!v->is_array())
+    throw ConfigError(field(key),
+                      std::string("expected an array of strings, got ") + json_type_name(*v));
+  std::vector<std::string> out;
+  for (size_t i = 0; i < v->size(); ++i) {
+    const Json& e = (*v)[i];
+    const std::string where = field(key) + "[" + std::to_string(i) + "]";
+    if (!e.is_string()) throw ConfigError(where, std::string("expected a string, got ") + json_type_name(e));
+    if (e.get_ref<const std::string&>().empty()) throw ConfigError(where, "must not be empty");
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
 ConfigReader ConfigReader::child(const std::string& key) {
   const Json* v = take(key);
   return ConfigReader(v ? *v : empty_object(), field(key));

@@ -72,7 +72,12 @@ DataSourceConfig read_source(ConfigReader r, const ViTConfig& model) {
     throw ConfigError(r.field("mean"), "needs 1 or " + std::to_string(n) + " entries");
   if (t.std.size() != 1 && t.std.size() != n)
     throw ConfigError(r.field("std"), "needs 1 or " + std::to_string(n) + " entries");
-  t.resolution = model.img_size;
+  // The stage's input size (default: the model's); position embeddings interpolate to it.
+  t.resolution = r.integer("res", model.img_size, 1, 65536);
+  if (t.resolution % model.patch_size != 0)
+    throw ConfigError(r.field("res"), "patch size " + std::to_string(model.patch_size) +
+                                          " (model.patch_size) does not divide " +
+                                          std::to_string(t.resolution));
   r.finish();
   if (kind == "image-folder" && s.root.empty())
     throw ConfigError(r.field("root"), "an image-folder source needs its folder");

@@ -30,6 +30,8 @@ void log_skipped_images(const StageContext& ctx, const std::string& stage, const
   for (size_t i = 0; i < names.size() && i < 20; ++i) message += " " + names[i];
   if (names.size() > 20) message += " ...";
   ctx.sink.on_event(LogEvent{LogEvent::Level::Warning, message});
+  // Counted in the run database too (an evaluation row of the stage).
+  ctx.sink.on_event(EvalMetrics{stage, "skipped_images", double(names.size()), 0});
 }
 
 double evaluate_top1(VisionTransformer& model, const StageData& data, const c10::Device& device,

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <variant>
 
+#include "engine/core/load_weights.h"
 #include "engine/core/overloaded.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/config_reader.h"
@@ -42,9 +43,30 @@ StageConfig read_stage_config(ConfigReader r, const StageConfig& d) {
 
 namespace {
 
-ViTConfig read_model(ConfigReader r) {
+// The model of a teacher file, for a config that names no preset.
+ViTConfig model_of_weights(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw ConfigError("teacher.weights", "file not found: " + path +
+                                             " (needed to deduce the model: model.preset is left out)");
+  try {
+    return config_of_weights_file(path);
+  } catch (const std::exception& e) {
+    throw ConfigError("teacher.weights",
+                      std::string("cannot deduce the model (give model.preset): ") + e.what());
+  }
+}
+
+ViTConfig read_model(ConfigReader r, const std::string& teacher_weights, ExperimentConfig& c) {
   std::vector<std::string> presets = vit_preset_names();
-  ViTConfig m = vit_preset(r.string("preset", "fmnist_tiny", presets));
+  ViTConfig m;
+  c.model_from_weights = !r.has("preset") && !teacher_weights.empty();
+  if (c.model_from_weights) {
+    m = model_of_weights(teacher_weights);
+    c.num_classes_from_data = !r.has("num_classes");
+  } else {
+    m = vit_preset(r.string("preset", "fmnist_tiny", presets));
+  }
   for (const auto& field : vit_config_fields()) {
     std::visit(
         Overloaded{
@@ -97,13 +119,13 @@ ExperimentConfig parse_experiment_config(const Json& document) {
   if (c.device != "auto" && c.device != "cpu" && c.device.rfind("cuda", 0) != 0)
     throw ConfigError("device", "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
   c.threads = root.integer("threads", c.threads, 0, 1024);
-  c.model = read_model(root.child("model"));
-  c.data = read_data_config(root.child("data"), c.model);
   {
     ConfigReader t = root.child("teacher");
     c.teacher_weights = t.string("weights", "");
     t.finish();
   }
+  c.model = read_model(root.child("model"), c.teacher_weights, c);
+  c.data = read_data_config(root.child("data"), c.model);
   {
     ConfigReader s = root.child("stages");
     StageConfig teacher_defaults;
@@ -146,6 +168,16 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   } catch (const JsonError& e) {
     throw ConfigError(path, e.what());
   }
+  // A relative teacher.weights is relative to the config file (the model may be read from it).
+  if (doc.is_object() && doc.contains("teacher") && doc["teacher"].is_object() &&
+      doc["teacher"].contains("weights") && doc["teacher"]["weights"].is_string()) {
+    std::filesystem::path weights(doc["teacher"]["weights"].get<std::string>());
+    if (!weights.empty() && weights.is_relative())
+      doc["teacher"]["weights"] =
+          Json(std::filesystem::absolute(std::filesystem::path(path).parent_path() / weights)
+                   .lexically_normal()
+                   .string());
+  }
   ExperimentConfig config = parse_experiment_config(doc);
   // Relative data paths are relative to the config file too.
   const std::filesystem::path config_dir = std::filesystem::path(path).parent_path();
@@ -169,9 +201,8 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   if (has_train && !doc["data"].contains("alignment")) config.data.alignment = config.data.train;
   // A relative teacher.weights is relative to the config file; the run keeps the absolute path.
   if (!config.teacher_weights.empty()) {
-    std::filesystem::path weights(config.teacher_weights);
-    if (weights.is_relative()) weights = std::filesystem::path(path).parent_path() / weights;
-    weights = weights.lexically_normal();
+    const std::filesystem::path weights =
+        std::filesystem::path(config.teacher_weights).lexically_normal();
     if (!std::filesystem::exists(weights))
       throw ConfigError("teacher.weights", "file not found: " + weights.string());
     config.teacher_weights = std::filesystem::absolute(weights).string();

@@ -33,7 +33,7 @@ struct DataSourceConfig {
   std::string classes;  // image-folder: a class list file (empty: sorted folder names)
   int64_t limit = 0;    // > 0: the first `limit` items
   int64_t channels = 1;
-  TransformSpec transform;  // resolution: the model's img_size
+  TransformSpec transform;  // resolution: "res", default the model's img_size
 };
 
 struct DataConfig {
@@ -57,6 +57,12 @@ struct ExperimentConfig {
   int64_t threads = 0;
   ViTConfig model;
   std::string teacher_weights;  // non-empty: Stage 0 loads these instead of training
+  // model.preset left out with teacher.weights given: the model is the file's (adala.config or
+  // the matching preset), the config's fields on top. With num_classes left out too, the
+  // pipeline sets it to data.train's class count (Stage 3 then starts a fresh head when the
+  // file's differs).
+  bool model_from_weights = false;
+  bool num_classes_from_data = false;
   DataConfig data;
   StageConfig teacher, attention_alignment, feature_alignment, fine_tuning;
   SegmentationConfig segmentation;  // the optional "segmentation" block (Stage 3, dense)

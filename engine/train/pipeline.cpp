@@ -17,6 +17,7 @@
 #include "engine/core/text_file.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
+#include "engine/train/pretrained_config.h"
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -40,13 +41,19 @@ class StageTimer {
   std::chrono::steady_clock::time_point t0_;
 };
 
+// The model of a weights file: the run's config with the file's classifier width (a pretrained
+// head may differ from the data's; Stage 3 replaces it), position embeddings resampled to the
+// run's input size.
 VisionTransformer load_teacher_weights(const ExperimentConfig& c, const std::string& path,
                                        const c10::Device& device, bool allow_nonfinite,
                                        EventSink& sink) {
-  VisionTransformer model(c.model);
+  ViTConfig config = c.model;
+  config.num_classes = head_classes_of_weights_file(path);
+  VisionTransformer model(config);
   model->to(device);
   LoadOptions options;
   options.strict = true;
+  options.interpolate_pos_embed = true;
   options.allow_nonfinite = allow_nonfinite;
   const LoadReport report = load_weights(model, path, options);
   for (const auto& note : report.notes)
@@ -70,8 +77,9 @@ std::string source_key(const DataSourceConfig& s) {
 
 // Opens the three sources (one dataset per distinct source) and refuses, before anything
 // trains, what the selected stages cannot use: no labels, more classes than the head, fewer
-// images than one batch.
-PipelineData open_pipeline_data(const ExperimentConfig& c, const std::vector<int>& stages) {
+// images than one batch. A model read from teacher.weights without num_classes gets
+// data.train's class count here.
+PipelineData open_pipeline_data(ExperimentConfig& c, const std::vector<int>& stages) {
   std::map<std::string, std::shared_ptr<const Dataset>> opened;
   auto open = [&](const DataSourceConfig& source, const std::string& field) {
     const std::string key = source_key(source);
@@ -97,6 +105,8 @@ PipelineData open_pipeline_data(const ExperimentConfig& c, const std::vector<int
                        ? data.train
                        : open(c.data.alignment, "data.alignment");
   data.alignment.transform = c.data.alignment.transform;
+  if (c.num_classes_from_data && data.train.dataset->has_labels())
+    c.model.num_classes = int64_t(data.train.dataset->class_names().size());
 
   auto refuse_unlabelled = [&](const StageData& d, const std::string& field, const std::string& why) {
     if (!d.dataset->has_labels())
@@ -152,8 +162,9 @@ std::vector<int> load_run_stages(const std::string& run_dir) {
   return parse_json_strict(read_text(run_dir + "/stages.json")).get<std::vector<int>>();
 }
 
-PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& options,
+PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOptions& options,
                             EventSink& sink, JobControl& control) {
+  ExperimentConfig c = config;  // num_classes may come from the data
   for (int s : options.stages)
     if (s < 0 || s > 3) throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
   const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
@@ -178,10 +189,23 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
   ctx.log("data: train " + train.dataset->describe() + "; eval " + test.dataset->describe() +
           "; alignment " + alignment_images.dataset->describe() + "; " +
           std::to_string(c.data.decode_threads) + " decode threads; device " + device.str());
+  if (c.model_from_weights)
+    ctx.log("model: " + c.model.name + " read from " + c.teacher_weights + " (" +
+            std::to_string(c.model.img_size) + "x" + std::to_string(c.model.img_size) + " input, " +
+            std::to_string(c.model.num_classes) + " classes" +
+            (c.num_classes_from_data ? " from data.train" : "") + ")");
+  // A top-1 needs a head with one output per class of the data.
+  auto head_fits = [&](VisionTransformer& m) { return m->config().num_classes == c.model.num_classes; };
 
   auto save = [&](VisionTransformer& model, int stage) {
     const std::string path = stage_output_path(result.run_dir, stage);
-    save_weights(model, path, {{"adala.stage", stage_name(stage)}, {"adala.experiment", c.name}});
+    // The data settings and class names travel with the weights (timm's pretrained_cfg).
+    const PretrainedConfig data_settings = pretrained_config_for(
+        model->config(), c.data.eval.transform, train.dataset->class_names());
+    save_weights(model, path,
+                 {{"adala.stage", stage_name(stage)},
+                  {"adala.experiment", c.name},
+                  {kPretrainedConfigKey, pretrained_config_to_json(data_settings).dump()}});
     sink.on_event(ArtifactEvent{stage_name(stage), "weights", path});
   };
 
@@ -207,8 +231,13 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
     }
     teacher->set_attention_mode(AttentionMode::Softmax);
     teacher->init_linear_from_softmax();
-    result.teacher_top1 = evaluate_top1(teacher, test, device);
-    emit_eval(sink, stage_name(0), "top1", result.teacher_top1);
+    if (head_fits(teacher)) {
+      result.teacher_top1 = evaluate_top1(teacher, test, device);
+      emit_eval(sink, stage_name(0), "top1", result.teacher_top1);
+    } else {
+      ctx.log("teacher: its head has " + std::to_string(teacher->config().num_classes) +
+              " classes, the data " + std::to_string(c.model.num_classes) + ": no teacher top-1");
+    }
   }
 
   // The student of each later stage starts from the latest selected earlier stage.
@@ -241,13 +270,20 @@ PipelineResult run_pipeline(const ExperimentConfig& c, const PipelineOptions& op
       latest = 2;
     }
     student->set_attention_mode(AttentionMode::Linear);
-    emit_eval(sink, stage_name(2), "top1_teacher_head", evaluate_top1(student, test, device));
+    if (head_fits(student))
+      emit_eval(sink, stage_name(2), "top1_teacher_head", evaluate_top1(student, test, device));
   }
   if (selected(options.stages, 3)) {
     StageTimer timer(result, stage_name(3));
     student->set_attention_mode(AttentionMode::Linear);
     if (!advance_to(3)) {
       ctx.log("fine_tuning: student starts from " + std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
+      if (!head_fits(student)) {
+        ctx.log("fine_tuning: the checkpoint's head has " +
+                std::to_string(student->config().num_classes) + " classes, the data " +
+                std::to_string(c.model.num_classes) + ": Stage 3 starts a fresh head");
+        student->reset_head(c.model.num_classes);
+      }
       FineTuningStage(ctx).run(student, train);
       save(student, 3);
     }

@@ -59,8 +59,13 @@ void check_teacher(const ExperimentConfig& c, const PipelineOptions& options) {
     return;
   }
   try {
-    VisionTransformer model(c.model);
+    // As the pipeline loads it: the file's own head (Stage 3 replaces one that does not fit the
+    // data), position embeddings resampled to the run's input size.
+    ViTConfig config = c.model;
+    config.num_classes = head_classes_of_weights_file(c.teacher_weights);
+    VisionTransformer model(config);
     LoadOptions load;
+    load.interpolate_pos_embed = true;
     load.allow_nonfinite = options.allow_nonfinite;
     load_weights(model, c.teacher_weights, load);
   } catch (const std::exception& e) {
@@ -74,7 +79,10 @@ void check_run_inputs(const ExperimentConfig& config, const PipelineOptions& opt
   check_stages(options.stages);
   const std::string root =
       config.data.root.empty() ? default_fashion_mnist_root() : config.data.root;
-  check_model_fits_data(config.model, root);
+  // The Fashion-MNIST idx headers against the model; other sources are checked when the
+  // pipeline opens them (open_pipeline_data), before anything trains.
+  if (config.data.train.source == "fashion-mnist" && !config.num_classes_from_data)
+    check_model_fits_data(config.model, root);
   check_teacher(config, options);
 }
 

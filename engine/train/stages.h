@@ -76,7 +76,8 @@ std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool incl
 void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
                       const StageData& train, const StageConfig& cfg, uint64_t seed);
 
-// A warning in the run's log naming the bad images the loader skipped (data.on_bad_image).
+// A warning in the run's log naming the bad images the loader skipped (data.on_bad_image), and
+// their count as the stage's "skipped_images" evaluation (a row in the run database).
 void log_skipped_images(const StageContext& ctx, const std::string& stage,
                         const BatchLoader& loader);
 

@@ -45,6 +45,16 @@ class TestDataConfig : public QObject {
     QVERIFY(!c.data.skip_bad_images);
   }
 
+  void each_stage_has_its_resolution() {
+    auto c = parse_experiment_config(parse_json_strict(
+        std::string("{") + kRgbModel +
+        ",\"data\":{\"train\":{\"source\":\"image-folder\",\"root\":\"/t\"},"
+        "\"alignment\":{\"source\":\"image-list\",\"root\":\"/coco\",\"res\":64}}}"));
+    QCOMPARE(c.data.train.transform.resolution, int64_t(32));  // the model's
+    QCOMPARE(c.data.eval.transform.resolution, int64_t(32));
+    QCOMPARE(c.data.alignment.transform.resolution, int64_t(64));
+  }
+
   void one_source_serves_all_three() {
     auto c = parse_experiment_config(
         parse_json_strict(std::string("{") + kRgbModel +
@@ -130,6 +140,12 @@ class TestDataConfig : public QObject {
     QTest::newRow("crop_pct")
         << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"crop_pct\":1.5}}}"
         << "data.train.crop_pct: out of range: 1.5";
+    QTest::newRow("res not a patch multiple")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"res\":36}}}"
+        << "data.train.res: patch size 8 (model.patch_size) does not divide 36";
+    QTest::newRow("res zero")
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"res\":0}}}"
+        << "data.train.res: out of range: 0 (allowed 1..65536)";
     QTest::newRow("mean count")
         << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"mean\":[0.1,0.2]}}}"
         << "data.train.mean: needs 1 or 3 entries";
@@ -147,8 +163,8 @@ class TestDataConfig : public QObject {
                "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"preprocess\":\"resize\"}}}"
         << "data.train.preprocess: unknown value \"resize\"";
     QTest::newRow("unknown key")
-        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"res\":64}}}"
-        << "data.train.res: unknown key";
+        << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"resolution\":64}}}"
+        << "data.train.resolution: unknown key";
     QTest::newRow("fm channels") << "{\"data\":{\"train\":{\"channels\":3}}}"
                                  << "data.train.channels: Fashion-MNIST is grey: 1";
     QTest::newRow("fm split") << "{\"data\":{\"eval\":{\"split\":\"val\"}}}"

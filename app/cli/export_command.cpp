@@ -1,0 +1,35 @@
+// `adala export WEIGHTS -o student.safetensors`: the model as it runs, for deployment.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "app/cli/arg_parser.h"
+#include "app/cli/commands.h"
+#include "engine/infer/export_model.h"
+
+namespace adala::cli {
+
+int export_command(const Args& args) {
+  CLI::App app{
+      "A clean model file for deployment: each block keeps only the attention it runs, under "
+      "timm's names, with the model config, attention modes and data settings in the metadata "
+      "(adala predict loads it with no flags).",
+      "adala export"};
+  prepare_command_app(app);
+  std::string weights, out;
+  app.add_option("WEIGHTS", weights, "a .safetensors checkpoint (e.g. a run's student)")
+      ->required();
+  app.add_option("-o,--output", out, "the .safetensors file to write")->required();
+  if (!parse_command_line(app, args)) return 0;
+  if (out == weights) throw UsageError("-o: the output would overwrite WEIGHTS");
+  const ExportSummary s = export_model(weights, out);
+  std::cout << fmt::format(
+      "{}: {} tensors, {} parameters; {} linear-attention and {} softmax blocks; {} unused "
+      "tensors dropped\n",
+      out, s.tensors, s.parameters, s.linear_blocks, s.softmax_blocks, s.dropped_tensors);
+  if (s.linear_blocks == 0)
+    std::cerr << "warning: every block runs softmax attention (not an adapted student)\n";
+  return 0;
+}
+
+}  // namespace adala::cli

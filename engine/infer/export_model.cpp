@@ -1,0 +1,72 @@
+#include "engine/infer/export_model.h"
+
+#include <ATen/ATen.h>
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "engine/core/safetensors.h"
+#include "engine/core/vit_config_json.h"
+#include "engine/infer/inference_model.h"
+
+namespace adala {
+
+namespace {
+
+// "blocks.7.attn.linear.qkv.weight" -> block 7, rest "attn.linear.qkv.weight"; -1 outside blocks.
+std::pair<int64_t, std::string> split_block(const std::string& name) {
+  if (name.rfind("blocks.", 0) != 0) return {-1, name};
+  const size_t dot = name.find('.', 7);
+  return {std::stoll(name.substr(7, dot - 7)), name.substr(dot + 1)};
+}
+
+}  // namespace
+
+ExportSummary export_model(const std::string& weights, const std::string& out) {
+  InferenceModel m = load_inference_model(weights, c10::Device(c10::kCPU));
+  const auto modes = m.model->attention_modes();
+  ExportSummary summary;
+  for (auto mode : modes)
+    ++(mode == AttentionMode::Linear ? summary.linear_blocks : summary.softmax_blocks);
+
+  std::vector<std::pair<std::string, at::Tensor>> tensors;
+  std::vector<std::pair<std::string, at::Tensor>> all;
+  for (const auto& kv : m.model->named_parameters(true)) all.emplace_back(kv.key(), kv.value());
+  for (const auto& kv : m.model->named_buffers(true)) all.emplace_back(kv.key(), kv.value());
+  for (const auto& [name, tensor] : all) {
+    auto [block, rest] = split_block(name);
+    std::string export_name = name;
+    if (block >= 0) {
+      const bool linear = modes.at(size_t(block)) == AttentionMode::Linear;
+      const bool linear_branch = rest.rfind("attn.linear.", 0) == 0;
+      const bool softmax_branch = !linear_branch && rest.rfind("attn.", 0) == 0;
+      if ((linear && softmax_branch) || (!linear && linear_branch)) {
+        ++summary.dropped_tensors;
+        continue;
+      }
+      if (linear_branch)
+        export_name = "blocks." + std::to_string(block) + ".attn." + rest.substr(12);
+    }
+    at::Tensor t = tensor.detach().to(at::kCPU);
+    if (t.is_floating_point()) t = t.to(at::kFloat);
+    summary.parameters += t.numel();
+    tensors.emplace_back(export_name, t.contiguous());
+  }
+  summary.tensors = int64_t(tensors.size());
+
+  std::string mode_list;
+  for (size_t i = 0; i < modes.size(); ++i)
+    mode_list += (i ? "," : "") + std::string(to_string(modes[i]));
+  const std::map<std::string, std::string> metadata{
+      {"format", "pt"},
+      {"adala.format", "adala-vit-export/1"},
+      {"adala.config", vit_config_to_json(m.model->config()).dump()},
+      {"adala.attention_modes", mode_list},
+      {kPretrainedConfigKey, pretrained_config_to_json(m.data).dump()},
+      {"adala.exported_from", weights}};
+  write_safetensors(out, tensors, metadata);
+  return summary;
+}
+
+}  // namespace adala

@@ -1,0 +1,21 @@
+#pragma once
+// `adala export`: a checkpoint as a clean deployment file. Each block keeps only the attention
+// it runs, under timm's names (a linear block's blocks.{i}.attn.linear.{qkv,proj} become
+// blocks.{i}.attn.{qkv,proj}; the unused branch is dropped), with the model config, the
+// attention modes and the data settings in the metadata, so load_inference_model (and so
+// `adala predict`) rebuilds the same model from it with no flags.
+#include <cstdint>
+#include <string>
+
+namespace adala {
+
+struct ExportSummary {
+  int64_t tensors = 0, parameters = 0;
+  int64_t linear_blocks = 0, softmax_blocks = 0;
+  int64_t dropped_tensors = 0;  // the branches that never run
+};
+
+// Throws std::runtime_error naming the file (unreadable weights, bad metadata, write failure).
+ExportSummary export_model(const std::string& weights, const std::string& out);
+
+}  // namespace adala

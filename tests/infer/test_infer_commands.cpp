@@ -1,0 +1,323 @@
+// adala predict / embed / export on a run's own checkpoints: predict's top-1 equals the
+// pipeline's evaluation, its logits equal the run's student evaluated in process with the run's
+// eval transform (so the data settings travelled in the metadata), export -> predict gives the
+// same logits, and every bad input is a clear message with exit code 1 or 2.
+#include <torch/torch.h>
+
+#include <QRegularExpression>
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "engine/core/load_weights.h"
+#include "engine/core/safetensors.h"
+#include "engine/data/opencv/image_file_dataset.h"
+#include "engine/infer/inference_model.h"
+#include "engine/train/pipeline.h"
+#include "engine/train/pretrained_config.h"
+#include "engine/train/stage_data.h"
+#include "tests/support/run_adala.h"
+
+using namespace adala;
+using adala_test::AdalaResult;
+using adala_test::run_adala;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kDir = ADALA_TEST_TMP "/infer";
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+// `classes` class folders of `per_class` colour 40x48 images whose pixels depend on (class, i).
+void write_class_folders(const std::string& dir, int per_class, int offset) {
+  for (int c = 0; c < 3; ++c)
+    for (int i = 0; i < per_class; ++i) {
+      cv::Mat m(40, 48, CV_8UC3);
+      for (int y = 0; y < 40; ++y)
+        for (int x = 0; x < 48; ++x)
+          m.at<cv::Vec3b>(y, x) = cv::Vec3b(uchar(c * 80 + x), uchar((i + offset) * 15 + y),
+                                            uchar((x * y + i + c * 7) % 256));
+      const fs::path p =
+          fs::path(dir) / ("class" + std::to_string(c)) / (std::to_string(i) + ".png");
+      fs::create_directories(p.parent_path());
+      cv::imwrite(p.string(), m);
+    }
+}
+
+at::Tensor read_tensor(const std::string& path, const std::string& name) {
+  return SafetensorsReader(path).load(name);
+}
+
+struct Top1 {
+  double value = -1;
+  int64_t correct = -1, images = -1;
+};
+
+Top1 parse_top1(const QString& out) {
+  const auto m = QRegularExpression("top-1 ([0-9.]+) \\((\\d+)/(\\d+)\\)").match(out);
+  if (!m.hasMatch()) return {};
+  return {m.captured(1).toDouble(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
+}
+
+}  // namespace
+
+class TestInferCommands : public QObject {
+  Q_OBJECT
+
+  ExperimentConfig config_;
+  PipelineResult run_;
+  std::string student_, test_root_;
+
+ private slots:
+  void initTestCase() {
+    fs::remove_all(kDir);
+    write_class_folders(kDir + "/train", 8, 0);
+    test_root_ = kDir + "/test";
+    write_class_folders(test_root_, 4, 20);
+    // A non-default crop_pct and mean/std: predict only matches if they travel with the weights.
+    Json doc = parse_json_strict(
+        R"({"name":"infer","seed":7,"device":"cpu",)"
+        R"("model":{"preset":"fmnist_micro","in_chans":3,"img_size":32,"patch_size":8,"num_classes":3},)"
+        R"("data":{"decode_threads":0,"train":{"source":"image-folder","root":"TRAIN"},)"
+        R"("eval":{"source":"image-folder","root":"TEST","crop_pct":0.9,"mean":[0.4,0.5,0.6],"std":[0.2,0.3,0.25]},)"
+        R"("alignment":{"source":"image-folder","root":"TRAIN","res":48}},)"
+        R"("stages":{"teacher":{"max_steps":6,"batch_size":8},"attention_alignment":{"max_steps":2,"batch_size":8},)"
+        R"("feature_alignment":{"max_steps":2,"batch_size":8},"fine_tuning":{"max_steps":4,"batch_size":8}}})");
+    doc["data"]["train"]["root"] = kDir + "/train";
+    doc["data"]["eval"]["root"] = test_root_;
+    doc["data"]["alignment"]["root"] = kDir + "/train";  // Stages 1-2 at 48x48
+    doc["output"] = Json::object({{"runs_dir", kDir}});
+    config_ = parse_experiment_config(doc);
+    NullSink sink;
+    JobControl control;
+    PipelineOptions o;
+    o.run_dir = kDir + "/run";
+    run_ = run_pipeline(config_, o, sink, control);
+    student_ = stage_output_path(o.run_dir, 3);
+    QVERIFY(fs::exists(student_));
+  }
+
+  void the_run_writes_its_data_settings_and_class_names() {
+    const auto meta = SafetensorsReader(student_).metadata();
+    QVERIFY(meta.count(kPretrainedConfigKey));
+    const PretrainedConfig c = parse_pretrained_config(meta.at(kPretrainedConfigKey));
+    QCOMPARE(c.in_chans, int64_t(3));
+    QCOMPARE(c.resolution, int64_t(32));
+    QCOMPARE(c.crop_pct, 0.9);
+    QCOMPARE(c.crop_mode, std::string("center"));
+    QCOMPARE(c.mean, (std::vector<double>{0.4, 0.5, 0.6}));
+    QCOMPARE(c.std, (std::vector<double>{0.2, 0.3, 0.25}));
+    QCOMPARE(c.num_classes, int64_t(3));
+    QCOMPARE(c.label_names, (std::vector<std::string>{"class0", "class1", "class2"}));
+    // The teacher of the same run carries them too.
+    const PretrainedConfig t = parse_pretrained_config(
+        SafetensorsReader(stage_output_path(kDir + "/run", 0)).metadata().at(kPretrainedConfigKey));
+    QVERIFY(t == c);
+  }
+
+  void predict_top1_equals_the_pipelines_evaluation() {
+    const AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--top", "2"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Top1 top1 = parse_top1(r.out);
+    QCOMPARE(top1.images, int64_t(12));
+    QCOMPARE(top1.correct, int64_t(std::llround(run_.student_top1 * 12)));
+    QCOMPARE(double(top1.correct) / 12.0, run_.student_top1);
+    // The table: one line per image, labels by the class names the checkpoint carries.
+    QVERIFY2(r.out.contains(q(test_root_ + "/class2/3.png  class2")), qPrintable(r.out));
+    QCOMPARE(r.out.count(".png"), 12);
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // folder names are the model's class names
+  }
+
+  void predict_logits_equal_the_run_student_in_process() {
+    const std::string logits = kDir + "/student_logits.safetensors";
+    const AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(logits)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    // In process: the run's student with the run's own eval transform (from the config).
+    VisionTransformer model = load_model(student_, torch::kCPU);
+    model->eval();
+    StageData data;
+    data.dataset = open_image_folder(test_root_, "", 3);
+    data.transform = config_.data.eval.transform;
+    torch::NoGradGuard no_grad;
+    const at::Tensor expected = model->forward(make_evaluation_loader(data, 64)->batch(0).images);
+    const at::Tensor got = read_tensor(logits, "logits");
+    QCOMPARE(got.sizes().vec(), (std::vector<int64_t>{12, 3}));
+    QVERIFY2(at::allclose(got, expected, 1e-5, 1e-6),
+             qPrintable(QString("max diff %1").arg((got - expected).abs().max().item<double>())));
+    // With the default transform (crop_pct 0.875, ImageNet mean/std) the logits differ: the
+    // comparison above can fail.
+    data.transform = evaluation_transform(default_pretrained_config(model->config()));
+    const at::Tensor defaults = model->forward(make_evaluation_loader(data, 64)->batch(0).images);
+    QVERIFY(!at::allclose(got, defaults, 1e-3, 1e-4));
+  }
+
+  void export_then_predict_gives_the_same_logits() {
+    const std::string exported = kDir + "/exported.safetensors";
+    AdalaResult r = run_adala({"export", q(student_), "-o", q(exported)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains("2 linear-attention and 0 softmax blocks"), qPrintable(r.out));
+    // Only what runs, under timm's names: no linear.* tensors, one qkv/proj per block.
+    const SafetensorsReader reader(exported);
+    int qkv = 0;
+    for (const auto& t : reader.tensors()) {
+      QVERIFY2(t.name.find(".linear.") == std::string::npos, t.name.c_str());
+      if (t.name.find("attn.qkv.weight") != std::string::npos) ++qkv;
+    }
+    QCOMPARE(qkv, 2);
+    QCOMPARE(reader.metadata().at("adala.attention_modes"), std::string("linear,linear"));
+    QVERIFY(reader.metadata().count(kPretrainedConfigKey));
+    // The exported qkv is the student's linear branch.
+    QVERIFY(at::equal(reader.load("blocks.1.attn.qkv.weight"),
+                      read_tensor(student_, "blocks.1.attn.linear.qkv.weight")));
+    const std::string a = kDir + "/a.safetensors", b = kDir + "/b.safetensors";
+    r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(a)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const AdalaResult e = run_adala({"predict", q(exported), q(test_root_), "--logits", q(b)});
+    QVERIFY2(e.code == 0, qPrintable(e.err));
+    QVERIFY(at::equal(read_tensor(a, "logits"), read_tensor(b, "logits")));
+    QCOMPARE(parse_top1(e.out).correct, parse_top1(r.out).correct);
+  }
+
+  void embed_writes_the_final_normed_features() {
+    VisionTransformer model = load_model(student_, torch::kCPU);
+    model->eval();
+    StageData data;
+    data.dataset = open_image_folder(test_root_, "", 3);
+    data.transform = config_.data.eval.transform;
+    torch::NoGradGuard no_grad;
+    const at::Tensor features =
+        model->forward_features(make_evaluation_loader(data, 64)->batch(0).images);
+    QCOMPARE(features.sizes().vec(), (std::vector<int64_t>{12, 17, 32}));
+    const std::string out = kDir + "/features.safetensors";
+    for (const char* tokens : {"cls", "patch", "all"}) {
+      const AdalaResult r =
+          run_adala({"embed", q(student_), q(test_root_), "-o", q(out), "--tokens", tokens});
+      QVERIFY2(r.code == 0, qPrintable(r.err));
+      const at::Tensor got = read_tensor(out, "features");
+      const at::Tensor expected = std::string(tokens) == "cls"     ? features.select(1, 0)
+                                  : std::string(tokens) == "patch" ? features.narrow(1, 1, 16)
+                                                                   : features;
+      QCOMPARE(got.sizes().vec(), expected.sizes().vec());
+      QVERIFY2(at::allclose(got, expected, 1e-5, 1e-6), tokens);
+    }
+    QCOMPARE(read_tensor(out, "labels").sizes().vec(), std::vector<int64_t>{12});
+    QCOMPARE(read_tensor(out, "labels")[11].item<int64_t>(), int64_t(2));
+    const auto meta = SafetensorsReader(out).metadata();
+    QCOMPARE(meta.at("adala.embed.tokens"), std::string("all"));
+    QCOMPARE(meta.at("adala.embed.label_names"), std::string(R"(["class0","class1","class2"])"));
+  }
+
+  void single_images_and_csv() {
+    const std::string csv = kDir + "/scores.csv";
+    const std::string image = test_root_ + "/class1/0.png";
+    const AdalaResult r =
+        run_adala({"predict", q(student_), q(image), q(test_root_ + "/class2/1.png"), "--csv",
+                   q(csv), "--top", "9"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    std::ifstream in(csv);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    QCOMPARE(lines.size(), size_t(3));
+    // --top above the class count lists every class once.
+    QCOMPARE(lines[0], std::string("path,label,top1,top1_index,top1_score,top2,top2_index,"
+                                   "top2_score,top3,top3_index,top3_score"));
+    QVERIFY2(lines[1].rfind(image + ",,class", 0) == 0, lines[1].c_str());
+    QVERIFY(!r.out.contains("top-1"));  // no class folders, no accuracy
+  }
+
+  void a_plain_file_without_metadata_gets_defaults() {
+    // A timm-style file: tensors only. The model comes from the matching preset.
+    torch::manual_seed(1);
+    VisionTransformer plain(vit_preset("fmnist_micro"));
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    for (const auto& p : plain->named_parameters())
+      if (p.key().find(".linear.") == std::string::npos) tensors.emplace_back(p.key(), p.value());
+    const std::string path = kDir + "/plain.safetensors";
+    write_safetensors(path, tensors, {{"format", "pt"}});
+    const InferenceModel m = load_inference_model(path, torch::kCPU);
+    QVERIFY(m.data == default_pretrained_config(vit_preset("fmnist_micro")));
+    QCOMPARE(m.data.resolution, int64_t(28));
+    QCOMPARE(m.model->config().num_classes, int64_t(10));
+    // predict reads grey images at 28x28 with it; folder names are not its (absent) names.
+    const AdalaResult r = run_adala({"predict", q(path), q(test_root_)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("class folders matched to the model's outputs in sorted order (the "
+                            "model has no class names)"),
+             qPrintable(r.err));
+    QCOMPARE(parse_top1(r.out).images, int64_t(12));
+    QVERIFY2(r.out.contains("#"), qPrintable(r.out));  // unnamed outputs
+  }
+
+  void malformed_metadata_in_a_file_is_named() {
+    const SafetensorsReader reader(student_);
+    auto meta = reader.metadata();
+    meta[kPretrainedConfigKey] = R"({"input_size":[3,32,32],"crop_pct":2,"num_classes":3})";
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    for (const auto& t : reader.tensors()) tensors.emplace_back(t.name, reader.load(t.name));
+    const std::string bad = kDir + "/bad_meta.safetensors";
+    write_safetensors(bad, tensors, meta);
+    const AdalaResult r = run_adala({"predict", q(bad), q(test_root_)});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains(q(bad + ": metadata adala.pretrained_cfg.crop_pct: out of range: 2")),
+             qPrintable(r.err));
+  }
+
+  void bad_command_lines_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    const QString s = q(student_), t = q(test_root_);
+    const QString missing = q(kDir + "/missing.safetensors");
+    fs::create_directories(kDir + "/empty");
+    std::ofstream(kDir + "/notes.txt") << "not an image";
+    std::ofstream(kDir + "/two.txt") << "class0\nclass1\n";
+    QTest::newRow("missing weights")
+        << QStringList{"predict", missing, t} << 1 << missing + ": no such weights file";
+    QTest::newRow("missing image") << QStringList{"predict", s, q(kDir + "/nope.png")} << 1
+                                   << q(kDir + "/nope.png: no such file or folder");
+    QTest::newRow("empty folder") << QStringList{"predict", s, q(kDir + "/empty")} << 1
+                                  << q(kDir + "/empty: no images in the folder");
+    QTest::newRow("not an image") << QStringList{"predict", s, q(kDir + "/notes.txt")} << 1
+                                  << q(kDir + "/notes.txt: not an image file");
+    QTest::newRow("top 0") << QStringList{"predict", s, t, "--top", "0"} << 2 << "--top";
+    QTest::newRow("res not a patch multiple") << QStringList{"predict", s, t, "--res", "30"} << 1
+                                              << "--res 30: not a multiple of the patch size 8";
+    QTest::newRow("classes of another count")
+        << QStringList{"predict", s, t, "--classes", q(kDir + "/two.txt")} << 1
+        << "2 class names, but the model has 3 outputs";
+    QTest::newRow("classes missing")
+        << QStringList{"predict", s, t, "--classes", q(kDir + "/none.txt")} << 1
+        << q(kDir + "/none.txt: cannot open the class list");
+    QTest::newRow("no images") << QStringList{"predict", s} << 2 << "IMAGES is required";
+    QTest::newRow("bad tokens")
+        << QStringList{"embed", s, t, "-o", q(kDir + "/f.safetensors"), "--tokens", "mean"} << 2
+        << "--tokens: mean not in {cls,patch,all}";
+    QTest::newRow("embed without -o") << QStringList{"embed", s, t} << 2 << "--output is required";
+    QTest::newRow("embed empty folder")
+        << QStringList{"embed", s, q(kDir + "/empty"), "-o", q(kDir + "/f.safetensors")} << 1
+        << q(kDir + "/empty: no images in the folder");
+    QTest::newRow("export missing weights")
+        << QStringList{"export", missing, "-o", q(kDir + "/x.safetensors")} << 1
+        << missing + ": no such weights file";
+    QTest::newRow("export over itself")
+        << QStringList{"export", s, "-o", s} << 2 << "-o: the output would overwrite WEIGHTS";
+    QTest::newRow("export a folder") << QStringList{"export", t, "-o", q(kDir + "/x.safetensors")}
+                                     << 1 << t + ": not a weights file";
+  }
+
+  void bad_command_lines() {
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    const AdalaResult r = run_adala(args);
+    QCOMPARE(r.code, code);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestInferCommands)
+#include "test_infer_commands.moc"
