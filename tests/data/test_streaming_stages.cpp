@@ -229,6 +229,12 @@ class TestStreamingStages : public QObject {
           logged |= l->level == LogEvent::Level::Warning &&
                     l->message.find("skipped 1 bad image(s): " + corrupt) != std::string::npos;
       QVERIFY(logged);
+      // ... and counted as the stage's evaluation, which the run database stores.
+      double counted = -1;
+      for (const auto& e : sink.events())
+        if (const auto* m = std::get_if<EvalMetrics>(&e); m && m->key == "skipped_images")
+          counted = m->stage == stage_name(0) ? m->value : -2;
+      QCOMPARE(counted, 1.0);
     }
   }
 
