@@ -229,6 +229,44 @@ class TestInferCommands : public QObject {
     QVERIFY(!r.out.contains("top-1"));  // no class folders, no accuracy
   }
 
+  void fashion_mnist_pngs_give_the_runs_top1() {
+    // The embedded default (idx files, images used as they are): its checkpoint says so
+    // (crop_mode none, mean 0 / std 1, grey), and predict on the same test images written as PNG
+    // class folders by `adala data export-fashion-mnist` reproduces the run's top-1 exactly.
+    if (!fs::exists("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz"))
+      QSKIP("dataset-fashion-mnist not installed");
+    const std::string dir = kDir + "/fmnist";
+    AdalaResult r = run_adala(
+        {"data", "export-fashion-mnist", q(dir + "/png"), "--split", "test", "--limit", "100"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    Json doc = parse_json_strict(
+        R"({"name":"fm","seed":3,"device":"cpu","model":{"preset":"fmnist_micro"},)"
+        R"("data":{"train_limit":128,"test_limit":100,"decode_threads":0},)"
+        R"("stages":{"teacher":{"max_steps":8,"batch_size":32},"attention_alignment":{"max_steps":2,"batch_size":32},)"
+        R"("feature_alignment":{"max_steps":2,"batch_size":32},"fine_tuning":{"max_steps":4,"batch_size":32}}})");
+    NullSink sink;
+    JobControl control;
+    PipelineOptions o;
+    o.run_dir = dir + "/run";
+    const PipelineResult run = run_pipeline(parse_experiment_config(doc), o, sink, control);
+    const std::string student = stage_output_path(o.run_dir, 3);
+    const PretrainedConfig data =
+        parse_pretrained_config(SafetensorsReader(student).metadata().at(kPretrainedConfigKey));
+    QCOMPARE(data.crop_mode, std::string("none"));
+    QCOMPARE(data.in_chans, int64_t(1));
+    QCOMPARE(data.mean, std::vector<double>{0.0});
+    QCOMPARE(data.label_names.front(), std::string("T-shirt/top"));
+    r = run_adala({"predict", q(student), q(dir + "/png/test")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const Top1 top1 = parse_top1(r.out);
+    QCOMPARE(top1.images, int64_t(100));
+    QCOMPARE(double(top1.correct) / 100.0, run.student_top1);
+    // The folders ("0_T-shirt_top", ...) are not the class names: matched in sorted order.
+    QVERIFY2(r.err.contains("matched to the model's outputs in sorted order"), qPrintable(r.err));
+    // Each line names the class by the checkpoint's names.
+    QVERIFY2(r.out.contains("Ankle boot"), qPrintable(r.out));
+  }
+
   void a_plain_file_without_metadata_gets_defaults() {
     // A timm-style file: tensors only. The model comes from the matching preset.
     torch::manual_seed(1);
