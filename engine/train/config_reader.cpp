@@ -147,7 +147,8 @@ std::vector<std::string> ConfigReader::strings(const std::string& key,
   for (size_t i = 0; i < v->size(); ++i) {
     const Json& e = (*v)[i];
     const std::string where = field(key) + "[" + std::to_string(i) + "]";
-    if (!e.is_string()) throw ConfigError(where, std::string("expected a string, got ") + json_type_name(e));
+    if (!e.is_string())
+      throw ConfigError(where, std::string("expected a string, got ") + json_type_name(e));
     if (e.get_ref<const std::string&>().empty()) throw ConfigError(where, "must not be empty");
     out.push_back(e.get<std::string>());
   }

@@ -24,7 +24,8 @@ class ConfigReader {
   std::vector<int64_t> integers(const std::string& key, const std::vector<int64_t>& fallback,
                                 int64_t min, int64_t max, size_t min_count = 0);
   // An array of strings, each non-empty.
-  std::vector<std::string> strings(const std::string& key, const std::vector<std::string>& fallback);
+  std::vector<std::string> strings(const std::string& key,
+                                   const std::vector<std::string>& fallback);
   // An array of numbers, each in [min, max], with min_count..max_count entries.
   std::vector<double> numbers(const std::string& key, const std::vector<double>& fallback,
                               double min, double max, size_t min_count, size_t max_count);

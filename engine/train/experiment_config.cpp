@@ -47,8 +47,9 @@ namespace {
 ViTConfig model_of_weights(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec))
-    throw ConfigError("teacher.weights", "file not found: " + path +
-                                             " (needed to deduce the model: model.preset is left out)");
+    throw ConfigError(
+        "teacher.weights",
+        "file not found: " + path + " (needed to deduce the model: model.preset is left out)");
   try {
     return config_of_weights_file(path);
   } catch (const std::exception& e) {

@@ -195,13 +195,15 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
             std::to_string(c.model.num_classes) + " classes" +
             (c.num_classes_from_data ? " from data.train" : "") + ")");
   // A top-1 needs a head with one output per class of the data.
-  auto head_fits = [&](VisionTransformer& m) { return m->config().num_classes == c.model.num_classes; };
+  auto head_fits = [&](VisionTransformer& m) {
+    return m->config().num_classes == c.model.num_classes;
+  };
 
   auto save = [&](VisionTransformer& model, int stage) {
     const std::string path = stage_output_path(result.run_dir, stage);
     // The data settings and class names travel with the weights (timm's pretrained_cfg).
-    const PretrainedConfig data_settings = pretrained_config_for(
-        model->config(), c.data.eval.transform, train.dataset->class_names());
+    const PretrainedConfig data_settings =
+        pretrained_config_for(model->config(), c.data.eval.transform, train.dataset->class_names());
     save_weights(model, path,
                  {{"adala.stage", stage_name(stage)},
                   {"adala.experiment", c.name},

@@ -122,8 +122,8 @@ class TestExperimentConfig : public QObject {
     std::filesystem::create_directories(dir + "/ckpt");
     std::ofstream(dir + "/ckpt/t.safetensors") << "x";
     // A preset given: the (placeholder) file is not read for the model.
-    std::ofstream(dir + "/ok.json")
-        << "{\"model\":{\"preset\":\"fmnist_tiny\"},\"teacher\":{\"weights\":\"ckpt/t.safetensors\"}}";
+    std::ofstream(dir + "/ok.json") << "{\"model\":{\"preset\":\"fmnist_tiny\"},\"teacher\":{"
+                                       "\"weights\":\"ckpt/t.safetensors\"}}";
     auto c = load_experiment_config(dir + "/ok.json");
     QCOMPARE(QString::fromStdString(c.teacher_weights),
              QString::fromStdString(std::filesystem::absolute(dir + "/ckpt/t.safetensors").lexically_normal().string()));
