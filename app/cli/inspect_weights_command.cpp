@@ -1,5 +1,7 @@
 // `adala inspect-weights FILE.safetensors`: what a weight file holds and which ViT it fits.
 // Reads the header only; tensor data is never touched, so any size of file is quick.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -11,6 +13,7 @@
 #include "engine/core/preset_match.h"
 #include "engine/core/safetensors.h"
 #include "engine/core/weight_mapping.h"
+#include "engine/train/pretrained_config.h"
 
 namespace adala::cli {
 
@@ -76,6 +79,25 @@ int inspect_weights_command(const Args& args) {
   } else {
     std::printf("metadata  %zu entr%s\n", meta.size(), meta.size() == 1 ? "y" : "ies");
     for (const auto& [k, v] : meta) std::printf("  %s = %s\n", k.c_str(), one_line(v, 160).c_str());
+  }
+
+  if (auto it = meta.find(kPretrainedConfigKey); it != meta.end()) {
+    // The data settings predict and embed will use (not checked against the model here).
+    try {
+      const PretrainedConfig d = parse_pretrained_config(it->second);
+      auto list = [](const std::vector<double>& v) {
+        std::string s;
+        for (double x : v) s += (s.empty() ? "" : ", ") + fmt::format("{:g}", x);
+        return "[" + s + "]";
+      };
+      std::printf("data      %lldx%lldx%lld, crop %s %g, mean %s, std %s, %lld classes%s\n",
+                  static_cast<long long>(d.in_chans), static_cast<long long>(d.resolution),
+                  static_cast<long long>(d.resolution), d.crop_mode.c_str(), d.crop_pct,
+                  list(d.mean).c_str(), list(d.std).c_str(), static_cast<long long>(d.num_classes),
+                  d.label_names.empty() ? "" : " (named)");
+    } catch (const std::exception& e) {
+      std::printf("data      malformed: %s\n", e.what());
+    }
   }
 
   size_t name_width = 4, dtype_width = 5, shape_width = 5;

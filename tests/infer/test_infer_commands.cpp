@@ -113,6 +113,11 @@ class TestInferCommands : public QObject {
     QCOMPARE(c.std, (std::vector<double>{0.2, 0.3, 0.25}));
     QCOMPARE(c.num_classes, int64_t(3));
     QCOMPARE(c.label_names, (std::vector<std::string>{"class0", "class1", "class2"}));
+    // inspect-weights shows them.
+    const AdalaResult r = run_adala({"inspect-weights", q(student_)});
+    QVERIFY2(r.out.contains("data      3x32x32, crop center 0.9, mean [0.4, 0.5, 0.6], std [0.2, "
+                            "0.3, 0.25], 3 classes (named)"),
+             qPrintable(r.out));
     // The teacher of the same run carries them too.
     const PretrainedConfig t = parse_pretrained_config(
         SafetensorsReader(stage_output_path(kDir + "/run", 0)).metadata().at(kPretrainedConfigKey));
@@ -302,6 +307,11 @@ class TestInferCommands : public QObject {
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains(q(bad + ": metadata adala.pretrained_cfg.crop_pct: out of range: 2")),
              qPrintable(r.err));
+    const AdalaResult inspect = run_adala({"inspect-weights", q(bad)});
+    QCOMPARE(inspect.code, 0);  // inspection shows the problem
+    QVERIFY2(
+        inspect.out.contains("data      malformed: adala.pretrained_cfg.crop_pct: out of range"),
+        qPrintable(inspect.out));
   }
 
   void bad_command_lines_data() {
