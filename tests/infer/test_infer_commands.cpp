@@ -187,6 +187,25 @@ class TestInferCommands : public QObject {
     QCOMPARE(parse_top1(e.out).correct, parse_top1(r.out).correct);
   }
 
+  void class_folders_map_to_outputs_by_name() {
+    // --classes renames the outputs (here in reverse): folder classN is then output 2 - N, and
+    // the top-1 counts that.
+    const std::string names = kDir + "/reversed.txt", logits = kDir + "/reversed.safetensors";
+    std::ofstream(names) << "class2\nclass1\nclass0\n";
+    const AdalaResult r = run_adala(
+        {"predict", q(student_), q(test_root_), "--classes", q(names), "--logits", q(logits)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const at::Tensor predicted = read_tensor(logits, "logits").argmax(1);
+    int64_t expected = 0;
+    for (int64_t i = 0; i < 12; ++i) expected += predicted[i].item<int64_t>() == 2 - i / 4;
+    QCOMPARE(parse_top1(r.out).correct, expected);
+    // The same images without --classes: matched as the checkpoint names them.
+    int64_t plain = 0;
+    for (int64_t i = 0; i < 12; ++i) plain += predicted[i].item<int64_t>() == i / 4;
+    QCOMPARE(plain, int64_t(std::llround(run_.student_top1 * 12)));
+    QVERIFY2(r.out.contains(q(test_root_ + "/class0/0.png  class0")), qPrintable(r.out));
+  }
+
   void embed_writes_the_final_normed_features() {
     VisionTransformer model = load_model(student_, torch::kCPU);
     model->eval();
