@@ -189,6 +189,31 @@ class TestImageDatasets : public QObject {
     QCOMPARE(based->paths(), (std::vector<std::string>{(root / "a.png").string()}));
   }
 
+  // limit on an image-folder takes the classes in turn (round-robin over their sorted files),
+  // not the first files in class order: every class appears, sizes differ by at most one
+  // until a class runs out, and the same call gives the same subset.
+  void folder_limit_is_class_balanced() {
+    const fs::path root = fresh("balanced");
+    for (int i = 0; i < 3; ++i)
+      write_image(root / "ant" / (std::to_string(i) + ".png"), colour_image(4, 4, i));
+    for (int i = 0; i < 5; ++i)
+      write_image(root / "bee" / (std::to_string(i) + ".png"), colour_image(4, 4, 10 + i));
+    write_image(root / "cat" / "0.png", colour_image(4, 4, 20));
+    auto four = open_image_folder(root.string(), "", 3, 4);
+    QCOMPARE(four->labels(), (std::vector<int64_t>{0, 0, 1, 2}));  // first 4 files: 0, 0, 0, 1
+    QCOMPARE(four->paths()[1], (root / "ant" / "1.png").string());
+    QCOMPARE(four->paths()[2], (root / "bee" / "0.png").string());
+    QCOMPARE(four->paths()[3], (root / "cat" / "0.png").string());
+    auto seven = open_image_folder(root.string(), "", 3, 7);  // cat runs out after round 1
+    QCOMPARE(seven->labels(), (std::vector<int64_t>{0, 0, 0, 1, 1, 1, 2}));
+    QCOMPARE(seven->paths()[5], (root / "bee" / "2.png").string());
+    QCOMPARE(open_image_folder(root.string(), "", 3, 7)->paths(), seven->paths());
+    auto two = open_image_folder(root.string(), "", 3, 2);  // fewer than the classes
+    QCOMPARE(two->labels(), (std::vector<int64_t>{0, 1}));
+    QCOMPARE(two->class_names().size(), size_t(3));  // the head still has every class
+    QCOMPARE(open_image_folder(root.string(), "", 3, 9)->size(), int64_t(9));  // all of them
+  }
+
   void malformed_list_files_are_named_with_the_line() {
     const fs::path root = fresh("malformed");
     const std::string f = (root / "l.txt").string();

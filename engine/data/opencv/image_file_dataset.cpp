@@ -79,6 +79,33 @@ void apply_limit(std::vector<std::string>& paths, std::vector<int64_t>& labels, 
   if (!labels.empty()) labels.resize(size_t(limit));
 }
 
+// image-folder: a class-balanced subset. Round r takes the r-th file (in sorted order) of every
+// class that has one, class after class, until `limit` files are taken; the kept files stay in
+// class order. Deterministic; every class appears once limit >= the number of classes, and
+// class sizes differ by at most one unless a class runs out of files.
+void apply_class_balanced_limit(std::vector<std::string>& paths, std::vector<int64_t>& labels,
+                                int64_t limit) {
+  if (limit <= 0 || limit >= int64_t(paths.size())) return;
+  std::vector<size_t> first, count;  // each class's run in `paths` (labels are grouped)
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (i == 0 || labels[i] != labels[i - 1]) first.push_back(i), count.push_back(0);
+    ++count.back();
+  }
+  std::vector<size_t> take(first.size(), 0);
+  for (int64_t taken = 0; taken < limit;)
+    for (size_t c = 0; c < first.size() && taken < limit; ++c)
+      if (take[c] < count[c]) ++take[c], ++taken;
+  std::vector<std::string> kept_paths;
+  std::vector<int64_t> kept_labels;
+  for (size_t c = 0; c < first.size(); ++c)
+    for (size_t k = 0; k < take[c]; ++k) {
+      kept_paths.push_back(std::move(paths[first[c] + k]));
+      kept_labels.push_back(labels[first[c] + k]);
+    }
+  paths = std::move(kept_paths);
+  labels = std::move(kept_labels);
+}
+
 int64_t parse_label(const std::string& text, const std::string& where) {
   if (text.empty() || text.size() > 6 ||
       !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
@@ -149,7 +176,7 @@ std::unique_ptr<ImageFileDataset> open_image_folder(const std::string& root,
     paths.insert(paths.end(), images.begin(), images.end());
     labels.insert(labels.end(), images.size(), int64_t(c));
   }
-  apply_limit(paths, labels, limit);
+  apply_class_balanced_limit(paths, labels, limit);
   return std::make_unique<ImageFileDataset>("image-folder", root, std::move(paths),
                                             std::move(labels), std::move(classes), channels,
                                             skipped);

@@ -36,7 +36,9 @@ class ImageFileDataset : public Dataset {
 // ImageNet layout: root/<class>/**/<image>. Classes are the sorted sub-folder names, or the
 // lines of `class_list_file` (in its order) when given. Hidden files and folders and
 // non-images are skipped; a class folder without images, a missing root or a root without
-// class folders is an error naming it. limit > 0 keeps the first `limit` items.
+// class folders is an error naming it. limit > 0 keeps a class-balanced subset of `limit`
+// items: the first files of each class (sorted order) taken round-robin over the classes, so
+// every class appears once limit >= the class count; the items stay in class order.
 std::unique_ptr<ImageFileDataset> open_image_folder(const std::string& root,
                                                     const std::string& class_list_file,
                                                     int64_t channels, int64_t limit = 0);
