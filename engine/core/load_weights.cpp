@@ -6,6 +6,7 @@
 #include "engine/core/preset_match.h"
 #include "engine/core/vit_config_json.h"
 #include "engine/core/weight_mapping.h"
+#include "engine/core/weights_file_config.h"
 
 namespace adala {
 
@@ -215,49 +216,10 @@ void save_weights(VisionTransformer& model, const std::string& path,
   write_safetensors(path, tensors, meta);
 }
 
-namespace {
-
-ShapeMap our_shapes(const SafetensorsReader& reader) {
-  ShapeMap shapes;
-  std::vector<std::string> names;
-  for (const auto& t : reader.tensors()) {
-    shapes[t.name] = t.shape;
-    names.push_back(t.name);
-  }
-  return apply_key_mapping(plan_key_mapping(names), shapes);
-}
-
-ViTConfig config_of(const SafetensorsReader& reader, const std::string& path) {
-  const auto& meta = reader.metadata();
-  if (auto it = meta.find("adala.config"); it != meta.end()) {
-    try {
-      return vit_config_from_json(parse_json_strict(it->second));
-    } catch (const std::exception& e) {
-      throw std::runtime_error(
-          path + ": metadata \"adala.config\" is not a usable ViT config: " + e.what());
-    }
-  }
-  try {
-    return config_from_shapes(our_shapes(reader));
-  } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": no \"adala.config\" metadata and " + e.what());
-  }
-}
-
-}  // namespace
-
-ViTConfig config_of_weights_file(const std::string& path) {
-  return config_of(SafetensorsReader(path), path);
-}
-
-int64_t head_classes_of_weights_file(const std::string& path) {
-  return summarise_vit_shapes(our_shapes(SafetensorsReader(path))).num_classes;
-}
-
 VisionTransformer load_model(const std::string& path, const c10::Device& device, ReadMode mode) {
   SafetensorsReader reader(path, mode);
   const auto& meta = reader.metadata();
-  const ViTConfig config = config_of(reader, path);
+  const ViTConfig config = config_of_safetensors(reader, path);
   VisionTransformer model(config);
   LoadOptions options;
   options.mode = mode;

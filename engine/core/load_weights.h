@@ -79,13 +79,6 @@ LoadReport load_weights(VisionTransformer& model, std::map<std::string, at::Tens
 void save_weights(VisionTransformer& model, const std::string& path,
                   const std::map<std::string, std::string>& metadata = {});
 
-// The config of the model in a file, from its header only: "adala.config" when present,
-// otherwise the best-matching preset for the tensor shapes (config_from_shapes). Throws
-// std::runtime_error starting with the path when neither gives one.
-ViTConfig config_of_weights_file(const std::string& path);
-// The classifier width of the model in a file (0: no head.weight), from its header.
-int64_t head_classes_of_weights_file(const std::string& path);
-
 // Rebuilds a model from a file: the config comes from "adala.config" when present, otherwise
 // from the best-matching preset for the tensor shapes (config_from_shapes); weights load
 // strictly (non-finite values refused); attention modes are restored from "adala.attention_modes";

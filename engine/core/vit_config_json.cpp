@@ -28,7 +28,10 @@ ViTConfig vit_config_from_json(const Json& j) {
     return std::invalid_argument("ViT config field \"" + key + "\" must be " + expected + ", got " +
                                  v.dump());
   };
-  for (const auto& [key, v] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Named references, not a structured binding: lambdas cannot capture those before C++20.
+    const std::string& key = item.key();
+    const Json& v = item.value();
     auto integer = [&](int64_t& field) {
       if (!v.is_number_integer()) throw bad(key, "an integer", v);
       field = v.get<int64_t>();

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <variant>
 
-#include "engine/core/load_weights.h"
+#include "engine/core/weights_file_config.h"
 #include "engine/core/overloaded.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/config_reader.h"

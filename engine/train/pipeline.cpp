@@ -14,6 +14,7 @@
 
 #include "engine/core/device.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/weights_file_config.h"
 #include "engine/core/text_file.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"

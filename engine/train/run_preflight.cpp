@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/load_weights.h"
+#include "engine/core/weights_file_config.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/stage_catalog.h"

@@ -11,6 +11,7 @@
 
 #include "engine/core/load_weights.h"
 #include "engine/core/safetensors.h"
+#include "engine/core/weights_file_config.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/run_preflight.h"
