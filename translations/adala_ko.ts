@@ -1663,6 +1663,121 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::widgets::DataSourceForm</name>
+    <message>
+        <source>Other source per stage</source>
+        <translation>단계별 다른 데이터 소스</translation>
+    </message>
+    <message>
+        <source>Off: the training source also serves evaluation and Stages 1-2 (data.train)</source>
+        <translation>끄면: 학습 소스를 평가와 1-2단계에도 사용 (data.train)</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>소스</translation>
+    </message>
+    <message>
+        <source>Folder or list file</source>
+        <translation>폴더 또는 목록 파일</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>이미지 수</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>평가</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>정렬</translation>
+    </message>
+    <message>
+        <source>Stage 0 and Stage 3 training (data.train)</source>
+        <translation>0단계와 3단계 학습 (data.train)</translation>
+    </message>
+    <message>
+        <source>Every top-1 evaluation (data.eval)</source>
+        <translation>모든 top-1 평가 (data.eval)</translation>
+    </message>
+    <message>
+        <source>Stages 1-2, labels unused (data.alignment)</source>
+        <translation>1-2단계, 레이블 사용 안 함 (data.alignment)</translation>
+    </message>
+    <message>
+        <source>fashion-mnist: the idx files; image-folder: one sub-folder per class; image-list: a folder of images or a path&lt;TAB&gt;label file</source>
+        <translation>fashion-mnist: idx 파일; image-folder: 클래스마다 하위 폴더 하나; image-list: 이미지 폴더 또는 path&lt;TAB&gt;label 파일</translation>
+    </message>
+    <message>
+        <source>Choose a folder</source>
+        <translation>폴더 선택</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>as training</source>
+        <translation>학습과 같음</translation>
+    </message>
+    <message>
+        <source>Use N images of this source (0 or empty: all; an image-folder takes the classes in turn)</source>
+        <translation>이 소스의 이미지 N개 사용 (0 또는 비움: 전체; image-folder는 클래스를 번갈아 선택)</translation>
+    </message>
+    <message>
+        <source>Decode threads</source>
+        <translation>디코딩 스레드</translation>
+    </message>
+    <message>
+        <source>Threads decoding images ahead of the step (0: in the training thread)</source>
+        <translation>스텝보다 앞서 이미지를 디코딩하는 스레드 (0: 학습 스레드에서)</translation>
+    </message>
+    <message>
+        <source>Bad image</source>
+        <translation>손상된 이미지</translation>
+    </message>
+    <message>
+        <source>An unreadable image: stop the run naming the file (error), or skip it and count it in the log (skip)</source>
+        <translation>읽을 수 없는 이미지: 파일 이름과 함께 실행 중단 (error), 또는 건너뛰고 로그에 집계 (skip)</translation>
+    </message>
+    <message>
+        <source>Choose the images folder</source>
+        <translation>이미지 폴더 선택</translation>
+    </message>
+    <message>
+        <source>the installed Fashion-MNIST</source>
+        <translation>설치된 Fashion-MNIST</translation>
+    </message>
+    <message>
+        <source>class folders root</source>
+        <translation>클래스 폴더의 상위 폴더</translation>
+    </message>
+    <message>
+        <source>folder or list file</source>
+        <translation>폴더 또는 목록 파일</translation>
+    </message>
+    <message>
+        <source>Folder of the idx files (empty: the installed copy)</source>
+        <translation>idx 파일 폴더 (비움: 설치된 사본)</translation>
+    </message>
+    <message>
+        <source>Folder with one sub-folder of images per class (ImageNet layout)</source>
+        <translation>클래스마다 이미지 하위 폴더가 있는 폴더 (ImageNet 구조)</translation>
+    </message>
+    <message>
+        <source>A folder of images (no labels) or a text file of path or path&lt;TAB&gt;label lines</source>
+        <translation>이미지 폴더 (레이블 없음) 또는 path 또는 path&lt;TAB&gt;label 줄의 텍스트 파일</translation>
+    </message>
+    <message>
+        <source>⚠ %1: %2</source>
+        <translation>⚠ %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::ImagePane</name>
     <message>
         <source>no image</source>
@@ -2496,38 +2611,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>사전 학습된 소프트맥스 교사 모델 (.safetensors); 비워 두면 0단계에서 학습합니다</translation>
     </message>
     <message>
-        <source>Train images</source>
-        <translation>학습 이미지</translation>
-    </message>
-    <message>
-        <source>all</source>
-        <translation>전체</translation>
-    </message>
-    <message>
-        <source>Use the first N training images (0 = all)</source>
-        <translation>처음 N개의 학습 이미지 사용 (0 = 전체)</translation>
-    </message>
-    <message>
-        <source>Test images</source>
-        <translation>테스트 이미지</translation>
-    </message>
-    <message>
-        <source>Evaluate on the first N test images (0 = all)</source>
-        <translation>처음 N개의 테스트 이미지로 평가 (0 = 전체)</translation>
-    </message>
-    <message>
-        <source>Alignment images</source>
-        <translation>정렬용 이미지</translation>
-    </message>
-    <message>
-        <source>train split</source>
-        <translation>학습 세트</translation>
-    </message>
-    <message>
-        <source>Images for Stages 1-2 (0 = the training split)</source>
-        <translation>1~2단계에 쓸 이미지 수 (0 = 학습 세트)</translation>
-    </message>
-    <message>
         <source>Runs folder</source>
         <translation>실행 폴더</translation>
     </message>
@@ -2636,10 +2719,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>실행 %1이(가) %2에서 시작되었습니다</translation>
     </message>
     <message>
-        <source>ETA %1 · %2 img/s · loss %3</source>
-        <translation>남은 시간 %1 · 초당 %2장 · 손실 %3</translation>
-    </message>
-    <message>
         <source>resumed at step %1</source>
         <translation>스텝 %1에서 이어서 실행</translation>
     </message>
@@ -2734,6 +2813,18 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>not in this run</source>
         <translation>이번 실행에 없음</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>데이터</translation>
+    </message>
+    <message>
+        <source>ETA %1 · %2 img/s · loss %3 · data %4%</source>
+        <translation>남은 시간 %1 · 초당 %2장 · 손실 %3 · 데이터 대기 %4%</translation>
+    </message>
+    <message>
+        <source>done in %1 · data wait %2%</source>
+        <translation>%1 만에 완료 · 데이터 대기 %2%</translation>
     </message>
 </context>
 <context>

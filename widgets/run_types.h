@@ -22,6 +22,7 @@ struct StepUpdate {
   QString stage;
   qint64 step = 0, totalSteps = 0, epoch = 0;
   double loss = 0.0, lr = 0.0, imagesPerSecond = 0.0, etaSeconds = 0.0;
+  double dataWaitShare = 0.0;  // of the step time since the previous report, waiting for data
   QVector<double> perBlockMse;
   QMap<QString, double> extra;
 };

@@ -20,7 +20,11 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+
+#include "widgets/data_source_form.h"
+#include "widgets/form_value.h"
 
 namespace adala::widgets {
 
@@ -63,20 +67,6 @@ QString formatDuration(double seconds) {
   return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-// Text typed into a numeric field: an integer, a number, a boolean, else kept as a string
-// (the engine then names the field and says what it expected).
-QJsonValue parseScalar(const QString& text) {
-  const QString t = text.trimmed();
-  bool ok = false;
-  const qlonglong i = t.toLongLong(&ok);
-  if (ok) return QJsonValue(static_cast<qint64>(i));
-  const double d = t.toDouble(&ok);
-  if (ok && std::isfinite(d)) return QJsonValue(d);
-  if (t == QLatin1String("true")) return QJsonValue(true);
-  if (t == QLatin1String("false")) return QJsonValue(false);
-  return QJsonValue(t);
-}
-
 // Config key and the label shown for it.
 const struct {
   const char* key;
@@ -108,6 +98,7 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
 
   tabs_ = new QTabWidget(this);
   tabs_->addTab(buildExperimentPage(), tr("Experiment"));
+  tabs_->addTab(buildDataPage(), tr("Data"));
   tabs_->addTab(buildStagesPage(), tr("Stages"));
   jsonView_ = new QPlainTextEdit;
   jsonView_->setReadOnly(true);
@@ -168,17 +159,32 @@ QWidget* StageLauncher::buildExperimentPage() {
       tr("Teacher weights"),
       addLineField("teacher.weights", tr("train Stage 0"),
                    tr("Pretrained softmax teacher (.safetensors); empty: Stage 0 trains one")));
-  form->addRow(tr("Train images"), addLineField("data.train_limit", tr("all"),
-                                                tr("Use the first N training images (0 = all)")));
-  form->addRow(tr("Test images"),
-               addLineField("data.test_limit", tr("all"),
-                            tr("Evaluate on the first N test images (0 = all)")));
-  form->addRow(tr("Alignment images"),
-               addLineField("data.alignment_limit", tr("train split"),
-                            tr("Images for Stages 1-2 (0 = the training split)")));
   form->addRow(tr("Runs folder"), addLineField("output.runs_dir", QStringLiteral("runs"),
                                                tr("Where run folders (weights, checkpoints) go")));
   return general;
+}
+
+// Data: each stage's source, the loader's settings.
+QWidget* StageLauncher::buildDataPage() {
+  dataForm_ = new DataSourceForm;
+  connect(dataForm_, &DataSourceForm::edited, this, &StageLauncher::onDataEdited);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(dataForm_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
+}
+
+void StageLauncher::onDataEdited() {
+  if (filling_) return;
+  const QJsonObject data = dataForm_->applyTo(document_.value(QStringLiteral("data")).toObject());
+  if (data.isEmpty())
+    document_.remove(QStringLiteral("data"));
+  else
+    document_.insert(QStringLiteral("data"), data);
+  jsonView_->setPlainText(
+      QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
+  revalidate();
 }
 
 // Stages: one column per stage, one row per hyper-parameter; the header selects the stages.
@@ -384,6 +390,7 @@ void StageLauncher::fillForm() {
     }
     c->setCurrentIndex(index);
   }
+  dataForm_->setData(document_.value(QStringLiteral("data")).toObject());
   jsonView_->setPlainText(
       QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
   filling_ = false;
@@ -427,6 +434,7 @@ void StageLauncher::markProblem() {
     }
     w->setToolTip(bad ? problem_.reason : w->property("baseTip").toString());
   }
+  dataForm_->showProblem(problem_.field, problem_.reason);
   for (int t = 0; t < tabs_->count(); ++t)
     tabs_->setTabText(t, tabs_->tabText(t).remove(QStringLiteral(" ⚠")));
   if (problem_.ok()) {
@@ -438,7 +446,10 @@ void StageLauncher::markProblem() {
   problemLabel_->setText(problem_.field.isEmpty()
                              ? tr("⚠ %1").arg(problem_.reason)
                              : tr("⚠ %1: %2").arg(problem_.field, problem_.reason));
-  if (auto* w = widgets_.value(problem_.field))
+  QWidget* w = widgets_.value(problem_.field);
+  if (!w) w = dataForm_->widgetFor(problem_.field);
+  if (!w && problem_.field.startsWith(QLatin1String("data."))) w = dataForm_;
+  if (w)
     for (int t = 0; t < tabs_->count(); ++t)
       if (tabs_->widget(t)->isAncestorOf(w))
         tabs_->setTabText(t, tabs_->tabText(t) + QStringLiteral(" ⚠"));
@@ -452,8 +463,7 @@ void StageLauncher::updateButtons() {
   pauseButton_->setEnabled(running_);
   pauseButton_->setText(paused_ ? tr("Resume") : tr("Pause"));
   cancelButton_->setEnabled(running_);
-  tabs_->widget(0)->setEnabled(!running_);
-  tabs_->widget(1)->setEnabled(!running_);
+  for (int t = 0; t < 3; ++t) tabs_->widget(t)->setEnabled(!running_);  // the form, not JSON
 }
 
 void StageLauncher::start() {
@@ -471,6 +481,9 @@ void StageLauncher::resetProgress() {
     bars_[s]->setRange(0, 1);
     bars_[s]->setValue(0);
     barLabels_[s]->clear();
+    waitedSteps_[s] = 0.0;
+    countedSteps_[s] = 0;
+    lastStep_[s] = 0;
   }
 }
 
@@ -496,11 +509,24 @@ void StageLauncher::onSteps(const QVector<StepUpdate>& steps) {
     if (!last) continue;
     bars_[s]->setRange(0, static_cast<int>(std::max<qint64>(1, last->totalSteps)));
     bars_[s]->setValue(static_cast<int>(last->step));
-    barLabels_[s]->setText(tr("ETA %1 · %2 img/s · loss %3")
-                               .arg(formatDuration(last->etaSeconds))
-                               .arg(last->imagesPerSecond, 0, 'f', 0)
-                               .arg(last->loss, 0, 'g', 3));
+    for (const auto& m : steps)
+      if (stageIndex(m.stage) == s) countDataWait(s, m);
+    barLabels_[s]->setText(
+        tr("ETA %1 · %2 img/s · loss %3 · data %4%")
+            .arg(formatDuration(last->etaSeconds))
+            .arg(last->imagesPerSecond, 0, 'f', 0)
+            .arg(last->loss, 0, 'g', 3)
+            .arg(std::lround(100.0 * std::clamp(last->dataWaitShare, 0.0, 1.0))));
   }
+}
+
+// A report's share covers the steps since the previous report (or the stage's start).
+void StageLauncher::countDataWait(int s, const StepUpdate& m) {
+  const qint64 covered = m.step - lastStep_[s];
+  lastStep_[s] = m.step;
+  if (covered <= 0 || !std::isfinite(m.dataWaitShare)) return;
+  waitedSteps_[s] += std::clamp(m.dataWaitShare, 0.0, 1.0) * double(covered);
+  countedSteps_[s] += covered;
 }
 
 void StageLauncher::onStage(const StageUpdate& u) {
@@ -510,11 +536,19 @@ void StageLauncher::onStage(const StageUpdate& u) {
     case StageUpdate::Kind::Started:
       bars_[s]->setRange(0, static_cast<int>(std::max<qint64>(1, u.totalSteps)));
       bars_[s]->setValue(static_cast<int>(u.step));
+      waitedSteps_[s] = 0.0;
+      countedSteps_[s] = 0;
+      lastStep_[s] = u.step;
       barLabels_[s]->setText(u.step > 0 ? tr("resumed at step %1").arg(u.step) : tr("started"));
       break;
     case StageUpdate::Kind::Finished:
       bars_[s]->setValue(bars_[s]->maximum());
-      barLabels_[s]->setText(tr("done in %1").arg(formatDuration(u.seconds)));
+      barLabels_[s]->setText(
+          countedSteps_[s] > 0
+              ? tr("done in %1 · data wait %2%")
+                    .arg(formatDuration(u.seconds))
+                    .arg(std::lround(100.0 * waitedSteps_[s] / double(countedSteps_[s])))
+              : tr("done in %1").arg(formatDuration(u.seconds)));
       break;
     case StageUpdate::Kind::Cancelled:
       barLabels_[s]->setText(tr("interrupted at step %1").arg(u.step));

@@ -27,6 +27,8 @@ class QTabWidget;
 
 namespace adala::widgets {
 
+class DataSourceForm;
+
 // The first problem of an experiment document: its dotted field path and the reason.
 struct FieldProblem {
   QString field, reason;
@@ -66,6 +68,8 @@ class StageLauncher : public QWidget {
   QLabel* problemLabel() const { return problemLabel_; }
   QProgressBar* progressBar(int stage) const { return bars_[stage]; }
   QPlainTextEdit* log() const { return log_; }
+  DataSourceForm* dataForm() const { return dataForm_; }
+  QLabel* stageStatus(int stage) const { return barLabels_[stage]; }
   FieldProblem problem() const { return problem_; }
   bool isRunning() const { return running_; }
 
@@ -93,6 +97,8 @@ class StageLauncher : public QWidget {
   QHBoxLayout* buildFileRow();
   QWidget* buildExperimentPage();
   QWidget* buildStagesPage();
+  QWidget* buildDataPage();
+  void onDataEdited();
   QHBoxLayout* buildRunButtons();
   QGridLayout* buildProgressGrid();
   QLineEdit* addLineField(const QString& path, const QString& placeholder, const QString& tip);
@@ -102,6 +108,7 @@ class StageLauncher : public QWidget {
   void markProblem();
   void updateButtons();
   void resetProgress();
+  void countDataWait(int stage, const StepUpdate& m);
 
   ConfigValidator validator_;
   QJsonObject document_;
@@ -114,6 +121,12 @@ class StageLauncher : public QWidget {
   QCheckBox* stageChecks_[4] = {};
   QProgressBar* bars_[4] = {};
   QLabel* barLabels_[4] = {};
+  DataSourceForm* dataForm_ = nullptr;
+  // Per stage: the data-wait share of each report times the steps it covers, the steps
+  // covered, and the last step reported (for the stage's mean when it ends).
+  double waitedSteps_[4] = {};
+  qint64 countedSteps_[4] = {};
+  qint64 lastStep_[4] = {};
   QLabel* problemLabel_ = nullptr;
   QPushButton* startButton_ = nullptr;
   QPushButton* pauseButton_ = nullptr;

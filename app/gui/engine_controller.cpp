@@ -2,6 +2,7 @@
 #include "engine/core/json.h"
 #include "engine/core/vit_config.h"
 #include "engine/train/cancellation.h"
+#include "engine/train/data_paths.h"
 #include "engine/train/experiment_config.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -175,6 +176,7 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
 FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages) {
   try {
     const ExperimentConfig c = parse_experiment_config(parse_json_strict(json.toStdString()));
+    check_data_paths(c);  // a folder or list file that is not there, named by its field
     // What run_pipeline would refuse before training anything.
     if (!stages.contains(0) && c.teacher_weights.empty() && !stages.isEmpty())
       return {QStringLiteral("teacher.weights"),

@@ -16,6 +16,7 @@ StepUpdate QtEventSink::convert(const StepMetrics& m) {
   u.lr = m.lr;
   u.imagesPerSecond = m.images_per_second;
   u.etaSeconds = m.eta_seconds;
+  u.dataWaitShare = m.data_wait_share;
   u.perBlockMse = QVector<double>(m.per_block_mse.begin(), m.per_block_mse.end());
   for (const auto& [k, v] : m.extra) u.extra.insert(QString::fromStdString(k), v);
   return u;
