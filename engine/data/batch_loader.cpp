@@ -133,6 +133,10 @@ struct BatchLoader::Shared {
         std::memcpy(slot.batch.labels.data_ptr<int64_t>(), slot.labels.data(),
                     slot.labels.size() * sizeof(int64_t));
         slot.batch.indices = slot.used;
+        if (options.pin_memory) {
+          slot.batch.images = slot.batch.images.pin_memory();
+          slot.batch.labels = slot.batch.labels.pin_memory();
+        }
       } catch (...) {
         slot.error = std::current_exception();
       }

@@ -23,6 +23,10 @@ struct LoaderOptions {
   uint64_t seed = 0;
   int64_t end_step = 0;          // nothing is decoded ahead at or after this step (0: no end)
   bool skip_bad_images = false;  // false: a bad image throws BadImageError naming the file
+  // Batches in page-locked memory, pinned by the decoder, so the copy to a CUDA device can be
+  // non-blocking. Only for CUDA runs (pinning needs a CUDA build and device); false changes
+  // nothing.
+  bool pin_memory = false;
 };
 
 struct Batch {

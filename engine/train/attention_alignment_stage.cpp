@@ -68,10 +68,10 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& i
   TrainingLoopSpec spec{stage_name(1), cfg, images.size(), seed,
                         ctx_.checkpoint_path(stage_name(1))};
   TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);
-  auto loader = make_training_loader(images, cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed, cfg.augment, loop.total_steps());
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
-    auto batch = b.images.to(ctx_.device);
+    auto batch = to_device(b.images, ctx_.device);
     if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
     StepOutput out = loss(teacher, batch);
     out.data_wait_seconds = b.wait_seconds;

@@ -41,10 +41,14 @@ double evaluate_top1(VisionTransformer& model, const StageData& data, const c10:
   const bool was_training = model->is_training();
   model->eval();
   int64_t correct = 0;
-  auto loader = make_evaluation_loader(data, batch_size);
+  auto loader = make_evaluation_loader(for_device(data, device), batch_size);
   for (int64_t step = 0; step < evaluation_steps(data, batch_size); ++step) {
     Batch b = loader->batch(step);
-    correct += model->forward(b.images.to(device)).argmax(1).eq(b.labels.to(device)).sum().item<int64_t>();
+    correct += model->forward(to_device(b.images, device))
+                   .argmax(1)
+                   .eq(to_device(b.labels, device))
+                   .sum()
+                   .item<int64_t>();
   }
   model->train(was_training);
   return data.size() > 0 ? double(correct) / double(data.size()) : 0.0;

@@ -45,10 +45,10 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
   const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
   TrainingLoopSpec spec{stage_name(2), cfg, images.size(), seed, ctx_.checkpoint_path(stage_name(2))};
   TrainingLoop loop(spec, *student, trainable_parameters(student, false), ctx_.sink, ctx_.control);
-  auto loader = make_training_loader(images, cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed, cfg.augment, loop.total_steps());
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
-    auto batch = b.images.to(ctx_.device);
+    auto batch = to_device(b.images, ctx_.device);
     if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
     StepOutput out = loss(teacher, student, batch);
     out.data_wait_seconds = b.wait_seconds;

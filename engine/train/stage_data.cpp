@@ -41,6 +41,7 @@ LoaderOptions loader_options(const StageData& data, uint64_t seed, int64_t end_s
   o.seed = seed;
   o.end_step = end_step;
   o.skip_bad_images = data.skip_bad_images;
+  o.pin_memory = data.pin_memory;
   return o;
 }
 
@@ -81,6 +82,16 @@ std::unique_ptr<BatchLoader> make_training_loader(const StageData& data, int64_t
   };
   return std::make_unique<BatchLoader>(data.dataset, transform_for(data.transform, augment),
                                        std::move(indices), loader_options(data, seed, end_step));
+}
+
+StageData for_device(StageData data, const c10::Device& device) {
+  data.pin_memory = device.is_cuda();
+  return data;
+}
+
+at::Tensor to_device(const at::Tensor& host, const c10::Device& device) {
+  if (!device.is_cuda()) return host.to(device);
+  return host.to(device, /*non_blocking=*/host.is_pinned());
 }
 
 int64_t evaluation_steps(const StageData& data, int64_t batch_size) {

@@ -3,6 +3,7 @@
 // transform, and the loader's settings. Stages draw batches from a BatchLoader; none holds the
 // dataset in memory or on the device.
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@ struct StageData {
   int64_t decode_threads = 0;
   int64_t prefetch = 2;
   bool skip_bad_images = false;
+  bool pin_memory = false;  // CUDA runs: the loaders pin their batches (LoaderOptions)
   int64_t size() const { return dataset ? dataset->size() : 0; }
 };
 
@@ -39,5 +41,13 @@ std::unique_ptr<BatchLoader> make_training_loader(const StageData& data, int64_t
 // evaluation transform.
 std::unique_ptr<BatchLoader> make_evaluation_loader(const StageData& data, int64_t batch_size);
 int64_t evaluation_steps(const StageData& data, int64_t batch_size);
+
+// `data` as a stage on `device` reads it: on CUDA its loaders pin their batches; elsewhere
+// unchanged.
+StageData for_device(StageData data, const c10::Device& device);
+// A batch tensor on the device: from pinned memory to CUDA without blocking the host (the
+// copy is ordered on the current stream before the kernels that use it); on the CPU the same
+// tensor, as before.
+at::Tensor to_device(const at::Tensor& host, const c10::Device& device);
 
 }  // namespace adala

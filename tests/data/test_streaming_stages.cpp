@@ -238,6 +238,32 @@ class TestStreamingStages : public QObject {
     }
   }
 
+  // The CPU path is as before: loaders do not pin, and a batch "moved" to the CPU is the same
+  // tensor (no copy). Pinning itself needs CUDA; that half runs only where CUDA is present.
+  void cpu_batches_are_not_pinned_or_copied() {
+    StageData data = in_memory_stage_data(torch::rand({8, 1, 4, 4}), torch::arange(8));
+    const StageData cpu = for_device(data, torch::kCPU);
+    QVERIFY(!cpu.pin_memory);
+    auto loader = make_training_loader(cpu, 4, 1, false, 2);
+    const Batch b = loader->batch(0);
+    QCOMPARE(to_device(b.images, torch::kCPU).data_ptr(), b.images.data_ptr());
+    QCOMPARE(to_device(b.labels, torch::kCPU).data_ptr(), b.labels.data_ptr());
+  }
+
+  void cuda_batches_are_pinned_and_copied_without_blocking() {
+    if (!torch::cuda::is_available()) QSKIP("no CUDA device in this build or machine");
+    StageData data = in_memory_stage_data(torch::rand({8, 1, 4, 4}), torch::arange(8));
+    const StageData cuda = for_device(data, torch::kCUDA);
+    QVERIFY(cuda.pin_memory);
+    auto loader = make_training_loader(cuda, 4, 1, false, 2);
+    const Batch b = loader->batch(0);
+    QVERIFY(b.images.is_pinned());
+    QVERIFY(b.labels.is_pinned());
+    const at::Tensor on_device = to_device(b.images, torch::kCUDA);
+    QVERIFY(on_device.is_cuda());
+    QVERIFY(torch::equal(on_device.cpu(), b.images));
+  }
+
   void unusable_data_is_refused_before_training() {
     const std::string dir = fresh("refused");
     const std::string root = write_class_folders(dir + "/train");
