@@ -1677,10 +1677,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>소스</translation>
     </message>
     <message>
-        <source>Folder or list file</source>
-        <translation>폴더 또는 목록 파일</translation>
-    </message>
-    <message>
         <source>Images</source>
         <translation>이미지 수</translation>
     </message>

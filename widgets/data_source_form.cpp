@@ -52,16 +52,16 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
   perStage_ = new QCheckBox(tr("Other source per stage"), this);
   perStage_->setToolTip(
       tr("Off: the training source also serves evaluation and Stages 1-2 (data.train)"));
-  grid->addWidget(perStage_, 0, 0, 1, 5);
+  grid->addWidget(perStage_, 0, 0, 1, 4);
   grid->addWidget(new QLabel(tr("Source"), this), 1, 1);
-  grid->addWidget(new QLabel(tr("Folder or list file"), this), 1, 2, 1, 2);
-  grid->addWidget(new QLabel(tr("Images"), this), 1, 4);
+  grid->addWidget(new QLabel(tr("Images"), this), 1, 2, 1, 2);
   const QString rowLabels[] = {tr("Training"), tr("Evaluation"), tr("Alignment")};
   const QString rowTips[] = {tr("Stage 0 and Stage 3 training (data.train)"),
                              tr("Every top-1 evaluation (data.eval)"),
                              tr("Stages 1-2, labels unused (data.alignment)")};
   for (int r = 0; r < kRows; ++r) {
-    const int line = 2 + 2 * r;
+    // Per stage: source and image count, then the path (full width), then any problem.
+    const int line = 2 + 3 * r;
     const QString key = QString::fromLatin1(kRowKeys[r]);
     auto* label = new QLabel(rowLabels[r], this);
     label->setToolTip(rowTips[r]);
@@ -77,21 +77,20 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
     path_[r] = new QLineEdit(this);
     path_[r]->setAccessibleName(QStringLiteral("data.%1.root").arg(key));
     path_[r]->setMinimumWidth(60);
-    grid->addWidget(path_[r], line, 2);
+    grid->addWidget(path_[r], line + 1, 1, 1, 2);
     browse_[r] = new QToolButton(this);
     browse_[r]->setText(QStringLiteral("…"));
     browse_[r]->setToolTip(tr("Choose a folder"));
-    grid->addWidget(browse_[r], line, 3);
+    grid->addWidget(browse_[r], line + 1, 3);
     limit_[r] = new QLineEdit(this);
     limit_[r]->setAccessibleName(QStringLiteral("data.%1.limit").arg(key));
     limit_[r]->setPlaceholderText(r == Train ? tr("all") : tr("as training"));
     limit_[r]->setToolTip(
         tr("Use N images of this source (0 or empty: all; an image-folder "
            "takes the classes in turn)"));
-    limit_[r]->setMaximumWidth(80);
-    grid->addWidget(limit_[r], line, 4);
+    grid->addWidget(limit_[r], line, 2, 1, 2);
     message_[r] = new QLabel(this);
-    grid->addWidget(message_[r], line + 1, 1, 1, 4);
+    grid->addWidget(message_[r], line + 2, 1, 1, 3);
     pathKey_[r] = QStringLiteral("root");
 
     connect(source_[r], &QComboBox::currentTextChanged, this, [this] {
@@ -103,14 +102,13 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
     connect(limit_[r], &QLineEdit::textEdited, this, [this] { changed(); });
     connect(browse_[r], &QToolButton::clicked, this, [this, r] { browse(r); });
   }
-  const int loaderLine = 2 + 2 * kRows;
+  const int loaderLine = 2 + 3 * kRows;
   auto* threadsLabel = new QLabel(tr("Decode threads"), this);
   grid->addWidget(threadsLabel, loaderLine, 0);
   threads_ = new QLineEdit(this);
   threads_->setAccessibleName(QStringLiteral("data.decode_threads"));
   threads_->setPlaceholderText(QStringLiteral("2"));
   threads_->setToolTip(tr("Threads decoding images ahead of the step (0: in the training thread)"));
-  threads_->setMaximumWidth(80);
   grid->addWidget(threads_, loaderLine, 1);
   grid->addWidget(new QLabel(tr("Bad image"), this), loaderLine + 1, 0);
   badImage_ = new QComboBox(this);
@@ -121,14 +119,15 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
          "skip it and count it in the log (skip)"));
   grid->addWidget(badImage_, loaderLine + 1, 1);
   message_[kRows] = new QLabel(this);
-  grid->addWidget(message_[kRows], loaderLine + 2, 0, 1, 5);
+  grid->addWidget(message_[kRows], loaderLine + 2, 0, 1, 4);
   for (auto* m : message_) {
     m->setWordWrap(true);
     m->setStyleSheet(QStringLiteral("color: #d62728;"));
     m->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m->hide();
   }
-  grid->setColumnStretch(2, 1);
+  grid->setColumnStretch(1, 3);
+  grid->setColumnStretch(2, 2);
   grid->setRowStretch(loaderLine + 3, 1);
 
   connect(perStage_, &QCheckBox::toggled, this, [this] {
@@ -185,6 +184,7 @@ void DataSourceForm::updateRows() {
     source_[r]->setEnabled(editable);
     path_[r]->setEnabled(editable);
     browse_[r]->setEnabled(editable);
+    if (r > Train) limit_[r]->setPlaceholderText(own ? tr("all") : tr("as training"));
     const QString src = source_[r]->currentText();
     path_[r]->setPlaceholderText(src == kFashionMnist ? tr("the installed Fashion-MNIST")
                                  : src == QLatin1String("image-folder")
