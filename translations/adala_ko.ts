@@ -2815,12 +2815,12 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>데이터</translation>
     </message>
     <message>
-        <source>ETA %1 · %2 img/s · loss %3 · data %4%</source>
-        <translation>남은 시간 %1 · 초당 %2장 · 손실 %3 · 데이터 대기 %4%</translation>
-    </message>
-    <message>
         <source>done in %1 · data wait %2%</source>
         <translation>%1 만에 완료 · 데이터 대기 %2%</translation>
+    </message>
+    <message>
+        <source>ETA %1 · %2 img/s · data %3% · loss %4</source>
+        <translation>남은 시간 %1 · 초당 %2장 · 데이터 대기 %3% · 손실 %4</translation>
     </message>
 </context>
 <context>

@@ -254,8 +254,8 @@ QGridLayout* StageLauncher::buildProgressGrid() {
     barLabels_[s]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     progress->addWidget(barLabels_[s], 2 * s + 1, 1);
   }
-  progress->setColumnStretch(0, 2);
-  progress->setColumnStretch(1, 3);
+  progress->setColumnStretch(0, 1);
+  progress->setColumnStretch(1, 2);
   return progress;
 }
 
@@ -481,6 +481,7 @@ void StageLauncher::resetProgress() {
     bars_[s]->setRange(0, 1);
     bars_[s]->setValue(0);
     barLabels_[s]->clear();
+    barLabels_[s]->setToolTip(QString());
     waitedSteps_[s] = 0.0;
     countedSteps_[s] = 0;
     lastStep_[s] = 0;
@@ -511,12 +512,15 @@ void StageLauncher::onSteps(const QVector<StepUpdate>& steps) {
     bars_[s]->setValue(static_cast<int>(last->step));
     for (const auto& m : steps)
       if (stageIndex(m.stage) == s) countDataWait(s, m);
-    barLabels_[s]->setText(
-        tr("ETA %1 · %2 img/s · loss %3 · data %4%")
-            .arg(formatDuration(last->etaSeconds))
-            .arg(last->imagesPerSecond, 0, 'f', 0)
-            .arg(last->loss, 0, 'g', 3)
-            .arg(std::lround(100.0 * std::clamp(last->dataWaitShare, 0.0, 1.0))));
+    // Data wait before the loss: on a narrow dock the end of the line is cut (the tooltip
+    // keeps it whole).
+    const QString text = tr("ETA %1 · %2 img/s · data %3% · loss %4")
+                             .arg(formatDuration(last->etaSeconds))
+                             .arg(last->imagesPerSecond, 0, 'f', 0)
+                             .arg(std::lround(100.0 * std::clamp(last->dataWaitShare, 0.0, 1.0)))
+                             .arg(last->loss, 0, 'g', 3);
+    barLabels_[s]->setText(text);
+    barLabels_[s]->setToolTip(text);
   }
 }
 

@@ -319,10 +319,10 @@ class TestGuiLauncher : public QObject {
       return u;
     };
     launcher_->onSteps({step(4, 0.5)});
-    QVERIFY2(launcher_->stageStatus(1)->text().endsWith("data 50%"),
+    QVERIFY2(launcher_->stageStatus(1)->text().contains(" · data 50% · loss 0.25"),
              qPrintable(launcher_->stageStatus(1)->text()));
     launcher_->onSteps({step(10, 0.1), step(20, 0.1)});
-    QVERIFY2(launcher_->stageStatus(1)->text().endsWith("data 10%"),
+    QVERIFY2(launcher_->stageStatus(1)->text().contains(" · data 10% · "),
              qPrintable(launcher_->stageStatus(1)->text()));
     widgets::StageUpdate done = started;
     done.kind = widgets::StageUpdate::Kind::Finished;
