@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/train/data_paths.h"
 #include "engine/train/experiment_config.h"
 
 using namespace adala;
@@ -14,6 +15,16 @@ namespace {
 std::string error_of(const std::string& text) {
   try {
     parse_experiment_config(parse_json_strict(text));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// check_data_paths on a parsed document: "" when the paths are there, else the error.
+std::string path_error_of(const std::string& text) {
+  try {
+    check_data_paths(parse_experiment_config(parse_json_strict(text)));
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -184,6 +195,37 @@ class TestDataConfig : public QObject {
     QFETCH(QString, expected);
     const QString message = QString::fromStdString(error_of(doc.toStdString()));
     QVERIFY2(message.startsWith(expected), qPrintable("got: " + message));
+  }
+
+  // The launcher's cheap check: each source's folder or list file is there and of the right
+  // kind, named by the field the document holds; sources copied from data.train are not
+  // checked again.
+  void data_paths_are_checked_by_field() {
+    const std::string dir = std::string(ADALA_TEST_TMP) + "/data_paths";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir + "/classes/a");
+    std::ofstream(dir + "/list.txt") << "a.png\n";
+    const std::string rgb = std::string("{") + kRgbModel + ",\"data\":";
+    auto doc = [&](const std::string& data) { return rgb + data + "}"; };
+    QCOMPARE(path_error_of("{\"data\":{\"root\":\"" + dir + "/none\"}}"),
+             "data.root: no such folder: " + dir + "/none");
+    QCOMPARE(path_error_of(
+                 doc("{\"train\":{\"source\":\"image-folder\",\"root\":\"" + dir + "/classes\"}}")),
+             std::string());
+    QCOMPARE(path_error_of(doc("{\"train\":{\"source\":\"image-folder\",\"root\":\"" + dir +
+                               "/list.txt\"}}")),
+             "data.train.root: not a folder: " + dir + "/list.txt");
+    QCOMPARE(path_error_of(doc("{\"train\":{\"source\":\"image-folder\",\"root\":\"" + dir +
+                               "/classes\"},\"alignment\":{\"source\":\"image-list\",\"list\":\"" +
+                               dir + "/classes\"}}")),
+             "data.alignment.list: a folder, not a list file: " + dir + "/classes");
+    QCOMPARE(path_error_of(doc("{\"train\":{\"source\":\"image-folder\",\"root\":\"" + dir +
+                               "/classes\"},\"eval\":{\"source\":\"image-list\",\"root\":\"" + dir +
+                               "/gone.txt\"}}")),
+             "data.eval.root: no such file or folder: " + dir + "/gone.txt");
+    QCOMPARE(path_error_of(
+                 doc("{\"train\":{\"source\":\"image-list\",\"root\":\"" + dir + "/list.txt\"}}")),
+             std::string());  // an image-list root may be a list file
   }
 };
 
