@@ -5,6 +5,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/inference_options.h"
 #include "engine/core/device.h"
 #include "engine/infer/embed.h"
 
@@ -27,13 +28,7 @@ int embed_command(const Args& args) {
                  "cls: class token (images x D); patch: patch tokens (images x P x D); all: every "
                  "token (images x N x D)")
       ->check(CLI::IsMember({"cls", "patch", "all"}));
-  app.add_option("--res", options.resolution, "input size (default: the checkpoint's)")
-      ->check(positive_number());
-  app.add_option("--batch-size", options.batch_size, "images per forward pass")
-      ->check(positive_number());
-  app.add_option("--decode-threads", options.decode_threads, "image decoding threads")
-      ->check(non_negative_number());
-  app.add_option("--device", device, "auto, cpu or cuda");
+  add_inference_options(app, options, device);
   if (!parse_command_line(app, args)) return 0;
 
   InferenceModel model = load_inference_model(weights, resolve_device(device));

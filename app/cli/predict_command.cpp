@@ -9,6 +9,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/inference_options.h"
 #include "engine/core/device.h"
 #include "engine/core/safetensors.h"
 #include "engine/infer/predict.h"
@@ -76,18 +77,12 @@ int predict_command(const Args& args) {
   app.add_option("IMAGES", inputs, "image files and folders (class sub-folders: labelled)")
       ->required();
   app.add_option("--top", options.top, "classes listed per image")->check(positive_number());
-  app.add_option("--res", options.resolution, "input size (default: the checkpoint's)")
-      ->check(positive_number());
   app.add_option("--classes", classes_file,
                  "class names, one per line, in the model's output order (default: the "
                  "checkpoint's)");
   app.add_option("--csv", csv, "write the scores as CSV to this file (- for stdout)");
   app.add_option("--logits", logits_out, "write the logits (images x classes) as safetensors");
-  app.add_option("--batch-size", options.batch_size, "images per forward pass")
-      ->check(positive_number());
-  app.add_option("--decode-threads", options.decode_threads, "image decoding threads")
-      ->check(non_negative_number());
-  app.add_option("--device", device, "auto, cpu or cuda");
+  add_inference_options(app, options, device);
   if (!parse_command_line(app, args)) return 0;
 
   if (!classes_file.empty()) options.class_names = read_class_names(classes_file);

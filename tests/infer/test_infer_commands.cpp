@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -71,6 +72,20 @@ class TestInferCommands : public QObject {
   ExperimentConfig config_;
   PipelineResult run_;
   std::string student_, test_root_;
+
+  // The run's student in eval mode, and the test folder as one batch through `transform`
+  // (default: the run's own evaluation transform).
+  VisionTransformer student_model() const {
+    VisionTransformer model = load_model(student_, torch::kCPU);
+    model->eval();
+    return model;
+  }
+  at::Tensor test_images(std::optional<TransformSpec> transform = std::nullopt) const {
+    StageData data;
+    data.dataset = open_image_folder(test_root_, "", 3);
+    data.transform = transform ? *transform : config_.data.eval.transform;
+    return make_evaluation_loader(data, 64)->batch(0).images;
+  }
 
  private slots:
   void initTestCase() {
@@ -142,21 +157,17 @@ class TestInferCommands : public QObject {
     const AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(logits)});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     // In process: the run's student with the run's own eval transform (from the config).
-    VisionTransformer model = load_model(student_, torch::kCPU);
-    model->eval();
-    StageData data;
-    data.dataset = open_image_folder(test_root_, "", 3);
-    data.transform = config_.data.eval.transform;
+    VisionTransformer model = student_model();
     torch::NoGradGuard no_grad;
-    const at::Tensor expected = model->forward(make_evaluation_loader(data, 64)->batch(0).images);
+    const at::Tensor expected = model->forward(test_images());
     const at::Tensor got = read_tensor(logits, "logits");
     QCOMPARE(got.sizes().vec(), (std::vector<int64_t>{12, 3}));
     QVERIFY2(at::allclose(got, expected, 1e-5, 1e-6),
              qPrintable(QString("max diff %1").arg((got - expected).abs().max().item<double>())));
     // With the default transform (crop_pct 0.875, ImageNet mean/std) the logits differ: the
     // comparison above can fail.
-    data.transform = evaluation_transform(default_pretrained_config(model->config()));
-    const at::Tensor defaults = model->forward(make_evaluation_loader(data, 64)->batch(0).images);
+    const at::Tensor defaults = model->forward(
+        test_images(evaluation_transform(default_pretrained_config(model->config()))));
     QVERIFY(!at::allclose(got, defaults, 1e-3, 1e-4));
   }
 
@@ -207,14 +218,9 @@ class TestInferCommands : public QObject {
   }
 
   void embed_writes_the_final_normed_features() {
-    VisionTransformer model = load_model(student_, torch::kCPU);
-    model->eval();
-    StageData data;
-    data.dataset = open_image_folder(test_root_, "", 3);
-    data.transform = config_.data.eval.transform;
+    VisionTransformer model = student_model();
     torch::NoGradGuard no_grad;
-    const at::Tensor features =
-        model->forward_features(make_evaluation_loader(data, 64)->batch(0).images);
+    const at::Tensor features = model->forward_features(test_images());
     QCOMPARE(features.sizes().vec(), (std::vector<int64_t>{12, 17, 32}));
     const std::string out = kDir + "/features.safetensors";
     for (const char* tokens : {"cls", "patch", "all"}) {
