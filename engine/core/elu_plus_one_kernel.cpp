@@ -1,6 +1,5 @@
 #include "engine/core/elu_plus_one_kernel.h"
 
-#include <algorithm>
 #include <cstring>
 
 namespace adala {
@@ -16,7 +15,8 @@ inline float elu_plus_one(float x) {
   constexpr float kLog2e = 1.44269504088896341f;
   constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: x + kRound - kRound rounds to an integer
   constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  const float xn = std::max(std::min(x, 0.0f), -87.0f);
+  // NaN compares false: it takes xn = 0 here (no float-to-int of NaN below) and x + 1 at the end.
+  const float xn = x < 0.0f ? (x > -87.0f ? x : -87.0f) : 0.0f;
   const float k = (xn * kLog2e + kRound) - kRound;
   const float r = (xn - k * kLn2Hi) - k * kLn2Lo;
   float p = 1.9875691500e-4f;
@@ -26,7 +26,7 @@ inline float elu_plus_one(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   const float e = (p * r * r + r + 1.0f) * float_from_bits((static_cast<int32_t>(k) + 127) << 23);
-  return x >= 0.0f ? x + 1.0f : e;
+  return x < 0.0f ? e : x + 1.0f;
 }
 
 #define ADALA_VECTOR_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))

@@ -3,7 +3,12 @@
 
 #include <QtTest/QtTest>
 
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include "engine/core/attention_ops.h"
+#include "engine/core/elu_plus_one_kernel.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
 
@@ -92,12 +97,32 @@ class TestAttention : public QObject {
     QVERIFY(torch::isfinite(out).all().item<bool>());
   }
 
+  // The blocked kernel's own phi against std::expm1 on special values: NaN stays NaN, -inf
+  // gives 0, the clamp at -87 and the branch at 0 hold (the sanitizer build once found a
+  // float-to-int of NaN here).
+  void elu_plus_one_kernel_special_values() {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> x = {nan,   -inf,   -1000.0f, -87.5f, -87.0f, -20.0f,
+                                  -1.0f, -1e-8f, 0.0f,     1e-8f,  3.0f,   inf};
+    std::vector<float> y(x.size(), -1.0f);
+    elu_plus_one_rows(x.data(), 0, y.data(), 0, 1, static_cast<int64_t>(x.size()));
+    QVERIFY(std::isnan(y[0]));
+    for (size_t i = 1; i < x.size(); ++i) {
+      const double expected = x[i] < 0 ? std::exp(static_cast<double>(x[i])) : x[i] + 1.0;
+      QVERIFY2(std::abs(y[i] - expected) <= 2e-7 * std::max(1.0, std::abs(expected)) ||
+                   (std::isinf(expected) && y[i] == expected),
+               qPrintable(QString("x=%1: got %2, expected %3").arg(x[i]).arg(y[i]).arg(expected)));
+    }
+  }
+
   void attention_module_linear_path_uses_its_own_weights() {
     Attention attn(48, 4, true, 1e-6);
     attn->init_linear_from_softmax();
     auto x = torch::randn({2, 10, 48});
     auto h = attn->project_softmax(x);
-    auto expected = attn->proj->forward(merge_heads(direct_linear_attention(h.q, h.k, h.v, 1e-6).to(torch::kFloat)));
+    auto expected = attn->proj->forward(
+        merge_heads(direct_linear_attention(h.q, h.k, h.v, 1e-6).to(torch::kFloat)));
     attn->set_mode(AttentionMode::Linear);
     QVERIFY(rel_error(attn->forward(x), expected) < 1e-5);
     // Changing the linear weights changes the linear path but not the softmax one.
@@ -140,12 +165,12 @@ class TestAttention : public QObject {
     c.num_classes = 5;
     VisionTransformer vit(c);
     auto params = vit->named_parameters();
-    for (const char* name : {"cls_token", "pos_embed", "patch_embed.proj.weight",
-                             "patch_embed.proj.bias", "blocks.3.norm1.weight",
-                             "blocks.3.attn.qkv.weight", "blocks.3.attn.qkv.bias",
-                             "blocks.3.attn.proj.weight", "blocks.3.mlp.fc1.weight",
-                             "blocks.3.mlp.fc2.bias", "blocks.3.norm2.bias", "norm.weight",
-                             "head.weight", "head.bias", "blocks.3.attn.linear.qkv.weight"})
+    for (const char* name :
+         {"cls_token", "pos_embed", "patch_embed.proj.weight", "patch_embed.proj.bias",
+          "blocks.3.norm1.weight", "blocks.3.attn.qkv.weight", "blocks.3.attn.qkv.bias",
+          "blocks.3.attn.proj.weight", "blocks.3.mlp.fc1.weight", "blocks.3.mlp.fc2.bias",
+          "blocks.3.norm2.bias", "norm.weight", "head.weight", "head.bias",
+          "blocks.3.attn.linear.qkv.weight"})
       QVERIFY2(params.find(name) != nullptr, name);
     QCOMPARE(params["pos_embed"].sizes(), (torch::IntArrayRef{1, 197, 192}));
     QCOMPARE(params["blocks.0.attn.qkv.weight"].sizes(), (torch::IntArrayRef{576, 192}));
@@ -229,12 +254,14 @@ class TestAttention : public QObject {
     torch::mse_loss(out.linear_attn, out.softmax_attn).backward();
     for (const auto& p : block->named_parameters()) {
       const bool is_linear = p.key().rfind("attn.linear.", 0) == 0;
-      const bool has_grad = p.value().grad().defined() && p.value().grad().abs().sum().item<double>() > 0;
+      const bool has_grad =
+          p.value().grad().defined() && p.value().grad().abs().sum().item<double>() > 0;
       QVERIFY2(is_linear == has_grad, qPrintable(QString::fromStdString(p.key())));
     }
     // The softmax target equals the block's own softmax attention on norm1(x).
     torch::NoGradGuard g;
-    QVERIFY(rel_error(out.softmax_attn, block->attn->forward_softmax(block->norm1->forward(x))) < 1e-7);
+    QVERIFY(rel_error(out.softmax_attn, block->attn->forward_softmax(block->norm1->forward(x))) <
+            1e-7);
     QVERIFY(rel_error(out.next, block->forward(x)) < 1e-7);
   }
 };
