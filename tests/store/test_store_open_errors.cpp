@@ -175,10 +175,15 @@ class TestStoreOpenErrors : public QObject {
   // folder, a read-only mount): reading it needs no -shm file. Root ignores permissions, so
   // as root a forked child drops to nobody first. The folder name needs URI escaping.
   void reads_a_database_in_a_read_only_directory() {
-    const std::string dir = store_test::fresh_dir("open-ro dir?%#");
+    // Under the system temp folder: `nobody` must be able to reach it, and a checkout can lie
+    // below a folder only its owner may enter (/root).
+    namespace fs = store_test::fs;
+    const std::string dir =
+        (fs::temp_directory_path() / ("adala-open-ro dir?%#-" + std::to_string(getpid()))).string();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
     const std::string path = make_database(dir + "/runs.sqlite");
     const std::string before = store_test::file_sha256(path);
-    namespace fs = store_test::fs;
     fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                              fs::perms::group_exec | fs::perms::others_read |
                              fs::perms::others_exec);
@@ -213,8 +218,11 @@ class TestStoreOpenErrors : public QObject {
     waitpid(child, &status, 0);
     fs::permissions(dir, fs::perms::owner_all);
     QVERIFY2(answer == "1 runs, 200 metrics, queued", answer.c_str());
-    QVERIFY(!fs::exists(path + "-shm"));
-    QCOMPARE(store_test::file_sha256(path), before);
+    const bool no_shm = !fs::exists(path + "-shm");
+    const bool unchanged = store_test::file_sha256(path) == before;
+    fs::remove_all(dir);
+    QVERIFY(no_shm);
+    QVERIFY(unchanged);
   }
 
   void read_only_mode_never_creates() {
