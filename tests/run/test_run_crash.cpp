@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -115,7 +116,10 @@ class TestRunCrash : public QObject {
     const unsigned seed =
         seed_text ? static_cast<unsigned>(std::strtoul(seed_text, nullptr, 10)) : 20261204u;
     std::mt19937 random(seed);
-    std::uniform_int_distribution<int> lines_before_kill(1, 16);
+    // Kill points anywhere in a whole run's output (a resume prints its own preamble first,
+    // so a narrower range could stall a run that never gets past it).
+    std::uniform_int_distribution<int> lines_before_kill(
+        1, std::max(2, static_cast<int>(reference.log.count('\n'))));
     const std::string db = dir + "/runs.sqlite";
     int kills = 0, pipelines = 0;
     while (kills < kMinimumKills) {
