@@ -1,4 +1,4 @@
-// `adala bench attention|scaling|flops|peer`: benchmarks of the engine on this machine.
+// `adala bench attention|scaling|flops|peer|loader`: benchmarks of the engine on this machine.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "app/cli/arg_parser.h"
+#include "app/cli/bench_loader.h"
 #include "app/cli/benchmark_record.h"
 #include "app/cli/commands.h"
 #include "app/cli/progress_events.h"
@@ -366,6 +367,7 @@ int bench_command(const Args& args) {
   ScalingArgs scaling;
   FlopsArgs flops;
   PeerArgs peer;
+  LoaderBenchArgs loader;
   declare_attention(*app.add_subcommand("attention",
                                         "softmax vs softmax-chunked vs linear attention kernels: "
                                         "time, peak memory (a fresh child process per point), "
@@ -389,18 +391,25 @@ int bench_command(const Args& args) {
                                    "difference and the time ratio, for inference and one Stage-2 "
                                    "step"),
                peer);
+  declare_loader(*app.add_subcommand("loader",
+                                     "the training loader on image files: images/s per number of "
+                                     "decode threads (decode, RandomResizedCrop, flip, "
+                                     "normalise); scripts/bench-loader.sh sets it beside "
+                                     "torchvision's ImageFolder + DataLoader"),
+                 loader);
   if (args.empty()) {
     std::cout << app.help();
     return 2;
   }
   if (args[0].rfind("-", 0) != 0 && !has_subcommand(app, args[0]))
     throw UsageError("unknown benchmark \"" + args[0] +
-                     "\" (expected attention, scaling, flops or peer)");
+                     "\" (expected attention, scaling, flops, peer or loader)");
   if (!parse_command_line(app, args)) return 0;
   const std::string what = chosen_subcommand(app)->get_name();
   if (what == "attention") return bench_attention(attention);
   if (what == "scaling") return bench_scaling(scaling);
   if (what == "flops") return bench_flops(flops);
+  if (what == "loader") return bench_loader(loader);
   return bench_peer(peer);
 }
 

@@ -246,7 +246,7 @@ class TestImageDatasets : public QObject {
     const fs::path out = fresh("fmnist_png");
     const int64_t n = 60;
     const auto exported =
-        export_fashion_mnist_png(default_fashion_mnist_root(), "test", out.string(), n);
+        export_fashion_mnist(default_fashion_mnist_root(), "test", out.string(), n);
     QCOMPARE(exported.images, n);
     QCOMPARE(exported.list_path, (out / "test.tsv").string());
     FashionMnistDataset idx(default_fashion_mnist_root(), "test", n);
@@ -276,6 +276,41 @@ class TestImageDatasets : public QObject {
       QCOMPARE(folder->labels()[size_t(i)], idx.get(index).label);
       QVERIFY(at::equal(folder->get(i).image, idx.get(index).image));
     }
+  }
+
+  void exported_jpegs_are_upscaled_colour_files_of_the_same_images() {
+    if (!have_fashion_mnist()) QSKIP("dataset-fashion-mnist not installed");
+    const fs::path out = fresh("fmnist_jpg");
+    const int64_t n = 12;
+    ImageExportFormat format;
+    format.extension = "jpg";
+    format.size = 64;
+    const auto exported =
+        export_fashion_mnist(default_fashion_mnist_root(), "test", out.string(), n, format);
+    QCOMPARE(exported.images, n);
+    QVERIFY(fs::exists(out / "test" / "9_Ankle_boot" / "0.jpg"));
+    // A colour file (three components), not a grey one.
+    const cv::Mat raw =
+        cv::imread((out / "test/9_Ankle_boot/0.jpg").string(), cv::IMREAD_UNCHANGED);
+    QCOMPARE(raw.channels(), 3);
+    QCOMPARE(raw.rows, 64);
+    FashionMnistDataset idx(default_fashion_mnist_root(), "test", n);
+    auto list = open_image_list(exported.list_path, "", 3);
+    for (int64_t i = 0; i < n; ++i) {
+      const Sample b = list->get(i);
+      QCOMPARE(b.image.sizes(), (at::IntArrayRef{3, 64, 64}));
+      QCOMPARE(b.label, idx.get(i).label);
+      // Against a bilinear upscale computed by LibTorch (half-pixel centres, as OpenCV's):
+      // only the JPEG's loss is left.
+      const at::Tensor grey = idx.get(i).image.to(at::kFloat).unsqueeze(0);
+      const at::Tensor expected =
+          at::upsample_bilinear2d(grey, {64, 64}, false).squeeze(0).expand({3, 64, 64});
+      const double mean_error = (b.image.to(at::kFloat) - expected).abs().mean().item<double>();
+      QVERIFY2(mean_error < 3.0, qPrintable(QString("index %1: %2").arg(i).arg(mean_error)));
+    }
+    QVERIFY_EXCEPTION_THROWN(export_fashion_mnist(default_fashion_mnist_root(), "test",
+                                                  out.string(), 1, ImageExportFormat{"gif", 0, 90}),
+                             std::invalid_argument);
   }
 };
 

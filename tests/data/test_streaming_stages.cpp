@@ -119,9 +119,9 @@ class TestStreamingStages : public QObject {
     if (!have_fashion_mnist()) QSKIP("dataset-fashion-mnist not installed");
     const std::string dir = fresh("equivalence");
     const auto train =
-        export_fashion_mnist_png(default_fashion_mnist_root(), "train", dir + "/png", 256);
+        export_fashion_mnist(default_fashion_mnist_root(), "train", dir + "/png", 256);
     const auto test =
-        export_fashion_mnist_png(default_fashion_mnist_root(), "test", dir + "/png", 128);
+        export_fashion_mnist(default_fashion_mnist_root(), "test", dir + "/png", 128);
     torch::manual_seed(0);
     RecordingSink idx_sink, png_sink;
     JobControl control;
