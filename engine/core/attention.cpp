@@ -8,6 +8,8 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
+#include "engine/core/numerical_health.h"
+#include "engine/core/precision.h"
 
 namespace adala {
 
@@ -32,6 +34,10 @@ HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
 
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   auto h = project(x);
+  // Under autocast the projections come out in bf16 / fp16: phi, phi(K)^T V, the normaliser and
+  // the division run in float32 with autocast off (the kernels would otherwise run their
+  // matmuls in the lower precision too); the output projection is autocast again.
+  if (autocast_active()) h = {h.q.to(torch::kFloat), h.k.to(torch::kFloat), h.v.to(torch::kFloat)};
   // Training (Stages 1 to 3, the segmentation heads' backbone, `bench scaling --train-step`)
   // runs the fused autograd kernel. At inference the head-parallel blocked kernel is ~10x
   // faster than the batched formula at every length measured (5 to 16384 tokens, `adala bench
@@ -39,9 +45,21 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   // threads.
   const bool needs_grad = c10::GradMode::is_enabled() &&
                           (h.q.requires_grad() || h.k.requires_grad() || h.v.requires_grad());
-  auto out = needs_grad ? linear_attention_autograd(h.q, h.k, h.v, eps_)
-                        : linear_attention_blocked(h.q, h.k, h.v, eps_);
-  return proj->forward(merge_heads(out));
+  torch::Tensor out;
+  {
+    const Fp32Region fp32;
+    out = needs_grad ? linear_attention_autograd(h.q, h.k, h.v, eps_)
+                     : linear_attention_blocked(h.q, h.k, h.v, eps_);
+  }
+  return project_output(merge_heads(out), h);
+}
+
+torch::Tensor LinearAttentionImpl::project_output(const torch::Tensor& merged,
+                                                  const HeadProjections& h) {
+  auto out = proj->forward(merged);
+  if (HealthProbe* probe = HealthProbe::current())
+    probe->record_attention(block_index_, h.q, h.k, out);
+  return out;
 }
 
 AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps)

@@ -12,20 +12,30 @@ struct HeadProjections {
 };
 
 // The Stage-1 module: its own qkv/proj, trained to reproduce the softmax attention output
-// with phi(Q)(phi(K)^T V) normalised by phi(Q)(phi(K)^T 1) + eps.
+// with phi(Q)(phi(K)^T V) normalised by phi(Q)(phi(K)^T 1) + eps. Under autocast the
+// projections run in the lower precision and the kernel in float32 (precision.h).
 class LinearAttentionImpl : public torch::nn::Module {
  public:
   LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps);
   torch::Tensor forward(const torch::Tensor& x);
   HeadProjections project(const torch::Tensor& x);
   double eps() const { return eps_; }
+  // The stage's eps may differ from the model's (a larger one in half precision).
+  void set_eps(double eps) { eps_ = eps; }
+  // The block this module belongs to, as the numerical-health probe reports it (-1: none).
+  int64_t block_index() const { return block_index_; }
+  void set_block_index(int64_t index) { block_index_ = index; }
 
   torch::nn::Linear qkv{nullptr};
   torch::nn::Linear proj{nullptr};
 
  private:
+  // The output projection, reported to the numerical-health probe when one is installed.
+  torch::Tensor project_output(const torch::Tensor& merged, const HeadProjections& h);
+
   int64_t num_heads_;
   double eps_;
+  int64_t block_index_ = -1;
 };
 TORCH_MODULE(LinearAttention);
 

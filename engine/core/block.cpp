@@ -2,6 +2,8 @@
 
 #include <torch/autograd.h>
 
+#include "engine/core/numerical_health.h"
+
 namespace adala {
 
 namespace {
@@ -12,8 +14,8 @@ torch::nn::LayerNorm layer_norm(int64_t dim, double eps) {
 
 BlockImpl::BlockImpl(const ViTConfig& c) {
   norm1 = register_module("norm1", layer_norm(c.embed_dim, c.norm_eps));
-  attn = register_module("attn", Attention(c.embed_dim, c.num_heads, c.qkv_bias,
-                                           c.linear_attention_eps));
+  attn = register_module("attn",
+                         Attention(c.embed_dim, c.num_heads, c.qkv_bias, c.linear_attention_eps));
   if (c.layer_scale) ls1 = register_module("ls1", LayerScale(c.embed_dim, c.layer_scale_init));
   norm2 = register_module("norm2", layer_norm(c.embed_dim, c.norm_eps));
   mlp = register_module("mlp", Mlp(c.embed_dim, c.mlp_hidden()));
@@ -29,8 +31,17 @@ torch::Tensor BlockImpl::residual_mlp(const torch::Tensor& x) {
   return x + (ls2 ? ls2->forward(m) : m);
 }
 
+void BlockImpl::set_index(int64_t index) {
+  index_ = index;
+  attn->linear->set_block_index(index);
+}
+
 torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
-  return residual_mlp(residual_attn(x, attn->forward(norm1->forward(x))));
+  auto out = residual_mlp(residual_attn(x, attn->forward(norm1->forward(x))));
+  // Linear-mode blocks only: a softmax teacher beside the student must not mix in its values.
+  if (HealthProbe* probe = HealthProbe::current(); probe && attn->mode() == AttentionMode::Linear)
+    probe->record_block_output(index_, out);
+  return out;
 }
 
 BlockAlignmentOutput BlockImpl::forward_alignment(const torch::Tensor& x) {

@@ -57,6 +57,7 @@ VisionTransformerImpl::VisionTransformerImpl(ViTConfig config) : config_(std::mo
   blocks = register_module("blocks", torch::nn::ModuleList());
   for (int64_t i = 0; i < c.depth; ++i) {
     Block b(c);
+    b->set_index(i);
     blocks->push_back(b);
     block_list_.push_back(b);
   }
@@ -125,11 +126,11 @@ torch::Tensor VisionTransformerImpl::forward_features(const torch::Tensor& image
 
 torch::Tensor VisionTransformerImpl::forward_head(const torch::Tensor& features) {
   if (!head) throw std::logic_error("forward_head: the model has no classifier head");
-  auto pooled = config_.class_token
-                    ? features.select(1, 0)
-                    : features.narrow(1, config_.num_prefix_tokens(),
-                                      features.size(1) - config_.num_prefix_tokens())
-                          .mean(1);
+  auto pooled = config_.class_token ? features.select(1, 0)
+                                    : features
+                                          .narrow(1, config_.num_prefix_tokens(),
+                                                  features.size(1) - config_.num_prefix_tokens())
+                                          .mean(1);
   return head->forward(pooled);
 }
 
@@ -203,7 +204,8 @@ VisionTransformer clone_model(VisionTransformer& model, const torch::Device& dev
   copy->to(device);
   copy_weights(model, copy);
   auto modes = model->attention_modes();
-  for (size_t i = 0; i < modes.size(); ++i) copy->set_attention_mode(static_cast<int64_t>(i), modes[i]);
+  for (size_t i = 0; i < modes.size(); ++i)
+    copy->set_attention_mode(static_cast<int64_t>(i), modes[i]);
   return copy;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <thread>
 
@@ -25,6 +26,10 @@ void RunStoreSink::write(const Event& event) {
     for (size_t b = 0; b < m->per_block_mse.size(); ++b)
       store_.add_metric(run_, m->stage, m->step, "block_mse", static_cast<int>(b),
                         m->per_block_mse[b]);
+    for (const auto& [key, values] : m->per_block)
+      for (size_t b = 0; b < values.size(); ++b)
+        if (!std::isnan(values[b]))
+          store_.add_metric(run_, m->stage, m->step, key, static_cast<int>(b), values[b]);
     store_.flush();
   } else if (const auto* e = std::get_if<EvalMetrics>(&event)) {
     store_.add_evaluation(run_, e->stage, e->key, e->value);

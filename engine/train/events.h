@@ -11,10 +11,9 @@
 
 namespace adala {
 
-
 struct StepMetrics {
   std::string stage;
-  int64_t step = 0;         // 1-based index of the optimiser step just taken
+  int64_t step = 0;  // 1-based index of the optimiser step just taken
   int64_t total_steps = 0;
   int64_t epoch = 0;
   double loss = 0.0;
@@ -24,6 +23,9 @@ struct StepMetrics {
   double eta_seconds = 0.0;
   double data_wait_share = 0.0;  // of the step time since the previous report, waiting for data
   std::map<std::string, double> extra;  // e.g. train accuracy
+  // Per-block values by key (numerical health: "health.min_normaliser", ...); index = block,
+  // NaN where a block was not measured.
+  std::map<std::string, std::vector<double>> per_block;
 };
 
 struct EvalMetrics {

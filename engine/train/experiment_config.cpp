@@ -34,6 +34,13 @@ StageConfig read_stage_config(ConfigReader r, const StageConfig& d) {
   s.augment = r.boolean("augment", d.augment);
   s.checkpoint_every = r.integer("checkpoint_every", d.checkpoint_every, 0, kMaxInt);
   s.log_every = r.integer("log_every", d.log_every, 1, kMaxInt);
+  s.precision = r.string("precision", d.precision, {"fp32", "bf16", "fp16"});
+  s.linear_eps = r.number("linear_eps", d.linear_eps, 0.0, 1.0);
+  s.loss_scaling = r.string("loss_scaling", d.loss_scaling, {"auto", "dynamic", "off"});
+  s.loss_scale_init = r.number("loss_scale_init", d.loss_scale_init, 0.0, 1e30, true);
+  s.loss_scale_growth_interval =
+      r.integer("loss_scale_growth_interval", d.loss_scale_growth_interval, 1, kMaxInt);
+  s.normaliser_threshold = r.number("normaliser_threshold", d.normaliser_threshold, 0.0, 1e6);
   r.finish();
   if (s.min_lr > s.lr) throw ConfigError(r.field("min_lr"), "must not exceed lr");
   if (s.enabled && s.epochs == 0 && s.max_steps == 0)
@@ -86,7 +93,8 @@ ViTConfig read_model(ConfigReader r, const std::string& teacher_weights, Experim
   r.finish();
   if (m.embed_dim % m.num_heads != 0)
     throw ConfigError(r.field("num_heads"), "embed_dim " + std::to_string(m.embed_dim) +
-                                             " is not divisible by num_heads " + std::to_string(m.num_heads));
+                                                " is not divisible by num_heads " +
+                                                std::to_string(m.num_heads));
   if (m.img_size < m.patch_size)
     throw ConfigError(r.field("patch_size"), "larger than img_size " + std::to_string(m.img_size));
   if (m.img_size % m.patch_size != 0)
@@ -101,11 +109,16 @@ ViTConfig read_model(ConfigReader r, const std::string& teacher_weights, Experim
 
 const StageConfig& ExperimentConfig::stage(int index) const {
   switch (index) {
-    case 0: return teacher;
-    case 1: return attention_alignment;
-    case 2: return feature_alignment;
-    case 3: return fine_tuning;
-    default: throw std::out_of_range("stage index must be 0..3");
+    case 0:
+      return teacher;
+    case 1:
+      return attention_alignment;
+    case 2:
+      return feature_alignment;
+    case 3:
+      return fine_tuning;
+    default:
+      throw std::out_of_range("stage index must be 0..3");
   }
 }
 
@@ -118,7 +131,8 @@ ExperimentConfig parse_experiment_config(const Json& document) {
   c.seed = root.integer("seed", c.seed, 0, kMaxInt);
   c.device = root.string("device", c.device);
   if (c.device != "auto" && c.device != "cpu" && c.device.rfind("cuda", 0) != 0)
-    throw ConfigError("device", "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
+    throw ConfigError("device",
+                      "unknown value \"" + c.device + "\" (allowed: auto, cpu, cuda, cuda:N)");
   c.threads = root.integer("threads", c.threads, 0, 1024);
   {
     ConfigReader t = root.child("teacher");
@@ -142,6 +156,11 @@ ExperimentConfig parse_experiment_config(const Json& document) {
     finetune_defaults.lr = 2e-4;
     c.fine_tuning = read_stage_config(s.child(stage_name(3)), finetune_defaults);
     s.finish();
+    for (int i = 0; i < kStageCount; ++i)
+      if (c.device == "cpu" && c.stage(i).precision == "fp16")
+        throw ConfigError(std::string("stages.") + stage_name(i) + ".precision",
+                          "fp16 needs a CUDA device (LibTorch's CPU autocast supports bf16 only; "
+                          "device is \"cpu\")");
   }
   if (root.has("segmentation"))
     c.segmentation = read_segmentation_config(root.child("segmentation"), c.model, c.data.root);
@@ -182,8 +201,9 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   ExperimentConfig config = parse_experiment_config(doc);
   // Relative data paths are relative to the config file too.
   const std::filesystem::path config_dir = std::filesystem::path(path).parent_path();
-  std::pair<const char*, DataSourceConfig*> sources[] = {
-      {"train", &config.data.train}, {"eval", &config.data.eval}, {"alignment", &config.data.alignment}};
+  std::pair<const char*, DataSourceConfig*> sources[] = {{"train", &config.data.train},
+                                                         {"eval", &config.data.eval},
+                                                         {"alignment", &config.data.alignment}};
   for (auto& [key, source] : sources) {
     if (!doc.contains("data") || !doc["data"].contains(key)) continue;
     for (auto [field, value] : {std::pair<const char*, std::string*>{"root", &source->root},

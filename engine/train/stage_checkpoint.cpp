@@ -27,7 +27,8 @@ torch::Device device_of(torch::nn::Module& module) {
 }  // namespace
 
 void save_stage_checkpoint(const std::string& path, torch::nn::Module& module,
-                           torch::optim::Optimizer& optimizer, int64_t step) {
+                           torch::optim::Optimizer& optimizer, int64_t step,
+                           const CheckpointExtras& extras) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   torch::serialize::OutputArchive archive;
   write_module(archive, module);
@@ -35,13 +36,14 @@ void save_stage_checkpoint(const std::string& path, torch::nn::Module& module,
   optimizer.save(opt);
   archive.write("optimizer", opt);
   archive.write("step", torch::tensor(step));
+  for (const auto& [key, value] : extras) archive.write("extra." + key, value, true);
   const std::string tmp = path + ".tmp";
   archive.save_to(tmp);
   std::filesystem::rename(tmp, path);
 }
 
 int64_t load_stage_checkpoint(const std::string& path, torch::nn::Module& module,
-                              torch::optim::Optimizer& optimizer) {
+                              torch::optim::Optimizer& optimizer, CheckpointExtras* extras) {
   if (!std::filesystem::exists(path)) throw std::runtime_error("checkpoint not found: " + path);
   try {
     torch::serialize::InputArchive archive;
@@ -52,9 +54,15 @@ int64_t load_stage_checkpoint(const std::string& path, torch::nn::Module& module
     optimizer.load(opt);
     torch::Tensor step;
     archive.read("step", step);
+    if (extras)
+      for (auto& [key, value] : *extras) {
+        torch::Tensor stored;
+        if (archive.try_read("extra." + key, stored, true)) value = stored;
+      }
     return step.item<int64_t>();
   } catch (const c10::Error& e) {
-    throw std::runtime_error("checkpoint " + path + " does not match this model: " + e.what_without_backtrace());
+    throw std::runtime_error("checkpoint " + path +
+                             " does not match this model: " + e.what_without_backtrace());
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace adala {
 
@@ -18,6 +19,16 @@ struct StageConfig {
   bool augment = false;
   int64_t checkpoint_every = 0;  // 0: only at the end (and on cancel)
   int64_t log_every = 1;
+  // Numerics (engine/core/precision.h): "fp32", "bf16" or "fp16" autocast for the forward
+  // passes; the linear-attention kernels stay in float32 either way.
+  std::string precision = "fp32";
+  double linear_eps = 0.0;  // > 0: the linear-attention eps in this stage; 0: by precision
+  // "auto": dynamic loss scaling for fp16 only; "dynamic": always; "off": never.
+  std::string loss_scaling = "auto";
+  double loss_scale_init = 65536.0;
+  int64_t loss_scale_growth_interval = 2000;
+  // The numerical-health monitor flags normalisers phi(q) . sum phi(k) below this value.
+  double normaliser_threshold = 1e-4;
 };
 
 }  // namespace adala

@@ -3,11 +3,15 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include <torch/autograd.h>
 #include <torch/nn/utils/clip_grad.h>
 
+#include <fmt/format.h>
+
+#include "engine/core/attention.h"
 #include "engine/core/fused_adamw.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/stage_checkpoint.h"
@@ -36,6 +40,36 @@ std::vector<torch::optim::OptimizerParamGroup> param_groups(const TrainingLoop::
   return groups;
 }
 
+// Every linear-attention module of `root` (Stage 1 trains the teacher's, the others a student's).
+std::vector<std::shared_ptr<LinearAttentionImpl>> linear_attention_modules(
+    torch::nn::Module& root) {
+  std::vector<std::shared_ptr<LinearAttentionImpl>> out;
+  for (const auto& m : root.modules(/*include_self=*/false))
+    if (auto la = std::dynamic_pointer_cast<LinearAttentionImpl>(m)) out.push_back(la);
+  return out;
+}
+
+// Sets every linear-attention module's eps for the duration of a stage, then restores each.
+class LinearEpsOverride {
+ public:
+  LinearEpsOverride(torch::nn::Module& root, double eps)
+      : modules_(linear_attention_modules(root)) {
+    for (auto& m : modules_) {
+      saved_.push_back(m->eps());
+      if (eps > 0) m->set_eps(eps);
+    }
+  }
+  ~LinearEpsOverride() {
+    for (size_t i = 0; i < modules_.size(); ++i) modules_[i]->set_eps(saved_[i]);
+  }
+  LinearEpsOverride(const LinearEpsOverride&) = delete;
+  LinearEpsOverride& operator=(const LinearEpsOverride&) = delete;
+
+ private:
+  std::vector<std::shared_ptr<LinearAttentionImpl>> modules_;
+  std::vector<double> saved_;
+};
+
 std::vector<torch::Tensor> flatten(const TrainingLoop::ScaledParams& sets) {
   std::vector<torch::Tensor> all;
   for (const auto& set : sets) all.insert(all.end(), set.first.begin(), set.first.end());
@@ -55,37 +89,148 @@ TrainingLoop::TrainingLoop(TrainingLoopSpec spec, torch::nn::Module& checkpointe
       params_(flatten(params)),
       sink_(sink),
       control_(control),
-      sampler_(spec_.dataset_size, spec_.config.batch_size, spec_.seed) {
+      sampler_(spec_.dataset_size, spec_.config.batch_size, spec_.seed),
+      gradient_health_(checkpointed, params_) {
   const auto& c = spec_.config;
   total_steps_ = c.max_steps > 0 ? c.max_steps : c.epochs * sampler_.steps_per_epoch();
   optimizer_ = std::make_unique<FusedAdamW>(param_groups(params, c, group_lr_scale_),
                                             torch::optim::AdamWOptions(c.lr));
-  if (!spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path))
-    start_step_ = load_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_);
+  const std::string field = "stages." + spec_.stage + ".precision";
+  try {
+    precision_ = precision_from_string(c.precision);
+    if (!params_.empty()) device_ = params_.front().device();
+    check_precision_supported(precision_, device_);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(field, e.what());
+  }
+  if (c.loss_scaling == "dynamic" || (c.loss_scaling == "auto" && precision_ == Precision::FP16))
+    scaler_ = std::make_unique<GradScaler>(
+        GradScalerOptions{c.loss_scale_init, 2.0, 0.5, c.loss_scale_growth_interval}, device_);
+  for (const auto& m : linear_attention_modules(checkpointed_)) {
+    linear_eps_ = c.linear_eps > 0 ? c.linear_eps : default_linear_eps(precision_, m->eps());
+    break;
+  }
+  if (!spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path)) {
+    CheckpointExtras extras = checkpoint_extras();
+    start_step_ = load_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_, &extras);
+    if (scaler_) scaler_->load(extras.at("loss_scale"), extras.at("loss_scale_growth_tracker"));
+    skipped_steps_ = extras.at("skipped_steps").item<int64_t>();
+  }
+}
+
+CheckpointExtras TrainingLoop::checkpoint_extras() const {
+  CheckpointExtras extras{{"skipped_steps", torch::tensor(skipped_steps_)}};
+  if (scaler_) {
+    extras["loss_scale"] = scaler_->scale_tensor();
+    extras["loss_scale_growth_tracker"] = scaler_->growth_tracker_tensor();
+  }
+  return extras;
 }
 
 void TrainingLoop::save(int64_t step) {
   if (spec_.checkpoint_path.empty()) return;
-  save_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_, step);
+  save_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_, step,
+                        checkpoint_extras());
   sink_.on_event(ArtifactEvent{spec_.stage, "checkpoint", spec_.checkpoint_path});
 }
 
-void TrainingLoop::stop_on_nonfinite_loss(double loss, int64_t step,
-                                          std::chrono::steady_clock::time_point started) {
-  // Nothing of this step reached the parameters (no backward, no optimiser step), and the
-  // checkpoint file is not rewritten: the last good one stays for a resume with other settings.
-  const bool has_checkpoint =
-      !spec_.checkpoint_path.empty() && std::filesystem::exists(spec_.checkpoint_path);
-  const std::string message =
-      "stage " + spec_.stage + ": the loss is " + std::to_string(loss) + " at step " +
-      std::to_string(step + 1) + " of " + std::to_string(total_steps_) + "; training stopped (" +
-      (has_checkpoint ? "the last good checkpoint " + spec_.checkpoint_path + " is kept"
-                      : std::string("no checkpoint was written yet")) +
-      "; a lower learning rate or finite input weights may help)";
+void TrainingLoop::stop_on_nonfinite(const std::string& what, int64_t step,
+                                     const NonFiniteLocation& where,
+                                     std::chrono::steady_clock::time_point started) {
+  // Nothing of this step reached the parameters (no optimiser step): unless they were already
+  // non-finite, they are the last good step's, and are checkpointed as such for a resume with
+  // other settings. Otherwise the previous checkpoint is kept.
+  bool finite = true;
+  {
+    torch::NoGradGuard no_grad;
+    for (const auto& p : checkpointed_.parameters())
+      if (!torch::isfinite(p).all().item<bool>()) {
+        finite = false;
+        break;
+      }
+  }
+  std::string kept;
+  if (spec_.checkpoint_path.empty()) {
+    kept = "no checkpoint is written in this run";
+  } else if (finite) {
+    save(step);
+    kept = "the last good step (" + std::to_string(step) + ") is checkpointed in " +
+           spec_.checkpoint_path + "; --resume continues from it";
+  } else if (std::filesystem::exists(spec_.checkpoint_path)) {
+    kept = "the parameters are already non-finite: the earlier checkpoint " +
+           spec_.checkpoint_path + " is kept";
+  } else {
+    kept = "the parameters are already non-finite and no checkpoint was written yet";
+  }
+  const std::string place =
+      where.block >= -1 && !where.what.empty()
+          ? "; first non-finite values in " + block_label(where.block) + " (" + where.what + ")"
+          : std::string();
+  const std::string message = "stage " + spec_.stage + ": " + what + " at step " +
+                              std::to_string(step + 1) + " of " + std::to_string(total_steps_) +
+                              place + "; training stopped (" + kept +
+                              "; a lower learning rate, another precision or finite input "
+                              "weights may help)";
+  sink_.on_event(LogEvent{LogEvent::Level::Error, message});
   sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Failed, total_steps_, step,
                             std::chrono::duration<double>(Clock::now() - started).count(),
                             message});
   throw NonFiniteLossError(message);
+}
+
+void TrainingLoop::report_health(StepMetrics& m, const std::vector<BlockHealth>& health,
+                                 const std::map<int64_t, double>& grad_nonfinite) {
+  int64_t blocks = 0;
+  for (const auto& h : health) blocks = std::max(blocks, h.block + 1);
+  for (const auto& [block, count] : grad_nonfinite) blocks = std::max(blocks, block + 1);
+  if (blocks == 0) return;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto column = [&](const char* key) -> std::vector<double>& {
+    auto& v = m.per_block[key];
+    v.assign(size_t(blocks), nan);
+    return v;
+  };
+  auto& min_den = column("health.min_normaliser");
+  auto& low = column("health.low_normaliser_share");
+  auto& attn_bad = column("health.attention_nonfinite");
+  auto& act_bad = column("health.activation_nonfinite");
+  auto& max_abs = column("health.max_abs_activation");
+  auto& grad_bad = column("health.grad_nonfinite");
+  auto warn_once = [&](const std::string& kind, int64_t block, const std::string& text) {
+    if (!warned_.insert(kind + "/" + std::to_string(block)).second) return;
+    sink_.on_event(LogEvent{LogEvent::Level::Warning,
+                            "stage " + spec_.stage + " step " + std::to_string(m.step) + ": " +
+                                block_label(block) + ": " + text +
+                                " (numerical health; later occurrences are in the run's metrics)"});
+  };
+  const double threshold = spec_.config.normaliser_threshold;
+  for (const auto& h : health) {
+    if (h.block < 0) continue;
+    const auto b = size_t(h.block);
+    if (h.min_normaliser >= -0.5 || h.low_normaliser_share >= 0) {
+      min_den[b] = h.min_normaliser;
+      low[b] = h.low_normaliser_share;
+    }
+    attn_bad[b] = h.attention_nonfinite;
+    act_bad[b] = h.activation_nonfinite;
+    max_abs[b] = h.max_abs_activation;
+    if (h.low_normaliser_share > 0)
+      warn_once(
+          "normaliser", h.block,
+          fmt::format("{:.3g}% of the linear-attention normalisers are below {:g} "
+                      "(smallest {:.3g}; eps {:g})",
+                      100.0 * h.low_normaliser_share, threshold, h.min_normaliser, linear_eps_));
+    if (h.attention_nonfinite > 0 || h.activation_nonfinite > 0)
+      warn_once("nonfinite", h.block,
+                fmt::format("{:g} non-finite values in the attention output, {:g} in the block "
+                            "output",
+                            h.attention_nonfinite, h.activation_nonfinite));
+  }
+  for (const auto& [block, count] : grad_nonfinite) {
+    if (block >= 0) grad_bad[size_t(block)] = count;
+    if (count > 0)
+      warn_once("gradient", block, fmt::format("{:g} non-finite gradient values", count));
+  }
 }
 
 void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t)>& step_fn) {
@@ -95,6 +240,16 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
   StageEvent start{spec_.stage, StageEvent::Kind::Started, total_steps_, start_step_, 0.0, ""};
   if (start_step_ > 0) start.message = "resumed at step " + std::to_string(start_step_);
   sink_.on_event(start);
+  if (precision_ != Precision::FP32 || scaler_)
+    sink_.on_event(LogEvent{
+        LogEvent::Level::Info,
+        fmt::format("stage {}: {} autocast (linear attention in fp32, eps {:g}){}", spec_.stage,
+                    to_string(precision_), linear_eps_,
+                    scaler_
+                        ? fmt::format(", dynamic loss scaling from {:g}", scaler_->scale_value())
+                        : std::string())});
+  const LinearEpsOverride eps_override(checkpointed_, linear_eps_);
+  HealthProbe probe(c.normaliser_threshold);
   double images_per_second = 0.0;
   double waited = 0.0, stepped = 0.0;  // since the previous report
   for (int64_t step = start_step_; step < total_steps_; ++step) {
@@ -106,25 +261,62 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       throw JobCancelled(spec_.stage);
     }
     const auto t0 = Clock::now();
+    const int64_t done = step + 1;
+    const bool report = done % c.log_every == 0 || done == total_steps_;
     const double lr = schedule.lr_at(step);
     auto& groups = optimizer_->param_groups();
     for (size_t g = 0; g < groups.size(); ++g)
       static_cast<torch::optim::AdamWOptions&>(groups[g].options()).lr(lr * group_lr_scale_[g]);
     auto indices = sampler_.indices(step);
     optimizer_->zero_grad();
-    StepOutput out = step_fn(indices, step);
+    // The normaliser statistics cost a phi pass over Q and K: logged steps only. The
+    // non-finite counts (which name the block when the loss goes bad) run every step.
+    probe.clear();
+    probe.set_normaliser_stats(report);
+    StepOutput out;
+    {
+      const HealthProbe::Scope probing(&probe);
+      const AutocastScope autocast(device_, precision_);
+      out = step_fn(indices, step);
+    }
     const double loss = out.loss.item<double>();
-    if (!std::isfinite(loss)) stop_on_nonfinite_loss(loss, step, started);
-    out.loss.backward();
-    if (c.grad_clip > 0) torch::nn::utils::clip_grad_norm_(params_, c.grad_clip);
-    optimizer_->step();
+    if (!std::isfinite(loss))
+      stop_on_nonfinite("the loss is " + std::to_string(loss), step,
+                        first_nonfinite_block(probe.values()), started);
+    // Backward outside autocast (its ops follow the forward's types), in float32 from the loss.
+    auto loss32 = out.loss.to(torch::kFloat);
+    (scaler_ ? scaler_->scale(loss32) : loss32).backward();
+    const bool found_inf = scaler_ && scaler_->unscale(params_);
+    const auto grad_nonfinite = gradient_health_.nonfinite_counts();
+    if (!scaler_)
+      for (const auto& [block, count] : grad_nonfinite)
+        if (count > 0)
+          stop_on_nonfinite(fmt::format("{:g} gradient values are not finite", count), step,
+                            {block, "gradients of its trained parameters"}, started);
+    if (found_inf) {
+      // Dynamic loss scaling: this step's gradients overflowed; skip it and back off.
+      ++skipped_steps_;
+      int64_t first = -2;
+      for (const auto& [block, count] : grad_nonfinite)
+        if (count > 0 && first == -2) first = block;
+      sink_.on_event(LogEvent{
+          LogEvent::Level::Info,
+          fmt::format("stage {} step {}: skipped (non-finite gradients{}), loss scale {:g} -> "
+                      "{:g}",
+                      spec_.stage, done, first > -2 ? " first in " + block_label(first) : "",
+                      scaler_->scale_value(),
+                      scaler_->scale_value() * scaler_->options().backoff_factor)});
+    } else {
+      if (c.grad_clip > 0) torch::nn::utils::clip_grad_norm_(params_, c.grad_clip);
+      optimizer_->step();
+    }
+    if (scaler_) scaler_->update();
     const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
     const double rate = double(indices.size(0)) / std::max(dt, 1e-9);
     images_per_second = images_per_second == 0.0 ? rate : 0.9 * images_per_second + 0.1 * rate;
     waited += out.data_wait_seconds;
     stepped += dt;
-    const int64_t done = step + 1;
-    if (done % c.log_every == 0 || done == total_steps_) {
+    if (report) {
       StepMetrics m;
       m.stage = spec_.stage;
       m.step = done;
@@ -137,13 +329,20 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       m.eta_seconds =
           double(total_steps_ - done) * double(sampler_.batch_size()) / images_per_second;
       m.extra = std::move(out.extra);
+      if (scaler_) {
+        m.extra["loss_scale"] = scaler_->scale_value();
+        m.extra["skipped_steps"] = double(skipped_steps_);
+      }
       m.data_wait_share = stepped > 0.0 ? std::min(1.0, waited / stepped) : 0.0;
+      report_health(m, probe.values(), grad_nonfinite);
       waited = stepped = 0.0;
       sink_.on_event(m);
     }
     if (c.checkpoint_every > 0 && done % c.checkpoint_every == 0 && done < total_steps_) save(done);
   }
   save(total_steps_);
+  if (scaler_)
+    sink_.on_event(EvalMetrics{spec_.stage, "skipped_steps", double(skipped_steps_), total_steps_});
   sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Finished, total_steps_, total_steps_,
                             std::chrono::duration<double>(Clock::now() - started).count(), ""});
 }

@@ -7,26 +7,34 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "engine/core/numerical_health.h"
+#include "engine/core/precision.h"
 #include "engine/train/batch_sampler.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
 #include "engine/train/experiment_config.h"
+#include "engine/train/stage_checkpoint.h"
+#include "engine/train/gradient_health.h"
+#include "engine/train/grad_scaler.h"
 
 namespace adala {
 
 struct StepOutput {
-  torch::Tensor loss;                  // scalar with a graph to the trained parameters
-  std::vector<double> per_block_mse;   // optional diagnostics
+  torch::Tensor loss;                 // scalar with a graph to the trained parameters
+  std::vector<double> per_block_mse;  // optional diagnostics
   std::map<std::string, double> extra;
-  double data_wait_seconds = 0.0;      // how long the step waited for its batch
+  double data_wait_seconds = 0.0;  // how long the step waited for its batch
 };
 
-// A step's loss was NaN or infinite: the stage stops before that step touches the parameters.
-// The message names the stage and the step and says which checkpoint is kept.
+// A step's loss (or, without loss scaling, its gradients) was NaN or infinite: the stage stops
+// before that step touches the parameters, saves a checkpoint of the last good step (when the
+// parameters are finite) and throws this. The message names the stage, the step, the first
+// block where the forward pass (or the gradients) went non-finite, and the checkpoint.
 class NonFiniteLossError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -40,6 +48,15 @@ struct TrainingLoopSpec {
   std::string checkpoint_path;  // empty: no checkpoints
 };
 
+// The loop's numerics: the step function's forward runs under autocast at the stage's
+// precision (float32 linear attention inside), with every linear-attention module of
+// `checkpointed` at the stage's eps; fp16 (or loss_scaling "dynamic") adds a GradScaler whose
+// skipped steps are counted ("skipped_steps" in the logged steps' extra and as an evaluation at
+// the end) and whose state is part of the checkpoint. Every step's forward reports to a
+// HealthProbe; logged steps carry its values per block in StepMetrics::per_block
+// ("health.min_normaliser", "health.low_normaliser_share", "health.attention_nonfinite",
+// "health.activation_nonfinite", "health.max_abs_activation", "health.grad_nonfinite"), and the
+// first sign of trouble per block and kind is a warning in the log.
 class TrainingLoop {
  public:
   // `checkpointed` is the module whose tensors the checkpoint holds (it must contain every
@@ -57,11 +74,20 @@ class TrainingLoop {
   // NonFiniteLossError (after a StageEvent Failed) when a step's loss is not finite.
   void run(const std::function<StepOutput(const at::Tensor& indices, int64_t step)>& step_fn);
   int64_t start_step() const { return start_step_; }
+  // Steps skipped by the loss scaler in this stage (resumed runs count from the checkpoint).
+  int64_t skipped_steps() const { return skipped_steps_; }
+  // The loss scaler, when the stage scales its loss.
+  const GradScaler* grad_scaler() const { return scaler_.get(); }
+  double linear_eps() const { return linear_eps_; }
 
  private:
   void save(int64_t step);
-  [[noreturn]] void stop_on_nonfinite_loss(double loss, int64_t step,
-                                           std::chrono::steady_clock::time_point started);
+  CheckpointExtras checkpoint_extras() const;
+  [[noreturn]] void stop_on_nonfinite(const std::string& what, int64_t step,
+                                      const NonFiniteLocation& where,
+                                      std::chrono::steady_clock::time_point started);
+  void report_health(StepMetrics& m, const std::vector<BlockHealth>& health,
+                     const std::map<int64_t, double>& grad_nonfinite);
 
   TrainingLoopSpec spec_;
   torch::nn::Module& checkpointed_;
@@ -73,6 +99,13 @@ class TrainingLoop {
   std::unique_ptr<torch::optim::AdamW> optimizer_;
   int64_t total_steps_ = 0;
   int64_t start_step_ = 0;
+  Precision precision_ = Precision::FP32;
+  c10::Device device_{c10::kCPU};
+  double linear_eps_ = 0.0;
+  std::unique_ptr<GradScaler> scaler_;
+  int64_t skipped_steps_ = 0;
+  GradientHealth gradient_health_;
+  std::set<std::string> warned_;  // "<kind>/<block>": one warning each per stage
 };
 
 }  // namespace adala

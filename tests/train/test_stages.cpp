@@ -18,7 +18,8 @@ ExperimentConfig micro_config() {
   ExperimentConfig c;
   c.model = vit_preset("fmnist_micro");
   c.seed = 7;
-  for (StageConfig* s : {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning}) {
+  for (StageConfig* s :
+       {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning}) {
     s->epochs = 0;
     s->max_steps = 12;
     s->batch_size = 8;
@@ -42,7 +43,8 @@ class CancelAfterSink : public RecordingSink {
   CancelAfterSink(JobControl& control, int64_t after) : control_(control), after_(after) {}
   void on_event(const Event& e) override {
     RecordingSink::on_event(e);
-    if (const auto* m = std::get_if<StepMetrics>(&e); m && m->step >= after_) control_.request_cancel();
+    if (const auto* m = std::get_if<StepMetrics>(&e); m && m->step >= after_)
+      control_.request_cancel();
   }
 
  private:
@@ -72,7 +74,8 @@ class TestStages : public QObject {
     int with_grad = 0;
     for (const auto& p : teacher->named_parameters()) {
       const bool linear = p.key().find(".attn.linear.") != std::string::npos;
-      const bool grad = p.value().grad().defined() && p.value().grad().abs().sum().item<double>() > 0;
+      const bool grad =
+          p.value().grad().defined() && p.value().grad().abs().sum().item<double>() > 0;
       QVERIFY2(linear == grad, qPrintable(QString::fromStdString(p.key())));
       with_grad += grad;
     }
@@ -87,8 +90,10 @@ class TestStages : public QObject {
     int changed = 0;
     for (const auto& p : teacher->named_parameters()) {
       const bool same = torch::equal(p.value(), ref[p.key()]);
-      if (p.key().find(".attn.linear.") == std::string::npos) QVERIFY2(same, qPrintable(QString::fromStdString(p.key())));
-      else changed += !same;
+      if (p.key().find(".attn.linear.") == std::string::npos)
+        QVERIFY2(same, qPrintable(QString::fromStdString(p.key())));
+      else
+        changed += !same;
     }
     QVERIFY(changed > 0);
   }
@@ -148,7 +153,8 @@ class TestStages : public QObject {
     const double initial = AttentionAlignmentStage::loss(teacher, images).loss.item<double>();
     AttentionAlignmentStage(ctx).run(teacher, images);
     const double final_loss = AttentionAlignmentStage::loss(teacher, images).loss.item<double>();
-    QVERIFY2(final_loss < 0.3 * initial, qPrintable(QString("initial %1 final %2").arg(initial).arg(final_loss)));
+    QVERIFY2(final_loss < 0.3 * initial,
+             qPrintable(QString("initial %1 final %2").arg(initial).arg(final_loss)));
     QCOMPARE(sink.steps(stage_name(1)).size(), size_t(150));
   }
 
@@ -242,7 +248,8 @@ class TestStages : public QObject {
     QVERIFY(cancelled);
     bool saw_cancel_event = false;
     for (const auto& e : sink.events())
-      if (const auto* s = std::get_if<StageEvent>(&e)) saw_cancel_event |= s->kind == StageEvent::Kind::Cancelled;
+      if (const auto* s = std::get_if<StageEvent>(&e))
+        saw_cancel_event |= s->kind == StageEvent::Kind::Cancelled;
     QVERIFY(saw_cancel_event);
     VisionTransformer restored(c.model);
     QCOMPARE(load_checkpoint_weights(dir + "/checkpoints/teacher.pt", *restored), int64_t(3));
@@ -254,7 +261,7 @@ class TestStages : public QObject {
   }
 
   // A NaN loss at step 6 (checkpoints every 2 steps): the stage fails naming itself and the
-  // step, the parameters keep their step-5 values, the step-4 checkpoint stays on disk.
+  // step, the parameters keep their step-5 values, which are checkpointed (the last good step).
   void non_finite_loss_stops_the_stage_and_keeps_the_checkpoint() {
     const std::string dir = fresh_dir("nonfinite");
     StageConfig config = micro_config().teacher;
@@ -280,13 +287,13 @@ class TestStages : public QObject {
     } catch (const NonFiniteLossError& e) {
       QCOMPARE(QString(e.what()),
                QString::fromStdString("stage teacher: the loss is nan at step 6 of 12; training "
-                                      "stopped (the last good checkpoint " +
+                                      "stopped (the last good step (5) is checkpointed in " +
                                       spec.checkpoint_path +
-                                      " is kept; a lower learning rate or finite input weights "
-                                      "may help)"));
+                                      "; --resume continues from it; a lower learning rate, "
+                                      "another precision or finite input weights may help)"));
     }
     QVERIFY(torch::equal(model->weight, weights_before_bad_step));
-    QCOMPARE(checkpoint_step(spec.checkpoint_path), int64_t(4));
+    QCOMPARE(checkpoint_step(spec.checkpoint_path), int64_t(5));
     bool failed_event = false;
     for (const auto& e : sink.events())
       if (const auto* s = std::get_if<StageEvent>(&e))
