@@ -543,6 +543,42 @@
         <source>Train acc.</source>
         <translation>학습 정확도</translation>
     </message>
+    <message>
+        <source>Numerical health</source>
+        <translation>수치 안정성</translation>
+    </message>
+    <message>
+        <source>Linear attention divides by the normaliser phi(q) · Σ phi(k) + eps; in bf16 or fp16 it is where NaNs start. Worst values over every logged step, with the block where they occurred.</source>
+        <translation>선형 어텐션은 정규화 값 phi(q) · Σ phi(k) + eps로 나눕니다. bf16이나 fp16에서는 이곳에서 NaN이 시작됩니다. 기록된 모든 스텝에 걸친 최악의 값과 그 값이 나온 블록입니다.</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>정밀도</translation>
+    </message>
+    <message>
+        <source>Smallest normaliser</source>
+        <translation>최소 정규화 값</translation>
+    </message>
+    <message>
+        <source>Share below threshold</source>
+        <translation>임계값 미만 비율</translation>
+    </message>
+    <message>
+        <source>Non-finite (attention / block / gradient)</source>
+        <translation>비유한 값 (어텐션 / 블록 / 기울기)</translation>
+    </message>
+    <message>
+        <source>Largest |activation|</source>
+        <translation>최대 |활성값|</translation>
+    </message>
+    <message>
+        <source>Skipped steps</source>
+        <translation>건너뛴 스텝</translation>
+    </message>
+    <message>
+        <source>%1 (block %2)</source>
+        <translation>%1 (블록 %2)</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::EngineController</name>

@@ -126,6 +126,7 @@ class DocumentBuilder {
     configuration();
     stages();
     block_mse();
+    numerical_health();
     accuracy();
     ablation();
     figures("attention", tr("Attention maps"), &ReportRun::attention_figures);
@@ -509,6 +510,54 @@ class DocumentBuilder {
       t.rows = rows;
       table(s, t);
     }
+  }
+
+  // One row per stage with health metrics: precision, smallest normaliser, largest share below
+  // the threshold, non-finite counts, largest |activation| (each with its block), skipped steps.
+  void numerical_health() {
+    bool any = false;
+    for (const auto& r : m_.runs) any = any || r.has_health();
+    if (!any) return;
+    ReportSection& s = add_section("numerical-health", tr("Numerical health"));
+    paragraph(s,
+              tr("Linear attention divides by the normaliser phi(q) · Σ phi(k) + eps; in bf16 or "
+                 "fp16 it is where NaNs start. Worst values over every logged step, with the "
+                 "block where they occurred."));
+    ReportTable t;
+    if (m_.comparison()) t.header.push_back(tr("Run"));
+    for (const Text& h :
+         {tr("Stage"), tr("Precision"), tr("Smallest normaliser"), tr("Share below threshold"),
+          tr("Non-finite (attention / block / gradient)"), tr("Largest |activation|"),
+          tr("Skipped steps")})
+      t.header.push_back(h);
+    t.numeric = std::vector<bool>(t.header.size(), true);
+    t.numeric[0] = false;
+    if (m_.comparison()) t.numeric[1] = false;
+    auto at_block = [&](const Text& value, int block) {
+      return value.empty() || block < 0 ? value
+                                        : arg(tr("%1 (block %2)"), {value, std::to_string(block)});
+    };
+    for (const auto& r : m_.runs)
+      for (const auto& st : r.stages) {
+        if (!st.health.any) continue;
+        const HealthSummary& h = st.health;
+        Row row;
+        if (m_.comparison()) row.push_back(r.label());
+        row.push_back(stage_title(st.stage));
+        const auto p = r.config.find("stages." + st.stage + ".precision");
+        row.push_back(p == r.config.end() ? std::string("fp32") : p->second);
+        row.push_back(at_block(num(h.min_normaliser), h.min_normaliser_block));
+        row.push_back(at_block(pct(h.max_low_share), h.max_low_share_block));
+        row.push_back(integer(int64_t(h.attention_nonfinite)) + " / " +
+                      integer(int64_t(h.activation_nonfinite)) + " / " +
+                      integer(int64_t(h.grad_nonfinite)));
+        row.push_back(at_block(num(h.max_abs_activation), h.max_abs_block));
+        const auto skipped = r.evaluations.find(st.stage + "/skipped_steps");
+        row.push_back(skipped == r.evaluations.end() ? std::string()
+                                                     : integer(int64_t(skipped->second)));
+        t.rows.push_back(row);
+      }
+    table(s, t);
   }
 
   void accuracy() {

@@ -136,6 +136,37 @@ const StageSummary* ReportRun::stage(const std::string& name) const {
   return nullptr;
 }
 
+bool ReportRun::has_health() const {
+  for (const auto& s : stages)
+    if (s.health.any) return true;
+  return false;
+}
+
+namespace {
+// Folds one health.* metric row into the stage's summary.
+void add_health(HealthSummary& h, const std::string& key, int block, double v) {
+  if (!std::isfinite(v)) return;
+  h.any = true;
+  auto keep_max = [&](double& slot, int& where) {
+    if (!std::isfinite(slot) || v > slot) slot = v, where = block;
+  };
+  if (key == "health.min_normaliser") {
+    if (v >= 0 && (!std::isfinite(h.min_normaliser) || v < h.min_normaliser))
+      h.min_normaliser = v, h.min_normaliser_block = block;
+  } else if (key == "health.low_normaliser_share") {
+    if (v >= 0) keep_max(h.max_low_share, h.max_low_share_block);
+  } else if (key == "health.max_abs_activation") {
+    keep_max(h.max_abs_activation, h.max_abs_block);
+  } else if (key == "health.attention_nonfinite") {
+    h.attention_nonfinite += v;
+  } else if (key == "health.activation_nonfinite") {
+    h.activation_nonfinite += v;
+  } else if (key == "health.grad_nonfinite") {
+    h.grad_nonfinite += v;
+  }
+}
+}  // namespace
+
 bool ReportRun::has_block_mse() const {
   for (const auto& s : stages)
     if (!s.block_mse.empty()) return true;
@@ -310,6 +341,8 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
         s.loss.push_back({double(m.step), m.value});
       } else if (m.key == "block_mse" && m.block >= 0) {
         s.block_mse[m.block].push_back({double(m.step), m.value});
+      } else if (m.key.rfind("health.", 0) == 0 && m.block >= 0) {
+        add_health(s.health, m.key, m.block, m.value);
       } else if (m.key == "images_per_second" && std::isfinite(m.value) && m.value > 0) {
         ips[m.stage].first += m.value;
         ips[m.stage].second += 1;

@@ -36,6 +36,19 @@ struct Timestamp {
   int64_t utc_msecs = 0;
 };
 
+// A stage's numerical health (the training loop's health.* metrics, engine/train/training_loop.h):
+// the worst value over all logged steps and blocks, with the block where it was seen.
+struct HealthSummary {
+  bool any = false;
+  double min_normaliser = kNaN;
+  int min_normaliser_block = -1;
+  double max_low_share = kNaN;  // share of normalisers below the stage's threshold
+  int max_low_share_block = -1;
+  double attention_nonfinite = 0, activation_nonfinite = 0, grad_nonfinite = 0;  // summed
+  double max_abs_activation = kNaN;
+  int max_abs_block = -1;
+};
+
 struct StageSummary {
   std::string stage;  // engine name, e.g. "attention_alignment"
   int index = -1;
@@ -49,6 +62,7 @@ struct StageSummary {
   double mean_images_per_second = kNaN;
   Curve loss;                      // the whole loss curve
   std::map<int, Curve> block_mse;  // block -> per-block MSE curve (Stages 1 and 2)
+  HealthSummary health;
 };
 
 struct ArtifactRef {
@@ -97,6 +111,7 @@ struct ReportRun {
 
   const StageSummary* stage(const std::string& name) const;
   bool has_block_mse() const;
+  bool has_health() const;
   std::string label() const;  // "#3 fashion-mnist-tiny"
 };
 

@@ -125,6 +125,62 @@ class TestReportEngine : public QObject {
     QCOMPARE(qs(stage_names()[2]), QStringLiteral("feature_alignment"));
   }
 
+  // The training loop's health.* metrics: the worst value per stage with its block, summed
+  // non-finite counts, the stage's precision from the config and its skipped steps.
+  void numericalHealthIsSummarisedPerStage() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("health.sqlite").toStdString();
+    int64_t run = 0;
+    {
+      adala::store::RunStore store(path);
+      run = store.create_run("health", R"({"stages":{"feature_alignment":{"precision":"bf16"}}})",
+                             "cpu", "1.13.0", "0.1.0 (test)");
+      const std::string st = "feature_alignment";
+      store.begin_stage(run, st, 2, 20);
+      store.add_metric(run, st, 10, "loss", -1, 0.5);
+      store.add_metric(run, st, 10, "health.min_normaliser", 0, 3.5);
+      store.add_metric(run, st, 10, "health.min_normaliser", 1, 2e-6);
+      store.add_metric(run, st, 20, "health.min_normaliser", 1, 4e-5);
+      store.add_metric(run, st, 10, "health.low_normaliser_share", 0, 0.0);
+      store.add_metric(run, st, 20, "health.low_normaliser_share", 1, 0.25);
+      store.add_metric(run, st, 10, "health.grad_nonfinite", 0, 2);
+      store.add_metric(run, st, 20, "health.grad_nonfinite", 1, 3);
+      store.add_metric(run, st, 20, "health.max_abs_activation", 0, 12.5);
+      store.add_metric(run, st, 20, "health.max_abs_activation", 1, 80.0);
+      store.add_evaluation(run, st, "skipped_steps", 4);
+      store.end_stage(run, st, adala::store::RunStatus::Done);
+    }
+    adala::store::RunStore store(path, adala::store::OpenMode::ReadOnly);
+    const ReportModel model = load_report_model(store, {run});
+    const StageSummary* stage = model.runs.front().stage("feature_alignment");
+    QVERIFY(stage && stage->health.any);
+    QCOMPARE(stage->health.min_normaliser, 2e-6);
+    QCOMPARE(stage->health.min_normaliser_block, 1);
+    QCOMPARE(stage->health.max_low_share, 0.25);
+    QCOMPARE(stage->health.max_low_share_block, 1);
+    QCOMPARE(stage->health.grad_nonfinite, 5.0);
+    QCOMPARE(stage->health.max_abs_activation, 80.0);
+    QCOMPARE(stage->health.max_abs_block, 1);
+    const ReportDocument doc = build_report_document(model);
+    const ReportSection* section = nullptr;
+    for (const auto& s : doc.sections)
+      if (s.id == "numerical-health") section = &s;
+    QVERIFY(section);
+    const ReportTable* table = nullptr;
+    for (const auto& b : section->blocks)
+      if (b.kind == ReportBlock::Kind::Table) table = &b.table;
+    QVERIFY(table);
+    QCOMPARE(table->rows.size(), size_t(1));
+    const auto& row = table->rows.front();
+    QCOMPARE(qs(row[0]), qs(stage_title("feature_alignment")));
+    QCOMPARE(qs(row[1]), QStringLiteral("bf16"));
+    QVERIFY2(qs(row[2]).endsWith(QStringLiteral("(block 1)")), row[2].c_str());
+    QVERIFY2(qs(row[3]).startsWith(QStringLiteral("25")), row[3].c_str());
+    QCOMPARE(qs(row[4]), QStringLiteral("0 / 0 / 5"));
+    QCOMPARE(qs(row[5]), QStringLiteral("80.00 (block 1)"));
+    QCOMPARE(qs(row[6]), QStringLiteral("4"));
+  }
+
   void storeTimesAndConfig() {
     const Timestamp t = parse_store_time("2024-05-01T12:00:00.250Z");
     QVERIFY(t.valid);
