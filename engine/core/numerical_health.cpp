@@ -58,7 +58,7 @@ void HealthProbe::record_block_output(int64_t block, const at::Tensor& output) {
 std::vector<BlockHealth> HealthProbe::values() const {
   std::vector<BlockHealth> out;
   if (tensors_.empty()) return out;
-  // Five numbers per block (-1 / 0 where a value was not measured), stacked on the device and
+  // Five numbers per block (-1 where a value was not measured), stacked on the device and
   // copied to the host at once.
   at::TensorOptions opts = at::TensorOptions().dtype(at::kFloat);
   for (const auto& entry : tensors_)
@@ -77,8 +77,8 @@ std::vector<BlockHealth> HealthProbe::values() const {
     for (auto [t, fallback] : {std::pair<const at::Tensor*, double>{&s.min_normaliser, -1.0},
                                {&s.low_share, -1.0},
                                {&s.attention_nonfinite, 0.0},
-                               {&s.activation_nonfinite, 0.0},
-                               {&s.max_abs, 0.0}})
+                               {&s.activation_nonfinite, -1.0},
+                               {&s.max_abs, -1.0}})
       values.push_back(pick(*t, fallback));
   }
   auto host = at::stack(values).to(at::kCPU, at::kDouble).contiguous();

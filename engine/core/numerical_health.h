@@ -22,8 +22,8 @@ struct BlockHealth {
   double min_normaliser = -1.0;  // -1: not measured
   double low_normaliser_share = -1.0;
   double attention_nonfinite = 0.0;
-  double activation_nonfinite = 0.0;
-  double max_abs_activation = 0.0;
+  double activation_nonfinite = -1.0;  // -1: block output not seen (Stage 1 runs no block)
+  double max_abs_activation = -1.0;
 };
 
 class HealthProbe {

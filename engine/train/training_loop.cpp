@@ -212,8 +212,8 @@ void TrainingLoop::report_health(StepMetrics& m, const std::vector<BlockHealth>&
       low[b] = h.low_normaliser_share;
     }
     attn_bad[b] = h.attention_nonfinite;
-    act_bad[b] = h.activation_nonfinite;
-    max_abs[b] = h.max_abs_activation;
+    if (h.activation_nonfinite >= 0) act_bad[b] = h.activation_nonfinite;
+    if (h.max_abs_activation >= 0) max_abs[b] = h.max_abs_activation;
     if (h.low_normaliser_share > 0)
       warn_once(
           "normaliser", h.block,

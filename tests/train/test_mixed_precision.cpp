@@ -203,6 +203,7 @@ class TestMixedPrecision : public QObject {
       QCOMPARE(health[size_t(b)].attention_nonfinite, 0.0);
     }
     QVERIFY(health[2].max_abs_activation > 0);
+    QCOMPARE(health[2].activation_nonfinite, 0.0);
     // Through the training loop: metrics per block and one warning naming block 1.
     RecordingSink sink;
     JobControl control;
