@@ -22,6 +22,7 @@
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/core/device.h"
+#include "engine/core/precision.h"
 #include "engine/core/vit_config.h"
 
 namespace adala::cli {
@@ -193,6 +194,9 @@ void declare_scaling(CLI::App& app, ScalingArgs& a) {
   app.add_option("--chunk", a.o.softmax_chunk, "softmax-chunked query rows (0: automatic)")
       ->check(non_negative_number());
   app.add_option("--device", a.device, "cpu, cuda or auto");
+  app.add_option("--precision", a.o.precision,
+                 "fp32, or bf16 / fp16 autocast (linear attention stays fp32; fp16 needs CUDA)")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
   app.add_option("--csv", a.csv, "also write the points to this CSV file");
   app.add_flag("--train-step", a.o.train_step, "also time one training step per point");
   app.add_flag("--no-count", a.no_count, "no measured MACs (operator count)");
@@ -223,6 +227,11 @@ int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
   o.count_ops = !a.no_count;
   o.isolate = !a.in_process;
   try {
+    check_precision_supported(precision_from_string(o.precision), o.device);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--precision: ") + e.what());
+  }
+  try {
     vit_preset(o.preset);
   } catch (const std::exception& e) {
     throw UsageError(std::string("--preset: ") + e.what());
@@ -238,6 +247,7 @@ int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
   config["rounds"] = Json(o.rounds);
   config["warmup"] = Json(o.warmup);
   config["train_step"] = Json(o.train_step);
+  config["precision"] = Json(o.precision);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
   const size_t per_resolution = scaling_steps_per_resolution(o);

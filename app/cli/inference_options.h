@@ -15,6 +15,9 @@ inline void add_inference_options(CLI::App& app, InferOptions& options, std::str
   app.add_option("--decode-threads", options.decode_threads, "image decoding threads")
       ->check(non_negative_number());
   app.add_option("--device", device, "auto, cpu or cuda");
+  app.add_option("--precision", options.precision,
+                 "fp32, or bf16 / fp16 autocast (linear attention stays fp32; fp16 needs CUDA)")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
 }
 
 }  // namespace adala::cli

@@ -18,8 +18,9 @@
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/op_counter.h"
 #include "engine/analysis/peak_memory.h"
-#include "engine/core/json.h"
 #include "engine/core/fused_adamw.h"
+#include "engine/core/json.h"
+#include "engine/core/precision.h"
 #include "engine/core/vision_transformer.h"
 
 namespace adala {
@@ -73,6 +74,9 @@ void warm_up_libraries(VisionTransformer& model, const ViTConfig& c, const Scali
 Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
                        int64_t chunk) {
   c10::InferenceMode inference;
+  // One autocast scope for the whole point, as an inference loop holds one: the weights'
+  // lower-precision copies are made in the warm-up (and stay in the baseline).
+  const AutocastScope autocast(o.device, precision_from_string(o.precision));
   auto model = build_model(c, mode, chunk, o.device);
   model->eval();
   auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
@@ -118,10 +122,15 @@ Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::
     PeakMemoryProbe probe;  // baseline: weights, input and target in place
     // Adam moments are created on the first step, inside the measured stretch.
     FusedAdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
+    const Precision precision = precision_from_string(o.precision);
     auto step = [&] {
       opt.zero_grad();
-      auto loss = torch::nn::functional::mse_loss(model->forward_features(images), target);
-      loss.backward();
+      torch::Tensor loss;
+      {
+        const AutocastScope autocast(o.device, precision);  // forward only, as training does
+        loss = torch::nn::functional::mse_loss(model->forward_features(images), target);
+      }
+      loss.to(torch::kFloat).backward();
       opt.step();
     };
     auto times = time_runs_ms(step, o.warmup, o.repeats, o.device, o.point_budget_s);
@@ -350,7 +359,7 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   std::string line;
   const ViTConfig c = vit_preset(o.preset);
   line = fmt::sprintf(
-      "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %d threads, "
+      "scaling: %s (D=%lld, depth %lld, heads %lld, patch %lld), batch %lld, %s, %s, %d threads, "
       "per point the median over up to %d rounds ('rnd'; the modes of a resolution run "
       "interleaved, a fresh\nprocess per mode and round, further rounds only where one takes "
       "under %.0f s) of the median of up to %d timed runs\nafter %d warm-up ('runs': in all; "
@@ -361,8 +370,10 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       "peak MB: RSS high-water mark above weights+input in a fresh process per point; alloc = "
       "LibTorch allocator peak.\n",
       o.preset.c_str(), (long long)c.embed_dim, (long long)c.depth, (long long)c.num_heads,
-      (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(), at::get_num_threads(),
-      o.rounds, o.round_budget_s, o.repeats, o.warmup, o.point_budget_s);
+      (long long)c.patch_size, (long long)o.batch, o.device.str().c_str(),
+      o.precision == "fp32" ? "fp32"
+                            : (o.precision + " autocast (linear attention in fp32)").c_str(),
+      at::get_num_threads(), o.rounds, o.round_budget_s, o.repeats, o.warmup, o.point_budget_s);
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
   line = fmt::sprintf("%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %3s %4s %8s %7s %7s\n",
@@ -438,7 +449,9 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
 }
 
 ScalingCsvRow scaling_csv_row(const ScalingPoint& p) {
-  const auto megabytes = [](int64_t bytes) { return bytes < 0 ? ScalingCsvRow::kNone : double(bytes) / 1e6; };
+  const auto megabytes = [](int64_t bytes) {
+    return bytes < 0 ? ScalingCsvRow::kNone : double(bytes) / 1e6;
+  };
   ScalingCsvRow row;
   row.preset = p.preset;
   row.resolution = p.resolution;

@@ -30,13 +30,16 @@ struct ScalingOptions {
   // the first took at most round_budget_s for all modes together.
   int rounds = 3;
   double round_budget_s = 150;
-  bool train_step = false;    // also time one training step per point (separate child)
-  bool count_ops = true;      // measured MACs: the first warm-up forward runs under an OpCounter
+  bool train_step = false;  // also time one training step per point (separate child)
+  bool count_ops = true;    // measured MACs: the first warm-up forward runs under an OpCounter
   // Timed repeats are cut (to at least one) where the warm-up shows they would take longer
   // than this in all: a 2048^2 point can take minutes per forward on a small CPU.
   double point_budget_s = 120;
   int64_t softmax_chunk = 0;  // query rows per chunk; 0: auto_softmax_chunk per resolution
   c10::Device device = c10::Device(c10::kCPU);
+  // "fp32", or "bf16" / "fp16" autocast around the forward passes (linear attention stays in
+  // float32 inside, engine/core/precision.h); weights stay float32.
+  std::string precision = "fp32";
   double memory_margin = 1.5;
   int64_t available_bytes = -1;  // -1: MemAvailable when each point starts
   bool isolate = true;

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "engine/core/precision.h"
 #include "engine/train/stage_data.h"
 
 namespace adala {
@@ -27,10 +28,28 @@ void run_inference_batches(const InferenceModel& model, const ImageInput& input,
   data.decode_threads = options.decode_threads;
   data.prefetch = 2;
   torch::NoGradGuard no_grad;
+  const Precision precision = precision_from_string(options.precision);
+  check_precision_supported(precision, model.device);
+  // The half-precision eps for the duration (the model's own again afterwards).
+  std::vector<std::pair<LinearAttention, double>> eps;
+  for (int64_t i = 0; i < model.model->config().depth; ++i) {
+    auto la = model.model->block(i)->attn->linear;
+    eps.emplace_back(la, la->eps());
+    la->set_eps(default_linear_eps(precision, la->eps()));
+  }
+  struct RestoreEps {
+    std::vector<std::pair<LinearAttention, double>>& saved;
+    ~RestoreEps() {
+      for (auto& [module, value] : saved) module->set_eps(value);
+    }
+  } restore{eps};
+  const AutocastScope autocast(model.device, precision);
+  data = for_device(data, model.device);
   auto loader = make_evaluation_loader(data, options.batch_size);
   for (int64_t step = 0; step < evaluation_steps(data, options.batch_size); ++step) {
     const Batch b = loader->batch(step);
-    fn(b, forward(b.images.to(model.device)).to(at::kCPU).to(at::kFloat));
+    // Pinned and non-blocking on CUDA (to_device), the same tensor on CPU.
+    fn(b, forward(to_device(b.images, model.device)).to(at::kCPU).to(at::kFloat));
   }
 }
 
