@@ -20,7 +20,6 @@ BUILD="${ADALA_CUDA_BUILD_DIR:-$ROOT/build-cuda}"
 OUT="${OUT:-$ROOT/device-check-out}"
 mkdir -p "$OUT"
 ROWS=()
-FAILED=0
 left() { echo $((BUDGET_S - (SECONDS - START))); }
 # step NAME TIMEOUT_S COMMAND...: runs with a timeout capped by what is left; records a row.
 step() {
@@ -33,8 +32,8 @@ step() {
   local rc=$? detail
   detail="$(tail -n 1 "$log" | cut -c1-80)"
   if [ $rc -eq 0 ]; then ROWS+=("$name|ok|$((SECONDS - t0))|$detail")
-  elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then ROWS+=("$name|timeout|$((SECONDS - t0))|limit ${limit}s"); FAILED=1
-  else ROWS+=("$name|FAILED ($rc)|$((SECONDS - t0))|$detail"); FAILED=1; fi
+  elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then ROWS+=("$name|timeout|$((SECONDS - t0))|limit ${limit}s")
+  else ROWS+=("$name|FAILED ($rc)|$((SECONDS - t0))|$detail"); fi
   return $rc
 }
 
@@ -59,7 +58,13 @@ if [ -x "$ADALA" ]; then
   step "engine suites on CUDA" 120 env OMP_WAIT_POLICY=PASSIVE \
     ctest --test-dir "$BUILD" -L 'core|train|store' -E 'pipeline|crash|concurrency' \
       -j 4 --output-on-failure --timeout 110
-  step "bench peer cuda" 45 "$ADALA" bench peer --device cuda --db none
+  # bench peer compares with Debian's CPU-only python3-torch and refuses CUDA today: that
+  # refusal is reported as "unsupported" (a gap, not a failure of this check).
+  if ! step "bench peer cuda" 45 "$ADALA" bench peer --device cuda --db none &&
+     grep -q "CPU only" "$OUT/bench_peer_cuda.log" 2>/dev/null; then
+    unset 'ROWS[${#ROWS[@]}-1]'
+    ROWS+=("bench peer cuda|unsupported|0|bench peer runs on CPU only (peer is CPU PyTorch)")
+  fi
   for preset in vit_base vit_large; do
     for precision in fp32 bf16; do
       step "scaling $preset $precision" 60 "$ADALA" bench scaling --preset "$preset" \
@@ -90,4 +95,10 @@ for r in rows:
 PY
 done
 echo "total $((SECONDS - START)) s"
+# Non-zero when any step failed, ran out of time or was skipped for lack of time
+# ("unsupported" does not count).
+FAILED=0
+for row in "${ROWS[@]}"; do
+  case "$(cut -d'|' -f2 <<<"$row")" in FAILED*|timeout|skipped) FAILED=1 ;; esac
+done
 exit $FAILED
