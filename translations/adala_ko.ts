@@ -625,10 +625,6 @@
 <context>
     <name>adala::gui::InspectionWorker</name>
     <message>
-        <source>Fashion-MNIST test item %1 (%2)</source>
-        <translation>Fashion-MNIST 테스트 항목 %1 (%2)</translation>
-    </message>
-    <message>
         <source>Cancelled.</source>
         <translation>취소했습니다.</translation>
     </message>
@@ -639,6 +635,10 @@
     <message>
         <source>Cannot compute attention rows: %1</source>
         <translation>어텐션 행을 계산할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>item %1: %2</source>
+        <translation>항목 %1: %2</translation>
     </message>
 </context>
 <context>
@@ -1075,6 +1075,18 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>Run controls</source>
         <translation>실행 제어</translation>
     </message>
+    <message>
+        <source>Open class folders or an image folder</source>
+        <translation>클래스 폴더 또는 이미지 폴더 열기</translation>
+    </message>
+    <message>
+        <source>Open an image list or a run&apos;s config</source>
+        <translation>이미지 목록 또는 실행 설정 열기</translation>
+    </message>
+    <message>
+        <source>Image lists and configs (*.txt *.tsv *.json);;All files (*)</source>
+        <translation>이미지 목록과 설정 (*.txt *.tsv *.json);;모든 파일 (*)</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::ScalingBenchProcess</name>
@@ -1396,16 +1408,8 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>이미지:</translation>
     </message>
     <message>
-        <source>Fashion-MNIST item</source>
-        <translation>Fashion-MNIST 항목</translation>
-    </message>
-    <message>
         <source>Image file</source>
         <translation>이미지 파일</translation>
-    </message>
-    <message>
-        <source>Index in the Fashion-MNIST test split</source>
-        <translation>Fashion-MNIST 테스트 세트의 번호</translation>
     </message>
     <message>
         <source>Open image…</source>
@@ -1562,6 +1566,50 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Query: patch (row %1, column %2) = token %3 of %4   —   click a patch or use the arrow keys</source>
         <translation>쿼리: 패치 (%1행, %2열) = 토큰 %4개 중 %3번   —   패치를 클릭하거나 화살표 키를 사용하세요</translation>
+    </message>
+    <message>
+        <source>Dataset item</source>
+        <translation>데이터셋 항목</translation>
+    </message>
+    <message>
+        <source>Index in the dataset</source>
+        <translation>데이터셋 안의 번호</translation>
+    </message>
+    <message>
+        <source>Where dataset items come from: the checkpoint&apos;s run (its evaluation data), class folders, an image folder, an image list, or Fashion-MNIST&apos;s test split</source>
+        <translation>데이터셋 항목의 출처: 체크포인트의 실행(그 평가 데이터), 클래스 폴더, 이미지 폴더, 이미지 목록, 또는 Fashion-MNIST 테스트 분할</translation>
+    </message>
+    <message>
+        <source>The checkpoint&apos;s run (its evaluation data)</source>
+        <translation>체크포인트의 실행 (평가 데이터)</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST test split</source>
+        <translation>Fashion-MNIST 테스트 분할</translation>
+    </message>
+    <message>
+        <source>Class folders or an image folder…</source>
+        <translation>클래스 폴더 또는 이미지 폴더…</translation>
+    </message>
+    <message>
+        <source>Image list or run config file…</source>
+        <translation>이미지 목록 또는 실행 설정 파일…</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST test</source>
+        <translation>Fashion-MNIST 테스트</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>실행 %1</translation>
+    </message>
+    <message>
+        <source>Dataset: %1</source>
+        <translation>데이터셋: %1</translation>
+    </message>
+    <message>
+        <source>Fashion-MNIST&apos;s test split</source>
+        <translation>Fashion-MNIST 테스트 분할</translation>
     </message>
 </context>
 <context>
@@ -1807,6 +1855,18 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>⚠ %1: %2</source>
         <translation>⚠ %1: %2</translation>
+    </message>
+    <message>
+        <source>Side (px)</source>
+        <translation>한 변 (px)</translation>
+    </message>
+    <message>
+        <source>model&apos;s</source>
+        <translation>모델 기본값</translation>
+    </message>
+    <message>
+        <source>The side of this stage&apos;s input in pixels (data.%1.res), a multiple of the patch size; empty: the model&apos;s img_size</source>
+        <translation>이 단계 입력의 한 변 길이(픽셀, data.%1.res), 패치 크기의 배수; 비우면 모델의 img_size</translation>
     </message>
 </context>
 <context>
@@ -2909,10 +2969,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>검사기에 쓸 이미지 파일.</translation>
     </message>
     <message>
-        <source>Fashion-MNIST test item for the inspector.</source>
-        <translation>검사기에 쓸 Fashion-MNIST 테스트 항목.</translation>
-    </message>
-    <message>
         <source>Inspector input: 0 = the model&apos;s size, -1 = the image&apos;s, or a square side.</source>
         <translation>검사기 입력: 0 = 모델 크기, -1 = 이미지 크기, 또는 정사각형 한 변의 길이.</translation>
     </message>
@@ -2963,6 +3019,14 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Plot this CSV of adala bench scaling --csv in the Scaling tab.</source>
         <translation>adala bench scaling --csv로 만든 이 CSV를 스케일링 탭에 그립니다.</translation>
+    </message>
+    <message>
+        <source>Dataset item for the inspector.</source>
+        <translation>인스펙터의 데이터셋 항목.</translation>
+    </message>
+    <message>
+        <source>The inspector&apos;s dataset: class folders, an image folder or list, or a run&apos;s config.json (default: Fashion-MNIST&apos;s test split).</source>
+        <translation>인스펙터의 데이터셋: 클래스 폴더, 이미지 폴더나 목록, 또는 실행의 config.json (기본값: Fashion-MNIST 테스트 분할).</translation>
     </message>
 </context>
 </TS>

@@ -8,6 +8,8 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
+#include <QDir>
 #include <QPainter>
 #include <QResizeEvent>
 #include <QProgressBar>
@@ -146,13 +148,28 @@ QHBoxLayout* AttentionInspector::buildSourceRow() {
   row1->addSpacing(8);
   row1->addWidget(caption(tr("Image:"), this));
   sourceCombo_ = new QComboBox(this);
-  sourceCombo_->addItem(tr("Fashion-MNIST item"));
+  sourceCombo_->addItem(tr("Dataset item"));
   sourceCombo_->addItem(tr("Image file"));
   row1->addWidget(sourceCombo_);
   itemSpin_ = new QSpinBox(this);
   itemSpin_->setRange(0, 9999);
-  itemSpin_->setToolTip(tr("Index in the Fashion-MNIST test split"));
+  itemSpin_->setToolTip(tr("Index in the dataset"));
   row1->addWidget(itemSpin_);
+  datasetButton_ = new QPushButton(this);
+  datasetButton_->setToolTip(
+      tr("Where dataset items come from: the checkpoint's run (its evaluation data), class "
+         "folders, an image folder, an image list, or Fashion-MNIST's test split"));
+  auto* datasetMenu = new QMenu(datasetButton_);
+  datasetMenu->addAction(tr("The checkpoint's run (its evaluation data)"), this,
+                         [this] { setDataset(QString(), false); });
+  datasetMenu->addAction(tr("Fashion-MNIST test split"), this, [this] { setDataset(QString()); });
+  datasetMenu->addAction(tr("Class folders or an image folder…"), this,
+                         [this] { emit openDatasetRequested(true); });
+  datasetMenu->addAction(tr("Image list or run config file…"), this,
+                         [this] { emit openDatasetRequested(false); });
+  datasetButton_->setMenu(datasetMenu);
+  row1->addWidget(datasetButton_);
+  updateDatasetButton();
   openImageButton_ = new QPushButton(tr("Open image…"), this);
   openImageButton_->setToolTip(tr("Inspect any image file (Ctrl+I)"));
   row1->addWidget(openImageButton_);
@@ -277,6 +294,7 @@ QTableWidget* AttentionInspector::buildHeadTable() {
 void AttentionInspector::connectControls() {
   connect(openImageButton_, &QPushButton::clicked, this, &AttentionInspector::openImageRequested);
   connect(checkpointCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    updateDatasetButton();  // the checkpoint's run may bring its own data
     if (!updatingControls_) scheduleProbe();
   });
   connect(sourceCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -351,6 +369,39 @@ void AttentionInspector::setDatasetItem(int index) {
   scheduleProbe();
 }
 
+void AttentionInspector::setDataset(const QString& where, bool chosen) {
+  dataset_ = where;
+  datasetChosen_ = chosen;
+  updateDatasetButton();
+  updatingControls_ = true;
+  sourceCombo_->setCurrentIndex(0);
+  itemSpin_->setEnabled(true);
+  updatingControls_ = false;
+  scheduleProbe();
+}
+
+QString AttentionInspector::dataset() const {
+  if (datasetChosen_) return dataset_;
+  // A checkpoint in a run folder: that run's evaluation data, as the run read it.
+  const QString ckpt = checkpoint();
+  if (ckpt.isEmpty()) return {};
+  const QString config = QFileInfo(ckpt).dir().filePath(QStringLiteral("config.json"));
+  return QFileInfo::exists(config) ? config : QString();
+}
+
+void AttentionInspector::updateDatasetButton() {
+  const QString where = dataset();
+  QString name;
+  if (where.isEmpty())
+    name = tr("Fashion-MNIST test");
+  else if (QFileInfo(where).fileName() == QLatin1String("config.json"))
+    name = tr("run %1").arg(QFileInfo(where).dir().dirName());
+  else
+    name = QFileInfo(where).fileName();
+  datasetButton_->setText(tr("Dataset: %1").arg(name));
+  datasetButton_->setToolTip(where.isEmpty() ? tr("Fashion-MNIST's test split") : where);
+}
+
 void AttentionInspector::setImageFile(const QString& path) {
   imagePath_ = path;
   imageFileLabel_->setText(QFileInfo(path).fileName());
@@ -380,6 +431,7 @@ void AttentionInspector::emitProbe() {
   r.checkpoint = checkpoint();
   r.datasetItem = sourceCombo_->currentIndex() == 0;
   r.itemIndex = itemSpin_->value();
+  r.dataset = dataset();
   r.imagePath = imagePath_;
   r.inputSize = sizeCombo_->currentData().toInt();
   if (!r.datasetItem && r.imagePath.isEmpty()) return;
@@ -417,6 +469,7 @@ void AttentionInspector::onProbeReady(const InspectorImage& image) {
               .scaled(image.image.width() * displayScale_, image.image.height() * displayScale_,
                       Qt::IgnoreAspectRatio, Qt::FastTransformation);
   updatingControls_ = true;
+  if (image.datasetSize > 0) itemSpin_->setRange(0, image.datasetSize - 1);
   blockSlider_->setRange(0, std::max(0, image.depth - 1));
   block_ = std::clamp(block_, 0, std::max(0, image.depth - 1));
   blockSlider_->setValue(block_);

@@ -42,6 +42,12 @@ class AttentionInspector : public QWidget {
   void addCheckpoint(const QString& label, const QString& path, bool select);
   QString checkpoint() const;
   void setDatasetItem(int index);
+  // Where dataset items come from: a folder (class folders or an image tree), an image list or
+  // a run's config.json (its data.eval); empty = Fashion-MNIST's test split. chosen = false
+  // goes back to the automatic choice: the checkpoint's run folder's config.json where there
+  // is one, else Fashion-MNIST.
+  void setDataset(const QString& where, bool chosen = true);
+  QString dataset() const;
   void setImageFile(const QString& path);
   // 0 = the model's own size, -1 = the image's own size, else a square side in pixels.
   void setInputSize(int size);
@@ -81,6 +87,8 @@ class AttentionInspector : public QWidget {
   void rowsRequested(quint64 requestId, int block, int head, int query);
   void openCheckpointRequested();
   void openImageRequested();
+  // The user asked to pick a dataset: a folder (true) or a list / config file (false).
+  void openDatasetRequested(bool folder);
   // After new rows have been drawn.
   void mapsUpdated();
 
@@ -102,11 +110,13 @@ class AttentionInspector : public QWidget {
   void updateQueryLabel();
   void onPaneClicked(QPointF imagePoint);
   void moveQuery(int dRow, int dCol);
+  void updateDatasetButton();
 
   QComboBox* checkpointCombo_ = nullptr;
   QComboBox* sourceCombo_ = nullptr;
   QSpinBox* itemSpin_ = nullptr;
   QPushButton* openImageButton_ = nullptr;
+  QPushButton* datasetButton_ = nullptr;
   QLabel* imageFileLabel_ = nullptr;
   QComboBox* sizeCombo_ = nullptr;
   QSlider* blockSlider_ = nullptr;
@@ -126,6 +136,8 @@ class AttentionInspector : public QWidget {
   QTimer* probeTimer_ = nullptr;
 
   QString imagePath_;
+  QString dataset_;
+  bool datasetChosen_ = false;
   InspectorImage image_;
   QImage base_;  // the model input, enlarged to the display scale
   int displayScale_ = 1;

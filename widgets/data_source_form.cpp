@@ -23,7 +23,7 @@ const QString kFashionMnist = QStringLiteral("fashion-mnist");
 bool ownedSourceKey(const QString& key) {
   return key == QLatin1String("source") || key == QLatin1String("root") ||
          key == QLatin1String("list") || key == QLatin1String("limit") ||
-         key == QLatin1String("split");
+         key == QLatin1String("split") || key == QLatin1String("res");
 }
 
 QJsonObject extrasOf(const QJsonObject& source) {
@@ -54,7 +54,8 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
       tr("Off: the training source also serves evaluation and Stages 1-2 (data.train)"));
   grid->addWidget(perStage_, 0, 0, 1, 4);
   grid->addWidget(new QLabel(tr("Source"), this), 1, 1);
-  grid->addWidget(new QLabel(tr("Images"), this), 1, 2, 1, 2);
+  grid->addWidget(new QLabel(tr("Images"), this), 1, 2);
+  grid->addWidget(new QLabel(tr("Side (px)"), this), 1, 3);
   const QString rowLabels[] = {tr("Training"), tr("Evaluation"), tr("Alignment")};
   const QString rowTips[] = {tr("Stage 0 and Stage 3 training (data.train)"),
                              tr("Every top-1 evaluation (data.eval)"),
@@ -88,7 +89,15 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
     limit_[r]->setToolTip(
         tr("Use N images of this source (0 or empty: all; an image-folder "
            "takes the classes in turn)"));
-    grid->addWidget(limit_[r], line, 2, 1, 2);
+    grid->addWidget(limit_[r], line, 2);
+    res_[r] = new QLineEdit(this);
+    res_[r]->setAccessibleName(QStringLiteral("data.%1.res").arg(key));
+    res_[r]->setPlaceholderText(r == Train ? tr("model's") : tr("as training"));
+    res_[r]->setToolTip(tr("The side of this stage's input in pixels (data.%1.res), a multiple of "
+                           "the patch size; empty: the model's img_size")
+                            .arg(key));
+    res_[r]->setMaximumWidth(90);
+    grid->addWidget(res_[r], line, 3);
     message_[r] = new QLabel(this);
     grid->addWidget(message_[r], line + 2, 1, 1, 3);
     pathKey_[r] = QStringLiteral("root");
@@ -100,6 +109,7 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
     });
     connect(path_[r], &QLineEdit::textEdited, this, [this] { changed(); });
     connect(limit_[r], &QLineEdit::textEdited, this, [this] { changed(); });
+    connect(res_[r], &QLineEdit::textEdited, this, [this] { changed(); });
     connect(browse_[r], &QToolButton::clicked, this, [this, r] { browse(r); });
   }
   const int loaderLine = 2 + 3 * kRows;
@@ -222,6 +232,7 @@ void DataSourceForm::setData(const QJsonObject& data) {
       source_[r]->setCurrentText(obj.value(QStringLiteral("source")).toString(kFashionMnist));
       path_[r]->setText(obj.value(pathKey_[r]).toString());
       limit_[r]->setText(given ? textOf(obj.value(QStringLiteral("limit"))) : QString());
+      res_[r]->setText(given ? textOf(obj.value(QStringLiteral("res"))) : QString());
       if (r > Train && (source_[r]->currentText() != source_[Train]->currentText() ||
                         path_[r]->text() != path_[Train]->text()))
         own = true;
@@ -232,6 +243,7 @@ void DataSourceForm::setData(const QJsonObject& data) {
       source_[r]->setCurrentText(kFashionMnist);
       path_[r]->setText(data.value(QStringLiteral("root")).toString());
       limit_[r]->setText(textOf(data.value(QString::fromLatin1(kLegacyLimits[r]))));
+      res_[r]->clear();
     }
   }
   perStage_->setChecked(own);
@@ -261,7 +273,9 @@ QJsonObject DataSourceForm::applyTo(const QJsonObject& previous) const {
       o.insert(key, v);
   };
   const bool own = perStage_->isChecked();
-  if (!own && source_[Train]->currentText() == kFashionMnist && !anyExtras) {
+  bool anyRes = false;
+  for (const QLineEdit* res : res_) anyRes = anyRes || !res->text().trimmed().isEmpty();
+  if (!own && source_[Train]->currentText() == kFashionMnist && !anyExtras && !anyRes) {
     // The Fashion-MNIST shorthand, as configs had it before per-stage data.
     for (const char* key : kRowKeys) data.remove(QString::fromLatin1(key));
     const QString root = path_[Train]->text().trimmed();
@@ -276,7 +290,11 @@ QJsonObject DataSourceForm::applyTo(const QJsonObject& previous) const {
       const QString src = sourceOf(r);
       const bool fmnist = src == kFashionMnist;
       const QJsonObject before = previous.value(key).toObject();
-      const bool needed = r == Train || own || !scalar(limit_[r]).isUndefined() ||
+      // A row left empty inherits the training row's side, as an absent data.<row> would.
+      QJsonValue res = scalar(res_[r]);
+      const bool ownRes = !res.isUndefined();
+      if (!ownRes && r > Train) res = scalar(res_[Train]);
+      const bool needed = r == Train || own || !scalar(limit_[r]).isUndefined() || ownRes ||
                           !extras[r].isEmpty() || (fmnist && r == Eval);
       if (!needed) {
         data.remove(key);
@@ -289,6 +307,7 @@ QJsonObject DataSourceForm::applyTo(const QJsonObject& previous) const {
       const int pathRow = own ? r : Train;
       if (!path.isEmpty()) obj.insert(pathKey_[pathRow], path);
       put(obj, QStringLiteral("limit"), scalar(limit_[r]));
+      put(obj, QStringLiteral("res"), res);
       if (fmnist)
         obj.insert(QStringLiteral("split"),
                    before.value(QStringLiteral("split"))
@@ -328,6 +347,7 @@ QWidget* DataSourceForm::widgetFor(const QString& field) const {
   if (parts[1] == QLatin1String("root")) return path_[Train];
   const QString sub = parts.size() > 2 ? parts[2] : QString();
   if (sub == QLatin1String("limit")) return limit_[r];
+  if (sub == QLatin1String("res")) return res_[r];
   const int shown = perStage_->isChecked() ? r : Train;
   if (sub == QLatin1String("root") || sub == QLatin1String("list") ||
       sub == QLatin1String("classes"))
@@ -339,13 +359,14 @@ void DataSourceForm::showProblem(const QString& field, const QString& reason) {
   QWidget* bad = field.isEmpty() ? nullptr : widgetFor(field);
   for (int r = 0; r < kRows; ++r)
     for (QWidget* w : {static_cast<QWidget*>(source_[r]), static_cast<QWidget*>(path_[r]),
-                       static_cast<QWidget*>(limit_[r])})
+                       static_cast<QWidget*>(limit_[r]), static_cast<QWidget*>(res_[r])})
       setInvalid(w, w == bad);
   setInvalid(threads_, threads_ == bad);
   setInvalid(badImage_, badImage_ == bad);
   int row = field.isEmpty() ? -1 : rowOf(field);
   // With one source for all, a problem in the shared source shows under the training row.
-  if (row > Train && row < kRows && bad && bad != limit_[row] && !perStage_->isChecked())
+  if (row > Train && row < kRows && bad && bad != limit_[row] && bad != res_[row] &&
+      !perStage_->isChecked())
     row = Train;
   for (int r = 0; r <= kRows; ++r) {
     const bool here = r == row;

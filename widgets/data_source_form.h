@@ -1,14 +1,15 @@
 #pragma once
 // The launcher's "data" block: where each stage's images come from (fashion-mnist,
-// image-folder or image-list; a folder picked or a path typed), how many, and the loader's
+// image-folder or image-list; a folder picked or a path typed), how many, at what input side
+// (per stage: data.<row>.res), and the loader's
 // decode threads and bad-image policy. One source serves all stages unless "Other source per
 // stage" is ticked. A problem the engine finds in a data field is shown next to its row.
 //
 // How the form writes the document's "data" object (keys it does not own are kept):
 //   one Fashion-MNIST source     the shorthand: root, train_limit, test_limit, alignment_limit
-//   anything else                data.train {source, root, limit}; data.eval and
+//   anything else                data.train {source, root, limit, res}; data.eval and
 //                                data.alignment when they differ (their own source, a limit,
-//                                or Fashion-MNIST's test split for evaluation)
+//                                a side, or Fashion-MNIST's test split for evaluation)
 #include <QJsonObject>
 #include <QString>
 #include <QWidget>
@@ -46,6 +47,7 @@ class DataSourceForm : public QWidget {
   QLineEdit* pathEdit(int row) const { return path_[row]; }
   QToolButton* browseButton(int row) const { return browse_[row]; }
   QLineEdit* limitEdit(int row) const { return limit_[row]; }
+  QLineEdit* resEdit(int row) const { return res_[row]; }
   QLineEdit* decodeThreadsEdit() const { return threads_; }
   QComboBox* badImageCombo() const { return badImage_; }
 
@@ -66,6 +68,7 @@ class DataSourceForm : public QWidget {
   QLineEdit* path_[kRows] = {};
   QToolButton* browse_[kRows] = {};
   QLineEdit* limit_[kRows] = {};
+  QLineEdit* res_[kRows] = {};
   QLabel* message_[kRows + 1] = {};
   QLineEdit* threads_ = nullptr;
   QComboBox* badImage_ = nullptr;

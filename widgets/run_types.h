@@ -15,8 +15,8 @@ namespace adala::widgets {
 
 // Stage names as the engine and the run database spell them, in stage order 0..3.
 const QStringList& stageNames();
-int stageIndex(const QString& stage);    // -1 when unknown
-QString stageTitle(int index);           // "Stage 1 · attention alignment" (translated)
+int stageIndex(const QString& stage);  // -1 when unknown
+QString stageTitle(int index);         // "Stage 1 · attention alignment" (translated)
 
 struct StepUpdate {
   QString stage;
@@ -73,11 +73,14 @@ struct StartRequest {
 
 // Which model and image the attention inspector should probe.
 struct ProbeRequest {
-  QString checkpoint;     // a .safetensors file
+  QString checkpoint;  // a .safetensors file
   bool datasetItem = true;
-  int itemIndex = 0;      // Fashion-MNIST test split
-  QString imagePath;      // when !datasetItem
-  int inputSize = 0;      // 0 = the model's img_size, -1 = the image's own size, else a square side
+  int itemIndex = 0;  // in `dataset`
+  // Where dataset items come from: empty = Fashion-MNIST's test split; a folder (class folders
+  // or an image tree), an image list file, or a run's config.json (its evaluation data).
+  QString dataset;
+  QString imagePath;  // when !datasetItem
+  int inputSize = 0;  // 0 = the model's img_size, -1 = the image's own size, else a square side
 };
 
 // What the attention inspector shows: the exact model input (as an 8-bit image) and its grid.
@@ -87,6 +90,7 @@ struct InspectorImage {
   int depth = 0, heads = 0;
   QString checkpoint, description;
   double forwardSeconds = 0.0;
+  int datasetSize = 0;  // items in the request's dataset (dataset items only)
 };
 
 // One query's rows (prefix tokens first, then the patch grid row-major) and per-head stats.

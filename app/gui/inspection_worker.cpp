@@ -1,7 +1,9 @@
 // LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/load_weights.h"
-#include "engine/data/fashion_mnist.h"
+#include "engine/core/safetensors.h"
+#include "engine/infer/inspection_dataset.h"
+#include "engine/train/pretrained_config.h"
 
 #include "app/gui/inspection_worker.h"
 
@@ -27,7 +29,9 @@ struct InspectionWorker::State {
   std::string modelPath;
   std::filesystem::file_time_type modelTime{};
   VisionTransformer model{nullptr};
-  ImageDataset test;
+  PretrainedConfig data;  // the checkpoint's normalisation (timm's pretrained_cfg)
+  std::shared_ptr<const Dataset> dataset;
+  std::string datasetKey;
 };
 
 InspectionWorker::InspectionWorker() : state_(std::make_unique<State>()) {}
@@ -40,6 +44,26 @@ at::Tensor to_tensor(const cv::Mat& image) {
   cv::Mat contiguous = image.isContinuous() ? image : image.clone();
   auto t = at::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, contiguous.channels()}, at::kFloat);
   return t.permute({2, 0, 1}).unsqueeze(0).clone();
+}
+
+// (C, H, W) uint8 -> H x W x C float in [0, 1].
+cv::Mat to_float_image(const at::Tensor& chw) {
+  const at::Tensor hwc = chw.permute({1, 2, 0}).contiguous().to(at::kFloat).div_(255.0);
+  const int c = static_cast<int>(hwc.size(2));
+  return cv::Mat(static_cast<int>(hwc.size(0)), static_cast<int>(hwc.size(1)), CV_32FC(c),
+                 hwc.data_ptr<float>())
+      .clone();
+}
+
+// The model's input as its checkpoint says it was trained: (x - mean) / std per channel.
+at::Tensor normalised(const at::Tensor& input, const PretrainedConfig& data) {
+  const int64_t c = input.size(1);
+  auto per_channel = [c](const std::vector<double>& v) {
+    std::vector<float> out(static_cast<size_t>(c));
+    for (int64_t i = 0; i < c; ++i) out[size_t(i)] = float(v.size() == 1 ? v[0] : v.at(size_t(i)));
+    return at::tensor(out).view({1, c, 1, 1});
+  };
+  return (input - per_channel(data.mean)) / per_channel(data.std);
 }
 
 // (1, C, H, W) in [0, 1] -> what the user sees (exactly the model's input, 8 bits).
@@ -73,6 +97,7 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     const auto mtime = std::filesystem::last_write_time(path);
     if (!s.model || s.modelPath != path || s.modelTime != mtime) {
       s.model = load_model(path, c10::Device(c10::kCPU));
+      s.data = pretrained_config_from_metadata(SafetensorsReader(path).metadata(), s.model->config());
       s.modelPath = path;
       s.modelTime = mtime;
     }
@@ -83,14 +108,20 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     // The image as float H x W x C in [0, 1].
     cv::Mat image;
     QString description;
+    int datasetSize = 0;
     if (request.datasetItem) {
-      if (!s.test.images.defined()) s.test = load_fashion_mnist(default_fashion_mnist_root(), "test");
-      const int64_t i = std::clamp<int64_t>(request.itemIndex, 0, s.test.size() - 1);
-      auto item = s.test.images[i].permute({1, 2, 0}).contiguous();  // H, W, 1
-      image = cv::Mat(static_cast<int>(item.size(0)), static_cast<int>(item.size(1)), CV_32FC1, item.data_ptr<float>()).clone();
-      description = tr("Fashion-MNIST test item %1 (%2)")
-                        .arg(i)
-                        .arg(QString::fromLatin1(fashion_mnist_class_name(s.test.labels[i].item<int64_t>())));
+      const std::string where = request.dataset.toStdString();
+      const std::string key = where + "\n" + std::to_string(channels);
+      if (!s.dataset || s.datasetKey != key) {
+        s.dataset.reset();
+        s.dataset = open_inspection_dataset(where, channels);
+        s.datasetKey = key;
+      }
+      const int64_t i = std::clamp<int64_t>(request.itemIndex, 0, s.dataset->size() - 1);
+      const Sample sample = s.dataset->get(i);
+      image = to_float_image(sample.image);
+      datasetSize = static_cast<int>(std::min<int64_t>(s.dataset->size(), 1 << 30));
+      description = tr("item %1: %2").arg(i).arg(QString::fromStdString(describe_inspection_item(*s.dataset, i, sample.label)));
     } else {
       cv::Mat raw = cv::imread(request.imagePath.toStdString(), channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
       if (raw.empty()) throw std::runtime_error("cannot read the image " + request.imagePath.toStdString());
@@ -134,7 +165,7 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
       return true;
     };
     s.probe.reset();
-    auto probe = std::make_shared<AttentionProbe>(s.model, input, options);
+    auto probe = std::make_shared<AttentionProbe>(s.model, normalised(input, s.data), options);
     s.probe = probe;
     InspectorImage out;
     out.image = to_qimage(input);
@@ -146,6 +177,7 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     out.heads = static_cast<int>(probe->num_heads());
     out.checkpoint = request.checkpoint;
     out.description = description;
+    out.datasetSize = datasetSize;
     out.forwardSeconds = probe->forward_seconds();
     emit ready(out);
   } catch (const ProbeCancelled&) {

@@ -120,8 +120,14 @@ int main(int argc, char** argv) {
                                  QStringLiteral("file"));
   const QCommandLineOption item(
       {QStringLiteral("dataset-index")},
-      QApplication::translate("main", "Fashion-MNIST test item for the inspector."),
+      QApplication::translate("main", "Dataset item for the inspector."),
       QStringLiteral("n"));
+  const QCommandLineOption dataset(
+      {QStringLiteral("dataset")},
+      QApplication::translate("main",
+                              "The inspector's dataset: class folders, an image folder or list, "
+                              "or a run's config.json (default: Fashion-MNIST's test split)."),
+      QStringLiteral("path"));
   const QCommandLineOption inputSize(
       {QStringLiteral("input-size")},
       QApplication::translate(
@@ -167,7 +173,7 @@ int main(int argc, char** argv) {
           "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
       QStringLiteral("config"));
   for (const auto* o :
-       {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &inputSize, &block, &head,
+       {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &dataset, &inputSize, &block, &head,
         &query, &tab, &scalingCsv, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
   const QCommandLineOption openSegmentation(
@@ -271,8 +277,10 @@ int main(int argc, char** argv) {
     window.compareRuns(ids);
   }
   auto* inspector = window.inspector();
-  if (cli.isSet(inspect) || cli.isSet(image) || cli.isSet(item)) {
+  if (cli.isSet(inspect) || cli.isSet(image) || cli.isSet(item) || cli.isSet(dataset)) {
     if (cli.isSet(inputSize)) inspector->setInputSize(cli.value(inputSize).toInt());
+    if (cli.isSet(dataset))
+      inspector->setDataset(QFileInfo(cli.value(dataset)).absoluteFilePath());
     if (cli.isSet(image))
       inspector->setImageFile(QFileInfo(cli.value(image)).absoluteFilePath());
     else if (cli.isSet(item))

@@ -304,6 +304,13 @@ void MainWindow::connectController() {
   connect(inspector_, &AttentionInspector::rowsRequested, c, &EngineController::requestRows);
   connect(inspector_, &AttentionInspector::openCheckpointRequested, this, &MainWindow::openCheckpointDialog);
   connect(inspector_, &AttentionInspector::openImageRequested, this, &MainWindow::openImageDialog);
+  connect(inspector_, &AttentionInspector::openDatasetRequested, this, [this](bool folder) {
+    const QString path =
+        folder ? QFileDialog::getExistingDirectory(this, tr("Open class folders or an image folder"))
+               : QFileDialog::getOpenFileName(this, tr("Open an image list or a run's config"), QString(),
+                                              tr("Image lists and configs (*.txt *.tsv *.json);;All files (*)"));
+    if (!path.isEmpty()) inspector_->setDataset(path);
+  });
   connect(c, &EngineController::probeProgress, inspector_, &AttentionInspector::onProbeProgress);
   connect(c, &EngineController::probeReady, inspector_, &AttentionInspector::onProbeReady);
   connect(c, &EngineController::probeFailed, inspector_, &AttentionInspector::onProbeFailed);

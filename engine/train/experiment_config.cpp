@@ -69,9 +69,11 @@ ViTConfig read_model(ConfigReader r, const std::string& teacher_weights, Experim
   std::vector<std::string> presets = vit_preset_names();
   ViTConfig m;
   c.model_from_weights = !r.has("preset") && !teacher_weights.empty();
+  // Without model.num_classes the head has as many classes as data.train (a preset's own count,
+  // often 0 for the ImageNet-free backbones, and a checkpoint's head are only starting points).
+  c.num_classes_from_data = !r.has("num_classes");
   if (c.model_from_weights) {
     m = model_of_weights(teacher_weights);
-    c.num_classes_from_data = !r.has("num_classes");
   } else {
     m = vit_preset(r.string("preset", "fmnist_tiny", presets));
   }

@@ -58,9 +58,9 @@ struct ExperimentConfig {
   ViTConfig model;
   std::string teacher_weights;  // non-empty: Stage 0 loads these instead of training
   // model.preset left out with teacher.weights given: the model is the file's (adala.config or
-  // the matching preset), the config's fields on top. With num_classes left out too, the
-  // pipeline sets it to data.train's class count (Stage 3 then starts a fresh head when the
-  // file's differs).
+  // the matching preset), the config's fields on top. With model.num_classes left out (preset or
+  // file), the pipeline sets it to data.train's class count (Stage 3 then starts a fresh head
+  // when the file's differs).
   bool model_from_weights = false;
   bool num_classes_from_data = false;
   DataConfig data;

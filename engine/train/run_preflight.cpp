@@ -26,7 +26,7 @@ void check_stages(const std::vector<int>& stages) {
   }
 }
 
-void check_model_fits_data(const ViTConfig& m, const std::string& root) {
+void check_model_fits_data(const ViTConfig& m, const std::string& root, bool classes_from_data) {
   ImageSetShape shape;
   try {
     shape = probe_fashion_mnist(root, "train");
@@ -38,7 +38,7 @@ void check_model_fits_data(const ViTConfig& m, const std::string& root) {
     throw ConfigError("model.in_chans", std::to_string(m.in_chans) + ", but the Fashion-MNIST " +
                                             "images in " + root + " have " +
                                             std::to_string(shape.channels) + " channel");
-  if (m.num_classes != shape.classes)
+  if (!classes_from_data && m.num_classes != shape.classes)
     throw ConfigError("model.num_classes", std::to_string(m.num_classes) +
                                                ", but Fashion-MNIST has " +
                                                std::to_string(shape.classes) + " classes");
@@ -82,8 +82,8 @@ void check_run_inputs(const ExperimentConfig& config, const PipelineOptions& opt
       config.data.root.empty() ? default_fashion_mnist_root() : config.data.root;
   // The Fashion-MNIST idx headers against the model; other sources are checked when the
   // pipeline opens them (open_pipeline_data), before anything trains.
-  if (config.data.train.source == "fashion-mnist" && !config.num_classes_from_data)
-    check_model_fits_data(config.model, root);
+  if (config.data.train.source == "fashion-mnist")
+    check_model_fits_data(config.model, root, config.num_classes_from_data);
   check_teacher(config, options);
 }
 

@@ -7,6 +7,7 @@
 #include <QtTest/QtTest>
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QSlider>
 
 #include <opencv2/imgcodecs.hpp>
@@ -16,6 +17,7 @@
 #include "app/gui/main_window.h"
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "tests/gui/gui_test_support.h"
 #include "widgets/attention_inspector.h"
@@ -186,6 +188,62 @@ class TestGuiInspector : public QObject {
     checkMapsAgainstEngine(probe);
     QCOMPARE(inspector_->rows().headKl.size(), 2);
     QCOMPARE(inspector_->rows().headKl[1], probe.rows(1, 1, inspector_->query()).kl);
+  }
+
+  void dataset_items_come_from_folders_and_from_a_runs_config() {
+    // Class folders of 28 x 28 grey PNGs, each image different.
+    const QString folder = dir_ + "/classes";
+    cv::RNG rng(5);
+    for (const char* cls : {"boots", "shirts"})
+      for (int i = 0; i < 3; ++i) {
+        cv::Mat m(28, 28, CV_8UC1);
+        rng.fill(m, cv::RNG::UNIFORM, 0, 255);
+        const std::string path = QString("%1/%2/%3.png").arg(folder, cls).arg(i).toStdString();
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        QVERIFY(cv::imwrite(path, m));
+      }
+    const std::string path = makeCheckpoint(dir_, "folder_teacher.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    inspector_->setInputSize(0);
+    inspector_->setDataset(folder);
+    inspector_->setDatasetItem(4);
+    inspector_->addCheckpoint("folder teacher", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    QCOMPARE(inspector_->probeImage().datasetSize, 6);
+    QVERIFY2(inspector_->probeImage().description.endsWith("1.png (shirts)"),
+             qPrintable(inspector_->probeImage().description));
+    // The maps are those of that very file.
+    const cv::Mat file = cv::imread((folder + "/shirts/1.png").toStdString(), cv::IMREAD_GRAYSCALE);
+    const at::Tensor input =
+        torch::from_blob(file.data, {1, 1, 28, 28}, torch::kByte).to(torch::kFloat).div(255.0);
+    inspector_->setOpacity(1.0);
+    checkMapsAgainstEngine(AttentionProbe(load_model(path, torch::kCPU), input));
+
+    // A checkpoint in a run folder brings that run's evaluation data (its config.json).
+    const QString run = dir_ + "/run-7";
+    std::filesystem::create_directories(run.toStdString());
+    QVERIFY(QFile::copy(QString::fromStdString(path), run + "/student.safetensors"));
+    write_text((run + "/config.json").toStdString(),
+               R"({"model": {"preset": "fmnist_micro"}, "data": {"eval": {"source": "image-list",
+                 "root": ")" + (folder + "/boots").toStdString() + R"(", "channels": 1}}})");
+    ready.clear();
+    inspector_->setDataset(QString(), false);
+    inspector_->addCheckpoint("run student", run + "/student.safetensors", true);
+    QCOMPARE(inspector_->dataset(), run + "/config.json");
+    inspector_->setDatasetItem(2);
+    QVERIFY(ready.wait(60000));
+    QCOMPARE(inspector_->probeImage().datasetSize, 3);
+    QVERIFY2(inspector_->probeImage().description.endsWith("2.png"),
+             qPrintable(inspector_->probeImage().description));
+    // An unusable dataset is reported, naming it.
+    QSignalSpy failed(controller_.get(), &EngineController::probeFailed);
+    inspector_->setDataset(dir_ + "/no-such-folder");
+    QVERIFY(failed.wait(60000));
+    QVERIFY2(failed.last().at(0).toString().contains(dir_ + "/no-such-folder: no such file or folder"),
+             qPrintable(failed.last().at(0).toString()));
+    inspector_->setDataset(QString());  // back to Fashion-MNIST for the other cases
   }
 
   void large_image_stays_interactive() {

@@ -104,7 +104,8 @@ class TestGuiLauncher : public QObject {
   void cleanup() { launcher_.reset(); }
 
   void valid_file_enables_start() {
-    QVERIFY2(launcher_->problem().ok(), qPrintable(launcher_->problem().field + ": " + launcher_->problem().reason));
+    QVERIFY2(launcher_->problem().ok(),
+             qPrintable(launcher_->problem().field + ": " + launcher_->problem().reason));
     QVERIFY(launcher_->startButton()->isEnabled());
     QCOMPARE(launcher_->field("stages.attention_alignment.max_steps")->text(), QString("5"));
     QCOMPARE(launcher_->dataForm()->limitEdit(DataSourceForm::Train)->text(), QString("256"));
@@ -121,7 +122,8 @@ class TestGuiLauncher : public QObject {
     retype(path, "-1");
     QLineEdit* edit = launcher_->field(path);
     QCOMPARE(launcher_->problem().field, path);
-    QVERIFY2(launcher_->problem().reason.contains("out of range"), qPrintable(launcher_->problem().reason));
+    QVERIFY2(launcher_->problem().reason.contains("out of range"),
+             qPrintable(launcher_->problem().reason));
     QVERIFY(!launcher_->startButton()->isEnabled());
     QVERIFY(launcher_->problemLabel()->text().contains(path));
     QVERIFY(launcher_->problemLabel()->text().contains("out of range"));
@@ -137,7 +139,8 @@ class TestGuiLauncher : public QObject {
     // Not a number at all: the engine names the expected type.
     retype(path, "abc");
     QCOMPARE(launcher_->problem().field, path);
-    QVERIFY2(launcher_->problem().reason.contains("expected a number"), qPrintable(launcher_->problem().reason));
+    QVERIFY2(launcher_->problem().reason.contains("expected a number"),
+             qPrintable(launcher_->problem().reason));
     QVERIFY(!launcher_->startButton()->isEnabled());
 
     // Fixed: Start comes back, the mark goes.
@@ -156,14 +159,15 @@ class TestGuiLauncher : public QObject {
     QVERIFY(launcher_->startButton()->isEnabled());
     retype("stages.teacher.batch_size", "2.5");
     QCOMPARE(launcher_->problem().field, QString("stages.teacher.batch_size"));
-    QVERIFY2(launcher_->problem().reason.contains("integer"), qPrintable(launcher_->problem().reason));
+    QVERIFY2(launcher_->problem().reason.contains("integer"),
+             qPrintable(launcher_->problem().reason));
     QVERIFY(!launcher_->startButton()->isEnabled());
     retype("stages.teacher.batch_size", "");  // empty: the default
     QVERIFY(launcher_->problem().ok());
   }
 
   void stage_selection_is_validated() {
-    launcher_->findChild<QTabWidget*>()->setCurrentIndex(2);  // Stages
+    launcher_->findChild<QTabWidget*>()->setCurrentIndex(2);      // Stages
     QTest::mouseClick(launcher_->stageCheck(0), Qt::LeftButton);  // no teacher, no weights
     QVERIFY(!launcher_->stageCheck(0)->isChecked());
     QCOMPARE(launcher_->problem().field, QString("teacher.weights"));
@@ -273,12 +277,47 @@ class TestGuiLauncher : public QObject {
     DataSourceForm* form = launcher_->dataForm();
     typeInto(form->limitEdit(DataSourceForm::Train), "100");
     QJsonObject data = startedConfig().value("data").toObject();
-    QCOMPARE(data, (QJsonObject{{"train_limit", 100}, {"test_limit", 256}, {"alignment_limit", 256}}));
+    QCOMPARE(data,
+             (QJsonObject{{"train_limit", 100}, {"test_limit", 256}, {"alignment_limit", 256}}));
     choose(form->sourceCombo(DataSourceForm::Train), "image-folder");
     typeInto(form->pathEdit(DataSourceForm::Train), classFolders("rgb"));
     QCOMPARE(launcher_->problem().field, QString("data.train.channels"));
     QVERIFY(form->problemText(DataSourceForm::Train).contains("model takes 1"));
     QVERIFY(!launcher_->startButton()->isEnabled());
+  }
+
+  // The input side per stage: typed per row, written as data.<row>.res; a side the patch does
+  // not divide is refused under its own row, naming the field.
+  void input_side_per_stage() {
+    choose(launcher_->combo("model.preset"), "vit_tiny");  // patch 16
+    DataSourceForm* form = launcher_->dataForm();
+    const QString root = classFolders("sides");
+    choose(form->sourceCombo(DataSourceForm::Train), "image-folder");
+    typeInto(form->pathEdit(DataSourceForm::Train), root);
+    typeInto(form->limitEdit(DataSourceForm::Train), "");
+    typeInto(form->limitEdit(DataSourceForm::Eval), "");
+    typeInto(form->limitEdit(DataSourceForm::Alignment), "");
+    typeInto(form->resEdit(DataSourceForm::Train), "64");
+    typeInto(form->resEdit(DataSourceForm::Alignment), "100");
+    QCOMPARE(launcher_->problem().field, QString("data.alignment.res"));
+    QVERIFY2(launcher_->problem().reason.contains("does not divide 100"),
+             qPrintable(launcher_->problem().reason));
+    QVERIFY(form->resEdit(DataSourceForm::Alignment)->property("invalid").toBool());
+    QVERIFY(form->problemText(DataSourceForm::Alignment).contains("data.alignment.res"));
+    QVERIFY(form->problemText(DataSourceForm::Train).isEmpty());
+    QVERIFY(!launcher_->startButton()->isEnabled());
+    typeInto(form->resEdit(DataSourceForm::Alignment), "96");
+    const QJsonObject data = startedConfig().value("data").toObject();
+    QCOMPARE(data.value("train").toObject(),
+             (QJsonObject{{"source", "image-folder"}, {"root", root}, {"res", 64}}));
+    QVERIFY(!data.contains("eval"));  // inherits data.train, its side too
+    QCOMPARE(data.value("alignment").toObject(),
+             (QJsonObject{{"source", "image-folder"}, {"root", root}, {"res", 96}}));
+    // Loading that document shows the sides again.
+    form->setData(data);
+    QCOMPARE(form->resEdit(DataSourceForm::Train)->text(), QString("64"));
+    QCOMPARE(form->resEdit(DataSourceForm::Eval)->text(), QString());
+    QCOMPARE(form->resEdit(DataSourceForm::Alignment)->text(), QString("96"));
   }
 
   // The folder picker: the "…" button opens a folder dialog; its choice fills the path.
@@ -297,7 +336,13 @@ class TestGuiLauncher : public QObject {
     static_cast<QDialog*>(dialog)->accept();  // QFileDialog::accept, as its Choose button
     QTRY_COMPARE(QDir(form->pathEdit(DataSourceForm::Train)->text()), QDir(root));
     QVERIFY(launcher_->problem().ok());
-    QCOMPARE(QDir(startedConfig().value("data").toObject().value("train").toObject().value("root").toString()),
+    QCOMPARE(QDir(startedConfig()
+                      .value("data")
+                      .toObject()
+                      .value("train")
+                      .toObject()
+                      .value("root")
+                      .toString()),
              QDir(root));
   }
 

@@ -107,6 +107,25 @@ class TestModelFromWeights : public QObject {
         parse_experiment_config(document(teacher_, R"({"preset":"fmnist_tiny"})", root_));
     QVERIFY(!p.model_from_weights);
     QCOMPARE(p.model.embed_dim, vit_preset("fmnist_tiny").embed_dim);
+    // Its class count too is only a starting point: without num_classes, data.train's count.
+    QVERIFY(p.num_classes_from_data);
+    const ExperimentConfig n = parse_experiment_config(
+        document(teacher_, R"({"preset":"fmnist_tiny","num_classes":10})", root_));
+    QVERIFY(!n.num_classes_from_data);
+  }
+
+  // A preset whose head differs from the data (fmnist_micro: 10; the folders: 3): the run
+  // trains a head for the data's classes.
+  void a_presets_head_takes_the_datas_class_count() {
+    const ExperimentConfig c =
+        parse_experiment_config(document(teacher_, R"({"preset":"fmnist_micro"})", root_));
+    RecordingSink sink;
+    JobControl control;
+    PipelineOptions o;
+    o.stages = {3};
+    o.run_dir = kDir + "/preset-run";
+    run_pipeline(c, o, sink, control);
+    QCOMPARE(head_classes_of_weights_file(stage_output_path(o.run_dir, 3)), int64_t(3));
   }
 
   void errors_name_the_field() {
