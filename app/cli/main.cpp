@@ -13,6 +13,7 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "engine/core/device.h"
+#include "engine/core/memory_reuse.h"
 
 namespace {
 
@@ -120,6 +121,7 @@ bool is_help(const std::string& arg) { return arg == "--help" || arg == "-h" || 
 
 int main(int argc, char** argv) {
   adala::reexec_with_passive_openmp_waits(argv);
+  adala::keep_freed_memory_for_reuse();
   // --threads N anywhere on the line; everything else, in order, is the command and its own.
   CommonOptions options;
   std::vector<std::string> line;

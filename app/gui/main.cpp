@@ -2,6 +2,7 @@
 // the same invocations serve users, scripted demos and screenshots.
 #include "engine/core/build_info.h"
 #include "engine/core/device.h"
+#include "engine/core/memory_reuse.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #endif
@@ -73,6 +74,7 @@ extern "C" void onTerminationSignal(int) {
 
 int main(int argc, char** argv) {
   adala::reexec_with_passive_openmp_waits(argv);
+  adala::keep_freed_memory_for_reuse();
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("AdaLA"));
   QApplication::setApplicationName(QStringLiteral("Workbench"));

@@ -31,14 +31,17 @@ struct Slot {
   Batch batch;
 };
 
-// Copies the samples into one (B, C, H, W) tensor with plain memcpy (no ATen kernels in the
-// decode threads, which would start intra-op thread teams of their own).
-at::Tensor stack_samples(const std::vector<at::Tensor>& images, const Dataset& dataset,
-                         const std::vector<int64_t>& used) {
-  const at::Tensor& first = images.front();
+std::vector<int64_t> batch_shape(const std::vector<at::Tensor>& images) {
   std::vector<int64_t> shape{int64_t(images.size())};
-  for (int64_t d : first.sizes()) shape.push_back(d);
-  at::Tensor out = at::empty(shape, first.options());
+  for (int64_t d : images.front().sizes()) shape.push_back(d);
+  return shape;
+}
+
+// Copies the samples into `out`, one (B, C, H, W) tensor, with plain memcpy (no ATen kernels in
+// the decode threads, which would start intra-op thread teams of their own).
+at::Tensor stack_samples(const std::vector<at::Tensor>& images, const Dataset& dataset,
+                         const std::vector<int64_t>& used, at::Tensor out) {
+  const at::Tensor& first = images.front();
   const size_t bytes = size_t(first.numel()) * first.element_size();
   auto* dst = static_cast<char*>(out.data_ptr());
   for (size_t i = 0; i < images.size(); ++i) {
@@ -63,6 +66,12 @@ struct BatchLoader::Shared {
   std::deque<std::shared_ptr<Slot>> queue;  // consecutive steps, the one asked for first
   bool stop = false;
   std::vector<std::thread> workers;
+
+  // Batch tensors handed out before and no longer referenced by anyone (no tensor, no view of
+  // their storage) are filled again: a fresh 40 MB batch each step would cost the kernel a page
+  // fault per 4 KB and the zeroing of every page, more than the copy into it.
+  std::mutex pool_mutex;
+  std::vector<at::Tensor> pool;
 
   mutable std::mutex bad_mutex;
   std::map<int64_t, std::string> bad;
@@ -124,11 +133,27 @@ struct BatchLoader::Shared {
     throw std::runtime_error("batch loader: every image of " + dataset.describe() + " is bad");
   }
 
+  at::Tensor batch_buffer(const std::vector<int64_t>& shape, const at::TensorOptions& options) {
+    std::lock_guard<std::mutex> lock(pool_mutex);
+    for (const at::Tensor& t : pool)
+      if (t.use_count() == 1 && t.storage().use_count() == 1 && t.sizes() == shape &&
+          t.dtype() == options.dtype())
+        return t;
+    at::Tensor fresh = at::empty(shape, options);
+    // Enough for the queue, one batch per decode thread and the consumer's current and previous.
+    if (int64_t(pool.size()) < options_capacity()) pool.push_back(fresh);
+    return fresh;
+  }
+  int64_t options_capacity() const { return options.prefetch + options.threads + 3; }
+
   void complete(Slot& slot) {
     if (!slot.error) {
       try {
         slot.batch.step = slot.step;
-        slot.batch.images = stack_samples(slot.images, dataset, slot.used);
+        const std::vector<int64_t> shape = batch_shape(slot.images);
+        at::Tensor buffer = options.pin_memory ? at::empty(shape, slot.images.front().options())
+                                               : batch_buffer(shape, slot.images.front().options());
+        slot.batch.images = stack_samples(slot.images, dataset, slot.used, std::move(buffer));
         slot.batch.labels = at::empty({int64_t(slot.labels.size())}, at::kLong);
         std::memcpy(slot.batch.labels.data_ptr<int64_t>(), slot.labels.data(),
                     slot.labels.size() * sizeof(int64_t));

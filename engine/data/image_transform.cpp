@@ -127,8 +127,10 @@ at::Tensor resize_box(const at::Tensor& image, double top, double left, double b
   int64_t row_hi = row_lo;
   for (size_t o = 0; o < ys.first.size(); ++o) row_hi = std::max(row_hi, ys.first[o] + ys.count[o]);
   const uint8_t* src = image.data_ptr<uint8_t>();
-  // Horizontal pass over the rows the vertical taps touch, then the vertical pass.
-  std::vector<float> rows(size_t(c * (row_hi - row_lo) * out_width));
+  // Horizontal pass over the rows the vertical taps touch, then the vertical pass. The buffer
+  // stays with the decode thread (every element is written before it is read).
+  thread_local std::vector<float> rows;
+  rows.resize(size_t(c * (row_hi - row_lo) * out_width));
   for (int64_t ch = 0; ch < c; ++ch)
     for (int64_t y = row_lo; y < row_hi; ++y) {
       const uint8_t* in = src + (ch * h + y) * w;
