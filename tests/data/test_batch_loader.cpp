@@ -109,6 +109,35 @@ class TestBatchLoader : public QObject {
     for (const auto& b : one) QVERIFY(b.wait_seconds >= 0.0);
   }
 
+  // Batch tensors are reused once nobody holds them: one the consumer still holds, or a view
+  // of one, keeps its values while later steps are decoded; dropped ones are filled again.
+  void held_batches_are_never_overwritten() {
+    auto data = std::make_shared<SyntheticDataset>(64);
+    LoaderOptions o;
+    o.threads = 2;
+    o.prefetch = 1;
+    o.seed = 42;  // as run()
+    BatchLoader loader(data, training_transform(), shuffled(64, 8), o);
+    const at::Tensor held = loader.batch(0).images;
+    const at::Tensor held_copy = held.clone();
+    const at::Tensor view = loader.batch(1).images[3];
+    const at::Tensor view_copy = view.clone();
+    std::set<const void*> buffers;
+    for (int64_t step = 2; step < 24; ++step) buffers.insert(loader.batch(step).images.data_ptr());
+    QVERIFY(at::equal(held, held_copy));
+    QVERIFY(at::equal(view, view_copy));
+    QVERIFY(!buffers.count(held.data_ptr()));
+    // 22 batches came from a handful of reused buffers, not 22 fresh ones.
+    QVERIFY2(buffers.size() <= 6, qPrintable(QString::number(buffers.size())));
+    // And reused buffers hold exactly what fresh ones would (every batch kept: none reused).
+    const std::vector<Batch> fresh = run(0, 0, 24, data);
+    BatchLoader reused(data, training_transform(), shuffled(64, 8), o);
+    for (int64_t step = 0; step < 24; ++step)
+      QVERIFY2(at::equal(reused.batch(step).images, fresh[size_t(step)].images),
+               qPrintable(QString("step %1").arg(step)));
+    QVERIFY(at::equal(fresh[0].images, held_copy));
+  }
+
   void a_step_asked_for_out_of_order_is_the_same_batch() {
     auto data = std::make_shared<SyntheticDataset>(64);
     const auto sequential = run(2, 2, 10, data);
