@@ -65,6 +65,7 @@ struct JobState {
 // A run to start (or resume) as the launcher describes it.
 struct StartRequest {
   QByteArray configJson;  // the experiment document (validated by the engine again)
+  QString configDir;      // its relative paths are relative to this folder
   QList<int> stages;      // 0..3
   QString device;         // "" = the document's
   QString resumeRunDir;   // non-empty: continue this run folder (configJson unused)

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -304,6 +305,10 @@ void StageLauncher::setPresets(const QStringList& presets) {
   revalidate();
 }
 
+QString StageLauncher::baseDir() const {
+  return filePath_.isEmpty() ? QDir::currentPath() : QFileInfo(filePath_).absolutePath();
+}
+
 bool StageLauncher::loadFile(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
@@ -412,7 +417,7 @@ void StageLauncher::onFieldEdited(const QString& path, const QString& text) {
 void StageLauncher::revalidate() {
   FieldProblem p;
   if (validator_) {
-    p = validator_(documentJson(), selectedStages());
+    p = validator_(documentJson(), selectedStages(), baseDir());
   }
   if (p.ok() && selectedStages().isEmpty())
     p = FieldProblem{QStringLiteral("stages"), tr("select at least one stage to run")};
@@ -471,6 +476,7 @@ void StageLauncher::start() {
   if (!problem_.ok() || running_) return;
   StartRequest r;
   r.configJson = documentJson();
+  r.configDir = baseDir();
   r.stages = selectedStages();
   startedStages_ = r.stages;
   emit startRequested(r);

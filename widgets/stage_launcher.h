@@ -34,9 +34,10 @@ struct FieldProblem {
   QString field, reason;
   bool ok() const { return field.isEmpty() && reason.isEmpty(); }
 };
-// Validates the document for a run of these stages (0..3).
-using ConfigValidator =
-    std::function<FieldProblem(const QByteArray& json, const QList<int>& stages)>;
+// Validates the document for a run of these stages (0..3); its relative paths are relative to
+// `baseDir` (the folder of the file it came from).
+using ConfigValidator = std::function<FieldProblem(const QByteArray& json, const QList<int>& stages,
+                                                   const QString& baseDir)>;
 
 class StageLauncher : public QWidget {
   Q_OBJECT
@@ -55,6 +56,9 @@ class StageLauncher : public QWidget {
   QJsonObject document() const { return document_; }
   QByteArray documentJson() const;
   QString filePath() const { return filePath_; }
+  // Where the document's relative paths point from: its file's folder, or the working folder
+  // for an experiment never saved.
+  QString baseDir() const;
 
   // Form access by dotted path ("stages.attention_alignment.lr", "seed", ...).
   QLineEdit* field(const QString& path) const;

@@ -10,6 +10,8 @@
 
 #include "app/gui/engine_controller.h"
 
+#include <filesystem>
+
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QMetaObject>
@@ -173,9 +175,13 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
       Qt::QueuedConnection);
 }
 
-FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages) {
+FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages,
+                                              const QString& baseDir) {
   try {
-    const ExperimentConfig c = parse_experiment_config(parse_json_strict(json.toStdString()));
+    const std::filesystem::path base = baseDir.isEmpty() ? std::filesystem::current_path()
+                                                         : std::filesystem::path(baseDir.toStdString());
+    const ExperimentConfig c =
+        parse_experiment_config(resolve_config_paths(parse_json_strict(json.toStdString()), base));
     check_data_paths(c);  // a folder or list file that is not there, named by its field
     // What run_pipeline would refuse before training anything.
     if (!stages.contains(0) && c.teacher_weights.empty() && !stages.isEmpty())

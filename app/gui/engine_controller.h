@@ -56,7 +56,8 @@ class EngineController : public QObject {
   void requestRows(quint64 requestId, int block, int head, int query);
 
   // The engine's own validation of an experiment document for these stages.
-  static adala::widgets::FieldProblem validateConfig(const QByteArray& json, const QList<int>& stages);
+  static adala::widgets::FieldProblem validateConfig(const QByteArray& json, const QList<int>& stages,
+                                                     const QString& baseDir = QString());
   static QStringList presetNames();
 
  signals:

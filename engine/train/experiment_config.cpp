@@ -176,6 +176,25 @@ ExperimentConfig parse_experiment_config(const Json& document) {
   return c;
 }
 
+Json resolve_config_paths(Json doc, const std::filesystem::path& base_dir) {
+  if (!doc.is_object()) return doc;
+  auto resolve = [&](Json& value) {
+    if (!value.is_string()) return;  // the parser names the wrong type
+    const std::filesystem::path p(value.get<std::string>());
+    if (p.empty() || !p.is_relative()) return;
+    value = Json(std::filesystem::absolute(base_dir / p).lexically_normal().string());
+  };
+  // The model may be read from teacher.weights, so it is resolved before anything is parsed.
+  if (auto t = doc.find("teacher"); t != doc.end() && t->is_object())
+    if (auto w = t->find("weights"); w != t->end()) resolve(*w);
+  if (auto d = doc.find("data"); d != doc.end() && d->is_object())
+    for (const char* key : {"train", "eval", "alignment"})
+      if (auto source = d->find(key); source != d->end() && source->is_object())
+        for (const char* field : {"root", "list", "classes"})
+          if (auto v = source->find(field); v != source->end()) resolve(*v);
+  return doc;
+}
+
 ExperimentConfig load_experiment_config(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
@@ -190,38 +209,8 @@ ExperimentConfig load_experiment_config(const std::string& path) {
   } catch (const JsonError& e) {
     throw ConfigError(path, e.what());
   }
-  // A relative teacher.weights is relative to the config file (the model may be read from it).
-  if (doc.is_object() && doc.contains("teacher") && doc["teacher"].is_object() &&
-      doc["teacher"].contains("weights") && doc["teacher"]["weights"].is_string()) {
-    std::filesystem::path weights(doc["teacher"]["weights"].get<std::string>());
-    if (!weights.empty() && weights.is_relative())
-      doc["teacher"]["weights"] =
-          Json(std::filesystem::absolute(std::filesystem::path(path).parent_path() / weights)
-                   .lexically_normal()
-                   .string());
-  }
+  doc = resolve_config_paths(std::move(doc), std::filesystem::path(path).parent_path());
   ExperimentConfig config = parse_experiment_config(doc);
-  // Relative data paths are relative to the config file too.
-  const std::filesystem::path config_dir = std::filesystem::path(path).parent_path();
-  std::pair<const char*, DataSourceConfig*> sources[] = {{"train", &config.data.train},
-                                                         {"eval", &config.data.eval},
-                                                         {"alignment", &config.data.alignment}};
-  for (auto& [key, source] : sources) {
-    if (!doc.contains("data") || !doc["data"].contains(key)) continue;
-    for (auto [field, value] : {std::pair<const char*, std::string*>{"root", &source->root},
-                                {"list", &source->list},
-                                {"classes", &source->classes}}) {
-      if (!doc["data"][key].contains(field) || value->empty()) continue;
-      std::filesystem::path p(*value);
-      if (p.is_relative()) p = std::filesystem::absolute(config_dir / p).lexically_normal();
-      *value = p.string();
-      config.source["data"][key][field] = Json(*value);
-    }
-  }
-  // Absent eval and alignment sources are train's, with its resolved paths.
-  const bool has_train = doc.contains("data") && doc["data"].contains("train");
-  if (has_train && !doc["data"].contains("eval")) config.data.eval = config.data.train;
-  if (has_train && !doc["data"].contains("alignment")) config.data.alignment = config.data.train;
   // A relative teacher.weights is relative to the config file; the run keeps the absolute path.
   if (!config.teacher_weights.empty()) {
     const std::filesystem::path weights =

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <stdexcept>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,26 +28,26 @@ class ConfigError : public std::runtime_error {
 // data.alignment (Stages 1-2, labels unused).
 struct DataSourceConfig {
   std::string source = "fashion-mnist";  // fashion-mnist | image-folder | image-list
-  std::string root;     // idx folder, class-folder root, image tree, or base of list paths
-  std::string list;     // image-list: a `path[<TAB>label]` file (empty: `root` is the tree)
+  std::string root;             // idx folder, class-folder root, image tree, or base of list paths
+  std::string list;             // image-list: a `path[<TAB>label]` file (empty: `root` is the tree)
   std::string split = "train";  // fashion-mnist: train | test
-  std::string classes;  // image-folder: a class list file (empty: sorted folder names)
-  int64_t limit = 0;    // > 0: the first `limit` items
+  std::string classes;          // image-folder: a class list file (empty: sorted folder names)
+  int64_t limit = 0;            // > 0: the first `limit` items
   int64_t channels = 1;
   TransformSpec transform;  // resolution: "res", default the model's img_size
 };
 
 struct DataConfig {
   std::string dataset = "fashion-mnist";
-  std::string root;            // default: the Debian package's folder
-  int64_t train_limit = 0;     // 0: the whole split
+  std::string root;         // default: the Debian package's folder
+  int64_t train_limit = 0;  // 0: the whole split
   int64_t test_limit = 0;
-  int64_t alignment_limit = 0; // images used by Stages 1-2 (labels unused); 0: train split
+  int64_t alignment_limit = 0;  // images used by Stages 1-2 (labels unused); 0: train split
   // Per-stage sources. Absent ones: eval and alignment use train's; without any, train is
   // Fashion-MNIST's train split, eval its test split (the limits above apply).
   DataSourceConfig train, eval, alignment;
-  int64_t decode_threads = 2;  // 0: decode in the training thread
-  int64_t prefetch = 4;        // batches decoded ahead
+  int64_t decode_threads = 2;    // 0: decode in the training thread
+  int64_t prefetch = 4;          // batches decoded ahead
   bool skip_bad_images = false;  // data.on_bad_image: "error" (default) or "skip"
 };
 
@@ -74,6 +75,11 @@ struct ExperimentConfig {
 
 // Validates every field; throws ConfigError naming the first bad one. Nothing runs before.
 ExperimentConfig parse_experiment_config(const Json& document);
+// The document with its relative paths (teacher.weights; data.{train,eval,alignment}.{root,
+// list,classes}) made absolute against `base_dir`: a config file's folder, or for a document
+// edited in the workbench, the folder of the file it came from.
+Json resolve_config_paths(Json document, const std::filesystem::path& base_dir);
+// Reads a config file; its relative paths are relative to its folder (resolve_config_paths).
 ExperimentConfig load_experiment_config(const std::string& path);
 
 }  // namespace adala

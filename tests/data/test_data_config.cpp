@@ -111,6 +111,23 @@ class TestDataConfig : public QObject {
              QString::fromStdString(expected));
   }
 
+  // The same rule for a document without a file (the workbench's edited experiment): every
+  // path field against the folder given; absolute ones and non-strings (the parser's to name)
+  // untouched.
+  void document_paths_resolve_against_a_base_folder() {
+    const Json doc = parse_json_strict(R"({"teacher": {"weights": "w/t.safetensors"},
+      "data": {"train": {"source": "image-folder", "root": "imgs", "classes": "../c.txt"},
+               "eval": {"source": "image-list", "list": "/abs/list.tsv", "root": 42},
+               "alignment": {"source": "image-list", "root": ""}}})");
+    const Json r = resolve_config_paths(doc, "/base/dir");
+    QCOMPARE(r["teacher"]["weights"].get<std::string>(), std::string("/base/dir/w/t.safetensors"));
+    QCOMPARE(r["data"]["train"]["root"].get<std::string>(), std::string("/base/dir/imgs"));
+    QCOMPARE(r["data"]["train"]["classes"].get<std::string>(), std::string("/base/c.txt"));
+    QCOMPARE(r["data"]["eval"]["list"].get<std::string>(), std::string("/abs/list.tsv"));
+    QCOMPARE(r["data"]["eval"]["root"].get<int>(), 42);
+    QCOMPARE(r["data"]["alignment"]["root"].get<std::string>(), std::string());
+  }
+
   void errors_name_the_field_data() {
     QTest::addColumn<QString>("doc");
     QTest::addColumn<QString>("expected");

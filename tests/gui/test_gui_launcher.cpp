@@ -320,6 +320,38 @@ class TestGuiLauncher : public QObject {
     QCOMPARE(form->resEdit(DataSourceForm::Alignment)->text(), QString("96"));
   }
 
+  // A loaded file's relative data paths point from its folder, whatever the working folder:
+  // validation accepts them and Start hands that folder to the engine with the document.
+  void relative_paths_are_relative_to_the_loaded_file() {
+    const QString project = dir_ + "/project";
+    QDir().mkpath(project + "/images/cat");
+    QDir().mkpath(project + "/images/dog");
+    const QString path = gui_test::writeTinyExperiment(project, "relative");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    doc["data"] = QJsonObject{
+        {"train", QJsonObject{{"source", "image-folder"}, {"root", "images"}, {"channels", 1}}}};
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(doc).toJson());
+    f.close();
+    QVERIFY(QDir::currentPath() != project);
+    QVERIFY(launcher_->loadFile(path));
+    QVERIFY2(launcher_->problem().ok(),
+             qPrintable(launcher_->problem().field + ": " + launcher_->problem().reason));
+    QCOMPARE(launcher_->baseDir(), project);
+    QSignalSpy start(launcher_.get(), &StageLauncher::startRequested);
+    QTest::mouseClick(launcher_->startButton(), Qt::LeftButton);
+    QCOMPARE(start.count(), 1);
+    const auto request = start.first().first().value<widgets::StartRequest>();
+    QCOMPARE(request.configDir, project);
+    // From the working folder instead, the same document names the missing folder.
+    const auto problem = gui::EngineController::validateConfig(request.configJson, {0, 1, 2, 3},
+                                                               QDir::currentPath());
+    QCOMPARE(problem.field, QString("data.train.root"));
+  }
+
   // The folder picker: the "…" button opens a folder dialog; its choice fills the path.
   void folder_picker_fills_the_path() {
     choose(launcher_->combo("model.preset"), "vit_tiny");
