@@ -54,15 +54,14 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
       tr("Off: the training source also serves evaluation and Stages 1-2 (data.train)"));
   grid->addWidget(perStage_, 0, 0, 1, 4);
   grid->addWidget(new QLabel(tr("Source"), this), 1, 1);
-  grid->addWidget(new QLabel(tr("Images"), this), 1, 2);
-  grid->addWidget(new QLabel(tr("Side (px)"), this), 1, 3);
+  grid->addWidget(new QLabel(tr("Images"), this), 1, 2, 1, 2);
   const QString rowLabels[] = {tr("Training"), tr("Evaluation"), tr("Alignment")};
   const QString rowTips[] = {tr("Stage 0 and Stage 3 training (data.train)"),
                              tr("Every top-1 evaluation (data.eval)"),
                              tr("Stages 1-2, labels unused (data.alignment)")};
   for (int r = 0; r < kRows; ++r) {
-    // Per stage: source and image count, then the path (full width), then any problem.
-    const int line = 2 + 3 * r;
+    // Per stage: source and image count, the path (full width), the input side, any problem.
+    const int line = 2 + 4 * r;
     const QString key = QString::fromLatin1(kRowKeys[r]);
     auto* label = new QLabel(rowLabels[r], this);
     label->setToolTip(rowTips[r]);
@@ -89,17 +88,19 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
     limit_[r]->setToolTip(
         tr("Use N images of this source (0 or empty: all; an image-folder "
            "takes the classes in turn)"));
-    grid->addWidget(limit_[r], line, 2);
+    grid->addWidget(limit_[r], line, 2, 1, 2);
     res_[r] = new QLineEdit(this);
     res_[r]->setAccessibleName(QStringLiteral("data.%1.res").arg(key));
     res_[r]->setPlaceholderText(r == Train ? tr("model's") : tr("as training"));
     res_[r]->setToolTip(tr("The side of this stage's input in pixels (data.%1.res), a multiple of "
                            "the patch size; empty: the model's img_size")
                             .arg(key));
-    res_[r]->setMaximumWidth(90);
-    grid->addWidget(res_[r], line, 3);
+    auto* sideLabel = new QLabel(tr("Side (px)"), this);
+    sideLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    grid->addWidget(sideLabel, line + 2, 0);
+    grid->addWidget(res_[r], line + 2, 1);
     message_[r] = new QLabel(this);
-    grid->addWidget(message_[r], line + 2, 1, 1, 3);
+    grid->addWidget(message_[r], line + 3, 1, 1, 3);
     pathKey_[r] = QStringLiteral("root");
 
     connect(source_[r], &QComboBox::currentTextChanged, this, [this] {
@@ -112,7 +113,7 @@ DataSourceForm::DataSourceForm(QWidget* parent) : QWidget(parent) {
     connect(res_[r], &QLineEdit::textEdited, this, [this] { changed(); });
     connect(browse_[r], &QToolButton::clicked, this, [this, r] { browse(r); });
   }
-  const int loaderLine = 2 + 3 * kRows;
+  const int loaderLine = 2 + 4 * kRows;
   auto* threadsLabel = new QLabel(tr("Decode threads"), this);
   grid->addWidget(threadsLabel, loaderLine, 0);
   threads_ = new QLineEdit(this);
