@@ -1087,6 +1087,30 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>Image lists and configs (*.txt *.tsv *.json);;All files (*)</source>
         <translation>이미지 목록과 설정 (*.txt *.tsv *.json);;모든 파일 (*)</translation>
     </message>
+    <message>
+        <source>Numerical health</source>
+        <translation>수치 안정성</translation>
+    </message>
+    <message>
+        <source>Per-block numerical health of the run: linear-attention normalisers, activation size, non-finite values (Ctrl+7)</source>
+        <translation>실행의 블록별 수치 안정성: 선형 어텐션 정규화 값, 활성값 크기, 유한하지 않은 값 (Ctrl+7)</translation>
+    </message>
+    <message>
+        <source>Numerical &amp;health</source>
+        <translation>수치 안정성(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Ctrl+7</source>
+        <translation>Ctrl+7</translation>
+    </message>
+    <message>
+        <source>Cannot read the health metrics of run %1: %2</source>
+        <translation>실행 %1의 수치 안정성 지표를 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Ctrl+7&lt;/td&gt;&lt;td&gt;numerical health heatmap&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;Ctrl+7&lt;/td&gt;&lt;td&gt;수치 안정성 히트맵&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::ScalingBenchProcess</name>
@@ -1867,6 +1891,81 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>The side of this stage&apos;s input in pixels (data.%1.res), a multiple of the patch size; empty: the model&apos;s img_size</source>
         <translation>이 단계 입력의 한 변 길이(픽셀, data.%1.res), 패치 크기의 배수; 비우면 모델의 img_size</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::HealthHeatmap</name>
+    <message>
+        <source>Stage:</source>
+        <translation>단계:</translation>
+    </message>
+    <message>
+        <source>The stage whose health metrics are shown</source>
+        <translation>수치 안정성 지표를 표시할 단계</translation>
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>지표:</translation>
+    </message>
+    <message>
+        <source>smallest linear-attention normaliser</source>
+        <translation>선형 어텐션 정규화 값의 최솟값</translation>
+    </message>
+    <message>
+        <source>share of normalisers below the threshold</source>
+        <translation>임계값보다 작은 정규화 값의 비율</translation>
+    </message>
+    <message>
+        <source>largest |activation|</source>
+        <translation>|활성값|의 최댓값</translation>
+    </message>
+    <message>
+        <source>non-finite attention outputs</source>
+        <translation>유한하지 않은 어텐션 출력 수</translation>
+    </message>
+    <message>
+        <source>non-finite block outputs</source>
+        <translation>유한하지 않은 블록 출력 수</translation>
+    </message>
+    <message>
+        <source>non-finite gradients</source>
+        <translation>유한하지 않은 그래디언트 수</translation>
+    </message>
+    <message>
+        <source>The health metric shown per block and step; cells with non-finite values (attention, block output or gradient) are outlined in red</source>
+        <translation>블록과 스텝별로 표시할 수치 안정성 지표. 유한하지 않은 값(어텐션, 블록 출력 또는 그래디언트)이 있는 칸은 빨간 테두리로 표시됩니다</translation>
+    </message>
+    <message>
+        <source>Numerical health per block</source>
+        <translation>블록별 수치 안정성</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>this build has no run database</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없습니다</translation>
+    </message>
+    <message>
+        <source> (log scale)</source>
+        <translation> (로그 눈금)</translation>
+    </message>
+    <message>
+        <source>No health metrics recorded for this run.</source>
+        <translation>이 실행에는 기록된 수치 안정성 지표가 없습니다.</translation>
+    </message>
+    <message>
+        <source>No health metrics for this stage.</source>
+        <translation>이 단계에는 수치 안정성 지표가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 blocks × %2 steps (%3 – %4); %5 cells with non-finite values</source>
+        <translation>블록 %1개 × 스텝 %2개 (%3 – %4), 유한하지 않은 값이 있는 칸 %5개</translation>
     </message>
 </context>
 <context>
@@ -3013,10 +3112,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>분할 뷰어가 처음 표시할 이미지 (1 = 첫 번째).</translation>
     </message>
     <message>
-        <source>Central tab to show: plot, inspector or scaling.</source>
-        <translation>가운데에 표시할 탭: plot(그래프), inspector(검사기) 또는 scaling(스케일링).</translation>
-    </message>
-    <message>
         <source>Plot this CSV of adala bench scaling --csv in the Scaling tab.</source>
         <translation>adala bench scaling --csv로 만든 이 CSV를 스케일링 탭에 그립니다.</translation>
     </message>
@@ -3027,6 +3122,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>The inspector&apos;s dataset: class folders, an image folder or list, or a run&apos;s config.json (default: Fashion-MNIST&apos;s test split).</source>
         <translation>인스펙터의 데이터셋: 클래스 폴더, 이미지 폴더나 목록, 또는 실행의 config.json (기본값: Fashion-MNIST 테스트 분할).</translation>
+    </message>
+    <message>
+        <source>Central tab to show: plot, health, inspector or scaling.</source>
+        <translation>가운데에 표시할 탭: plot(그래프), health(수치 안정성), inspector(검사기) 또는 scaling(스케일링).</translation>
     </message>
 </context>
 </TS>

@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
                                  QStringLiteral("row,col"));
   const QCommandLineOption tab(
       {QStringLiteral("tab")},
-      QApplication::translate("main", "Central tab to show: plot, inspector or scaling."),
+      QApplication::translate("main", "Central tab to show: plot, health, inspector or scaling."),
       QStringLiteral("name"));
   const QCommandLineOption scalingCsv(
       {QStringLiteral("scaling-csv")},
@@ -321,6 +321,7 @@ int main(int argc, char** argv) {
   if (cli.isSet(tab)) {
     const QString name = cli.value(tab);
     window.showTab(name == QLatin1String("inspector") ? MainWindow::InspectorTab
+                   : name == QLatin1String("health")  ? MainWindow::HealthTab
                    : name == QLatin1String("scaling") ? MainWindow::ScalingTab
                                                       : MainWindow::PlotTab);
   }

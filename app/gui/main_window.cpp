@@ -36,6 +36,7 @@
 #include "resources/resources.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
+#include "widgets/health_heatmap.h"
 #include "widgets/run_browser.h"
 #include "widgets/segmentation_results.h"
 #include "widgets/segmentation_viewer.h"
@@ -70,6 +71,10 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   inspector_ = new AttentionInspector(this);
   tabs_ = new QTabWidget(this);
   tabs_->addTab(plot_, tr("Attention MSE"));
+  health_ = new HealthHeatmap(this);
+  tabs_->addTab(health_, tr("Numerical health"));
+  tabs_->setTabToolTip(HealthTab, tr("Per-block numerical health of the run: linear-attention "
+                                     "normalisers, activation size, non-finite values (Ctrl+7)"));
   tabs_->addTab(inspector_, tr("Attention inspector"));
   scaling_ = new ScalingPanel(controller_->databasePath(), this);
   scaling_->setPresets(EngineController::presetNames());
@@ -187,6 +192,7 @@ void MainWindow::buildMenus() {
 
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
+  view->addAction(tr("Numerical &health"), QKeySequence(tr("Ctrl+7")), this, [this] { showTab(HealthTab); });
   view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
   view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this,
                   [this] { showTab(ScalingTab); });
@@ -266,6 +272,7 @@ void MainWindow::connectController() {
     launcher_->onJobStarted(s);
     plot_->startLiveRun(tr("#%1 %2 (live)").arg(s.runId).arg(s.name));
     plotShowsLive_ = true;
+    loadHealth(s.runId);
     browser_->refresh();
     browser_->selectRun(s.runId);
     updateStatus(tr("Run %1 (%2) running in %3").arg(s.runId).arg(s.name, s.runDir));
@@ -278,6 +285,8 @@ void MainWindow::connectController() {
   connect(c, &EngineController::stageChanged, this, [this](const StageUpdate& u) {
     launcher_->onStage(u);
     browser_->refresh();
+    // The heatmap follows the live run stage by stage (not step by step).
+    if (live_.runId > 0 && health_->runId() == live_.runId) loadHealth(live_.runId);
   });
   connect(c, &EngineController::log, launcher_, &StageLauncher::onLog);
   connect(c, &EngineController::evaluation, this, [this](const EvalUpdate& e) {
@@ -291,6 +300,7 @@ void MainWindow::connectController() {
   connect(c, &EngineController::jobFinished, this, [this](const JobState& s) {
     launcher_->onJobFinished(s);
     browser_->refresh();
+    if (s.runId > 0 && health_->runId() == s.runId) loadHealth(s.runId);
     updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
   });
   connect(c, &EngineController::jobQueued, this, &MainWindow::updateRunActions);
@@ -382,6 +392,7 @@ void MainWindow::openRun(qint64 id) {
     return;
   }
   plotShowsLive_ = false;
+  loadHealth(id);
   const auto checkpoints = runCheckpoints(id);
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
   showTab(PlotTab);
@@ -395,6 +406,7 @@ void MainWindow::compareRuns(const QList<qint64>& ids) {
     return;
   }
   plotShowsLive_ = false;
+  if (!ids.isEmpty()) loadHealth(ids.first());
   showTab(PlotTab);
   QStringList names;
   for (qint64 id : ids) names << QString::number(id);
@@ -418,7 +430,14 @@ void MainWindow::showLiveRun() {
   plot_->startLiveRun(tr("#%1 %2 (live)").arg(live_.runId).arg(live_.name));
   plot_->appendSteps(liveSteps_);
   plotShowsLive_ = true;
+  loadHealth(live_.runId);
   showTab(PlotTab);
+}
+
+void MainWindow::loadHealth(qint64 id) {
+  QString error;
+  if (!health_->loadRun(controller_->databasePath(), id, &error))
+    updateStatus(tr("Cannot read the health metrics of run %1: %2").arg(id).arg(error));
 }
 
 void MainWindow::exportPlot() {
@@ -529,6 +548,7 @@ void MainWindow::showShortcuts() {
          "<tr><td>C</td><td>query = class token</td></tr>"
          "</table>") +
           QStringLiteral("<table>") +
+          tr("<tr><td>Ctrl+7</td><td>numerical health heatmap</td></tr>") +
           tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the viewer</td></tr>") +
           SegmentationViewer::shortcutRows() + QStringLiteral("</table>"));
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The workbench window: run browser (left dock), stage launcher (right dock), and the
-// attention-MSE plots, the attention inspector and the resolution-scaling benchmark as
-// central tabs. Wires the widgets to the
+// attention-MSE plots, the numerical-health heatmap, the attention inspector and the
+// resolution-scaling benchmark as central tabs. Wires the widgets to the
 // EngineController; remembers its layout (QSettings); follows the system light/dark palette.
 #include <QList>
 #include <QMainWindow>
@@ -21,6 +21,7 @@ class QTabWidget;
 namespace adala::widgets {
 class AttentionInspector;
 class AttentionMsePlot;
+class HealthHeatmap;
 class RunBrowser;
 class SegmentationViewer;
 class StageLauncher;
@@ -34,13 +35,14 @@ class ScalingPanel;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  enum Tab { PlotTab = 0, InspectorTab = 1, ScalingTab = 2 };
+  enum Tab { PlotTab = 0, HealthTab = 1, InspectorTab = 2, ScalingTab = 3 };
 
   explicit MainWindow(EngineController* controller, QWidget* parent = nullptr);
   ~MainWindow() override;
 
   widgets::StageLauncher* launcher() const { return launcher_; }
   widgets::AttentionMsePlot* msePlot() const { return plot_; }
+  widgets::HealthHeatmap* healthHeatmap() const { return health_; }
   widgets::AttentionInspector* inspector() const { return inspector_; }
   widgets::RunBrowser* runBrowser() const { return browser_; }
   widgets::SegmentationViewer* segmentationViewer() const { return segmentation_; }
@@ -91,10 +93,13 @@ class MainWindow : public QMainWindow {
   void offerRunSegmentation(qint64 id, bool load, bool opened = false);
   void showShortcuts();
   void updateStatus(const QString& message);
+  // The run's health rows into the Numerical health tab (errors go to the status bar).
+  void loadHealth(qint64 id);
 
   EngineController* controller_;
   widgets::StageLauncher* launcher_ = nullptr;
   widgets::AttentionMsePlot* plot_ = nullptr;
+  widgets::HealthHeatmap* health_ = nullptr;
   widgets::AttentionInspector* inspector_ = nullptr;
   widgets::RunBrowser* browser_ = nullptr;
   widgets::SegmentationViewer* segmentation_ = nullptr;

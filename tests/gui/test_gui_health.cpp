@@ -1,0 +1,166 @@
+// The numerical-health heatmap against a run database written through RunStore (as the
+// engine's RunStoreSink writes it): the colour map's cells hold the stored value of block b at
+// step s, a cell with a non-finite count is marked, switching the key or the stage redraws, and
+// the main window shows an opened run in its "Numerical health" tab.
+#include <QtTest/QtTest>
+
+#include <QComboBox>
+#include <QTabWidget>
+
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "app/gui/engine_controller.h"
+#include "app/gui/main_window.h"
+#include "engine/store/run_store.h"
+#include "engine/train/stage_catalog.h"
+#include "tests/gui/gui_test_support.h"
+#include "widgets/health_heatmap.h"
+
+using namespace adala;
+using namespace adala::gui;
+using namespace adala::widgets;
+
+namespace {
+
+constexpr int kBlocks = 3;
+const qint64 kSteps[] = {0, 5, 10, 15};  // log_every 5
+
+// Distinct, known values per (key, stage, step, block).
+double minNormaliser(int stage, qint64 step, int block) {
+  return std::pow(10.0, -1.0 - block) * (1.0 + 0.01 * double(step)) * (stage == 1 ? 1.0 : 3.0);
+}
+double maxAbs(int stage, qint64 step, int block) {
+  return 10.0 * (block + 1) + double(step) + 100.0 * stage;
+}
+
+// A training run (id 1) with health rows for Stage 1 and Stage 2; Stage 1 block 1 has 7
+// non-finite attention values at step 10, Stage 2 block 2 non-finite gradients at step 15.
+int64_t writeRun(const QString& db) {
+  store::RunStore store(db.toStdString());
+  const int64_t run = store.create_run("health", "{}", "cpu", "", "");
+  for (int stage : {1, 2}) {
+    const std::string name = stage_name(stage);
+    store.begin_stage(run, name, stage, 20);
+    for (qint64 step : kSteps)
+      for (int b = 0; b < kBlocks; ++b) {
+        store.add_metric(run, name, step, "loss", -1, 0.5);
+        store.add_metric(run, name, step, "health.min_normaliser", b,
+                         minNormaliser(stage, step, b));
+        store.add_metric(run, name, step, "health.max_abs_activation", b, maxAbs(stage, step, b));
+        store.add_metric(run, name, step, "health.low_normaliser_share", b, 0.0);
+        store.add_metric(run, name, step, "health.attention_nonfinite", b,
+                         stage == 1 && step == 10 && b == 1 ? 7.0 : 0.0);
+        store.add_metric(run, name, step, "health.activation_nonfinite", b, 0.0);
+        store.add_metric(run, name, step, "health.grad_nonfinite", b,
+                         stage == 2 && step == 15 && b == 2 ? 3.0 : 0.0);
+      }
+    store.end_stage(run, name, store::RunStatus::Done);
+  }
+  store.flush();
+  return run;
+}
+
+double cell(const HealthHeatmap& map, qint64 step, int block) {
+  return map.colorMap()->data()->data(double(step), double(block));
+}
+
+}  // namespace
+
+class TestGuiHealth : public QObject {
+  Q_OBJECT
+  QString dir_, db_;
+  int64_t run_ = 0;
+
+ private slots:
+  void initTestCase() {
+    gui_test::isolateSettings();
+    dir_ = gui_test::freshDir(QStringLiteral("health"));
+    db_ = dir_ + QStringLiteral("/runs.sqlite");
+    run_ = writeRun(db_);
+  }
+
+  void cells_hold_the_stored_values() {
+    HealthHeatmap map;
+    map.resize(900, 500);
+    map.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&map));
+    QString error;
+    QVERIFY2(map.loadRun(db_, run_, &error), qPrintable(error));
+    QCOMPARE(map.stages(), QStringList({QString(stage_name(1)), QString(stage_name(2))}));
+    QVERIFY(map.setStage(stage_name(1)));
+    QVERIFY(map.setKey("health.min_normaliser"));
+    auto* data = map.colorMap()->data();
+    QCOMPARE(data->keySize(), 4);  // steps 0, 5, 10, 15
+    QCOMPARE(data->valueSize(), kBlocks);
+    for (qint64 step : kSteps)
+      for (int b = 0; b < kBlocks; ++b) QCOMPARE(cell(map, step, b), minNormaliser(1, step, b));
+    QCOMPARE(map.colorScale()->dataScaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(map.colorScale()->axis()->label().contains(map.keyCombo()->currentText()));
+
+    // One marked cell in Stage 1: block 1 at step 10.
+    QCOMPARE(map.markedCount(), 1);
+    QVERIFY(map.isMarked(1, 10));
+    QVERIFY(!map.isMarked(1, 5));
+    QVERIFY(!map.isMarked(0, 10));
+
+    // Another key through the combo: other values, linear scale for counts.
+    map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.max_abs_activation"));
+    for (qint64 step : kSteps)
+      for (int b = 0; b < kBlocks; ++b) QCOMPARE(cell(map, step, b), maxAbs(1, step, b));
+    map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.attention_nonfinite"));
+    QCOMPARE(map.colorScale()->dataScaleType(), QCPAxis::stLinear);
+    QCOMPARE(cell(map, 10, 1), 7.0);
+    QCOMPARE(cell(map, 10, 0), 0.0);
+    QCOMPARE(cell(map, 5, 1), 0.0);
+    QCOMPARE(map.markedCount(), 1);  // marks do not depend on the key shown
+
+    // The other stage through its combo.
+    map.stageCombo()->setCurrentIndex(map.stageCombo()->findData(QString(stage_name(2))));
+    map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.min_normaliser"));
+    for (qint64 step : kSteps)
+      for (int b = 0; b < kBlocks; ++b) QCOMPARE(cell(map, step, b), minNormaliser(2, step, b));
+    QCOMPARE(map.markedCount(), 1);
+    QVERIFY(map.isMarked(2, 15));
+    QVERIFY(!map.isMarked(1, 10));
+    map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.grad_nonfinite"));
+    QCOMPARE(cell(map, 15, 2), 3.0);
+  }
+
+  void a_missing_step_is_an_empty_cell() {
+    HealthHeatmap map;
+    map.setSamples({{stage_name(1), 0, "health.max_abs_activation", 0, 2.0},
+                    {stage_name(1), 4, "health.max_abs_activation", 0, 4.0},
+                    {stage_name(1), 10, "health.max_abs_activation", 0, 8.0}});
+    QVERIFY(map.setKey("health.max_abs_activation"));
+    QCOMPARE(map.colorMap()->data()->keySize(), 6);  // every 2 steps from 0 to 10
+    QCOMPARE(cell(map, 0, 0), 2.0);
+    QCOMPARE(cell(map, 4, 0), 4.0);
+    QCOMPARE(cell(map, 10, 0), 8.0);
+    QVERIFY(std::isnan(cell(map, 6, 0)));
+    QCOMPARE(map.markedCount(), 0);
+  }
+
+  void main_window_shows_an_opened_run() {
+    EngineController controller(db_);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs);
+    QCOMPARE(tabs->widget(MainWindow::HealthTab), static_cast<QWidget*>(window.healthHeatmap()));
+    QCOMPARE(tabs->tabText(MainWindow::HealthTab), QObject::tr("Numerical health"));
+    window.openRun(run_);
+    auto* map = window.healthHeatmap();
+    QCOMPARE(map->runId(), qint64(run_));
+    QCOMPARE(map->stage(), QString(stage_name(2)));  // the latest stage
+    QVERIFY(map->setKey("health.max_abs_activation"));
+    QCOMPARE(cell(*map, 5, 2), maxAbs(2, 5, 2));
+    QTest::keyClick(&window, Qt::Key_7, Qt::ControlModifier);
+    QCOMPARE(tabs->currentIndex(), int(MainWindow::HealthTab));
+  }
+};
+
+QTEST_MAIN(TestGuiHealth)
+#include "test_gui_health.moc"

@@ -1,0 +1,340 @@
+#include "widgets/health_heatmap.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMap>
+#include <QSet>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include <qcustomplot.h>
+
+#include "engine/train/stage_catalog.h"
+#include "widgets/log_axis_ticker.h"
+#include "widgets/plot_style.h"
+
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
+
+namespace adala::widgets {
+
+namespace {
+
+const char* const kMinNormaliser = "health.min_normaliser";
+const char* const kLowShare = "health.low_normaliser_share";
+const char* const kAttentionNonfinite = "health.attention_nonfinite";
+const char* const kActivationNonfinite = "health.activation_nonfinite";
+const char* const kGradNonfinite = "health.grad_nonfinite";
+const char* const kMaxAbsActivation = "health.max_abs_activation";
+
+bool isNonfiniteKey(const QString& key) {
+  return key == QLatin1String(kAttentionNonfinite) || key == QLatin1String(kActivationNonfinite) ||
+         key == QLatin1String(kGradNonfinite);
+}
+
+QString stageLabel(const QString& stage) {
+  const int index = stage_index(stage.toStdString());
+  return index >= 0 ? QStringLiteral("%1 · %2").arg(index).arg(stage) : stage;
+}
+
+}  // namespace
+
+QStringList HealthHeatmap::healthKeys() {
+  return {QLatin1String(kMinNormaliser),       QLatin1String(kLowShare),
+          QLatin1String(kMaxAbsActivation),    QLatin1String(kAttentionNonfinite),
+          QLatin1String(kActivationNonfinite), QLatin1String(kGradNonfinite)};
+}
+
+bool HealthHeatmap::logScaleKey(const QString& key) {
+  return key == QLatin1String(kMinNormaliser) || key == QLatin1String(kMaxAbsActivation);
+}
+
+HealthHeatmap::HealthHeatmap(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  auto* toolbar = new QHBoxLayout;
+  toolbar->addWidget(new QLabel(tr("Stage:"), this));
+  stageBox_ = new QComboBox(this);
+  stageBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  stageBox_->setToolTip(tr("The stage whose health metrics are shown"));
+  toolbar->addWidget(stageBox_);
+  toolbar->addWidget(new QLabel(tr("Metric:"), this));
+  keyBox_ = new QComboBox(this);
+  keyBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  keyBox_->addItem(tr("smallest linear-attention normaliser"), QLatin1String(kMinNormaliser));
+  keyBox_->addItem(tr("share of normalisers below the threshold"), QLatin1String(kLowShare));
+  keyBox_->addItem(tr("largest |activation|"), QLatin1String(kMaxAbsActivation));
+  keyBox_->addItem(tr("non-finite attention outputs"), QLatin1String(kAttentionNonfinite));
+  keyBox_->addItem(tr("non-finite block outputs"), QLatin1String(kActivationNonfinite));
+  keyBox_->addItem(tr("non-finite gradients"), QLatin1String(kGradNonfinite));
+  keyBox_->setToolTip(
+      tr("The health metric shown per block and step; cells with non-finite "
+         "values (attention, block output or gradient) are outlined in red"));
+  toolbar->addWidget(keyBox_);
+  summary_ = new QLabel(this);
+  summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // combos first
+  toolbar->addWidget(summary_, 1);
+  layout->addLayout(toolbar);
+
+  plot_ = new QCustomPlot(this);
+  plot_->setMinimumHeight(160);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  plot_->plotLayout()->insertRow(0);
+  plot_->plotLayout()->addElement(
+      0, 0,
+      new QCPTextElement(
+          plot_, tr("Numerical health per block"),
+          QFont(plot_->font().family(), plot_->font().pointSize() + 1, QFont::Bold)));
+  plot_->xAxis->setLabel(tr("step"));
+  plot_->yAxis->setLabel(tr("block"));
+  plot_->yAxis->setRangeReversed(true);  // block 0 at the top, as the model stacks them
+  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+  ticker->setTickStep(1.0);
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  plot_->yAxis->setTicker(ticker);
+  map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
+  map_->setInterpolate(false);
+  map_->setTightBoundary(false);
+  scale_ = new QCPColorScale(plot_);
+  plot_->plotLayout()->addElement(1, 1, scale_);
+  scale_->setType(QCPAxis::atRight);
+  map_->setColorScale(scale_);
+  QCPColorGradient gradient;  // viridis: ordered in lightness, readable in grey and for CVD
+  gradient.setColorStopAt(0.0, QColor(68, 1, 84));
+  gradient.setColorStopAt(0.25, QColor(59, 82, 139));
+  gradient.setColorStopAt(0.5, QColor(33, 145, 140));
+  gradient.setColorStopAt(0.75, QColor(94, 201, 98));
+  gradient.setColorStopAt(1.0, QColor(253, 231, 37));
+  gradient.setNanHandling(QCPColorGradient::nhNanColor);
+  gradient.setNanColor(QColor(160, 160, 160, 90));  // no value recorded
+  map_->setGradient(gradient);
+  auto* group = new QCPMarginGroup(plot_);
+  plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+  scale_->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+  layout->addWidget(plot_, 1);
+
+  connect(stageBox_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redraw(); });
+  connect(keyBox_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redraw(); });
+  connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
+    plot_->rescaleAxes();
+    plot_->replot();
+  });
+  applyTheme();
+  redraw();
+}
+
+bool HealthHeatmap::loadRun(const QString& dbPath, qint64 runId, QString* error) {
+#ifdef ADALA_HAVE_STORE
+  QVector<HealthSample> loaded;
+  try {
+    store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
+    for (const QString& key : healthKeys())
+      for (const auto& row : db.metrics(runId, "", key.toStdString()))
+        if (row.block >= 0)
+          loaded.push_back(
+              HealthSample{QString::fromStdString(row.stage), row.step, key, row.block, row.value});
+  } catch (const std::exception& e) {
+    if (error) *error = QString::fromUtf8(e.what());
+    return false;
+  }
+  // Rows come per key; order them by stage as the pipeline runs them.
+  std::stable_sort(loaded.begin(), loaded.end(), [](const HealthSample& a, const HealthSample& b) {
+    return stage_index(a.stage.toStdString()) < stage_index(b.stage.toStdString());
+  });
+  runId_ = runId;
+  setSamples(loaded);
+  return true;
+#else
+  Q_UNUSED(dbPath);
+  Q_UNUSED(runId);
+  if (error) *error = tr("this build has no run database");
+  return false;
+#endif
+}
+
+void HealthHeatmap::setSamples(const QVector<HealthSample>& samples) {
+  samples_ = samples;
+  rebuildStages();
+  redraw();
+}
+
+void HealthHeatmap::clear() {
+  runId_ = 0;
+  setSamples({});
+}
+
+bool HealthHeatmap::setKey(const QString& key) {
+  const int i = keyBox_->findData(key);
+  if (i < 0) return false;
+  keyBox_->setCurrentIndex(i);
+  return true;
+}
+
+bool HealthHeatmap::setStage(const QString& stage) {
+  const int i = stageBox_->findData(stage);
+  if (i < 0) return false;
+  stageBox_->setCurrentIndex(i);
+  return true;
+}
+
+QString HealthHeatmap::key() const { return keyBox_->currentData().toString(); }
+QString HealthHeatmap::stage() const { return stageBox_->currentData().toString(); }
+
+QStringList HealthHeatmap::stages() const {
+  QStringList out;
+  for (int i = 0; i < stageBox_->count(); ++i) out << stageBox_->itemData(i).toString();
+  return out;
+}
+
+bool HealthHeatmap::isMarked(int block, qint64 step) const {
+  return marked_.contains(qMakePair(block, step));
+}
+
+void HealthHeatmap::rebuildStages() {
+  const QString previous = stage();
+  QStringList names;
+  for (const auto& s : samples_)
+    if (!names.contains(s.stage)) names << s.stage;
+  const QSignalBlocker block(stageBox_);
+  stageBox_->clear();
+  for (const auto& name : names) stageBox_->addItem(stageLabel(name), name);
+  const int keep = stageBox_->findData(previous);
+  // The chosen stage is kept while the run has it; otherwise the latest stage is shown.
+  stageBox_->setCurrentIndex(keep >= 0 ? keep : int(names.size()) - 1);
+}
+
+void HealthHeatmap::redraw() {
+  const QString key = this->key();
+  const QString stage = this->stage();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+
+  // Cells: the steps of this stage (any health key), every block seen.
+  QVector<qint64> steps;
+  int blocks = 0;
+  QMap<QPair<int, qint64>, double> values, nonfinite;
+  for (const auto& s : samples_) {
+    if (s.stage != stage) continue;
+    steps << s.step;
+    blocks = std::max(blocks, s.block + 1);
+    if (s.key == key) values[qMakePair(s.block, s.step)] = s.value;
+    if (isNonfiniteKey(s.key) && (s.value > 0 || std::isnan(s.value)))
+      nonfinite[qMakePair(s.block, s.step)] += 1;
+  }
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+
+  for (auto* item : std::as_const(markedItems_)) plot_->removeItem(item);
+  markedItems_.clear();
+  marked_.clear();
+
+  const bool log = logScaleKey(key);
+  scale_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  if (log) {
+    scale_->axis()->setTicker(QSharedPointer<LogAxisTicker>::create());  // readable in a decade
+  } else {
+    scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    scale_->axis()->setNumberFormat("g");
+    scale_->axis()->setNumberPrecision(4);
+  }
+  scale_->axis()->setLabel(keyBox_->currentText() + (log ? tr(" (log scale)") : QString()));
+
+  if (steps.isEmpty() || blocks == 0) {
+    map_->data()->clear();
+    map_->setVisible(false);
+    summary_->setText(samples_.isEmpty() ? tr("No health metrics recorded for this run.")
+                                         : tr("No health metrics for this stage."));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return;
+  }
+  map_->setVisible(true);
+
+  // Steps on a regular grid (their greatest common spacing), so the x axis reads in steps;
+  // a step without rows is an empty (grey) cell.
+  qint64 spacing = 0;
+  for (int i = 1; i < steps.size(); ++i) spacing = std::gcd(spacing, steps[i] - steps[0]);
+  if (spacing <= 0) spacing = 1;
+  const qint64 first = steps.first(), last = steps.last();
+  qint64 columns = (last - first) / spacing + 1;
+  if (columns > 4096) {  // very long runs: one column per recorded step instead
+    spacing = 0;
+    columns = steps.size();
+  }
+  auto columnOf = [&](qint64 step) -> int {
+    if (spacing > 0) return int((step - first) / spacing);
+    return int(std::lower_bound(steps.begin(), steps.end(), step) - steps.begin());
+  };
+  const double x0 = double(first);
+  const double x1 = spacing > 0 ? double(last) : double(first + columns - 1);
+  map_->data()->setSize(int(columns), blocks);
+  // A single column or block still needs a non-empty range (the cell sits at the lower end).
+  map_->data()->setRange(QCPRange(x0, columns > 1 ? x1 : x0 + 1),
+                         QCPRange(0, blocks > 1 ? blocks - 1 : 1));
+  map_->data()->fill(nan);
+  for (auto it = values.cbegin(); it != values.cend(); ++it) {
+    map_->data()->setCell(columnOf(it.key().second), it.key().first, it.value());
+  }
+  // Colour range over the values the scale can draw (positive ones on a log scale).
+  QCPRange range;
+  bool any = false;
+  for (double v : std::as_const(values)) {
+    if (!std::isfinite(v) || (log && v <= 0)) continue;
+    if (!any) range = QCPRange(v, v);
+    range.expand(v);
+    any = true;
+  }
+  if (!any) range = log ? QCPRange(1e-6, 1) : QCPRange(0, 1);
+  if (range.size() <= 0)
+    range = log ? QCPRange(range.lower / 2, range.upper * 2)
+                : QCPRange(range.lower - 0.5, range.upper + 0.5);
+  map_->setDataRange(range);
+
+  const double halfWidth = spacing > 0 ? 0.5 * double(spacing) : 0.5;
+  for (auto it = nonfinite.cbegin(); it != nonfinite.cend(); ++it) {
+    const int block = it.key().first;
+    const qint64 step = it.key().second;
+    marked_ << it.key();
+    if (markedItems_.size() >= 2000) continue;  // drawn: the first 2000; counted: all
+    double x = 0, y = 0;
+    map_->data()->cellToCoord(columnOf(step), block, &x, &y);
+    auto* rect = new QCPItemRect(plot_);
+    rect->setClipToAxisRect(true);
+    rect->topLeft->setCoords(x - halfWidth, y - 0.5);
+    rect->bottomRight->setCoords(x + halfWidth, y + 0.5);
+    rect->setPen(QPen(QColor(230, 20, 20), 2));
+    rect->setBrush(Qt::NoBrush);
+    markedItems_ << rect;
+  }
+
+  plot_->xAxis->setRange(x0 - halfWidth, (columns > 1 ? x1 : x0) + halfWidth);
+  plot_->yAxis->setRange(-0.5, blocks - 0.5);
+  summary_->setText(tr("%1 blocks × %2 steps (%3 – %4); %5 cells with non-finite values")
+                        .arg(blocks)
+                        .arg(steps.size())
+                        .arg(first)
+                        .arg(last)
+                        .arg(marked_.size()));
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HealthHeatmap::applyTheme() {
+  applyPlotPalette(plot_, palette(), font());
+  scale_->axis()->setBasePen(plot_->xAxis->basePen());
+  scale_->axis()->setTickPen(plot_->xAxis->tickPen());
+  scale_->axis()->setSubTickPen(plot_->xAxis->subTickPen());
+  scale_->axis()->setTickLabelColor(plot_->xAxis->tickLabelColor());
+  scale_->axis()->setLabelColor(plot_->xAxis->labelColor());
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HealthHeatmap::changeEvent(QEvent* event) {
+  if (event->type() == QEvent::PaletteChange) applyTheme();
+  QWidget::changeEvent(event);
+}
+
+}  // namespace adala::widgets
