@@ -1560,10 +1560,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>헤드 %1</translation>
     </message>
     <message>
-        <source>%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s</source>
-        <translation>%1 · %2 × %3 픽셀, 토큰 %4개 (%7픽셀 패치 %5 × %6개) · 순전파 %8초</translation>
-    </message>
-    <message>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -1634,6 +1630,14 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Fashion-MNIST&apos;s test split</source>
         <translation>Fashion-MNIST 테스트 분할</translation>
+    </message>
+    <message>
+        <source>Precision of the forward pass: float32, or bfloat16 autocast (linear attention&apos;s state and normaliser stay float32)</source>
+        <translation>순전파의 정밀도: float32 또는 bfloat16 autocast (선형 어텐션의 상태와 정규화 항은 float32 유지)</translation>
+    </message>
+    <message>
+        <source>%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s (%9)</source>
+        <translation>%1 · %2 × %3 px, 토큰 %4개 (%7 px 패치 %5 × %6) · 순전파 %8초 (%9)</translation>
     </message>
 </context>
 <context>
@@ -3126,6 +3130,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Central tab to show: plot, health, inspector or scaling.</source>
         <translation>가운데에 표시할 탭: plot(그래프), health(수치 안정성), inspector(검사기) 또는 scaling(스케일링).</translation>
+    </message>
+    <message>
+        <source>Inspector forward pass: fp32 or bf16.</source>
+        <translation>인스펙터 순전파: fp32 또는 bf16.</translation>
     </message>
 </context>
 </TS>

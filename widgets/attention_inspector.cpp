@@ -190,6 +190,13 @@ QHBoxLayout* AttentionInspector::buildViewRow() {
   for (int s : {56, 112, 224, 512, 1024}) sizeCombo_->addItem(tr("%1 × %1").arg(s), s);
   sizeCombo_->setToolTip(tr("Resolution the model sees (position embeddings are interpolated)"));
   row2->addWidget(sizeCombo_);
+  precisionCombo_ = new QComboBox(this);
+  precisionCombo_->addItem(QStringLiteral("fp32"), QStringLiteral("fp32"));
+  precisionCombo_->addItem(QStringLiteral("bf16"), QStringLiteral("bf16"));
+  precisionCombo_->setToolTip(
+      tr("Precision of the forward pass: float32, or bfloat16 autocast (linear attention's "
+         "state and normaliser stay float32)"));
+  row2->addWidget(precisionCombo_);
   row2->addSpacing(8);
   row2->addWidget(caption(tr("Block:"), this));
   blockSlider_ = new QSlider(Qt::Horizontal, this);
@@ -308,6 +315,9 @@ void AttentionInspector::connectControls() {
   connect(sizeCombo_, &QComboBox::currentIndexChanged, this, [this] {
     if (!updatingControls_) scheduleProbe();
   });
+  connect(precisionCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!updatingControls_) scheduleProbe();
+  });
   connect(blockSlider_, &QSlider::valueChanged, this, [this](int b) {
     if (!updatingControls_) setBlock(b);
   });
@@ -423,6 +433,13 @@ void AttentionInspector::setInputSize(int size) {
   scheduleProbe();
 }
 
+void AttentionInspector::setPrecision(const QString& precision) {
+  const int index = precisionCombo_->findData(precision);
+  if (index >= 0) precisionCombo_->setCurrentIndex(index);
+}
+
+QString AttentionInspector::precision() const { return precisionCombo_->currentData().toString(); }
+
 void AttentionInspector::scheduleProbe() { probeTimer_->start(); }
 
 void AttentionInspector::emitProbe() {
@@ -434,6 +451,7 @@ void AttentionInspector::emitProbe() {
   r.dataset = dataset();
   r.imagePath = imagePath_;
   r.inputSize = sizeCombo_->currentData().toInt();
+  r.precision = precision();
   if (!r.datasetItem && r.imagePath.isEmpty()) return;
   progress_->setValue(0);
   progress_->setVisible(true);
@@ -482,15 +500,17 @@ void AttentionInspector::onProbeReady(const InspectorImage& image) {
   const int tokens = image.prefixTokens + image.gridHeight * image.gridWidth;
   if (!sameGrid || query_ < 0 || query_ >= tokens)
     query_ = image.prefixTokens + (image.gridHeight / 2) * image.gridWidth + image.gridWidth / 2;
-  statusLabel_->setText(tr("%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s")
-                            .arg(image.description)
-                            .arg(image.image.width())
-                            .arg(image.image.height())
-                            .arg(tokens)
-                            .arg(image.gridHeight)
-                            .arg(image.gridWidth)
-                            .arg(image.patchSize)
-                            .arg(image.forwardSeconds, 0, 'f', 2));
+  statusLabel_->setText(
+      tr("%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s (%9)")
+          .arg(image.description)
+          .arg(image.image.width())
+          .arg(image.image.height())
+          .arg(tokens)
+          .arg(image.gridHeight)
+          .arg(image.gridWidth)
+          .arg(image.patchSize)
+          .arg(image.forwardSeconds, 0, 'f', 2)
+          .arg(image.precision));
   rows_ = AttentionRows{};
   requestRows();
 }

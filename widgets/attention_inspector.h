@@ -51,6 +51,9 @@ class AttentionInspector : public QWidget {
   void setImageFile(const QString& path);
   // 0 = the model's own size, -1 = the image's own size, else a square side in pixels.
   void setInputSize(int size);
+  // The forward pass's precision: "fp32" or "bf16" (CPU autocast).
+  void setPrecision(const QString& precision);
+  QString precision() const;
   void setBlock(int block);
   void setHead(int head);
   // Token index (prefix tokens first); a patch (row, col) is prefix + row * gridWidth + col.
@@ -119,6 +122,7 @@ class AttentionInspector : public QWidget {
   QPushButton* datasetButton_ = nullptr;
   QLabel* imageFileLabel_ = nullptr;
   QComboBox* sizeCombo_ = nullptr;
+  QComboBox* precisionCombo_ = nullptr;
   QSlider* blockSlider_ = nullptr;
   QLabel* blockLabel_ = nullptr;
   QComboBox* headCombo_ = nullptr;

@@ -80,7 +80,8 @@ struct ProbeRequest {
   // Where dataset items come from: empty = Fashion-MNIST's test split; a folder (class folders
   // or an image tree), an image list file, or a run's config.json (its evaluation data).
   QString dataset;
-  QString imagePath;  // when !datasetItem
+  QString imagePath;                           // when !datasetItem
+  QString precision = QStringLiteral("fp32");  // of the forward pass: fp32 or bf16 (autocast)
   int inputSize = 0;  // 0 = the model's img_size, -1 = the image's own size, else a square side
 };
 
@@ -92,6 +93,7 @@ struct InspectorImage {
   QString checkpoint, description;
   double forwardSeconds = 0.0;
   int datasetSize = 0;  // items in the request's dataset (dataset items only)
+  QString precision;    // of the forward pass
 };
 
 // One query's rows (prefix tokens first, then the patch grid row-major) and per-head stats.

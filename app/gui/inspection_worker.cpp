@@ -1,6 +1,7 @@
 // LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/precision.h"
 #include "engine/core/safetensors.h"
 #include "engine/infer/inspection_dataset.h"
 #include "engine/train/pretrained_config.h"
@@ -165,7 +166,15 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
       return true;
     };
     s.probe.reset();
-    auto probe = std::make_shared<AttentionProbe>(s.model, normalised(input, s.data), options);
+    // The forward pass in the precision asked for (autocast; linear attention stays float32);
+    // the cached rows are float32 either way.
+    const Precision precision = precision_from_string(request.precision.toStdString());
+    check_precision_supported(precision, c10::Device(c10::kCPU));
+    std::shared_ptr<AttentionProbe> probe;
+    {
+      const AutocastScope autocast(c10::Device(c10::kCPU), precision);
+      probe = std::make_shared<AttentionProbe>(s.model, normalised(input, s.data), options);
+    }
     s.probe = probe;
     InspectorImage out;
     out.image = to_qimage(input);
@@ -178,6 +187,7 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     out.checkpoint = request.checkpoint;
     out.description = description;
     out.datasetSize = datasetSize;
+    out.precision = request.precision;
     out.forwardSeconds = probe->forward_seconds();
     emit ready(out);
   } catch (const ProbeCancelled&) {

@@ -130,6 +130,10 @@ int main(int argc, char** argv) {
                               "The inspector's dataset: class folders, an image folder or list, "
                               "or a run's config.json (default: Fashion-MNIST's test split)."),
       QStringLiteral("path"));
+  const QCommandLineOption inspectPrecision(
+      {QStringLiteral("precision")},
+      QApplication::translate("main", "Inspector forward pass: fp32 or bf16."),
+      QStringLiteral("precision"));
   const QCommandLineOption inputSize(
       {QStringLiteral("input-size")},
       QApplication::translate(
@@ -175,7 +179,7 @@ int main(int argc, char** argv) {
           "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
       QStringLiteral("config"));
   for (const auto* o :
-       {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &dataset, &inputSize, &block, &head,
+       {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &dataset, &inspectPrecision, &inputSize, &block, &head,
         &query, &tab, &scalingCsv, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
   const QCommandLineOption openSegmentation(
@@ -281,6 +285,15 @@ int main(int argc, char** argv) {
   auto* inspector = window.inspector();
   if (cli.isSet(inspect) || cli.isSet(image) || cli.isSet(item) || cli.isSet(dataset)) {
     if (cli.isSet(inputSize)) inspector->setInputSize(cli.value(inputSize).toInt());
+    if (cli.isSet(inspectPrecision)) {
+      const QString p = cli.value(inspectPrecision);
+      if (p != QLatin1String("fp32") && p != QLatin1String("bf16")) {
+        std::fprintf(stderr, "adala-workbench: --precision %s: fp32 or bf16 (CPU autocast)\n",
+                     qPrintable(p));
+        return 2;
+      }
+      inspector->setPrecision(p);
+    }
     if (cli.isSet(dataset))
       inspector->setDataset(QFileInfo(cli.value(dataset)).absoluteFilePath());
     if (cli.isSet(image))

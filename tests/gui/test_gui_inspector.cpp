@@ -17,6 +17,7 @@
 #include "app/gui/main_window.h"
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/precision.h"
 #include "engine/core/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "tests/gui/gui_test_support.h"
@@ -59,7 +60,8 @@ QColor expectedColour(double value, double vmax) {
 }
 
 bool close(const QColor& a, const QColor& b) {
-  return std::abs(a.red() - b.red()) <= 1 && std::abs(a.green() - b.green()) <= 1 && std::abs(a.blue() - b.blue()) <= 1;
+  return std::abs(a.red() - b.red()) <= 1 && std::abs(a.green() - b.green()) <= 1 &&
+         std::abs(a.blue() - b.blue()) <= 1;
 }
 
 }  // namespace
@@ -87,7 +89,8 @@ class TestGuiInspector : public QObject {
     QCOMPARE(shown.mse, rows.mse);
     const int prefix = static_cast<int>(probe.num_prefix_tokens());
     double vmax = 0.0;
-    for (size_t i = size_t(prefix); i < rows.softmax.size(); ++i) vmax = std::max({vmax, double(rows.softmax[i]), double(rows.linear[i])});
+    for (size_t i = size_t(prefix); i < rows.softmax.size(); ++i)
+      vmax = std::max({vmax, double(rows.softmax[i]), double(rows.linear[i])});
     QCOMPARE(inspector_->scaleMax(), vmax);
     const QImage soft = inspector_->paneImage(AttentionInspector::SoftmaxPane);
     const QImage lin = inspector_->paneImage(AttentionInspector::LinearPane);
@@ -97,12 +100,17 @@ class TestGuiInspector : public QObject {
       for (int c = 0; c < probe.grid_width(); ++c) {
         const auto t = size_t(probe.patch_token(r, c));
         const QPoint centre = inspector_->cellRect(r, c).center();
-        const QColor want[3] = {expectedColour(rows.softmax[t], vmax), expectedColour(rows.linear[t], vmax),
-                                expectedColour(std::abs(double(rows.linear[t]) - double(rows.softmax[t])), vmax)};
-        const QColor got[3] = {soft.pixelColor(centre), lin.pixelColor(centre), diff.pixelColor(centre)};
+        const QColor want[3] = {
+            expectedColour(rows.softmax[t], vmax), expectedColour(rows.linear[t], vmax),
+            expectedColour(std::abs(double(rows.linear[t]) - double(rows.softmax[t])), vmax)};
+        const QColor got[3] = {soft.pixelColor(centre), lin.pixelColor(centre),
+                               diff.pixelColor(centre)};
         for (int k = 0; k < 3; ++k)
           QVERIFY2(close(got[k], want[k]), qPrintable(QString("map %1 patch (%2,%3): %4 vs %5")
-                                                          .arg(k).arg(r).arg(c).arg(got[k].name(), want[k].name())));
+                                                          .arg(k)
+                                                          .arg(r)
+                                                          .arg(c)
+                                                          .arg(got[k].name(), want[k].name())));
         ++checked;
       }
     QCOMPARE(checked, int(probe.grid_height() * probe.grid_width()));
@@ -190,6 +198,36 @@ class TestGuiInspector : public QObject {
     QCOMPARE(inspector_->rows().headKl[1], probe.rows(1, 1, inspector_->query()).kl);
   }
 
+  // bf16 autocast: the maps are the engine's probe under the same autocast, and not the float32
+  // ones (so the choice reaches the forward pass).
+  void bf16_forward_pass() {
+    const std::string path =
+        makeCheckpoint(dir_, "bf16_teacher.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    inspector_->setInputSize(0);
+    inspector_->setDataset(QString());
+    inspector_->setDatasetItem(7);
+    inspector_->setPrecision("bf16");
+    inspector_->addCheckpoint("bf16 teacher", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    QCOMPARE(inspector_->probeImage().precision, QString("bf16"));
+    auto model = load_model(path, torch::kCPU);
+    auto test = load_fashion_mnist(default_fashion_mnist_root(), "test", 8);
+    const auto bf16 = [&] {
+      const AutocastScope autocast(torch::kCPU, Precision::BF16);
+      return std::make_unique<AttentionProbe>(model, test.images[7].unsqueeze(0));
+    }();
+    inspector_->setOpacity(1.0);
+    checkMapsAgainstEngine(*bf16);
+    const AttentionProbe fp32(model, test.images[7].unsqueeze(0));
+    const auto rows = fp32.rows(inspector_->block(), inspector_->head(), inspector_->query());
+    QVERIFY(std::vector<float>(inspector_->rows().softmax.begin(),
+                               inspector_->rows().softmax.end()) != rows.softmax);
+    inspector_->setPrecision("fp32");
+  }
+
   void dataset_items_come_from_folders_and_from_a_runs_config() {
     // Class folders of 28 x 28 grey PNGs, each image different.
     const QString folder = dir_ + "/classes";
@@ -202,7 +240,8 @@ class TestGuiInspector : public QObject {
         std::filesystem::create_directories(std::filesystem::path(path).parent_path());
         QVERIFY(cv::imwrite(path, m));
       }
-    const std::string path = makeCheckpoint(dir_, "folder_teacher.safetensors", AttentionMode::Softmax);
+    const std::string path =
+        makeCheckpoint(dir_, "folder_teacher.safetensors", AttentionMode::Softmax);
     QSignalSpy ready(controller_.get(), &EngineController::probeReady);
     QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
     inspector_->setInputSize(0);
@@ -227,7 +266,8 @@ class TestGuiInspector : public QObject {
     QVERIFY(QFile::copy(QString::fromStdString(path), run + "/student.safetensors"));
     write_text((run + "/config.json").toStdString(),
                R"({"model": {"preset": "fmnist_micro"}, "data": {"eval": {"source": "image-list",
-                 "root": ")" + (folder + "/boots").toStdString() + R"(", "channels": 1}}})");
+                 "root": ")" +
+                   (folder + "/boots").toStdString() + R"(", "channels": 1}}})");
     ready.clear();
     inspector_->setDataset(QString(), false);
     inspector_->addCheckpoint("run student", run + "/student.safetensors", true);
@@ -241,14 +281,16 @@ class TestGuiInspector : public QObject {
     QSignalSpy failed(controller_.get(), &EngineController::probeFailed);
     inspector_->setDataset(dir_ + "/no-such-folder");
     QVERIFY(failed.wait(60000));
-    QVERIFY2(failed.last().at(0).toString().contains(dir_ + "/no-such-folder: no such file or folder"),
-             qPrintable(failed.last().at(0).toString()));
+    QVERIFY2(
+        failed.last().at(0).toString().contains(dir_ + "/no-such-folder: no such file or folder"),
+        qPrintable(failed.last().at(0).toString()));
     inspector_->setDataset(QString());  // back to Fashion-MNIST for the other cases
   }
 
   void large_image_stays_interactive() {
     // A Stage-2-like student (linear attention) at 1024 x 1024: N = 65537 tokens.
-    const std::string path = makeCheckpoint(dir_, "student_stage2.safetensors", AttentionMode::Linear);
+    const std::string path =
+        makeCheckpoint(dir_, "student_stage2.safetensors", AttentionMode::Linear);
     cv::Mat big(1024, 1024, CV_8UC1);
     cv::randu(big, 0, 255);
     cv::GaussianBlur(big, big, cv::Size(0, 0), 12.0);
