@@ -5,7 +5,9 @@
 #include <set>
 #include <string>
 
+#include "engine/core/device.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/precision.h"
 #include "engine/core/weights_file_config.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
@@ -76,8 +78,28 @@ void check_teacher(const ExperimentConfig& c, const PipelineOptions& options) {
 
 }  // namespace
 
+// A stage precision the run's device cannot take (fp16 on a CPU, also where "auto" resolves to
+// one) is refused before the run is recorded, not when the stage starts.
+static void check_stage_precisions(const ExperimentConfig& c, const PipelineOptions& options) {
+  c10::Device device(c10::kCPU);
+  try {
+    device = resolve_device(options.device.empty() ? c.device : options.device);
+  } catch (const std::exception&) {
+    return;  // an unusable device is reported where the run opens it, as before
+  }
+  for (int s : options.stages) {
+    const std::string field = std::string("stages.") + stage_name(s) + ".precision";
+    try {
+      check_precision_supported(precision_from_string(c.stage(s).precision), device);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(field, e.what());
+    }
+  }
+}
+
 void check_run_inputs(const ExperimentConfig& config, const PipelineOptions& options) {
   check_stages(options.stages);
+  check_stage_precisions(config, options);
   const std::string root =
       config.data.root.empty() ? default_fashion_mnist_root() : config.data.root;
   // The Fashion-MNIST idx headers against the model; other sources are checked when the

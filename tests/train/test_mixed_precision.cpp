@@ -13,7 +13,10 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/numerical_health.h"
 #include "engine/core/precision.h"
+#include "engine/core/json.h"
+#include "engine/train/experiment_config.h"
 #include "engine/train/grad_scaler.h"
+#include "engine/train/run_preflight.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 #include "engine/train/training_loop.h"
@@ -351,6 +354,29 @@ class TestMixedPrecision : public QObject {
       QFAIL("fp16 on CPU was accepted");
     } catch (const ConfigError& e) {
       QCOMPARE(QString::fromStdString(e.field()), QString("stages.fine_tuning.precision"));
+    }
+  }
+
+  // "auto" on a machine without CUDA is a CPU run: fp16 is refused before the run is recorded,
+  // naming the stage's field, not when the stage starts.
+  void fp16_with_auto_device_on_a_cpu_is_refused_before_the_run() {
+    if (torch::cuda::is_available()) QSKIP("a CUDA device takes fp16");
+    const ExperimentConfig c = parse_experiment_config(parse_json_strict(
+        R"({"device": "auto", "model": {"preset": "fmnist_micro"},
+            "stages": {"feature_alignment": {"precision": "fp16"}}})"));
+    PipelineOptions o;
+    o.stages = {2};
+    try {
+      check_run_inputs(c, o);
+      QFAIL("fp16 on a CPU run was accepted");
+    } catch (const ConfigError& e) {
+      QCOMPARE(QString::fromStdString(e.field()), QString("stages.feature_alignment.precision"));
+    }
+    o.stages = {0};  // a stage that keeps fp32 passes this check
+    try {
+      check_run_inputs(c, o);
+    } catch (const ConfigError& e) {
+      QVERIFY2(std::string(e.field()).find("precision") == std::string::npos, e.what());
     }
   }
 
