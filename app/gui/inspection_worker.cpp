@@ -1,10 +1,8 @@
 // LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
 #include "engine/analysis/attention_probe.h"
-#include "engine/core/load_weights.h"
 #include "engine/core/precision.h"
-#include "engine/core/safetensors.h"
+#include "engine/infer/inference_model.h"
 #include "engine/infer/inspection_dataset.h"
-#include "engine/train/pretrained_config.h"
 
 #include "app/gui/inspection_worker.h"
 
@@ -97,8 +95,9 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     if (!std::filesystem::exists(path)) throw std::runtime_error("no such checkpoint: " + path);
     const auto mtime = std::filesystem::last_write_time(path);
     if (!s.model || s.modelPath != path || s.modelTime != mtime) {
-      s.model = load_model(path, c10::Device(c10::kCPU));
-      s.data = pretrained_config_from_metadata(SafetensorsReader(path).metadata(), s.model->config());
+      InferenceModel loaded = load_inference_model(path, c10::Device(c10::kCPU));
+      s.model = loaded.model;
+      s.data = std::move(loaded.data);
       s.modelPath = path;
       s.modelTime = mtime;
     }
