@@ -10,8 +10,6 @@
 
 #include "app/gui/engine_controller.h"
 
-#include <filesystem>
-
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QMetaObject>
@@ -178,10 +176,7 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
 FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages,
                                               const QString& baseDir) {
   try {
-    const std::filesystem::path base = baseDir.isEmpty() ? std::filesystem::current_path()
-                                                         : std::filesystem::path(baseDir.toStdString());
-    const ExperimentConfig c =
-        parse_experiment_config(resolve_config_paths(parse_json_strict(json.toStdString()), base));
+    const ExperimentConfig c = parse_experiment_text(json.toStdString(), baseDir.toStdString());
     check_data_paths(c);  // a folder or list file that is not there, named by its field
     // What run_pipeline would refuse before training anything.
     if (!stages.contains(0) && c.teacher_weights.empty() && !stages.isEmpty())

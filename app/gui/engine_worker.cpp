@@ -61,10 +61,8 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_pt
       config = load_run_config(options.run_dir);
       options.stages = load_run_stages(options.run_dir);
     } else {
-      const fs::path base = request.configDir.isEmpty() ? fs::current_path()
-                                                        : fs::path(request.configDir.toStdString());
-      config = parse_experiment_config(
-          resolve_config_paths(parse_json_strict(request.configJson.toStdString()), base));
+      config = parse_experiment_text(request.configJson.toStdString(),
+                                     request.configDir.toStdString());
       options.stages.assign(request.stages.begin(), request.stages.end());
       if (options.stages.empty()) throw ConfigError("stages", "no stage selected");
       config.runs_dir = fs::absolute(config.runs_dir).string();

@@ -195,6 +195,11 @@ Json resolve_config_paths(Json doc, const std::filesystem::path& base_dir) {
   return doc;
 }
 
+ExperimentConfig parse_experiment_text(const std::string& text,
+                                       const std::filesystem::path& base_dir) {
+  return parse_experiment_config(resolve_config_paths(parse_json_strict(text), base_dir));
+}
+
 ExperimentConfig load_experiment_config(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))

@@ -79,6 +79,10 @@ ExperimentConfig parse_experiment_config(const Json& document);
 // list,classes}) made absolute against `base_dir`: a config file's folder, or for a document
 // edited in the workbench, the folder of the file it came from.
 Json resolve_config_paths(Json document, const std::filesystem::path& base_dir);
+// A document's text whose relative paths point from `base_dir` (empty: the working folder), as
+// the workbench hands an edited experiment to the engine: parse, resolve, validate.
+ExperimentConfig parse_experiment_text(const std::string& text,
+                                       const std::filesystem::path& base_dir);
 // Reads a config file; its relative paths are relative to its folder (resolve_config_paths).
 ExperimentConfig load_experiment_config(const std::string& path);
 

@@ -126,6 +126,13 @@ class TestDataConfig : public QObject {
     QCOMPARE(r["data"]["eval"]["list"].get<std::string>(), std::string("/abs/list.tsv"));
     QCOMPARE(r["data"]["eval"]["root"].get<int>(), 42);
     QCOMPARE(r["data"]["alignment"]["root"].get<std::string>(), std::string());
+    // No base folder: the working folder (a workbench experiment never saved).
+    const ExperimentConfig c = parse_experiment_text(
+        R"({"data": {"train": {"source": "image-folder", "root": "imgs", "channels": 3}},
+            "model": {"preset": "vit_tiny"}})",
+        "");
+    QCOMPARE(QString::fromStdString(c.data.train.root),
+             QString::fromStdString((std::filesystem::current_path() / "imgs").string()));
   }
 
   void errors_name_the_field_data() {
