@@ -141,10 +141,10 @@ struct BatchLoader::Shared {
         return t;
     at::Tensor fresh = at::empty(shape, options);
     // Enough for the queue, one batch per decode thread and the consumer's current and previous.
-    if (int64_t(pool.size()) < options_capacity()) pool.push_back(fresh);
+    if (int64_t(pool.size()) < pool_capacity()) pool.push_back(fresh);
     return fresh;
   }
-  int64_t options_capacity() const { return options.prefetch + options.threads + 3; }
+  int64_t pool_capacity() const { return options.prefetch + options.threads + 3; }
 
   void complete(Slot& slot) {
     if (!slot.error) {
