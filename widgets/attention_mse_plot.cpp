@@ -1,24 +1,31 @@
 #include "widgets/attention_mse_plot.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QEvent>
 #include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSlider>
 #include <QSplitter>
 #include <QTextStream>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <qcustomplot.h>
 
 #include "engine/train/stage_catalog.h"
+#include "widgets/log_axis_ticker.h"
+#include "widgets/plot_hover.h"
+#include "widgets/plot_legend.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_types.h"
+#include "widgets/series_smoothing.h"
 
 #ifdef ADALA_HAVE_QTSVG
 #include <QSvgGenerator>
@@ -34,15 +41,8 @@ namespace {
 // The stages this plot draws: per-block attention MSE (Stage 1), feature MSE (Stage 2).
 constexpr int kAttentionAlignment = 1;
 constexpr int kFeatureAlignment = 2;
-
-// Tableau-10: one colour per block (curves) or per run (bars, Stage 2).
-QColor seriesColor(int i) {
-  static const QColor colors[] = {QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44),
-                                  QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
-                                  QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
-                                  QColor(23, 190, 207)};
-  return colors[((i % 10) + 10) % 10];
-}
+// The metric each logged step records with its wall-clock time (seconds since the epoch).
+constexpr const char* kWallTimeKey = "wall_time";
 
 Qt::PenStyle runPenStyle(int run) {
   static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
@@ -68,6 +68,25 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   auto* fit = new QPushButton(tr("Fit"), this);
   fit->setToolTip(tr("Show all data (or double-click a plot)"));
   toolbar->addWidget(fit);
+  toolbar->addSpacing(12);
+  toolbar->addWidget(new QLabel(tr("Smoothing"), this));
+  smoothing_ = new QSlider(Qt::Horizontal, this);
+  smoothing_->setRange(0, 99);
+  smoothing_->setValue(0);
+  smoothing_->setFixedWidth(120);
+  smoothing_->setToolTip(
+      tr("Exponential moving average of the curves (0: raw values); the CSV "
+         "export keeps the raw values"));
+  toolbar->addWidget(smoothing_);
+  smoothingValue_ = new QLabel(QStringLiteral("0.00"), this);
+  toolbar->addWidget(smoothingValue_);
+  toolbar->addSpacing(12);
+  toolbar->addWidget(new QLabel(tr("x axis"), this));
+  xAxisBox_ = new QComboBox(this);
+  xAxisBox_->addItem(tr("step"));
+  xAxisBox_->addItem(tr("wall time"));
+  xAxisBox_->setToolTip(tr("Steps, or the wall-clock time since the run's first logged step"));
+  toolbar->addWidget(xAxisBox_);
   summary_ = new QLabel(this);
   toolbar->addWidget(summary_, 1);
   layout->addLayout(toolbar);
@@ -82,6 +101,7 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   feature_ = new QCustomPlot(lower);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({600, 400});  // 3 : 2 whatever the plots' size hints (a long legend)
   areaLayout->addWidget(split);
   layout->addWidget(plotArea_, 1);
 
@@ -89,7 +109,6 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   curves_->xAxis->setLabel(tr("step"));
   curves_->yAxis->setLabel(tr("MSE (linear vs softmax attention output)"));
   curves_->legend->setVisible(true);
-  curves_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   addTitle(bars_, tr("Final Stage-1 MSE per block"));
   bars_->xAxis->setLabel(tr("block"));
   bars_->yAxis->setLabel(tr("MSE"));
@@ -104,6 +123,17 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
     connect(plot, &QCustomPlot::mouseWheel, this, [this] { userNavigated_ = true; });
     connect(plot, &QCustomPlot::mouseDoubleClick, this, [this] { fitAll(); });
   }
+  // Legends beside / under the axes, never on the curves; a click on an entry hides its curve.
+  placeLegendOutside(curves_, LegendPlace::Right);
+  placeLegendOutside(bars_, LegendPlace::Below);
+  placeLegendOutside(feature_, LegendPlace::Below);
+  for (auto* plot : {curves_, bars_, feature_})
+    enableLegendToggle(plot, [this](QCPAbstractPlottable* p) {
+      hidden_.removeAll(p->name());
+      if (!p->visible()) hidden_ << p->name();
+    });
+  curvesHover_ = new PlotHover(curves_);
+  featureHover_ = new PlotHover(feature_);
   bars_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   bars_->axisRect()->setRangeDrag(Qt::Vertical);
   bars_->axisRect()->setRangeZoom(Qt::Vertical);
@@ -115,6 +145,17 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   connect(replotTimer_, &QTimer::timeout, this, &AttentionMsePlot::refreshLive);
   connect(logBox_, &QCheckBox::toggled, this, &AttentionMsePlot::setLogScale);
   connect(fit, &QPushButton::clicked, this, &AttentionMsePlot::fitAll);
+  connect(smoothing_, &QSlider::valueChanged, this, [this](int value) {
+    smoothingValue_->setText(QString::number(value / 100.0, 'f', 2));
+    const QString note = value > 0 ? tr(" (smoothed)") : QString();
+    curvesHover_->setValueNote(note);
+    featureHover_->setValueNote(note);
+    fillGraphs();
+    for (auto* p : {curves_, feature_}) p->replot(QCustomPlot::rpQueuedReplot);
+  });
+  connect(xAxisBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          [this](int index) { setXAxis(index == 1 ? XAxis::WallTime : XAxis::Step); });
+  applyXAxis();
   applyTheme();
   applyScale();
   rebuild();
@@ -128,17 +169,20 @@ void AttentionMsePlot::clear() {
 
 void AttentionMsePlot::startLiveRun(const QString& label) {
   series_.clear();
-  series_.push_back(Series{label, {}, {}});
+  series_.push_back(Series{label, {}, {}, {}, {}});
   userNavigated_ = false;
   rebuild();
   replotTimer_->start();
 }
 
 void AttentionMsePlot::appendSteps(const QVector<StepUpdate>& steps) {
-  if (series_.isEmpty()) series_.push_back(Series{tr("live run"), {}, {}});
+  if (series_.isEmpty()) series_.push_back(Series{tr("live run"), {}, {}, {}, {}});
   auto& s = series_.back();
   for (const auto& m : steps) {
     const int stage = stageIndex(m.stage);
+    const auto wall = m.extra.constFind(QLatin1String(kWallTimeKey));
+    if (wall != m.extra.constEnd() && stage == kAttentionAlignment) s.wall1[m.step] = wall.value();
+    if (wall != m.extra.constEnd() && stage == kFeatureAlignment) s.wall2[m.step] = wall.value();
     if (stage == kAttentionAlignment) {
       for (int b = 0; b < m.perBlockMse.size(); ++b) {
         if (!s.blocks.contains(b)) structureDirty_ = true;
@@ -168,6 +212,10 @@ bool AttentionMsePlot::loadRuns(const QString& dbPath, const QList<qint64>& runI
         if (row.block >= 0) s.blocks[row.block].push_back(QPointF(double(row.step), row.value));
       for (const auto& row : db.metrics(id, stage_name(kFeatureAlignment), "loss"))
         s.feature.push_back(QPointF(double(row.step), row.value));
+      for (const auto& row : db.metrics(id, stage_name(kAttentionAlignment), kWallTimeKey))
+        s.wall1[row.step] = row.value;
+      for (const auto& row : db.metrics(id, stage_name(kFeatureAlignment), kWallTimeKey))
+        s.wall2[row.step] = row.value;
       loaded.push_back(std::move(s));
     }
   } catch (const std::exception& e) {
@@ -214,6 +262,8 @@ void AttentionMsePlot::rebuild() {
   curves_->clearGraphs();
   bars_->clearPlottables();
   feature_->clearGraphs();
+  curveSources_.clear();
+  featureSources_.clear();
   const bool compare = series_.size() > 1;
   int maxBlocks = 0;
   auto* group = new QCPBarsGroup(bars_);
@@ -226,14 +276,7 @@ void AttentionMsePlot::rebuild() {
       g->setName(compare ? tr("%1 · block %2").arg(s.label).arg(it.key()) : tr("block %1").arg(it.key()));
       QPen pen(seriesColor(it.key()), 1.8, runPenStyle(r));
       g->setPen(pen);
-      QVector<double> x, y;
-      x.reserve(it.value().size());
-      y.reserve(it.value().size());
-      for (const auto& p : it.value()) {
-        x.push_back(p.x());
-        y.push_back(p.y());
-      }
-      g->setData(x, y, true);
+      curveSources_.push_back(GraphSource{r, it.key()});
       maxBlocks = std::max(maxBlocks, it.key() + 1);
     }
     // Bars: the last value of each block.
@@ -255,14 +298,13 @@ void AttentionMsePlot::rebuild() {
       auto* g = feature_->addGraph();
       g->setName(s.label);
       g->setPen(QPen(compare ? seriesColor(r) : seriesColor(0), 1.8, runPenStyle(r)));
-      QVector<double> x, y;
-      for (const auto& p : s.feature) {
-        x.push_back(p.x());
-        y.push_back(p.y());
-      }
-      g->setData(x, y, true);
+      featureSources_.push_back(GraphSource{r, -1});
     }
   }
+  fillGraphs();
+  for (auto* plot : {curves_, bars_, feature_})
+    for (int i = 0; i < plot->plottableCount(); ++i)
+      plot->plottable(i)->setVisible(!hidden_.contains(plot->plottable(i)->name()));
   bars_->legend->setVisible(compare);
   feature_->legend->setVisible(compare);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -277,11 +319,21 @@ void AttentionMsePlot::rebuild() {
   plotTitle(feature_)->setText(noStage2 ? tr("Stage 2 · feature MSE (no data yet)") : tr("Stage 2 · feature MSE"));
   QStringList parts;
   for (const auto& s : series_) parts << s.label;
-  summary_->setText(parts.isEmpty() ? tr("No run shown. Start a run or open one from the run list.")
-                                    : tr("Showing: %1").arg(parts.join(QStringLiteral(", "))));
-  applyPlotPalette(curves_, palette(), font());
-  applyPlotPalette(bars_, palette(), font());
-  applyPlotPalette(feature_, palette(), font());
+  QString text = parts.isEmpty() ? tr("No run shown. Start a run or open one from the run list.")
+                                 : tr("Showing: %1").arg(parts.join(QStringLiteral(", ")));
+  if (xAxis_ == XAxis::WallTime) {
+    QStringList untimed;
+    for (const auto& s : series_)
+      if (std::isnan(s.wallOrigin())) untimed << s.label;
+    if (!untimed.isEmpty())
+      text += QStringLiteral(" — ") + tr("no wall times recorded (older runs), not drawn: %1")
+                                          .arg(untimed.join(QStringLiteral(", ")));
+  }
+  summary_->setText(text);
+  for (auto* p : {curves_, bars_, feature_}) {
+    applyPlotPalette(p, palette(), font());
+    updateLegendItemColors(p);
+  }
   bars_->xAxis->grid()->setVisible(false);
   if (!userNavigated_) fitAll();
   else
@@ -293,25 +345,18 @@ void AttentionMsePlot::refreshLive() {
   if (!liveDirty_) return;
   liveDirty_ = false;
   if (series_.isEmpty()) return;
-  // One live series: graphs are in block order; refresh their data and the bars.
+  // One live series: refresh the curves' data and the bars (the last value of each block).
   const auto& s = series_.back();
-  int g = 0;
+  fillGraphs();
   QVector<double> keys, values;
-  for (auto it = s.blocks.cbegin(); it != s.blocks.cend() && g < curves_->graphCount(); ++it, ++g) {
-    auto* graph = curves_->graph(g);
-    const int have = graph->data()->size();
-    for (int i = have; i < it.value().size(); ++i) graph->addData(it.value()[i].x(), it.value()[i].y());
+  for (auto it = s.blocks.cbegin(); it != s.blocks.cend(); ++it)
     if (!it.value().isEmpty()) {
       keys.push_back(it.key());
       values.push_back(it.value().back().y());
     }
-  }
   if (bars_->plottableCount() > 0)
-    if (auto* b = qobject_cast<QCPBars*>(bars_->plottable(bars_->plottableCount() - 1))) b->setData(keys, values, true);
-  if (feature_->graphCount() > 0) {
-    auto* graph = feature_->graph(feature_->graphCount() - 1);
-    for (int i = graph->data()->size(); i < s.feature.size(); ++i) graph->addData(s.feature[i].x(), s.feature[i].y());
-  }
+    if (auto* b = qobject_cast<QCPBars*>(bars_->plottable(bars_->plottableCount() - 1)))
+      b->setData(keys, values, true);
   if (!userNavigated_) fitAll();
   else
     for (auto* p : {curves_, bars_, feature_}) p->replot(QCustomPlot::rpQueuedReplot);
@@ -319,7 +364,7 @@ void AttentionMsePlot::refreshLive() {
 
 void AttentionMsePlot::fitAll() {
   for (auto* plot : {curves_, feature_}) {
-    plot->rescaleAxes();
+    plot->rescaleAxes(true);  // the visible curves
     if (plot->graphCount() == 0) {
       plot->xAxis->setRange(0, 1);
       plot->yAxis->setRange(logScale_ ? 1e-6 : 0.0, 1.0);
@@ -350,18 +395,91 @@ void AttentionMsePlot::applyScale() {
   for (auto* plot : {curves_, feature_}) {
     if (logScale_) {
       plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-      auto ticker = QSharedPointer<QCPAxisTickerLog>::create();
-      plot->yAxis->setTicker(ticker);
-      // "g" keeps sub-decade ticks (0.025, 0.03) distinct; tiny values get a 10^n exponent.
-      plot->yAxis->setNumberFormat("gb");
-      plot->yAxis->setNumberPrecision(3);
+      // Every decade labelled, 2x and 5x sub-ticks; "1e-05" drawn as a power of ten.
+      plot->yAxis->setTicker(QSharedPointer<LogAxisTicker>::create());
     } else {
       plot->yAxis->setScaleType(QCPAxis::stLinear);
       plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-      plot->yAxis->setNumberFormat("gb");
-      plot->yAxis->setNumberPrecision(3);
+    }
+    plot->yAxis->setNumberFormat("gb");
+    plot->yAxis->setNumberPrecision(3);
+  }
+}
+
+void AttentionMsePlot::setSmoothing(double weight) {
+  smoothing_->setValue(int(std::lround(std::clamp(weight, 0.0, 0.99) * 100)));
+}
+
+double AttentionMsePlot::smoothing() const { return smoothing_->value() / 100.0; }
+
+void AttentionMsePlot::setXAxis(XAxis axis) {
+  if (xAxisBox_->currentIndex() != int(axis)) xAxisBox_->setCurrentIndex(int(axis));  // comes back
+  if (xAxis_ == axis) return;
+  xAxis_ = axis;
+  applyXAxis();
+  userNavigated_ = false;
+  rebuild();
+}
+
+void AttentionMsePlot::applyXAxis() {
+  for (auto* plot : {curves_, feature_}) {
+    if (xAxis_ == XAxis::WallTime) {
+      auto ticker = QSharedPointer<QCPAxisTickerTime>::create();
+      ticker->setTimeFormat(QStringLiteral("%h:%m:%s"));
+      plot->xAxis->setTicker(ticker);
+      plot->xAxis->setLabel(tr("wall time since the run's first logged step (h:mm:ss)"));
+    } else {
+      plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+      plot->xAxis->setLabel(tr("step"));
     }
   }
+  const bool time = xAxis_ == XAxis::WallTime;
+  auto keyText = [this, time](double key) {
+    if (!time) return tr("step %1").arg(qint64(std::llround(key)));
+    const qint64 t = qint64(std::llround(key));
+    return tr("time %1:%2:%3")
+        .arg(t / 3600)
+        .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
+        .arg(t % 60, 2, 10, QLatin1Char('0'));
+  };
+  curvesHover_->setKeyText(keyText);
+  featureHover_->setKeyText(keyText);
+}
+
+double AttentionMsePlot::Series::wallOrigin() const {
+  double origin = std::numeric_limits<double>::quiet_NaN();
+  for (const auto* wall : {&wall1, &wall2})
+    for (double t : *wall)
+      if (std::isfinite(t) && !(t >= origin)) origin = t;
+  return origin;
+}
+
+void AttentionMsePlot::fillGraph(QCPGraph* graph, const GraphSource& source) const {
+  const Series& s = series_[source.run];
+  const QVector<QPointF>& points = source.block >= 0 ? s.blocks[source.block] : s.feature;
+  const QMap<qint64, double>& wall = source.block >= 0 ? s.wall1 : s.wall2;
+  const double origin = s.wallOrigin();
+  QVector<double> x, y;
+  x.reserve(points.size());
+  y.reserve(points.size());
+  for (const auto& p : points) {
+    if (xAxis_ == XAxis::WallTime) {
+      const auto t = wall.constFind(qint64(p.x()));
+      if (t == wall.constEnd() || !std::isfinite(t.value())) continue;  // no time recorded
+      x.push_back(t.value() - origin);
+    } else {
+      x.push_back(p.x());
+    }
+    y.push_back(p.y());
+  }
+  graph->setData(x, emaSmooth(y, smoothing()), true);
+}
+
+void AttentionMsePlot::fillGraphs() {
+  for (int i = 0; i < curves_->graphCount() && i < curveSources_.size(); ++i)
+    fillGraph(curves_->graph(i), curveSources_[i]);
+  for (int i = 0; i < feature_->graphCount() && i < featureSources_.size(); ++i)
+    fillGraph(feature_->graph(i), featureSources_[i]);
 }
 
 void AttentionMsePlot::applyTheme() {

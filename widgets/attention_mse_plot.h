@@ -5,22 +5,31 @@
 //   * Stage 2: the feature-alignment MSE (the stage's loss) over steps
 // Live while a run trains (appendSteps), or read from the run database afterwards
 // (loadRuns, through its own read-only connection). Drag to pan, wheel to zoom, double-click
-// to fit; export PNG / SVG / CSV of what is shown.
+// to fit; hover a point for its value; click a legend entry to hide / show its curve; an EMA
+// smoothing slider; the x axis by step or by wall time (the "wall_time" each logged step
+// records, seconds since the epoch; runs recorded before it have none); export PNG / SVG /
+// CSV of what is shown (the CSV holds the raw values).
 #include <QList>
 #include <QMap>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 
 #include "widgets/run_types.h"
 
 class QCustomPlot;
+class QCPGraph;
 class QCheckBox;
+class QComboBox;
 class QLabel;
+class QSlider;
 class QTimer;
 
 namespace adala::widgets {
+
+class PlotHover;
 
 class AttentionMsePlot : public QWidget {
   Q_OBJECT
@@ -38,6 +47,13 @@ class AttentionMsePlot : public QWidget {
 
   void setLogScale(bool on);
   bool logScale() const { return logScale_; }
+
+  // EMA smoothing weight of the curves in [0, 0.99] (0: raw values), the slider's value / 100.
+  void setSmoothing(double weight);
+  double smoothing() const;
+  enum class XAxis { Step, WallTime };
+  void setXAxis(XAxis axis);
+  XAxis xAxis() const { return xAxis_; }
   void fitAll();
 
   bool exportPng(const QString& path);
@@ -55,6 +71,10 @@ class AttentionMsePlot : public QWidget {
   QCustomPlot* stage1Plot() const { return curves_; }
   QCustomPlot* barPlot() const { return bars_; }
   QCustomPlot* stage2Plot() const { return feature_; }
+  QSlider* smoothingSlider() const { return smoothing_; }
+  QComboBox* xAxisBox() const { return xAxisBox_; }
+  PlotHover* stage1Hover() const { return curvesHover_; }
+  PlotHover* stage2Hover() const { return featureHover_; }
 
  signals:
   void logScaleChanged(bool on);
@@ -67,9 +87,19 @@ class AttentionMsePlot : public QWidget {
     QString label;
     QMap<int, QVector<QPointF>> blocks;  // Stage 1 block -> (step, MSE)
     QVector<QPointF> feature;            // Stage 2 (step, feature MSE)
+    QMap<qint64, double> wall1, wall2;   // Stage 1 / 2 step -> wall time (s since the epoch)
+    double wallOrigin() const;           // the earliest wall time, NaN without any
+  };
+  // Which series a graph draws: run index, and block (-1: the Stage-2 curve).
+  struct GraphSource {
+    int run = 0, block = -1;
   };
 
   void rebuild();
+  // The graphs' points from series_: step or elapsed wall time, smoothed.
+  void fillGraphs();
+  void fillGraph(QCPGraph* graph, const GraphSource& source) const;
+  void applyXAxis();
   void refreshLive();
   void applyTheme();
   void applyScale();
@@ -80,9 +110,17 @@ class AttentionMsePlot : public QWidget {
   QWidget* plotArea_ = nullptr;
   QCheckBox* logBox_ = nullptr;
   QLabel* summary_ = nullptr;
+  QSlider* smoothing_ = nullptr;
+  QLabel* smoothingValue_ = nullptr;
+  QComboBox* xAxisBox_ = nullptr;
+  PlotHover* curvesHover_ = nullptr;
+  PlotHover* featureHover_ = nullptr;
   QTimer* replotTimer_ = nullptr;
 
   QVector<Series> series_;
+  QVector<GraphSource> curveSources_, featureSources_;  // per graph of curves_ / feature_
+  QStringList hidden_;  // names of the curves hidden from the legend (kept across rebuilds)
+  XAxis xAxis_ = XAxis::Step;
   bool liveDirty_ = false;
   bool structureDirty_ = false;
   bool userNavigated_ = false;

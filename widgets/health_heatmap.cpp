@@ -5,7 +5,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMap>
+#include <QMouseEvent>
 #include <QSet>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -121,6 +123,15 @@ HealthHeatmap::HealthHeatmap(QWidget* parent) : QWidget(parent) {
 
   connect(stageBox_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redraw(); });
   connect(keyBox_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { redraw(); });
+  plot_->setMouseTracking(true);
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+    if (event->buttons() != Qt::NoButton) return;  // dragging
+    lastHover_ = hoverText(event->position().toPoint());
+    if (lastHover_.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(event->globalPosition().toPoint(), lastHover_, plot_);
+  });
   connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
     plot_->rescaleAxes();
     plot_->replot();
@@ -236,7 +247,9 @@ void HealthHeatmap::redraw() {
   const bool log = logScaleKey(key);
   scale_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
   if (log) {
-    scale_->axis()->setTicker(QSharedPointer<LogAxisTicker>::create());  // readable in a decade
+    scale_->axis()->setTicker(QSharedPointer<LogAxisTicker>::create());  // every decade labelled
+    scale_->axis()->setNumberFormat("gb");
+    scale_->axis()->setNumberPrecision(3);
   } else {
     scale_->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
     scale_->axis()->setNumberFormat("g");
@@ -265,6 +278,11 @@ void HealthHeatmap::redraw() {
     spacing = 0;
     columns = steps.size();
   }
+  columnSteps_.clear();
+  if (spacing > 0)
+    for (qint64 st = first; st <= last; st += spacing) columnSteps_ << st;
+  else
+    columnSteps_ = steps;
   auto columnOf = [&](qint64 step) -> int {
     if (spacing > 0) return int((step - first) / spacing);
     return int(std::lower_bound(steps.begin(), steps.end(), step) - steps.begin());
@@ -335,6 +353,23 @@ void HealthHeatmap::applyTheme() {
 void HealthHeatmap::changeEvent(QEvent* event) {
   if (event->type() == QEvent::PaletteChange) applyTheme();
   QWidget::changeEvent(event);
+}
+
+QString HealthHeatmap::hoverText(const QPoint& pixel) const {
+  if (!map_->visible() || !plot_->axisRect()->rect().contains(pixel)) return QString();
+  const double key = plot_->xAxis->pixelToCoord(pixel.x());
+  const double value = plot_->yAxis->pixelToCoord(pixel.y());
+  int column = -1, row = -1;
+  map_->data()->coordToCell(key, value, &column, &row);
+  if (column < 0 || row < 0 || column >= map_->data()->keySize() ||
+      row >= map_->data()->valueSize() || column >= columnSteps_.size())
+    return QString();
+  const double v = map_->data()->cell(column, row);
+  const QString shown = std::isnan(v) ? tr("no value recorded") : QString::number(v, 'g', 6);
+  return tr("block %1, step %2\n%3: %4")
+      .arg(row)
+      .arg(columnSteps_[column])
+      .arg(keyBox_->currentText(), shown);
 }
 
 }  // namespace adala::widgets

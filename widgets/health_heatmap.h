@@ -6,6 +6,7 @@
 // outlined in red. Drawn from plain rows (HealthSample), read from the run database through
 // its own read-only connection (loadRun) or handed over (setSamples).
 #include <QHash>
+#include <QPoint>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -61,6 +62,10 @@ class HealthHeatmap : public QWidget {
   int markedCount() const { return marked_.size(); }
   QComboBox* keyCombo() const { return keyBox_; }
   QComboBox* stageCombo() const { return stageBox_; }
+  // The tooltip for the mouse at `pixel` (plot coordinates): block, step, metric and value of
+  // the cell under it; empty outside the map. lastHoverText: what the last mouse move showed.
+  QString hoverText(const QPoint& pixel) const;
+  QString lastHoverText() const { return lastHover_; }
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -79,6 +84,8 @@ class HealthHeatmap : public QWidget {
   QVector<HealthSample> samples_;
   QVector<QPair<int, qint64>> marked_;  // (block, step) with non-finite values in the view
   QVector<QCPAbstractItem*> markedItems_;
+  QVector<qint64> columnSteps_;  // the step of each colour-map column
+  QString lastHover_;
   qint64 runId_ = 0;
 };
 

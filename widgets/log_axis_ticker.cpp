@@ -5,6 +5,10 @@
 
 namespace adala::widgets {
 
+namespace {
+constexpr double kSlack = 1e-9;  // relative: 1e-5 computed as pow(10, -5) still counts as inside
+}
+
 QVector<double> LogAxisTicker::niceTicks(double lower, double upper) {
   QVector<double> ticks;
   if (!(lower > 0) || !(upper > lower)) return ticks;
@@ -17,7 +21,7 @@ QVector<double> LogAxisTicker::niceTicks(double lower, double upper) {
     for (int e = first; e <= last; ++e)
       for (double m : mantissas) {
         const double v = m * std::pow(10.0, e);
-        if (v >= lower * (1 - 1e-9) && v <= upper * (1 + 1e-9)) ticks << v;
+        if (v >= lower * (1 - kSlack) && v <= upper * (1 + kSlack)) ticks << v;
       }
     if (ticks.size() <= 10) break;
   }
@@ -29,21 +33,58 @@ QVector<double> LogAxisTicker::niceTicks(double lower, double upper) {
   return ticks;
 }
 
+QVector<double> LogAxisTicker::decadeTicks(double lower, double upper) {
+  QVector<double> ticks;
+  if (!(lower > 0) || !(upper > lower) || !std::isfinite(upper)) return ticks;
+  const int first = int(std::floor(std::log10(lower))), last = int(std::ceil(std::log10(upper)));
+  for (int e = first; e <= last; ++e) {
+    const double v = std::pow(10.0, e);
+    if (v >= lower * (1 - kSlack) && v <= upper * (1 + kSlack)) ticks << v;
+  }
+  return ticks;
+}
+
+QVector<double> LogAxisTicker::decadeSubTicks(const QVector<double>& decades) {
+  QVector<double> sub;
+  if (decades.isEmpty()) return sub;
+  sub << decades.first() * 0.2 << decades.first() * 0.5;
+  for (double d : decades) sub << d * 2 << d * 5;
+  return sub;
+}
+
+bool LogAxisTicker::usesDecades(double lower, double upper) {
+  return decadeTicks(lower, upper).size() >= 2;
+}
+
 QString LogAxisTicker::label(double value) {
-  if (value >= 100) return QString::number(value, 'f', 0);
+  if (value >= 100 && value < 1e6) return QString::number(value, 'f', 0);
   return QString::number(value, 'g', 3);
 }
 
-// Ticks are not evenly spaced: sub-ticks between them would only mislead.
-int LogAxisTicker::getSubTickCount(double) { return 0; }
+int LogAxisTicker::getSubTickCount(double) { return decades_ ? 2 : 0; }
 
 QVector<double> LogAxisTicker::createTickVector(double, const QCPRange& range) {
-  if (fixed_.isEmpty()) return niceTicks(range.lower, range.upper);
+  decades_ = false;
   QVector<double> ticks;
-  for (double t : fixed_)
-    if (t >= range.lower && t <= range.upper) ticks << t;
-  std::sort(ticks.begin(), ticks.end());
-  return ticks;
+  if (!fixed_.isEmpty()) {
+    for (double t : fixed_)
+      if (t >= range.lower && t <= range.upper) ticks << t;
+    std::sort(ticks.begin(), ticks.end());
+    return ticks;
+  }
+  if (usesDecades(range.lower, range.upper)) {
+    decades_ = true;
+    ticks = decadeTicks(range.lower, range.upper);
+    ticks << ticks.last() * 10;  // the sub-ticks above the last decade need its successor
+    return ticks;
+  }
+  return niceTicks(range.lower, range.upper);
+}
+
+// Sub-ticks only between decades: between 1-2-5 or fixed ticks they would only mislead.
+QVector<double> LogAxisTicker::createSubTickVector(int, const QVector<double>& ticks) {
+  if (!decades_) return {};
+  return decadeSubTicks(ticks);
 }
 
 QString LogAxisTicker::getTickLabel(double tick, const QLocale&, QChar, int) { return label(tick); }

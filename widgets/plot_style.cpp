@@ -4,7 +4,19 @@
 
 #include <qcustomplot.h>
 
+#include "engine/report/chart_palette.h"
+
 namespace adala::widgets {
+
+namespace {
+QColor toQColor(report::Rgb c) { return QColor(c.r, c.g, c.b); }
+}  // namespace
+
+QColor seriesColor(int index) {
+  return toQColor(report::palette_color(size_t(index < 0 ? -index : index)));
+}
+
+QColor modeColor(const QString& mode) { return toQColor(report::mode_color(mode.toStdString())); }
 
 QCPTextElement* plotTitle(QCustomPlot* plot) {
   return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));

@@ -19,6 +19,8 @@
 
 #include <qcustomplot.h>
 
+#include "widgets/plot_hover.h"
+#include "widgets/plot_legend.h"
 #include "widgets/plot_style.h"
 
 #include "widgets/log_axis_ticker.h"
@@ -62,12 +64,8 @@ QString formatValue(double v) {
 
 }  // namespace
 
-QColor ScalingView::modeColor(const QString& mode) {
-  if (mode == QLatin1String("softmax")) return QColor(31, 119, 180);          // blue
-  if (mode == QLatin1String("softmax-chunked")) return QColor(255, 127, 14);  // orange
-  if (mode == QLatin1String("linear")) return QColor(44, 160, 44);            // green
-  return QColor(148, 103, 189);                                               // purple
-}
+// One colour per mode, shared with the reports (plot_style.h).
+QColor ScalingView::modeColor(const QString& mode) { return adala::widgets::modeColor(mode); }
 
 ScalingView::ScalingView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
@@ -118,6 +116,8 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent) {
     plot->legend->setWrap(2);
     plot->legend->setMargins(QMargins(4, 2, 4, 2));
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    enableLegendToggle(plot);  // a click on an entry hides / shows that curve
+    new PlotHover(plot, [this](double key) { return tr("%1 px").arg(std::lround(key)); });
     connect(plot, &QCustomPlot::mouseDoubleClick, this, [this] { rebuild(); });
     plots_[m] = plot;
   }

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "widgets/log_axis_ticker.h"
+
 namespace adala::report_render {
 
 using report::BarChart;
@@ -40,13 +42,12 @@ void style_axis(QCPAxis* axis) {
   axis->grid()->setSubGridPen(QPen(QColor(240, 240, 240), 1, Qt::DotLine));
 }
 
+// Log axes as the workbench draws them: a labelled tick at every decade, 2x and 5x sub-ticks.
 void make_log(QCPAxis* axis) {
   axis->setScaleType(QCPAxis::stLogarithmic);
-  QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-  ticker->setSubTickCount(8);
-  axis->setTicker(ticker);
-  axis->setNumberFormat(QStringLiteral("eb"));
-  axis->setNumberPrecision(0);
+  axis->setTicker(QSharedPointer<widgets::LogAxisTicker>::create());
+  axis->setNumberFormat(QStringLiteral("gb"));  // "1e-05" drawn as 10 to the power
+  axis->setNumberPrecision(3);
   axis->grid()->setSubGridVisible(true);
 }
 
@@ -87,6 +88,23 @@ void add_title(QCustomPlot& plot, int row, int column, const std::string& title)
   plot.plotLayout()->addElement(row, column, text);
 }
 
+// The legend of the graphs on `x`, in the layout cell under their axes (never on the data),
+// wrapped `wrap` entries a row.
+void add_legend(QCustomPlot& plot, int row, int column, const QCPAxis* x, int wrap) {
+  auto* legend = new QCPLegend;
+  plot.plotLayout()->addElement(row, column, legend);
+  legend->setLayer(QStringLiteral("legend"));
+  legend->setFont(base_font(7.5));
+  legend->setBrush(Qt::NoBrush);
+  legend->setBorderPen(Qt::NoPen);
+  legend->setIconSize(QSize(18, 10));
+  legend->setMargins(QMargins(4, 0, 4, 2));
+  for (int i = 0; i < plot.graphCount(); ++i)
+    if (plot.graph(i)->keyAxis() == x) plot.graph(i)->addToLegend(legend);
+  legend->setWrap(wrap);
+  legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+}
+
 // Draws one LineChart into an axis rect; returns whether anything was drawn.
 bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart) {
   QCPAxis* x = rect->axis(QCPAxis::atBottom);
@@ -114,7 +132,6 @@ bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart
     if (xs.size() <= 12) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
     any = any || !xs.isEmpty();
   }
-  Qt::Alignment legend_corner = Qt::AlignTop | Qt::AlignRight;
   if (any) {
     bool found = false;
     QCPRange kr, vr;
@@ -136,76 +153,11 @@ bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart
     }
     if (found) {
       if (kr.lower == kr.upper) kr = QCPRange(kr.lower - 1, kr.upper + 1);
-      // Less than ~1.5 decades reads better on a linear axis.
-      if (chart.log_y && vr.lower > 0 && vr.upper / vr.lower < 30) {
-        y->setScaleType(QCPAxis::stLinear);
-        y->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        y->setNumberFormat(QStringLiteral("gb"));
-        y->setNumberPrecision(6);
-        y->grid()->setSubGridVisible(false);
-      }
       const bool log_y = y->scaleType() == QCPAxis::stLogarithmic;
       x->setRange(kr);
       y->setRange(vr);
       pad_range(y, log_y);
       pad_range(x, chart.x_log);  // markers at the ends stay whole
-      if (log_y) {
-        const double decades = std::log10(y->range().upper / y->range().lower);
-        y->ticker().dynamicCast<QCPAxisTickerLog>()->setTickCount(
-            std::max(2, int(std::ceil(decades))));
-      }
-      // The legend goes to the corner the curves cross least (sampled along each segment).
-      auto norm = [](const QCPAxis* axis, double v) {
-        const QCPRange r = axis->range();
-        if (axis->scaleType() == QCPAxis::stLogarithmic)
-          return v > 0 ? std::log(v / r.lower) / std::log(r.upper / r.lower) : -1.0;
-        return (v - r.lower) / (r.upper - r.lower);
-      };
-      const Qt::Alignment corners[] = {
-          Qt::AlignTop | Qt::AlignRight, Qt::AlignBottom | Qt::AlignRight,
-          Qt::AlignTop | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignLeft};
-      int hits[4] = {0, 0, 0, 0};
-      for (int i = 0; i < plot.graphCount(); ++i) {
-        QCPGraph* g = plot.graph(i);
-        if (g->keyAxis() != x) continue;
-        double px = 0, py = 0;
-        bool first = true;
-        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
-          const double nx = norm(x, it->key), ny = norm(y, it->value);
-          const int steps = first ? 1 : 12;
-          for (int k = 1; k <= steps; ++k) {
-            const double t = double(k) / steps;
-            const double sx = first ? nx : px + t * (nx - px), sy = first ? ny : py + t * (ny - py);
-            const bool right = sx > 0.6, left = sx<0.4, top = sy> 0.65, bottom = sy < 0.35;
-            hits[0] += right && top;
-            hits[1] += right && bottom;
-            hits[2] += left && top;
-            hits[3] += left && bottom;
-          }
-          px = nx;
-          py = ny;
-          first = false;
-        }
-      }
-      int best = 0;
-      for (int c = 1; c < 4; ++c)
-        if (hits[c] < hits[best]) best = c;
-      legend_corner = corners[best];
-    }
-  }
-  if (chart.series.size() > 1) {
-    auto* legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, legend_corner);
-    legend->setLayer(QStringLiteral("legend"));
-    legend->setFont(base_font(7.5));
-    legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
-    legend->setBorderPen(QPen(QColor(200, 200, 200)));
-    legend->setIconSize(QSize(18, 10));
-    for (int i = 0; i < plot.graphCount(); ++i)
-      if (plot.graph(i)->keyAxis() == x) plot.graph(i)->addToLegend(legend);
-    if (chart.series.size() > 6) {
-      legend->setWrap(4);
-      legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     }
   }
   return any;
@@ -222,14 +174,16 @@ QImage render_line_chart_grid(const std::vector<LineChart>& charts, int columns,
   for (int i = 0; i < int(charts.size()); ++i) {
     const int r = i / columns, c = i % columns;
     auto* rect = new QCPAxisRect(&plot);
-    add_title(plot, 2 * r, c, charts[i].title);
-    plot.plotLayout()->addElement(2 * r + 1, c, rect);
+    add_title(plot, 3 * r, c, charts[i].title);
+    plot.plotLayout()->addElement(3 * r + 1, c, rect);
     for (QCPAxis* axis : rect->axes()) axis->setLayer(QStringLiteral("axes"));
     fill_axis_rect(plot, rect, charts[size_t(i)]);
+    if (charts[size_t(i)].series.size() > 1)
+      add_legend(plot, 3 * r + 2, c, rect->axis(QCPAxis::atBottom), columns == 1 ? 6 : 3);
   }
-  // Title rows keep their natural height.
-  for (int r = 0; r < plot.plotLayout()->rowCount(); r += 2)
-    plot.plotLayout()->setRowStretchFactor(r, 0.001);
+  // Title and legend rows keep their natural height.
+  for (int r = 0; r < plot.plotLayout()->rowCount(); ++r)
+    if (r % 3 != 1) plot.plotLayout()->setRowStretchFactor(r, 0.001);
   return finish(plot, style);
 }
 
@@ -328,13 +282,19 @@ QImage render_bar_chart(const BarChart& chart, const ChartStyle& style) {
       }
     }
   }
-  if (chart.groups.size() > 1) {
+  if (chart.groups.size() > 1) {  // under the axes, never on the bars
     plot.legend->setVisible(true);
     plot.legend->setFont(base_font(7.5));
-    plot.legend->setBrush(QBrush(QColor(255, 255, 255, 220)));
-    plot.legend->setBorderPen(QPen(QColor(200, 200, 200)));
+    plot.legend->setBrush(Qt::NoBrush);
+    plot.legend->setBorderPen(Qt::NoPen);
     plot.legend->setIconSize(QSize(14, 10));
-    plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    plot.axisRect()->insetLayout()->take(plot.legend);
+    plot.axisRect()->insetLayout()->simplify();
+    const int row = plot.plotLayout()->rowCount();
+    plot.plotLayout()->addElement(row, 0, plot.legend);
+    plot.plotLayout()->setRowStretchFactor(row, 0.001);
+    plot.legend->setWrap(6);
+    plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   }
   return finish(plot, style);
 }

@@ -6,16 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/report/chart_palette.h"
+
 namespace adala::report {
-
-struct Rgb {
-  uint8_t r = 0, g = 0, b = 0;
-  bool operator==(const Rgb& o) const { return r == o.r && g == o.g && b == o.b; }
-};
-
-// Tableau 10: distinguishable in print and for most colour-vision deficiencies; series i
-// gets colour i (mod 10).
-Rgb palette_color(size_t index);
 
 struct ChartSeries {
   std::string name;

@@ -25,6 +25,20 @@ namespace {
 
 bool finite(double v) { return std::isfinite(v); }
 
+// Whether a logarithmic y axis reads better than a linear one: the positive values span at
+// least 30x (about one and a half decades). The chart is drawn with the axis decided here and
+// its caption says so, so the words and the picture agree.
+bool spans_decades(const std::vector<ChartSeries>& series) {
+  double lo = INFINITY, hi = 0;
+  for (const auto& ser : series)
+    for (double v : ser.y)
+      if (std::isfinite(v) && v > 0) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+  return hi > 0 && lo > 0 && hi / lo >= 30;
+}
+
 std::string slug(const std::string& text) {
   std::string s;
   for (char c : to_lower_ascii(text)) {
@@ -203,18 +217,31 @@ class DocumentBuilder {
                    const ChartStyle& style, const std::string& caption, const std::string& name) {
     ChartSpec chart;
     chart.kind = ChartSpec::Kind::Lines;
+    std::vector<std::string> log_titles;
+    for (auto& panel : panels) {
+      panel.log_y = panel.log_y && spans_decades(panel.series);
+      if (panel.log_y) log_titles.push_back(panel.title);
+    }
+    std::string text = caption;
+    if (log_titles.size() == panels.size())
+      text += " " + (panels.size() == 1 ? tr("The y axis is logarithmic.")
+                                        : tr("The y axes are logarithmic."));
+    else if (!log_titles.empty())
+      text += " " + arg(tr("Logarithmic y axis: %1."), {join(log_titles, ", ")});
     chart.panels = std::move(panels);
     chart.columns = std::max(1, std::min(columns, int(chart.panels.size())));
     chart.style = style;
-    chart_figure(s, std::move(chart), caption, name);
+    chart_figure(s, std::move(chart), text, name);
   }
   void bar_figure(ReportSection& s, BarChart bars, const ChartStyle& style,
                   const std::string& caption, const std::string& name) {
     ChartSpec chart;
     chart.kind = ChartSpec::Kind::Bars;
+    const std::string text =
+        bars.log_y ? caption + " " + tr("The y axis is logarithmic.") : caption;
     chart.bars = std::move(bars);
     chart.style = style;
-    chart_figure(s, std::move(chart), caption, name);
+    chart_figure(s, std::move(chart), text, name);
   }
   void image_figure(ReportSection& s, const ImageArtifact& image, const std::string& caption,
                     const std::string& name) {
@@ -442,7 +469,7 @@ class DocumentBuilder {
     paragraph(s,
               tr("Stage 1 compares each block's linear attention output with the teacher's softmax "
                  "attention; Stage 2 compares each block's hidden states with the teacher's. "
-                 "Lower is better; the y axis is logarithmic."));
+                 "Lower is better."));
     for (const std::string stage : {stage_name(1), stage_name(2)}) {
       std::vector<const ReportRun*> with;
       for (const auto& r : m_.runs)
@@ -803,7 +830,7 @@ class DocumentBuilder {
         ser.y.push_back(y);
       }
       for (auto& [name, ser] : by_mode) {
-        ser.color = palette_color(c.series.size());
+        ser.color = mode_color(name);  // the workbench's colour for this mode
         c.series.push_back(ser);
       }
       if (!c.series.empty()) panels.push_back(c);

@@ -255,6 +255,58 @@ class TestReportEngine : public QObject {
     QCOMPARE(accuracy.display, (Size{660, 288}));
   }
 
+  // "The y axis is logarithmic" only in the captions of charts whose y axis is logarithmic:
+  // the document decides the scale (>= 30x between the smallest and largest value) and the
+  // renderer draws what it decided.
+  void logarithmicSentenceOnlyOnLogarithmicAxes() {
+    auto says_log = [](const std::string& text) {
+      return text.find("logarithmic") != std::string::npos;
+    };
+    auto check = [&](const ReportDocument& doc) {
+      int log_figures = 0;
+      for (const ReportFigure& f : doc.figures) {
+        if (!f.is_chart()) continue;
+        bool log = f.chart.kind == ChartSpec::Kind::Bars && f.chart.bars.log_y;
+        for (const auto& panel : f.chart.panels) log = log || panel.log_y;
+        if (log != says_log(f.caption)) return -1;
+        log_figures += log;
+      }
+      for (const auto& section : doc.sections)
+        for (const auto& block : section.blocks)
+          if (block.kind == ReportBlock::Kind::Paragraph && says_log(block.text)) return -1;
+      return log_figures;
+    };
+    // The fixture's block MSE spans ~40x: logarithmic, and said so.
+    const ReportDocument wide = documentOf({db_.full});
+    QVERIFY(wide.section("block-mse"));
+    const int wide_logs = check(wide);
+    QVERIFY(wide_logs >= 2);
+    // The loss curves span ~7x: a linear axis, no sentence.
+    QVERIFY(!wide.figures[0].chart.panels[0].log_y);
+    QVERIFY(!says_log(wide.figures[0].caption));
+
+    // A run whose block MSE spans 2x: linear axes, and no "logarithmic" anywhere.
+    const QString dir = report_test::fresh_dir("narrow-mse");
+    const std::string path = (dir + "/runs.sqlite").toStdString();
+    int64_t run = 0;
+    {
+      adala::store::RunStore store(path);
+      run = store.create_run("narrow", "{}", "cpu", "", "");
+      store.begin_stage(run, "attention_alignment", 1, 20);
+      for (int step = 1; step <= 20; ++step)
+        for (int b = 0; b < 3; ++b)
+          store.add_metric(run, "attention_alignment", step, "block_mse", b,
+                           0.01 + 0.0005 * step + 0.001 * b);
+      store.end_stage(run, "attention_alignment", adala::store::RunStatus::Done);
+      store.flush();
+    }
+    adala::store::RunStore store(path, adala::store::OpenMode::ReadOnly);
+    const ReportDocument narrow = build_report_document(load_report_model(store, {run}));
+    QVERIFY(narrow.section("block-mse"));
+    QCOMPARE(check(narrow), 0);
+    QDir(dir).removeRecursively();
+  }
+
   void qtFreeExportHasPicturesButNoCharts() {
     const QString out = db_.dir + "/engine-out";
     QDir().mkpath(out);
