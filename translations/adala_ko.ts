@@ -232,10 +232,6 @@
         <translation>블록별 정렬 오차</translation>
     </message>
     <message>
-        <source>Stage 1 compares each block&apos;s linear attention output with the teacher&apos;s softmax attention; Stage 2 compares each block&apos;s hidden states with the teacher&apos;s. Lower is better; the y axis is logarithmic.</source>
-        <translation>1단계는 각 블록의 선형 어텐션 출력을 교사 모델의 소프트맥스 어텐션과 비교하고, 2단계는 각 블록의 은닉 상태를 교사 모델의 은닉 상태와 비교합니다. 값이 낮을수록 좋으며 y축은 로그 눈금입니다.</translation>
-    </message>
-    <message>
         <source>attention MSE</source>
         <translation>어텐션 MSE</translation>
     </message>
@@ -578,6 +574,22 @@
     <message>
         <source>%1 (block %2)</source>
         <translation>%1 (블록 %2)</translation>
+    </message>
+    <message>
+        <source>The y axis is logarithmic.</source>
+        <translation>y축은 로그 눈금입니다.</translation>
+    </message>
+    <message>
+        <source>The y axes are logarithmic.</source>
+        <translation>모든 y축은 로그 눈금입니다.</translation>
+    </message>
+    <message>
+        <source>Logarithmic y axis: %1.</source>
+        <translation>로그 눈금 y축: %1.</translation>
+    </message>
+    <message>
+        <source>Stage 1 compares each block&apos;s linear attention output with the teacher&apos;s softmax attention; Stage 2 compares each block&apos;s hidden states with the teacher&apos;s. Lower is better.</source>
+        <translation>1단계는 각 블록의 선형 어텐션 출력을 교사 모델의 소프트맥스 어텐션과 비교하고, 2단계는 각 블록의 은닉 상태를 교사 모델의 은닉 상태와 비교합니다. 값이 낮을수록 좋습니다.</translation>
     </message>
 </context>
 <context>
@@ -1734,6 +1746,46 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>AdaLA attention MSE</source>
         <translation>AdaLA 어텐션 MSE</translation>
     </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>평활화</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the curves (0: raw values); the CSV export keeps the raw values</source>
+        <translation>곡선의 지수 이동 평균(0: 원래 값). CSV 내보내기에는 원래 값이 그대로 저장됩니다</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x축</translation>
+    </message>
+    <message>
+        <source>wall time</source>
+        <translation>경과 시간</translation>
+    </message>
+    <message>
+        <source>Steps, or the wall-clock time since the run&apos;s first logged step</source>
+        <translation>스텝, 또는 실행의 첫 기록 스텝 이후 실제 경과 시간</translation>
+    </message>
+    <message>
+        <source> (smoothed)</source>
+        <translation> (평활화됨)</translation>
+    </message>
+    <message>
+        <source>no wall times recorded (older runs), not drawn: %1</source>
+        <translation>경과 시간이 기록되지 않아(이전 실행) 그리지 않음: %1</translation>
+    </message>
+    <message>
+        <source>wall time since the run&apos;s first logged step (h:mm:ss)</source>
+        <translation>실행의 첫 기록 스텝 이후 경과 시간 (h:mm:ss)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>스텝 %1</translation>
+    </message>
+    <message>
+        <source>time %1:%2:%3</source>
+        <translation>시간 %1:%2:%3</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ClassLegend</name>
@@ -1971,12 +2023,33 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>%1 blocks × %2 steps (%3 – %4); %5 cells with non-finite values</source>
         <translation>블록 %1개 × 스텝 %2개 (%3 – %4), 유한하지 않은 값이 있는 칸 %5개</translation>
     </message>
+    <message>
+        <source>no value recorded</source>
+        <translation>기록된 값 없음</translation>
+    </message>
+    <message>
+        <source>block %1, step %2
+%3: %4</source>
+        <translation>블록 %1, 스텝 %2
+%3: %4</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ImagePane</name>
     <message>
         <source>no image</source>
         <translation>이미지 없음</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::PlotHover</name>
+    <message>
+        <source>%1
+%2
+value %3%4</source>
+        <translation>%1
+%2
+값 %3%4</translation>
     </message>
 </context>
 <context>
@@ -2463,6 +2536,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>CSV table (*.csv)</source>
         <translation>CSV 표 (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
     </message>
 </context>
 <context>
