@@ -179,7 +179,7 @@ QImage render_line_chart_grid(const std::vector<LineChart>& charts, int columns,
     for (QCPAxis* axis : rect->axes()) axis->setLayer(QStringLiteral("axes"));
     fill_axis_rect(plot, rect, charts[size_t(i)]);
     if (charts[size_t(i)].series.size() > 1)
-      add_legend(plot, 3 * r + 2, c, rect->axis(QCPAxis::atBottom), columns == 1 ? 6 : 3);
+      add_legend(plot, 3 * r + 2, c, rect->axis(QCPAxis::atBottom), columns == 1 ? 6 : 2);
   }
   // Title and legend rows keep their natural height.
   for (int r = 0; r < plot.plotLayout()->rowCount(); ++r)
