@@ -8,6 +8,7 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
+#include "engine/core/linear_attention_features.h"
 #include "engine/core/numerical_health.h"
 #include "engine/core/precision.h"
 
@@ -21,11 +22,15 @@ HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads) {
 
 torch::Tensor merge_heads(const torch::Tensor& x) { return x.transpose(1, 2).flatten(2); }
 
-LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps)
+LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps,
+                                         FeatureMapKind feature_map_kind)
     : num_heads_(num_heads), eps_(eps) {
   qkv = register_module("qkv",
                         torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
   proj = register_module("proj", torch::nn::Linear(dim, dim));
+  if (feature_map_kind != FeatureMapKind::Elu1)
+    feature_map =
+        register_module("feature_map", FeatureMap(feature_map_kind, num_heads, dim / num_heads));
 }
 
 HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
@@ -38,6 +43,7 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   // the division run in float32 with autocast off (the kernels would otherwise run their
   // matmuls in the lower precision too); the output projection is autocast again.
   if (autocast_active()) h = {h.q.to(torch::kFloat), h.k.to(torch::kFloat), h.v.to(torch::kFloat)};
+  if (feature_map) return forward_with_feature_map(h);
   // Training (Stages 1 to 3, the segmentation heads' backbone, `bench scaling --train-step`)
   // runs the fused autograd kernel. At inference the head-parallel blocked kernel is ~10x
   // faster than the batched formula at every length measured (5 to 16384 tokens, `adala bench
@@ -54,6 +60,21 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   return project_output(merge_heads(out), h);
 }
 
+torch::Tensor LinearAttentionImpl::forward_with_feature_map(const HeadProjections& h) {
+  // phi itself runs in the float32 region too (hedgehog's W x and softmax included).
+  torch::Tensor phi_q, phi_k, out;
+  {
+    const Fp32Region fp32;
+    phi_q = feature_map->query_features(h.q);
+    phi_k = feature_map->key_features(h.k);
+    out = linear_attention_from_features(phi_q, phi_k, h.v, eps_);
+  }
+  out = proj->forward(merge_heads(out));
+  if (HealthProbe* probe = HealthProbe::current())
+    probe->record_attention_features(block_index_, phi_q, phi_k, out);
+  return out;
+}
+
 torch::Tensor LinearAttentionImpl::project_output(const torch::Tensor& merged,
                                                   const HeadProjections& h) {
   auto out = proj->forward(merged);
@@ -62,13 +83,15 @@ torch::Tensor LinearAttentionImpl::project_output(const torch::Tensor& merged,
   return out;
 }
 
-AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps)
+AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps,
+                             FeatureMapKind feature_map)
     : num_heads_(num_heads), scale_(1.0 / std::sqrt(static_cast<double>(dim / num_heads))) {
   if (dim % num_heads != 0) throw std::invalid_argument("Attention: dim must divide by heads");
   qkv = register_module("qkv",
                         torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
   proj = register_module("proj", torch::nn::Linear(dim, dim));
-  linear = register_module("linear", LinearAttention(dim, num_heads, qkv_bias, linear_eps));
+  linear =
+      register_module("linear", LinearAttention(dim, num_heads, qkv_bias, linear_eps, feature_map));
 }
 
 HeadProjections AttentionImpl::project_softmax(const torch::Tensor& x) {

@@ -2,6 +2,7 @@
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 
+#include "engine/core/feature_map.h"
 #include "engine/core/vit_config.h"
 
 namespace adala {
@@ -13,10 +14,14 @@ struct HeadProjections {
 
 // The Stage-1 module: its own qkv/proj, trained to reproduce the softmax attention output
 // with phi(Q)(phi(K)^T V) normalised by phi(Q)(phi(K)^T 1) + eps. Under autocast the
-// projections run in the lower precision and the kernel in float32 (precision.h).
+// projections run in the lower precision and the kernel in float32 (precision.h). With elu1
+// (the default) phi is fused into the kernels and the module has no "feature_map"; any other
+// map is a "feature_map" submodule (feature_map.h) and runs the generic kernel
+// (linear_attention_features.h), phi included in the float32 region.
 class LinearAttentionImpl : public torch::nn::Module {
  public:
-  LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps);
+  LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps,
+                      FeatureMapKind feature_map = FeatureMapKind::Elu1);
   torch::Tensor forward(const torch::Tensor& x);
   HeadProjections project(const torch::Tensor& x);
   double eps() const { return eps_; }
@@ -25,11 +30,17 @@ class LinearAttentionImpl : public torch::nn::Module {
   // The block this module belongs to, as the numerical-health probe reports it (-1: none).
   int64_t block_index() const { return block_index_; }
   void set_block_index(int64_t index) { block_index_ = index; }
+  FeatureMapKind feature_map_kind() const {
+    return feature_map ? feature_map->kind() : FeatureMapKind::Elu1;
+  }
 
   torch::nn::Linear qkv{nullptr};
   torch::nn::Linear proj{nullptr};
+  FeatureMap feature_map{nullptr};  // null for elu1
 
  private:
+  // Any feature map but elu1: the generic kernel (h in float32 under autocast).
+  torch::Tensor forward_with_feature_map(const HeadProjections& h);
   // The output projection, reported to the numerical-health probe when one is installed.
   torch::Tensor project_output(const torch::Tensor& merged, const HeadProjections& h);
 
@@ -43,7 +54,8 @@ TORCH_MODULE(LinearAttention);
 // a linear path (the "linear" submodule). The mode says which one forward() runs.
 class AttentionImpl : public torch::nn::Module {
  public:
-  AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps);
+  AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps,
+                FeatureMapKind feature_map = FeatureMapKind::Elu1);
 
   torch::Tensor forward(const torch::Tensor& x);
   torch::Tensor forward_softmax(const torch::Tensor& x);

@@ -25,6 +25,10 @@ std::string softmax_counterpart(const std::string& name) {
   return out;
 }
 
+bool is_feature_map(const std::string& name) {
+  return name.find(kLinearInfix + "feature_map.") != std::string::npos;
+}
+
 bool is_head(const std::string& name) { return name.rfind("head.", 0) == 0; }
 
 std::string shape_str(at::IntArrayRef s) {
@@ -103,6 +107,10 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
     auto it = ours.find(name);
     if (it == ours.end()) {
       if (is_linear_branch(name) && o.init_missing_linear_from_softmax) {
+        if (is_feature_map(name)) {
+          r.kept_initial.push_back(name);
+          continue;
+        }
         auto soft = by_name.find(softmax_counterpart(name));
         if (soft != by_name.end() && soft->second.sizes() == dst.sizes()) {
           to_initialise.push_back(name);
@@ -180,6 +188,7 @@ std::string LoadReport::summary() const {
   for (const auto& n : unexpected) s += "\n  unexpected: " + n;
   for (const auto& n : misshapen) s += "\n  misshapen: " + n;
   for (const auto& n : skipped) s += "\n  skipped: " + n;
+  for (const auto& n : kept_initial) s += "\n  kept as initialised: " + n;
   for (const auto& n : notes) s += "\n  note: " + n;
   return s;
 }

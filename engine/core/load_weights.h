@@ -11,6 +11,8 @@
 // untouched; non-strict mode loads what fits and returns the report.
 // The Stage-1 linear branch (blocks.{i}.attn.linear.*) that softmax checkpoints lack is, by
 // default, initialised from the block's freshly loaded qkv/proj instead of being "missing".
+// Its learned feature map (blocks.{i}.attn.linear.feature_map.*, hedgehog), which neither
+// softmax nor elu1 checkpoints have, then keeps its initialisation (the identity) instead.
 #include <ATen/ATen.h>
 #include <c10/core/Device.h>
 
@@ -26,7 +28,8 @@ namespace adala {
 
 struct LoadOptions {
   bool strict = true;
-  // Linear-branch tensors absent from the file are copied from the softmax qkv/proj.
+  // Linear-branch tensors absent from the file are copied from the softmax qkv/proj; feature-map
+  // tensors absent from it keep their initialisation.
   bool init_missing_linear_from_softmax = true;
   // false: head.* is neither loaded nor required (fine-tuning with a new classifier).
   bool load_head = true;
@@ -45,6 +48,7 @@ struct LoadReport {
   std::vector<std::string> unexpected;   // checkpoint names
   std::vector<std::string> misshapen;    // "name: checkpoint [a, b] vs model [c, d]"
   std::vector<std::string> initialised;  // linear branch copied from softmax
+  std::vector<std::string> kept_initial;  // feature map absent from the file, left as initialised
   std::vector<std::string> skipped;      // deliberately not used (mask_token, head with !load_head)
   std::vector<std::string> notes;        // conversions: pos_embed fold, dtype, SwiGLU, q/k/v...
 

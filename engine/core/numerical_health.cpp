@@ -40,6 +40,22 @@ void HealthProbe::record_attention(int64_t block, const at::Tensor& q, const at:
   // The normaliser of each query: phi(q) . sum_n phi(k_n), in float32 like the kernels.
   auto ksum = elu_plus_one(k.detach().to(at::kFloat)).sum(-2, true);    // (B, H, 1, d)
   auto den = (elu_plus_one(q.detach().to(at::kFloat)) * ksum).sum(-1);  // (B, H, N)
+  record_normalisers(s, den);
+}
+
+void HealthProbe::record_attention_features(int64_t block, const at::Tensor& phi_q,
+                                            const at::Tensor& phi_k, const at::Tensor& output) {
+  const c10::NoGradGuard no_grad;
+  const Fp32Region fp32;
+  auto& s = tensors_[block];
+  keep(s.attention_nonfinite, nonfinite_count(output.detach()), true);
+  if (!normaliser_stats_) return;
+  auto ksum = phi_k.detach().to(at::kFloat).sum(-2, true);    // (B, H, 1, F)
+  auto den = (phi_q.detach().to(at::kFloat) * ksum).sum(-1);  // (B, H, N)
+  record_normalisers(s, den);
+}
+
+void HealthProbe::record_normalisers(Slots& s, const at::Tensor& den) {
   // NaN normalisers count as the smallest possible value (they are the worst kind of small).
   auto clean = at::nan_to_num(den, -1.0);
   keep(s.min_normaliser, clean.min(), false);

@@ -47,6 +47,9 @@ class HealthProbe {
   // Called by the model (no gradient is taken; q, k are (B, H, N, d) before phi).
   void record_attention(int64_t block, const at::Tensor& q, const at::Tensor& k,
                         const at::Tensor& output);
+  // The same for a feature map other than elu1, from phi(q), phi(k) (B, H, N, F) as computed.
+  void record_attention_features(int64_t block, const at::Tensor& phi_q, const at::Tensor& phi_k,
+                                 const at::Tensor& output);
   void record_block_output(int64_t block, const at::Tensor& output);
 
   bool empty() const { return tensors_.empty(); }
@@ -64,6 +67,9 @@ class HealthProbe {
   double threshold_;
   bool normaliser_stats_;
   std::map<int64_t, Slots> tensors_;
+
+  // The smallest normaliser and the share below the threshold, from (B, H, N) normalisers.
+  void record_normalisers(Slots& s, const at::Tensor& den);
 };
 
 // The first block (in block order) with a non-finite attention output or activation, and what

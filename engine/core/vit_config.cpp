@@ -4,6 +4,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "engine/core/feature_map_kind.h"
+
 namespace adala {
 
 const char* to_string(AttentionMode mode) {
@@ -39,6 +41,11 @@ void ViTConfig::validate() const {
   require(num_classes >= 0, "num_classes must be >= 0");
   require(norm_eps > 0, "norm_eps must be > 0");
   require(linear_attention_eps > 0, "linear_attention_eps must be > 0");
+  try {
+    feature_map_kind_from_string(feature_map);
+  } catch (const std::invalid_argument& e) {
+    require(false, std::string("feature_map: ") + e.what());
+  }
 }
 
 const std::vector<ViTConfigField>& vit_config_fields() {
@@ -61,6 +68,7 @@ const std::vector<ViTConfigField>& vit_config_fields() {
       {"norm_eps", &C::norm_eps, 0.0, 1.0, true},
       {"num_classes", &C::num_classes, 0, 100000},
       {"linear_attention_eps", &C::linear_attention_eps, 0.0, 1.0, true},
+      {"feature_map", &C::feature_map, 0.0, 0.0, false, &feature_map_names()},
   };
   return fields;
 }

@@ -33,6 +33,8 @@ struct ViTConfig {
   double norm_eps = 1e-6;
   int64_t num_classes = 0;  // 0: no classifier head
   double linear_attention_eps = 1e-6;
+  // The linear path's feature map phi: "elu1", "relu" or "hedgehog" (feature_map_kind.h).
+  std::string feature_map = "elu1";
 
   int64_t head_dim() const { return embed_dim / num_heads; }
   int64_t mlp_hidden() const { return static_cast<int64_t>(embed_dim * mlp_ratio); }
@@ -45,7 +47,8 @@ struct ViTConfig {
 };
 
 // One ViTConfig field: its name (as in JSON and experiment files), the member it names, and
-// the values an experiment file may give a number (min_exclusive: min itself is refused).
+// the values an experiment file may give a number (min_exclusive: min itself is refused) or a
+// string (choices; null: any string).
 struct ViTConfigField {
   using Member = std::variant<std::string ViTConfig::*, int64_t ViTConfig::*, double ViTConfig::*,
                               bool ViTConfig::*>;
@@ -54,6 +57,7 @@ struct ViTConfigField {
   double min = 0.0;
   double max = 0.0;
   bool min_exclusive = false;
+  const std::vector<std::string>* choices = nullptr;
 };
 
 // Every ViTConfig field, in declaration order: the one list that the JSON writer and reader,

@@ -80,7 +80,10 @@ ViTConfig read_model(ConfigReader r, const std::string& teacher_weights, Experim
   for (const auto& field : vit_config_fields()) {
     std::visit(
         Overloaded{
-            [&](std::string ViTConfig::*text) { m.*text = r.string(field.name, m.*text); },
+            [&](std::string ViTConfig::*text) {
+              m.*text = r.string(field.name, m.*text,
+                                 field.choices ? *field.choices : std::vector<std::string>{});
+            },
             [&](int64_t ViTConfig::*integer) {
               m.*integer =
                   r.integer(field.name, m.*integer, int64_t(field.min), int64_t(field.max));

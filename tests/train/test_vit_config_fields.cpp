@@ -24,7 +24,13 @@ ViTConfig base_config() {
 // `base` with one field changed to another valid value.
 ViTConfig with_changed_field(const ViTConfig& base, const ViTConfigField& field) {
   ViTConfig c = base;
-  std::visit(Overloaded{[&](std::string ViTConfig::*text) { c.*text += "_changed"; },
+  std::visit(Overloaded{[&](std::string ViTConfig::*text) {
+                          // A field with a list of choices changes to another of them.
+                          if (field.choices)
+                            c.*text = field.choices->at(field.choices->at(0) == c.*text ? 1 : 0);
+                          else
+                            c.*text += "_changed";
+                        },
                         [&](int64_t ViTConfig::*integer) {
                           // The patch grid must still tile the image (the reader checks it).
                           if (integer == &ViTConfig::img_size)
@@ -51,7 +57,7 @@ class TestViTConfigFields : public QObject {
  private slots:
   void every_member_is_listed_once() {
     const auto& fields = vit_config_fields();
-    QCOMPARE(fields.size(), size_t(17));
+    QCOMPARE(fields.size(), size_t(18));
     for (const auto& field : fields) {
       QCOMPARE(find_vit_config_field(field.name), &field);
       QVERIFY2(!(with_changed_field(base_config(), field) == base_config()), field.name);
@@ -93,7 +99,11 @@ class TestViTConfigFields : public QObject {
                     "model.layer_scale_init: out of range"},
           std::pair{"{\"model\":{\"no_embed_class\":1}}",
                     "model.no_embed_class: expected true or false"},
-          std::pair{"{\"model\":{\"depth\":257}}", "model.depth: out of range: 257"}}) {
+          std::pair{"{\"model\":{\"depth\":257}}", "model.depth: out of range: 257"},
+          std::pair{"{\"model\":{\"feature_map\":\"performer\"}}",
+                    "model.feature_map: unknown value \"performer\" (allowed: elu1, relu, "
+                    "hedgehog)"},
+          std::pair{"{\"model\":{\"feature_map\":1}}", "model.feature_map: expected a string"}}) {
       QString message;
       try {
         parse_experiment_config(Json::parse(doc));
