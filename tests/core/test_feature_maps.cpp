@@ -14,6 +14,8 @@
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/linear_attention_features.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/numerical_health.h"
+#include "engine/core/precision.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/core/vit_config_json.h"
 
@@ -308,6 +310,46 @@ class TestFeatureMaps : public QObject {
         torch::equal(fm->q->weight, torch::eye(fm->q->weight.size(1)).expand_as(fm->q->weight)));
     QVERIFY(torch::equal(hedgehog->block(1)->attn->linear->qkv->weight,
                          elu1->block(1)->attn->linear->qkv->weight));
+  }
+
+  void bf16_autocast_keeps_the_generic_kernel_finite_and_close() {
+    for (auto kind : {FeatureMapKind::Relu, FeatureMapKind::Hedgehog}) {
+      LinearAttention attn(64, 4, true, 1e-6, kind);
+      auto x = torch::randn({2, 197, 64});
+      torch::NoGradGuard no_grad;
+      auto reference = attn->forward(x);
+      torch::Tensor lowered;
+      {
+        const AutocastScope autocast(torch::kCPU, Precision::BF16);
+        lowered = attn->forward(x);
+      }
+      QVERIFY(torch::isfinite(lowered).all().item<bool>());
+      const double err = rel_error(lowered, reference);
+      QVERIFY2(err < 3e-2, qPrintable(QString("%1: %2").arg(to_string(kind)).arg(err)));
+    }
+  }
+
+  void health_probe_sees_the_feature_map_normaliser() {
+    LinearAttention attn(32, 4, true, 1e-6, FeatureMapKind::Hedgehog);
+    perturb(*attn->feature_map, 0.3);
+    attn->set_block_index(3);
+    auto x = torch::randn({1, 40, 32});
+    HealthProbe probe;
+    {
+      const HealthProbe::Scope scope(&probe);
+      torch::NoGradGuard no_grad;
+      attn->forward(x);
+    }
+    const auto values = probe.values();
+    QCOMPARE(values.size(), size_t(1));
+    QCOMPARE(values[0].block, int64_t(3));
+    torch::NoGradGuard no_grad;
+    auto h = attn->project(x);
+    auto den = (attn->feature_map->query_features(h.q) *
+                attn->feature_map->key_features(h.k).sum(-2, true))
+                   .sum(-1);
+    QVERIFY(std::abs(values[0].min_normaliser - den.min().item<double>()) <
+            1e-5 * den.min().item<double>());
   }
 
   void bad_feature_map_names_the_field() {
