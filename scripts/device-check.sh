@@ -8,9 +8,12 @@
 #      vit_base and vit_large at 224..2048, fp32 and bf16 autocast, softmax and linear;
 #   4. prints one table (step, status, seconds, detail) and exits non-zero if a step failed.
 # Needs cmake, ninja, a C++17 compiler, Qt 6 Test (for the suites), nlohmann-json, fmt, CLI11,
-# SQLite and zlib (scripts/setup.sh installs them on Debian). A PyTorch wheel built with the
-# pre-C++11 ABI cannot link with the system's C++ libraries: use a wheel with
-# torch._C._GLIBCXX_USE_CXX11_ABI == True, or the official cxx11-abi LibTorch zip.
+# SQLite, OpenSSL and zlib (scripts/setup.sh installs them on Debian). On a machine that has
+# none of them and no package registry, ADALA_DEVICE_DEBS=DIR names a folder of Debian .deb
+# files (scripts/device-debs.sh downloads them): they are unpacked under /tmp/adala-deps, not
+# into /, and each shared library is used only where the system has none of that soname.
+# A PyTorch wheel built with the pre-C++11 ABI cannot link with the system's C++ libraries: use
+# a wheel with torch._C._GLIBCXX_USE_CXX11_ABI == True, or the official cxx11-abi LibTorch zip.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -37,34 +40,78 @@ step() {
   return $rc
 }
 
+echo "device-check: $(. /etc/os-release 2>/dev/null; echo "${PRETTY_NAME:-?}"), $(g++ --version 2>/dev/null | head -1), $(cmake --version | head -1)"
+[ -d /usr/local/cuda/bin ] && export PATH="$PATH:/usr/local/cuda/bin"
+if command -v nvcc >/dev/null; then
+  nvcc --version | tail -2
+  # LibTorch's CMake package enables the CUDA language: name the compiler and this GPU's
+  # architecture instead of letting CMake and LibTorch probe for them.
+  export CUDACXX="${CUDACXX:-$(command -v nvcc)}"
+  CAP="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1)"
+  if [ -n "$CAP" ]; then
+    export TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-$CAP}"
+    CUDA_ARCH_ARG="-DCMAKE_CUDA_ARCHITECTURES=${CAP/./}"
+  fi
+fi
+PREFIXES=()
+if [ -n "${ADALA_DEVICE_DEBS:-}" ]; then
+  DEPS=/tmp/adala-deps
+  mkdir -p "$DEPS/runtime"
+  for deb in "$ADALA_DEVICE_DEBS"/*.deb; do dpkg-deb -x "$deb" "$DEPS" || echo "cannot unpack $deb"; done
+  # qt6-base-dev describes every Qt module, but only Core and Test come with their libraries:
+  # the other modules' CMake files would fail the configure step, so they go.
+  for dir in "$DEPS"/usr/lib/*/cmake/Qt6?*/; do
+    case "$(basename "$dir")" in
+      Qt6Core | Qt6CoreTools | Qt6Test | Qt6HostInfo | Qt6BuildInternals) ;;
+      *) rm -rf "$dir" ;;
+    esac
+  done
+  # Only the sonames the system lacks go on the library path: the system's own stay in use.
+  SYSTEM_SONAMES="$(ldconfig -p | awk 'NR > 1 {print $1}')"
+  while IFS= read -r lib; do
+    name="$(basename "$lib")"
+    grep -qxF "$name" <<<"$SYSTEM_SONAMES" || ln -sf "$lib" "$DEPS/runtime/$name"
+  done < <(find "$DEPS/usr/lib" "$DEPS/lib" -name '*.so.*' 2>/dev/null)
+  export LD_LIBRARY_PATH="$DEPS/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  PREFIXES+=("$DEPS/usr")
+  echo "device-check: Debian packages from $ADALA_DEVICE_DEBS; own copies of: $(ls "$DEPS/runtime" | tr '\n' ' ')"
+fi
+
 if [ -z "${TORCH_DIR:-}" ]; then
   for py in python3 /usr/bin/python3; do
     TORCH_DIR="$($py -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "share/cmake/Torch"))' 2>/dev/null)" && break
   done
 fi
 echo "device-check: Torch_DIR=${TORCH_DIR:-<cmake default>}"
+python3 -c 'import torch; print("device-check: torch", torch.__version__, "cuda", torch.version.cuda, "cxx11 abi", torch._C._GLIBCXX_USE_CXX11_ABI, "gpu", torch.cuda.is_available())' 2>/dev/null || true
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
 
 JOBS="$(nproc)"
+LABELS='core|train|store|cuda'  # the engine suites, and those with a CUDA half
+PREFIX_PATH="$(IFS=';'; echo "${PREFIXES[*]:-}")"
+# CMAKE_POLICY_VERSION_MINIMUM: CMake 4 refuses package files that still ask for CMake < 3.5.
 step "configure" 90 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DADALA_BUILD_GUI=OFF -DADALA_BUILD_TESTS=ON ${TORCH_DIR:+-DTorch_DIR="$TORCH_DIR"} \
-  && step "build engine + CLI + engine tests" 240 bash -c "
-    cmake --build '$BUILD' -j $JOBS --target adala && \
-    targets=\$(ctest --test-dir '$BUILD' -N -L 'core|train|store' | awk '/Test +#/ {print \$3}' | sed 's/_shipped_threads//' | sort -u) && \
-    cmake --build '$BUILD' -j $JOBS --target \$targets"
+  -DADALA_BUILD_GUI=OFF -DADALA_BUILD_TESTS=ON -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+  ${PREFIX_PATH:+-DCMAKE_PREFIX_PATH="$PREFIX_PATH"} ${TORCH_DIR:+-DTorch_DIR="$TORCH_DIR"} \
+  ${CUDA_ARCH_ARG:-} \
+  && step "build engine + CLI + engine tests" 300 bash -c "
+    targets=\$(ctest --test-dir '$BUILD' -N -L '$LABELS' | awk '/Test +#/ {print \$3}' | sed 's/_shipped_threads//' | sort -u)
+    cmake --build '$BUILD' -j $JOBS --target adala \$targets -- -k 0"
 ADALA="$BUILD/bin/adala"
+# ADALA_DEVICE_CHECK_BUILD_ONLY=1: configure and build, then stop (for runs of one's own; the
+# library path of the unpacked packages is /tmp/adala-deps/runtime).
+if [ -n "${ADALA_DEVICE_CHECK_BUILD_ONLY:-}" ]; then
+  printf '%s\n' "${ROWS[@]}"
+  exit 0
+fi
 if [ -x "$ADALA" ]; then
   step "adala info" 20 "$ADALA" info
   step "engine suites on CUDA" 120 env OMP_WAIT_POLICY=PASSIVE \
-    ctest --test-dir "$BUILD" -L 'core|train|store' -E 'pipeline|crash|concurrency' \
-      -j 4 --output-on-failure --timeout 110
-  # bench peer compares with Debian's CPU-only python3-torch and refuses CUDA today: that
-  # refusal is reported as "unsupported" (a gap, not a failure of this check).
-  if ! step "bench peer cuda" 45 "$ADALA" bench peer --device cuda --db none &&
-     grep -q "CPU only" "$OUT/bench_peer_cuda.log" 2>/dev/null; then
-    unset 'ROWS[${#ROWS[@]}-1]'
-    ROWS+=("bench peer cuda|unsupported|0|bench peer runs on CPU only (peer is CPU PyTorch)")
-  fi
+    ctest --test-dir "$BUILD" -L "$LABELS" -E 'pipeline|crash|concurrency' \
+      -j 8 --output-on-failure --timeout 110
+  # The engine against PyTorch itself, both on the GPU (the peer is this machine's python3).
+  step "bench peer cuda" 60 "$ADALA" bench peer --device cuda --python "$(command -v python3)" \
+    --repeats 5 --db none
   for preset in vit_base vit_large; do
     for precision in fp32 bf16; do
       step "scaling $preset $precision" 60 "$ADALA" bench scaling --preset "$preset" \
@@ -72,6 +119,14 @@ if [ -x "$ADALA" ]; then
         --rounds 1 --repeats 3 --no-count --db none --csv "$OUT/scaling-$preset-$precision.csv"
     done
   done
+  # Stages 1-3 of the embedded default in fp16 autocast with dynamic loss scaling, on the GPU
+  # (the teacher checkpoint is in the repository; the data is Fashion-MNIST's idx files).
+  if [ -f /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz ]; then
+    step "stages 1-3 fp16 cuda" 150 "$ADALA" run experiments/precision-check-fp16-cuda.json \
+      --stages 1,2,3 --runs-dir "$OUT/runs" --db "$OUT/device-runs.sqlite"
+  else
+    ROWS+=("stages 1-3 fp16 cuda|skipped|0|no /usr/share/datasets/fashion-mnist")
+  fi
 fi
 
 echo

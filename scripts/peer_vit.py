@@ -225,13 +225,18 @@ class VisionTransformer(nn.Module):
         return self.norm(x)
 
 
-def timed(fn, warmup, repeats):
+def timed(fn, warmup, repeats, device):
+    def sync():
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
     for _ in range(warmup):
         fn()
+    sync()
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
+        sync()
         times.append((time.perf_counter() - start) * 1000.0)
     return statistics.median(times), min(times)
 
@@ -247,10 +252,16 @@ def main():
     settings = json.loads(meta["adala.peer"])
     torch.set_num_threads(int(settings["threads"]))
     warmup, repeats = int(settings["warmup"]), int(settings["repeats"])
-    images = tensors.pop("input")
+    device = torch.device(settings.get("device", "cpu"))
+    if device.type == "cuda":
+        # float32 everywhere, as the engine runs it: no TF32 in matrix products or convolutions
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    images = tensors.pop("input").to(device)
 
     teacher = VisionTransformer(config)
     teacher.load_state_dict(tensors, strict=True)
+    teacher.to(device)
     student = copy.deepcopy(teacher)
     teacher.set_attention_mode("softmax")
     student.set_attention_mode("linear")
@@ -265,8 +276,8 @@ def main():
         def run_student():
             out["linear_features"] = student.forward_features(images)
 
-        softmax_ms, softmax_min_ms = timed(run_teacher, warmup, repeats)
-        linear_ms, linear_min_ms = timed(run_student, warmup, repeats)
+        softmax_ms, softmax_min_ms = timed(run_teacher, warmup, repeats, device)
+        linear_ms, linear_min_ms = timed(run_student, warmup, repeats, device)
 
     for p in teacher.parameters():
         p.requires_grad_(False)
@@ -299,11 +310,13 @@ def main():
         l.backward()
         opt.step()
 
-    train_ms, train_min_ms = timed(train_step, warmup, repeats)
+    train_ms, train_min_ms = timed(train_step, warmup, repeats, device)
     timings = {"softmax_ms": softmax_ms, "linear_ms": linear_ms, "train_ms": train_ms,
                "softmax_min_ms": softmax_min_ms, "linear_min_ms": linear_min_ms,
                "train_min_ms": train_min_ms,
                "torch": torch.__version__, "threads": torch.get_num_threads()}
+    timings["device"] = str(device)
+    out = {k: v.detach().cpu() for k, v in out.items()}
     write_safetensors(args.output, out, {"peer.timings": json.dumps(timings)})
     print(json.dumps(timings))
     return 0

@@ -338,14 +338,16 @@ void declare_peer(CLI::App& app, PeerArgs& a) {
   app.add_option("--work-dir", a.o.work_dir,
                  "where the exchanged files go (default: a fresh temporary folder)");
   app.add_flag("--keep", a.o.keep_files, "keep the exchanged files");
-  app.add_option("--device", a.device, "cpu (the peer runs on CPU only)");
+  app.add_option("--device", a.device,
+                 "cpu, cuda or cuda:N: both sides run there (the peer's Python needs a torch "
+                 "that sees the device)");
   app.add_option("--db", a.db, "the run database, or none (not recorded)");
 }
 
 int bench_peer(PeerArgs& a) {
   PeerOptions& o = a.o;
-  if (resolve_device(a.device) != c10::Device(c10::kCPU))
-    throw UsageError("bench peer compares on CPU only (Debian's python3-torch is CPU-only)");
+  const c10::Device device = resolve_device(a.device);
+  o.device = device.str();
   if (o.script.empty()) o.script = find_peer_script();
   std::fprintf(stderr, "bench peer: running the engine, then %s %s ...\n", o.python.c_str(),
                o.script.c_str());
@@ -358,8 +360,9 @@ int bench_peer(PeerArgs& a) {
   config["repeats"] = Json(o.repeats);
   config["python"] = Json(o.python);
   config["threads"] = Json(at::get_num_threads());
+  config["device"] = Json(o.device);
   BenchmarkRecord record(a.db, "bench peer " + o.preset + " " + std::to_string(o.resolution) + "px",
-                         config, "cpu");
+                         config, o.device);
   const auto report = run_peer_comparison(o);
   record.add(report, o);
   record.finish();

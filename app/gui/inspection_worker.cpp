@@ -1,5 +1,6 @@
 // LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
 #include "engine/analysis/attention_probe.h"
+#include "engine/core/linear_eps_scope.h"
 #include "engine/core/precision.h"
 #include "engine/infer/inference_model.h"
 #include "engine/infer/inspection_dataset.h"
@@ -171,6 +172,8 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     check_precision_supported(precision, c10::Device(c10::kCPU));
     std::shared_ptr<AttentionProbe> probe;
     {
+      // The eps half precision needs, as predict and training use (the model's own afterwards).
+      const LinearEpsScope eps_scope(*s.model, precision);
       const AutocastScope autocast(c10::Device(c10::kCPU), precision);
       probe = std::make_shared<AttentionProbe>(s.model, normalised(input, s.data), options);
     }

@@ -127,7 +127,7 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
   synchronize_device(o.device);
   Json r = Json::object();
   {
-    PeakMemoryProbe probe;  // baseline: inputs in place, libraries initialised
+    PeakMemoryProbe probe(o.device);  // baseline: inputs in place, libraries initialised
     std::vector<at::Tensor> results;
     auto times = time_runs_ms(
         [&] {

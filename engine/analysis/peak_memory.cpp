@@ -12,6 +12,8 @@
 #include <c10/core/Allocator.h>
 #include <c10/util/ThreadLocalDebugInfo.h>
 
+#include "engine/analysis/cuda_allocator_stats.h"
+
 namespace adala {
 
 namespace {
@@ -57,11 +59,23 @@ int64_t available_memory_bytes() { return read_kb_field("/proc/meminfo", "MemAva
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+// The type of reportMemoryUsage's running totals: int64_t in LibTorch 1.x, size_t in 2.x.
+template <class F>
+struct TotalsArgument;
+template <class C, class R, class Ptr, class Size, class Total, class Reserved, class Device>
+struct TotalsArgument<R (C::*)(Ptr, Size, Total, Reserved, Device)> {
+  using type = Total;
+};
+using MemoryTotal =
+    TotalsArgument<decltype(&c10::MemoryReportingInfoBase::reportMemoryUsage)>::type;
+}  // namespace
+
 struct AllocatorPeakTracker::State : public c10::MemoryReportingInfoBase {
   std::atomic<int64_t> current{0}, peak{0}, count{0};
 
-  void reportMemoryUsage(void* /*ptr*/, int64_t alloc_size, int64_t /*total_allocated*/,
-                         int64_t /*total_reserved*/, c10::Device /*device*/) override {
+  void reportMemoryUsage(void* /*ptr*/, int64_t alloc_size, MemoryTotal /*total_allocated*/,
+                         MemoryTotal /*total_reserved*/, c10::Device /*device*/) override {
     const int64_t now = current.fetch_add(alloc_size) + alloc_size;
     if (alloc_size > 0) count.fetch_add(1);
     int64_t seen = peak.load();
@@ -89,9 +103,15 @@ void AllocatorPeakTracker::reset_peak() { state_->peak.store(state_->current.loa
 
 // ---------------------------------------------------------------------------------------------
 
-PeakMemoryProbe::PeakMemoryProbe() {
+PeakMemoryProbe::PeakMemoryProbe(const c10::Device& device) : device_(device) {
   baseline_ = current_rss_bytes();
   reset_ = reset_peak_rss();
+  if (reset_cuda_peak_stats(device_)) {
+    if (const auto stats = cuda_allocator_stats(device_)) {
+      cuda_allocated_baseline_ = stats->allocated_bytes;
+      cuda_reserved_baseline_ = stats->reserved_bytes;
+    }
+  }
 }
 
 PeakMemory PeakMemoryProbe::result() const {
@@ -101,6 +121,15 @@ PeakMemory PeakMemoryProbe::result() const {
   const int64_t hwm = peak_rss_bytes();
   if (baseline_ >= 0 && hwm >= 0) m.rss_bytes = std::max<int64_t>(0, hwm - baseline_);
   m.allocator_bytes = tracker_.peak_bytes();
+  if (cuda_allocated_baseline_ >= 0) {
+    if (const auto stats = cuda_allocator_stats(device_)) {
+      m.allocator_bytes =
+          std::max<int64_t>(0, stats->allocated_peak_bytes - cuda_allocated_baseline_);
+      m.cuda_reserved_bytes =
+          std::max<int64_t>(0, stats->reserved_peak_bytes - cuda_reserved_baseline_);
+      m.from_cuda_allocator = true;
+    }
+  }
   return m;
 }
 

@@ -5,7 +5,11 @@
 //    overhead. Meaningful in a process of its own (see run_in_child), one point per process.
 //  - Allocator: the exact peak of bytes held through LibTorch's allocators (CPU, and the CUDA
 //    caching allocator), from c10's memory-usage reporting hook - the one the profiler's
-//    profile_memory option uses. Works in any process and thread, on CPU and CUDA.
+//    profile_memory option uses. Works in any process and thread, on CPU and CUDA. On a CUDA
+//    device with a CUDA LibTorch the probe reads the caching allocator's own statistics instead
+//    (torch.cuda.max_memory_allocated), which also see allocations on other threads and streams.
+#include <c10/core/Device.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -50,19 +54,23 @@ struct PeakMemory {
   int64_t allocator_bytes = -1;  // allocator peak above the baseline; -1 unknown
   int64_t baseline_rss_bytes = -1;
   bool rss_mark_reset = false;  // false: rss_bytes may include history before the baseline
+  bool from_cuda_allocator = false;  // allocator_bytes read from the CUDA caching allocator
+  int64_t cuda_reserved_bytes = -1;  // its reserved peak above the baseline; -1 unknown
 };
 
 // Both measurements over one stretch of work: construct it when the inputs are in place (the
 // baseline), run the work, read result().
 class PeakMemoryProbe {
  public:
-  PeakMemoryProbe();
+  explicit PeakMemoryProbe(const c10::Device& device = c10::Device(c10::kCPU));
   PeakMemory result() const;
   const AllocatorPeakTracker& allocator() const { return tracker_; }
 
  private:
   int64_t baseline_ = -1;
   bool reset_ = false;
+  c10::Device device_;
+  int64_t cuda_allocated_baseline_ = -1, cuda_reserved_baseline_ = -1;
   AllocatorPeakTracker tracker_;
 };
 

@@ -156,7 +156,12 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
   const std::string in_path = rep.work_dir + "/peer_input.safetensors";
   const std::string out_path = rep.work_dir + "/peer_output.safetensors";
   const std::string log_path = rep.work_dir + "/peer.log";
-  const c10::Device cpu(c10::kCPU);
+  const c10::Device device(o.device);
+  if (device.is_cuda()) {
+    // float32 as the peer runs it: no TF32 in cuDNN's convolutions (cuBLAS has none by default)
+    at::globalContext().setAllowTF32CuDNN(false);
+    at::globalContext().setAllowTF32CuBLAS(false);
+  }
 
   ViTConfig config = vit_preset(o.preset);
   torch::manual_seed(o.seed);
@@ -184,6 +189,7 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
     settings["repeats"] = Json(int64_t(o.repeats));
     settings["warmup"] = Json(int64_t(o.warmup));
     settings["threads"] = Json(int64_t(rep.threads));
+    settings["device"] = Json(device.str());
     settings["lr"] = Json(o.lr);
     settings["weight_decay"] = Json(o.weight_decay);
     Json names = Json::array();
@@ -195,7 +201,9 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
   }
 
   // The engine: inference.
-  auto student = clone_model(teacher, cpu);
+  teacher->to(device);
+  images = images.to(device);
+  auto student = clone_model(teacher, device);
   student->set_attention_mode(AttentionMode::Linear);
   teacher->set_attention_mode(AttentionMode::Softmax);
   teacher->eval();
@@ -209,10 +217,10 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
     const bool was_training = student->is_training();
     student->eval();
     auto t = time_runs_ms([&] { softmax_out = teacher->forward_features(images); }, o.warmup,
-                          o.repeats, cpu);
+                          o.repeats, device);
     softmax_times.insert(softmax_times.end(), t.begin(), t.end());
     t = time_runs_ms([&] { linear_out = student->forward_features(images); }, o.warmup, o.repeats,
-                     cpu);
+                     device);
     linear_times.insert(linear_times.end(), t.begin(), t.end());
     if (was_training) student->train();
   };
@@ -261,7 +269,7 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
           l.backward();
           opt.step();
         },
-        o.warmup, o.repeats, cpu);
+        o.warmup, o.repeats, device);
     train_times.insert(train_times.end(), t.begin(), t.end());
   };
   train_round();
@@ -301,6 +309,10 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
                        {"grads", engine_grads},
                        {"updates", engine_updates},
                        {"post_step_features", post_features}});
+  // The comparisons run on the CPU, where the peer's outputs are read.
+  for (auto* t :
+       {&softmax_features, &linear_features, &engine_grads, &engine_updates, &post_features})
+    *t = t->to(c10::kCPU);
   SafetensorsReader peer(out_path);
   rep.softmax_features_rel = rel_diff(softmax_features, peer.load("softmax_features"));
   rep.linear_features_rel = rel_diff(linear_features, peer.load("linear_features"));
@@ -343,11 +355,11 @@ PeerReport run_peer_comparison(const PeerOptions& o) {
 std::string format_peer_report(const PeerReport& r, const PeerOptions& o) {
   std::string out;
   auto add = [&](const char* format, auto... args) { out += fmt::sprintf(format, args...); };
-  add("engine vs PyTorch peer (torch %s): %s, input %lldx%lld, batch %lld, %d threads (OpenBLAS "
-      "1), median of %d after %d warm-up\n",
-      r.peer_torch_version.empty() ? "?" : r.peer_torch_version.c_str(), o.preset.c_str(),
-      (long long)o.resolution, (long long)o.resolution, (long long)o.batch, r.threads, o.repeats,
-      o.warmup);
+  add("engine vs PyTorch peer (torch %s) on %s: %s, input %lldx%lld, batch %lld, %d threads "
+      "(OpenBLAS 1), median of %d after %d warm-up\n",
+      r.peer_torch_version.empty() ? "?" : r.peer_torch_version.c_str(), o.device.c_str(),
+      o.preset.c_str(), (long long)o.resolution, (long long)o.resolution, (long long)o.batch,
+      r.threads, o.repeats, o.warmup);
   out += "conditions at the end: " + machine_conditions() + "\n\n";
   add("%-44s %12s\n", "relative difference ||engine - peer|| / ||peer||", "");
   add("  %-42s %12.3e\n", "teacher features (softmax attention)", r.softmax_features_rel);

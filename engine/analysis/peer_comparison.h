@@ -23,6 +23,9 @@ struct PeerOptions {
   // noise, so a peer that used the wrong tensors could not agree by accident.
   double linear_noise = 0.01;
   std::string python = "/usr/bin/python3";
+  // "cpu" or "cuda[:N]": both sides run there (on CUDA without TF32, so float32 is compared
+  // with float32); the peer's Python needs a torch that sees that device.
+  std::string device = "cpu";
   std::string script;    // scripts/peer_vit.py
   std::string work_dir;  // empty: a fresh temporary directory
   bool keep_files = false;

@@ -85,7 +85,7 @@ Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::s
   synchronize_device(o.device);
   Json r = Json::object();
   {
-    PeakMemoryProbe probe;  // baseline: weights and input in place, libraries initialised
+    PeakMemoryProbe probe(o.device);  // baseline: weights and input in place, libraries initialised
     torch::Tensor out;
     auto forward = [&] {
       out = torch::Tensor();  // the previous output never adds to the next run's peak
@@ -119,7 +119,7 @@ Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::
   synchronize_device(o.device);
   Json r = Json::object();
   {
-    PeakMemoryProbe probe;  // baseline: weights, input and target in place
+    PeakMemoryProbe probe(o.device);  // baseline: weights, input and target in place
     // Adam moments are created on the first step, inside the measured stretch.
     FusedAdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.05));
     const Precision precision = precision_from_string(o.precision);

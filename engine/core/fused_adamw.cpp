@@ -52,7 +52,7 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
     auto& options = static_cast<torch::optim::AdamWOptions&>(group.options());
     for (auto& p : group.params()) {
       if (!p.grad().defined()) continue;
-      const auto key = c10::guts::to_string(p.unsafeGetTensorImpl());
+      const auto key = optimizer_state_key(p);
       auto found = state_.find(key);
       if (found == state_.end()) {
         auto fresh = std::make_unique<torch::optim::AdamWParamState>();

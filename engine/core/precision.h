@@ -58,5 +58,7 @@ class Fp32Region {
 
 // True while an AutocastScope (CPU or CUDA) is active on this thread.
 bool autocast_active();
+// True while autocast is on for that device type on this thread (whatever turned it on).
+bool autocast_enabled(c10::DeviceType type);
 
 }  // namespace adala

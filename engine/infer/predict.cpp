@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "engine/core/linear_eps_scope.h"
 #include "engine/core/precision.h"
 #include "engine/train/stage_data.h"
 
@@ -31,18 +32,7 @@ void run_inference_batches(const InferenceModel& model, const ImageInput& input,
   const Precision precision = precision_from_string(options.precision);
   check_precision_supported(precision, model.device);
   // The half-precision eps for the duration (the model's own again afterwards).
-  std::vector<std::pair<LinearAttention, double>> eps;
-  for (int64_t i = 0; i < model.model->config().depth; ++i) {
-    auto la = model.model->block(i)->attn->linear;
-    eps.emplace_back(la, la->eps());
-    la->set_eps(default_linear_eps(precision, la->eps()));
-  }
-  struct RestoreEps {
-    std::vector<std::pair<LinearAttention, double>>& saved;
-    ~RestoreEps() {
-      for (auto& [module, value] : saved) module->set_eps(value);
-    }
-  } restore{eps};
+  const LinearEpsScope eps_scope(*model.model, precision);
   const AutocastScope autocast(model.device, precision);
   data = for_device(data, model.device);
   auto loader = make_evaluation_loader(data, options.batch_size);

@@ -6,6 +6,7 @@
 #include <csignal>
 
 #include "engine/analysis/child_process.h"
+#include "engine/analysis/cuda_allocator_stats.h"
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/json.h"
 
@@ -74,6 +75,45 @@ class TestPeakMemory : public QObject {
     QCOMPARE(tracker.peak_bytes(), int64_t(12'000'000));
     QCOMPARE(tracker.current_bytes(), int64_t(0));
     QVERIFY(tracker.allocations() >= 3);
+  }
+
+  void cpu_probe_does_not_read_cuda_statistics() {
+    const c10::Device cpu(c10::kCPU);
+    QVERIFY(!cuda_allocator_stats(cpu).has_value());
+    QVERIFY(!reset_cuda_peak_stats(cpu));
+    PeakMemoryProbe probe(cpu);
+    { auto t = torch::empty({1'000'000}); }
+    const auto m = probe.result();
+    QVERIFY(!m.from_cuda_allocator);
+    QCOMPARE(m.cuda_reserved_bytes, int64_t(-1));
+    QCOMPARE(m.allocator_bytes, int64_t(4'000'000));
+  }
+
+  // Runs on a CUDA device with a CUDA LibTorch (scripts/device-check.sh); skipped elsewhere.
+  void cuda_probe_reads_the_caching_allocator() {
+    if (!torch::cuda::is_available()) QSKIP("no CUDA device");
+    QVERIFY2(cuda_allocator_stats_built(), "CUDA device but the engine was built without CUDA");
+    const c10::Device gpu(c10::kCUDA, 0);
+    auto kept = torch::ones({4'000'000}, torch::TensorOptions().device(gpu));  // 16 MB, baseline
+    torch::cuda::synchronize();
+    PeakMemoryProbe probe(gpu);
+    {
+      auto a = torch::ones({25'000'000}, torch::TensorOptions().device(gpu));  // 100 MB
+      auto b = a * 2;                                                          // 100 MB more
+      QCOMPARE(b.sum().item<double>(), 50'000'000.0);
+    }
+    torch::cuda::synchronize();
+    const auto m = probe.result();
+    QVERIFY(m.from_cuda_allocator);
+    // The peak above the baseline is the two 100 MB tensors (block rounding adds < 1%), and the
+    // 16 MB held before the probe does not count.
+    QVERIFY2(std::abs(double(m.allocator_bytes) - 200e6) <= 0.01 * 200e6,
+             qPrintable(QString("CUDA allocator peak %1 MB").arg(m.allocator_bytes / 1e6)));
+    QVERIFY(m.cuda_reserved_bytes >= 0);
+    const auto stats = cuda_allocator_stats(gpu);
+    QVERIFY(stats.has_value());
+    QVERIFY(stats->allocated_bytes >= 16'000'000);
+    QVERIFY(stats->allocated_peak_bytes >= stats->allocated_bytes + 199'000'000);
   }
 
   void child_errors_come_back_and_crashes_are_contained() {

@@ -17,6 +17,7 @@
 #include "app/gui/main_window.h"
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/load_weights.h"
+#include "engine/core/linear_eps_scope.h"
 #include "engine/core/precision.h"
 #include "engine/core/text_file.h"
 #include "engine/data/fashion_mnist.h"
@@ -216,6 +217,7 @@ class TestGuiInspector : public QObject {
     auto model = load_model(path, torch::kCPU);
     auto test = load_fashion_mnist(default_fashion_mnist_root(), "test", 8);
     const auto bf16 = [&] {
+      const LinearEpsScope eps(*model, Precision::BF16);  // as predict and training use
       const AutocastScope autocast(torch::kCPU, Precision::BF16);
       return std::make_unique<AttentionProbe>(model, test.images[7].unsqueeze(0));
     }();

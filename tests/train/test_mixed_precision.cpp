@@ -17,6 +17,7 @@
 #include "engine/train/experiment_config.h"
 #include "engine/train/grad_scaler.h"
 #include "engine/train/run_preflight.h"
+#include "engine/core/linear_eps_scope.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 #include "engine/train/training_loop.h"
@@ -88,6 +89,34 @@ class TestMixedPrecision : public QObject {
                              check_precision_supported(Precision::FP16, torch::kCPU));
   }
 
+  void linear_eps_scope_sets_and_restores_every_module() {
+    VisionTransformer model(micro_model(3));
+    model->block(1)->attn->linear->set_eps(3e-5);  // above the half-precision default
+    auto eps_of = [&] {
+      std::vector<double> out;
+      for (const auto& m : linear_attention_modules(*model)) out.push_back(m->eps());
+      return out;
+    };
+    const auto own = eps_of();
+    QCOMPARE(int(own.size()), 3);
+    {
+      const LinearEpsScope scope(*model, Precision::BF16);
+      QCOMPARE(eps_of(), (std::vector<double>{1e-5, 3e-5, 1e-5}));
+    }
+    QCOMPARE(eps_of(), own);
+    {
+      const LinearEpsScope scope(*model, Precision::FP32);
+      QCOMPARE(eps_of(), own);
+    }
+    {
+      const LinearEpsScope scope(*model, 2e-4);
+      QCOMPARE(eps_of(), (std::vector<double>{2e-4, 2e-4, 2e-4}));
+      const LinearEpsScope keep(*model, 0.0);
+      QCOMPARE(eps_of(), (std::vector<double>{2e-4, 2e-4, 2e-4}));
+    }
+    QCOMPARE(eps_of(), own);
+  }
+
   // Under CPU bf16 autocast the projections run in bf16 and the kernel in float32: the module's
   // output equals bf16 projections + the float32 formula + a bf16 output projection.
   void linear_attention_runs_in_float32_inside_autocast() {
@@ -98,10 +127,10 @@ class TestMixedPrecision : public QObject {
     torch::Tensor out;
     {
       const AutocastScope autocast(torch::kCPU, Precision::BF16);
-      QVERIFY(at::autocast::is_cpu_enabled());
+      QVERIFY(adala::autocast_enabled(c10::DeviceType::CPU));
       out = la->forward(x);
     }
-    QVERIFY(!at::autocast::is_cpu_enabled());
+    QVERIFY(!adala::autocast_enabled(c10::DeviceType::CPU));
     QVERIFY(out.scalar_type() == torch::kBFloat16);
     auto bf = [](const torch::Tensor& t) { return t.to(torch::kBFloat16); };
     auto qkv = torch::nn::functional::linear(bf(x), bf(la->qkv->weight), bf(la->qkv->bias));
@@ -339,7 +368,7 @@ class TestMixedPrecision : public QObject {
     QCOMPARE(seen, (std::vector<double>{1e-5, 1e-5}));
     QVERIFY(types.front() == torch::kBFloat16);
     QCOMPARE(model->block(0)->attn->linear->eps(), 1e-6);
-    QVERIFY(!at::autocast::is_cpu_enabled());
+    QVERIFY(!adala::autocast_enabled(c10::DeviceType::CPU));
   }
 
   void fp16_on_cpu_is_refused_naming_the_field() {
