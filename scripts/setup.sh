@@ -9,7 +9,7 @@ PACKAGES=(cmake ninja-build g++ ccache pkg-config zlib1g-dev
   libqcustomplot-dev libtorch-dev libopenblas0-pthread libopencv-dev libsqlite3-dev
   dataset-fashion-mnist python3-torch xvfb xauth imagemagick poppler-utils
   fonts-nanum qt6-translations-l10n
-  nlohmann-json3-dev libfmt-dev libssl-dev libcli11-dev
+  nlohmann-json3-dev libfmt-dev libssl-dev libcli11-dev libgloo-dev
   clang libclang-rt-dev)  # clang + libFuzzer: the fuzz targets (scripts/fuzz.sh)
 
 missing=()

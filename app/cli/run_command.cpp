@@ -4,11 +4,17 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "engine/run/run_summary.h"
 #include "app/cli/tracked_run.h"
+#ifdef ADALA_HAVE_DIST
+#include "engine/dist/dist_environment.h"
+#include "engine/dist/gloo_data_parallel.h"
+#include "engine/dist/local_launcher.h"
+#endif
 #include "engine/train/pipeline.h"
 
 namespace adala::cli {
@@ -29,6 +35,39 @@ std::vector<int> parse_stages(const std::string& text) {
   return stages;
 }
 
+#ifdef ADALA_HAVE_DIST
+// This command line again, N times, as ranks 0..N-1 (without --nproc; with cores/N threads
+// each unless --threads was given).
+int launch_workers(int nproc) {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::vector<std::string> line;
+  for (std::string arg; std::getline(in, arg, '\0');) line.push_back(arg);
+  if (line.empty()) throw std::runtime_error("cannot read this process's command line");
+  std::vector<std::string> argv{std::filesystem::read_symlink("/proc/self/exe").string()};
+  bool threads = false;
+  for (size_t i = 1; i < line.size(); ++i) {
+    if (line[i] == "--nproc") {
+      ++i;
+      continue;
+    }
+    if (line[i].rfind("--nproc=", 0) == 0) continue;
+    threads = threads || line[i] == "--threads" || line[i].rfind("--threads=", 0) == 0;
+    argv.push_back(line[i]);
+  }
+  if (!threads) {
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    argv.push_back("--threads");
+    argv.push_back(std::to_string(std::max(1, cores / nproc)));
+  }
+  LaunchOptions options;
+  options.nproc = nproc;
+  options.argv = argv;
+  const LaunchResult result = launch_local_workers(
+      options, [](const std::string& m) { std::fprintf(stderr, "adala run: %s\n", m.c_str()); });
+  return result.exit_code;
+}
+#endif
+
 }  // namespace
 
 int run_command(const Args& args) {
@@ -46,11 +85,28 @@ int run_command(const Args& args) {
   app.add_option("--device", device, "auto, cpu or cuda (default: the config's)");
   CLI::Option* runs_dir_option = app.add_option("--runs-dir", runs_dir, "where run folders go");
   app.add_option("--db", db, "the run database, or none");
+  int nproc = 1;
+  app.add_option("--nproc", nproc,
+                 "worker processes on this machine, data parallel (as torchrun's "
+                 "--nproc-per-node; each gets cores/N threads unless --threads is given)")
+      ->check(CLI::Range(1, 1024));
   bool allow_nonfinite = false;
   app.add_flag("--allow-nonfinite", allow_nonfinite,
                "load weights holding NaN or Inf with a warning instead of refusing them");
   if (!parse_command_line(app, args)) return 0;
   if (config_path.empty() && resume.empty()) throw UsageError("missing CONFIG.json (see adala run --help)");
+#ifdef ADALA_HAVE_DIST
+  const DistEnvironment dist = dist_environment_from_process();
+  if (nproc > 1) {
+    if (dist.distributed())
+      throw UsageError("--nproc: this process is already rank " + std::to_string(dist.rank) +
+                       " of " + std::to_string(dist.world_size) +
+                       " (RANK and WORLD_SIZE are set); start it without --nproc");
+    return launch_workers(nproc);
+  }
+#else
+  if (nproc > 1) throw UsageError("--nproc: this build has no data parallelism (libgloo-dev)");
+#endif
 
   ExperimentConfig config;
   PipelineOptions options;
@@ -66,11 +122,17 @@ int run_command(const Args& args) {
   if (runs_dir_option->count()) config.runs_dir = runs_dir;
   options.device = device;
   options.allow_nonfinite = allow_nonfinite;
+  // Started by --nproc, torchrun or Slurm: join the group (a world of one needs none).
+#ifdef ADALA_HAVE_DIST
+  options.parallel = join_data_parallel(dist);
+#endif
+  const bool reporter = !options.parallel || options.parallel->rank() == 0;
 
   TrackedRunOptions tracking;
   tracking.db_path = db;
   TrackedRunResult result = run_tracked(config, options, tracking);
   if (result.cancelled) return 130;
+  if (!reporter) return 0;
   std::printf("%s\nsummary written to %s\n", run_summary_markdown(config, result.pipeline).c_str(),
               result.summary_path.c_str());
   return 0;

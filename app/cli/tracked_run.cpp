@@ -66,10 +66,24 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
   ScopedInterruptHandler interrupts(control);
   // Bad input is reported before a run folder or a run row exists.
   check_run_inputs(config, options);
+  if (options.parallel && options.parallel->rank() != 0) {
+    // Data parallelism: rank 0 records and reports the run; this rank trains its share
+    // quietly, in the run folder rank 0 creates (run_pipeline passes its path on).
+    NullSink quiet;
+    try {
+      out.pipeline = run_pipeline(config, options, quiet, control);
+    } catch (const JobCancelled&) {
+      out.cancelled = true;
+    }
+    return out;
+  }
   if (options.run_dir.empty()) options.run_dir = make_run_dir(config);
 
   RunRecord record = training_run_record(config, options);
   record.tags = tracking.tags;
+  if (options.parallel)
+    record.tags.push_back("data-parallel: " + std::to_string(options.parallel->world_size()) +
+                          " processes, " + options.parallel->backend());
   RunSession session(tracking.db_path, record);
   ProgressBarSink progress;
   session.add_sink(progress);

@@ -105,7 +105,7 @@ struct BatchLoader::Shared {
   // Decodes and transforms sample i of the slot; a skipped bad image moves on to the next
   // index (deterministically), remembering the bad one.
   void decode(Slot& slot, size_t i) {
-    SplitMix64 rng = sample_generator(options.seed, slot.step, int64_t(i));
+    SplitMix64 rng = sample_generator(options.seed, slot.step, options.first_sample + int64_t(i));
     const int64_t n = dataset.size();
     int64_t index = slot.requested[i];
     for (int64_t attempt = 0; attempt < n; ++attempt) {

@@ -27,6 +27,11 @@ struct LoaderOptions {
   // non-blocking. Only for CUDA runs (pinning needs a CUDA build and device); false changes
   // nothing.
   bool pin_memory = false;
+  // Position of this loader's first sample in the step's global batch (data parallelism:
+  // rank r of W reads items [r * B / W, (r + 1) * B / W) of each step). Sample i draws its
+  // randomness from sample_generator(seed, step, first_sample + i), so the ranks together
+  // transform the global batch exactly as one process does.
+  int64_t first_sample = 0;
 };
 
 struct Batch {

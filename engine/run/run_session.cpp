@@ -12,6 +12,7 @@
 #include "engine/core/build_info.h"
 #include "engine/run/run_folder_lock.h"
 #include "engine/run/run_summary.h"
+#include "engine/train/data_parallel.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #include "engine/store/run_store_sink.h"
@@ -141,6 +142,10 @@ PipelineResult RunSession::run_pipeline(const ExperimentConfig& config,
     finish(RunStatus::Done);
     return result;
   } catch (const JobCancelled&) {
+    finish_after_error(RunStatus::Interrupted);
+    throw;
+  } catch (const DataParallelError&) {
+    // Another rank went away: resumable from the last checkpoint, like a cancelled run.
     finish_after_error(RunStatus::Interrupted);
     throw;
   } catch (...) {

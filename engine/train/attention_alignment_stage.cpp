@@ -67,12 +67,17 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& i
   const uint64_t seed = uint64_t(ctx_.config.seed) + 1;
   TrainingLoopSpec spec{stage_name(1), cfg, images.size(), seed,
                         ctx_.checkpoint_path(stage_name(1))};
+  spec.parallel = ctx_.parallel.get();
+  const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
+                                     std::string("stages.") + stage_name(1) + ".batch_size");
   TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);
-  auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed,
+                                     cfg.augment, loop.total_steps(), slice);
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
     auto batch = to_device(b.images, ctx_.device);
-    if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
+    if (cfg.augment && images.transform.preprocess == "none")
+      batch = augment_batch(batch, seed, step, 2, slice.first);
     StepOutput out = loss(teacher, batch);
     out.data_wait_seconds = b.wait_seconds;
     return out;

@@ -38,10 +38,16 @@ at::Tensor BatchSampler::indices(int64_t step) {
                     at::kLong);
 }
 
-at::Tensor augment_batch(const at::Tensor& images, uint64_t seed, int64_t step, int64_t max_shift) {
+at::Tensor augment_batch(const at::Tensor& images, uint64_t seed, int64_t step, int64_t max_shift,
+                         int64_t first_sample) {
   std::mt19937_64 rng(mix(seed ^ 0xA5A5A5A5ull, static_cast<uint64_t>(step)));
   std::uniform_int_distribution<int64_t> shift(-max_shift, max_shift);
   std::bernoulli_distribution flip(0.5);
+  for (int64_t i = 0; i < first_sample; ++i) {  // the earlier positions' draws, discarded
+    shift(rng);
+    shift(rng);
+    flip(rng);
+  }
   const int64_t b = images.size(0), h = images.size(2), w = images.size(3);
   auto padded = at::constant_pad_nd(images, {max_shift, max_shift, max_shift, max_shift}, 0.0);
   auto out = at::empty_like(images);

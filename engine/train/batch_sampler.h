@@ -24,7 +24,9 @@ class BatchSampler {
 };
 
 // Random shifts of up to `max_shift` pixels (zero fill) and horizontal flips, drawn from
-// (seed, step) alone. images: (B, C, H, W).
-at::Tensor augment_batch(const at::Tensor& images, uint64_t seed, int64_t step, int64_t max_shift = 2);
+// (seed, step) alone. images: (B, C, H, W), positions [first_sample, first_sample + B) of the
+// step's global batch (data parallelism: a rank's slice gets the draws of its positions).
+at::Tensor augment_batch(const at::Tensor& images, uint64_t seed, int64_t step,
+                         int64_t max_shift = 2, int64_t first_sample = 0);
 
 }  // namespace adala

@@ -7,14 +7,18 @@ namespace adala {
 void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
                       const StageData& train, const StageConfig& cfg, uint64_t seed) {
   TrainingLoopSpec spec{stage, cfg, train.size(), seed, ctx.checkpoint_path(stage)};
+  spec.parallel = ctx.parallel.get();
+  const RankSlice slice =
+      rank_slice(cfg.batch_size, spec.parallel, "stages." + stage + ".batch_size");
   TrainingLoop loop(spec, *model, trainable_parameters(model, true), ctx.sink, ctx.control);
-  auto loader = make_training_loader(for_device(train, ctx.device), cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  auto loader = make_training_loader(for_device(train, ctx.device), cfg.batch_size, seed,
+                                     cfg.augment, loop.total_steps(), slice);
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
     auto batch = to_device(b.images, ctx.device);
     // Images used as they are get the shift-and-flip augmentation; timm's crops are per sample.
     if (cfg.augment && train.transform.preprocess == "none")
-      batch = augment_batch(batch, seed, step);
+      batch = augment_batch(batch, seed, step, 2, slice.first);
     StepOutput out =
         classification_step(model, batch, to_device(b.labels, ctx.device), cfg.label_smoothing);
     out.data_wait_seconds = b.wait_seconds;

@@ -44,12 +44,17 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
   student->train();
   const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
   TrainingLoopSpec spec{stage_name(2), cfg, images.size(), seed, ctx_.checkpoint_path(stage_name(2))};
+  spec.parallel = ctx_.parallel.get();
+  const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
+                                     std::string("stages.") + stage_name(2) + ".batch_size");
   TrainingLoop loop(spec, *student, trainable_parameters(student, false), ctx_.sink, ctx_.control);
-  auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed, cfg.augment, loop.total_steps());
+  auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed,
+                                     cfg.augment, loop.total_steps(), slice);
   loop.run([&](const at::Tensor&, int64_t step) {
     Batch b = loader->batch(step);
     auto batch = to_device(b.images, ctx_.device);
-    if (cfg.augment && images.transform.preprocess == "none") batch = augment_batch(batch, seed, step);
+    if (cfg.augment && images.transform.preprocess == "none")
+      batch = augment_batch(batch, seed, step, 2, slice.first);
     StepOutput out = loss(teacher, student, batch);
     out.data_wait_seconds = b.wait_seconds;
     return out;

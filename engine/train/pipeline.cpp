@@ -174,15 +174,21 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
 
   PipelineResult result;
   result.device = device.str();
-  result.run_dir = options.run_dir.empty() ? make_run_dir(c) : options.run_dir;
-  fs::create_directories(result.run_dir + "/checkpoints");
-  write_text(result.run_dir + "/config.json", c.source.dump(2));
-  Json stages_json = Json::array();
-  for (int s : options.stages) stages_json.push_back(Json(s));
-  write_text(result.run_dir + "/stages.json", stages_json.dump());
-  sink.on_event(ArtifactEvent{"", "config", result.run_dir + "/config.json"});
+  DataParallel* const parallel = options.parallel.get();
+  const bool writer = !parallel || parallel->rank() == 0;  // rank 0 writes the run folder
+  if (writer) {
+    result.run_dir = options.run_dir.empty() ? make_run_dir(c) : options.run_dir;
+    fs::create_directories(result.run_dir + "/checkpoints");
+    write_text(result.run_dir + "/config.json", c.source.dump(2));
+    Json stages_json = Json::array();
+    for (int s : options.stages) stages_json.push_back(Json(s));
+    write_text(result.run_dir + "/stages.json", stages_json.dump());
+    sink.on_event(ArtifactEvent{"", "config", result.run_dir + "/config.json"});
+  }
+  if (parallel) result.run_dir = broadcast_string(*parallel, result.run_dir);
 
   StageContext ctx{c, device, sink, control, result.run_dir};
+  ctx.parallel = options.parallel;
   const PipelineData data = open_pipeline_data(c, options.stages);
   const StageData& train = data.train;
   const StageData& test = data.eval;
@@ -201,6 +207,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   };
 
   auto save = [&](VisionTransformer& model, int stage) {
+    if (!writer) return;
     const std::string path = stage_output_path(result.run_dir, stage);
     // The data settings and class names travel with the weights (timm's pretrained_cfg).
     const PretrainedConfig data_settings =

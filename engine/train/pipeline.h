@@ -5,10 +5,12 @@
 // linear attention initialised from the softmax weights (the naive swap).
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/train/cancellation.h"
+#include "engine/train/data_parallel.h"
 #include "engine/train/events.h"
 #include "engine/train/stage_catalog.h"
 #include "engine/train/experiment_config.h"
@@ -21,6 +23,10 @@ struct PipelineOptions {
   std::string device;   // overrides the config's device when non-empty
   // Weights holding NaN or Inf load with a warning instead of stopping the run.
   bool allow_nonfinite = false;
+  // Data parallelism (null: one process). Every rank runs the same stages on its slice of each
+  // batch; rank 0 alone creates and writes the run folder (its path reaches the other ranks),
+  // checkpoints and stage outputs, and the others read them from there when resuming.
+  std::shared_ptr<DataParallel> parallel = nullptr;
 };
 
 struct PipelineResult {

@@ -1,9 +1,11 @@
 #pragma once
 #include <c10/core/Device.h>
 
+#include <memory>
 #include <string>
 
 #include "engine/train/cancellation.h"
+#include "engine/train/data_parallel.h"
 #include "engine/train/events.h"
 #include "engine/train/experiment_config.h"
 #include "engine/train/stage_catalog.h"
@@ -17,6 +19,8 @@ struct StageContext {
   EventSink& sink;
   JobControl& control;
   std::string run_dir;  // checkpoints go to run_dir/checkpoints/<stage>.pt
+  // Data parallelism over processes (engine/dist); null for one process.
+  std::shared_ptr<DataParallel> parallel = nullptr;
   std::string checkpoint_path(const std::string& stage) const {
     return run_dir.empty() ? std::string() : run_dir + "/checkpoints/" + stage + ".pt";
   }

@@ -75,13 +75,21 @@ StageData in_memory_stage_data(const at::Tensor& images, const at::Tensor& label
 
 std::unique_ptr<BatchLoader> make_training_loader(const StageData& data, int64_t batch_size,
                                                   uint64_t seed, bool augment, int64_t end_step) {
+  return make_training_loader(data, batch_size, seed, augment, end_step, {0, batch_size});
+}
+
+std::unique_ptr<BatchLoader> make_training_loader(const StageData& data, int64_t batch_size,
+                                                  uint64_t seed, bool augment, int64_t end_step,
+                                                  RankSlice slice) {
   auto sampler = std::make_shared<BatchSampler>(data.size(), batch_size, seed);
-  BatchIndices indices = [sampler](int64_t step) {
-    const at::Tensor idx = sampler->indices(step);
+  BatchIndices indices = [sampler, slice](int64_t step) {
+    const at::Tensor idx = sampler->indices(step).narrow(0, slice.first, slice.count);
     return std::vector<int64_t>(idx.data_ptr<int64_t>(), idx.data_ptr<int64_t>() + idx.numel());
   };
+  LoaderOptions options = loader_options(data, seed, end_step);
+  options.first_sample = slice.first;
   return std::make_unique<BatchLoader>(data.dataset, transform_for(data.transform, augment),
-                                       std::move(indices), loader_options(data, seed, end_step));
+                                       std::move(indices), options);
 }
 
 StageData for_device(StageData data, const c10::Device& device) {

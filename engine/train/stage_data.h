@@ -11,6 +11,7 @@
 #include "engine/data/batch_loader.h"
 #include "engine/data/dataset.h"
 #include "engine/data/image_transform.h"
+#include "engine/train/data_parallel.h"
 #include "engine/train/experiment_config.h"
 
 namespace adala {
@@ -37,6 +38,11 @@ StageData in_memory_stage_data(const at::Tensor& images, const at::Tensor& label
 // evaluation. Nothing is decoded ahead at or after `end_step`.
 std::unique_ptr<BatchLoader> make_training_loader(const StageData& data, int64_t batch_size,
                                                   uint64_t seed, bool augment, int64_t end_step);
+// The same batches, but only this rank's slice of each (data parallelism: `slice` of the
+// global batch of `batch_size`, transformed as the single-process loader transforms it).
+std::unique_ptr<BatchLoader> make_training_loader(const StageData& data, int64_t batch_size,
+                                                  uint64_t seed, bool augment, int64_t end_step,
+                                                  RankSlice slice);
 // Evaluation batches: step k holds items [k * batch_size, (k + 1) * batch_size) in order,
 // evaluation transform.
 std::unique_ptr<BatchLoader> make_evaluation_loader(const StageData& data, int64_t batch_size);

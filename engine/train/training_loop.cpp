@@ -13,6 +13,8 @@
 
 #include "engine/core/attention.h"
 #include "engine/core/fused_adamw.h"
+#include "engine/core/linear_eps_scope.h"
+#include "engine/train/data_parallel.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/stage_checkpoint.h"
 
@@ -39,36 +41,6 @@ std::vector<torch::optim::OptimizerParamGroup> param_groups(const TrainingLoop::
   }
   return groups;
 }
-
-// Every linear-attention module of `root` (Stage 1 trains the teacher's, the others a student's).
-std::vector<std::shared_ptr<LinearAttentionImpl>> linear_attention_modules(
-    torch::nn::Module& root) {
-  std::vector<std::shared_ptr<LinearAttentionImpl>> out;
-  for (const auto& m : root.modules(/*include_self=*/false))
-    if (auto la = std::dynamic_pointer_cast<LinearAttentionImpl>(m)) out.push_back(la);
-  return out;
-}
-
-// Sets every linear-attention module's eps for the duration of a stage, then restores each.
-class LinearEpsOverride {
- public:
-  LinearEpsOverride(torch::nn::Module& root, double eps)
-      : modules_(linear_attention_modules(root)) {
-    for (auto& m : modules_) {
-      saved_.push_back(m->eps());
-      if (eps > 0) m->set_eps(eps);
-    }
-  }
-  ~LinearEpsOverride() {
-    for (size_t i = 0; i < modules_.size(); ++i) modules_[i]->set_eps(saved_[i]);
-  }
-  LinearEpsOverride(const LinearEpsOverride&) = delete;
-  LinearEpsOverride& operator=(const LinearEpsOverride&) = delete;
-
- private:
-  std::vector<std::shared_ptr<LinearAttentionImpl>> modules_;
-  std::vector<double> saved_;
-};
 
 std::vector<torch::Tensor> flatten(const TrainingLoop::ScaledParams& sets) {
   std::vector<torch::Tensor> all;
@@ -128,7 +100,8 @@ CheckpointExtras TrainingLoop::checkpoint_extras() const {
 }
 
 void TrainingLoop::save(int64_t step) {
-  if (spec_.checkpoint_path.empty()) return;
+  // Data parallelism: the ranks hold the same parameters; rank 0 alone writes.
+  if (spec_.checkpoint_path.empty() || (spec_.parallel && spec_.parallel->rank() != 0)) return;
   save_stage_checkpoint(spec_.checkpoint_path, checkpointed_, *optimizer_, step,
                         checkpoint_extras());
   sink_.on_event(ArtifactEvent{spec_.stage, "checkpoint", spec_.checkpoint_path});
@@ -248,12 +221,23 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
                     scaler_
                         ? fmt::format(", dynamic loss scaling from {:g}", scaler_->scale_value())
                         : std::string())});
-  const LinearEpsOverride eps_override(checkpointed_, linear_eps_);
+  const LinearEpsScope eps_scope(checkpointed_, linear_eps_);
+  DataParallel* const parallel = spec_.parallel;
+  if (parallel) {
+    // Every rank starts from rank 0's parameters and buffers (and so from its checkpoint).
+    std::vector<torch::Tensor> state = checkpointed_.parameters();
+    for (const auto& b : checkpointed_.buffers()) state.push_back(b);
+    broadcast_from_rank0(*parallel, state);
+  }
   HealthProbe probe(c.normaliser_threshold);
   double images_per_second = 0.0;
   double waited = 0.0, stepped = 0.0;  // since the previous report
   for (int64_t step = start_step_; step < total_steps_; ++step) {
-    if (control_.cancel_requested() || control_.wait_while_paused()) {
+    bool stop = control_.cancel_requested() || control_.wait_while_paused();
+    // Every rank stops at the same step when any was asked to (Ctrl-C reaches them at
+    // slightly different times).
+    if (parallel) stop = average_value(*parallel, stop ? 1.0 : 0.0) > 0.0;
+    if (stop) {
       save(step);
       sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Cancelled, total_steps_, step,
                                 std::chrono::duration<double>(Clock::now() - started).count(),
@@ -279,13 +263,19 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       const AutocastScope autocast(device_, precision_);
       out = step_fn(indices, step);
     }
-    const double loss = out.loss.item<double>();
+    // The global batch's loss: the mean of the ranks' (equal) slices' means, so a non-finite
+    // loss on any rank stops every rank at the same step.
+    double loss = out.loss.item<double>();
+    if (parallel) loss = average_value(*parallel, loss);
     if (!std::isfinite(loss))
       stop_on_nonfinite("the loss is " + std::to_string(loss), step,
                         first_nonfinite_block(probe.values()), started);
     // Backward outside autocast (its ops follow the forward's types), in float32 from the loss.
     auto loss32 = out.loss.to(torch::kFloat);
     (scaler_ ? scaler_->scale(loss32) : loss32).backward();
+    // The global batch's gradient: the mean of the ranks' (before unscaling, so that an
+    // overflow on any rank is seen by all).
+    if (parallel) average_gradients(*parallel, params_);
     const bool found_inf = scaler_ && scaler_->unscale(params_);
     const auto grad_nonfinite = gradient_health_.nonfinite_counts();
     if (!scaler_)
@@ -323,7 +313,8 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       m.total_steps = total_steps_;
       m.epoch = step / sampler_.steps_per_epoch();
       m.loss = loss;
-      m.per_block_mse = std::move(out.per_block_mse);
+      m.per_block_mse =
+          parallel ? average_values(*parallel, out.per_block_mse) : std::move(out.per_block_mse);
       m.lr = lr;
       m.images_per_second = images_per_second;
       m.eta_seconds =

@@ -24,6 +24,8 @@
 
 namespace adala {
 
+class DataParallel;
+
 struct StepOutput {
   torch::Tensor loss;                 // scalar with a graph to the trained parameters
   std::vector<double> per_block_mse;  // optional diagnostics
@@ -46,6 +48,10 @@ struct TrainingLoopSpec {
   int64_t dataset_size = 0;
   uint64_t seed = 0;
   std::string checkpoint_path;  // empty: no checkpoints
+  // Data parallelism (null: one process). The loop starts every rank from rank 0's state,
+  // averages the loss, the gradients and the per-block MSE over the ranks, and only rank 0
+  // writes checkpoints; the step function trains on this rank's slice of each batch.
+  DataParallel* parallel = nullptr;
 };
 
 // The loop's numerics: the step function's forward runs under autocast at the stage's
