@@ -34,7 +34,7 @@ LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qk
 }
 
 HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
-  return split_heads(qkv->forward(x), num_heads_);
+  return split_heads(qkv_forward(x), num_heads_);
 }
 
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
@@ -69,7 +69,7 @@ torch::Tensor LinearAttentionImpl::forward_with_feature_map(const HeadProjection
     phi_k = feature_map->key_features(h.k);
     out = linear_attention_from_features(phi_q, phi_k, h.v, eps_);
   }
-  out = proj->forward(merge_heads(out));
+  out = proj_forward(merge_heads(out));
   if (HealthProbe* probe = HealthProbe::current())
     probe->record_attention_features(block_index_, phi_q, phi_k, out);
   return out;
@@ -77,10 +77,46 @@ torch::Tensor LinearAttentionImpl::forward_with_feature_map(const HeadProjection
 
 torch::Tensor LinearAttentionImpl::project_output(const torch::Tensor& merged,
                                                   const HeadProjections& h) {
-  auto out = proj->forward(merged);
+  auto out = proj_forward(merged);
   if (HealthProbe* probe = HealthProbe::current())
     probe->record_attention(block_index_, h.q, h.k, out);
   return out;
+}
+
+torch::Tensor LinearAttentionImpl::qkv_forward(const torch::Tensor& x) {
+  return qkv_lora ? qkv_lora->forward(x) : qkv->forward(x);
+}
+
+torch::Tensor LinearAttentionImpl::proj_forward(const torch::Tensor& x) {
+  return proj_lora ? proj_lora->forward(x) : proj->forward(x);
+}
+
+void LinearAttentionImpl::add_lora(int64_t rank, double alpha) {
+  if (has_lora()) throw std::logic_error("LinearAttention::add_lora: LoRA is already present");
+  // The wrappers share the layers' weight and bias and take over their names.
+  qkv_lora = LoraLinear(qkv, rank, alpha);
+  proj_lora = LoraLinear(proj, rank, alpha);
+  unregister_module("qkv");
+  unregister_module("proj");
+  register_module("qkv", qkv_lora);
+  register_module("proj", proj_lora);
+}
+
+void LinearAttentionImpl::merge_lora() {
+  if (!has_lora()) return;
+  {
+    torch::NoGradGuard no_grad;
+    for (auto* pair : {&qkv_lora, &proj_lora}) {
+      LoraLinearImpl& l = **pair;
+      l.weight.add_(torch::matmul(l.lora_B, l.lora_A).to(l.weight.scalar_type()) * l.scaling());
+    }
+  }
+  unregister_module("qkv");
+  unregister_module("proj");
+  qkv_lora = nullptr;
+  proj_lora = nullptr;
+  register_module("qkv", qkv);
+  register_module("proj", proj);
 }
 
 AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps,

@@ -3,6 +3,7 @@
 #include <torch/nn/modules/linear.h>
 
 #include "engine/core/feature_map.h"
+#include "engine/core/lora_linear.h"
 #include "engine/core/vit_config.h"
 
 namespace adala {
@@ -34,11 +35,23 @@ class LinearAttentionImpl : public torch::nn::Module {
     return feature_map ? feature_map->kind() : FeatureMapKind::Elu1;
   }
 
+  // LoRA on qkv and proj (LoLCATs' Stage 3, lora_linear.h). While present, the wrappers hold
+  // the names "qkv" and "proj" (the layers' own weight and bias keep theirs, the factors are
+  // qkv.lora_A, qkv.lora_B, proj.lora_A, proj.lora_B) and forward() runs through them.
+  // merge_lora() folds B A into qkv/proj in place and removes the wrappers.
+  void add_lora(int64_t rank, double alpha);
+  void merge_lora();
+  bool has_lora() const { return !qkv_lora.is_empty(); }
+
   torch::nn::Linear qkv{nullptr};
   torch::nn::Linear proj{nullptr};
   FeatureMap feature_map{nullptr};  // null for elu1
+  LoraLinear qkv_lora{nullptr};     // null without LoRA
+  LoraLinear proj_lora{nullptr};
 
  private:
+  torch::Tensor qkv_forward(const torch::Tensor& x);
+  torch::Tensor proj_forward(const torch::Tensor& x);
   // Any feature map but elu1: the generic kernel (h in float32 under autocast).
   torch::Tensor forward_with_feature_map(const HeadProjections& h);
   // The output projection, reported to the numerical-health probe when one is installed.

@@ -4,6 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include "engine/core/attention_weight_loss.h"
+#include "engine/core/precision.h"
+#include "engine/train/attention_weight_alignment.h"
+#include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -29,28 +33,51 @@ StepOutput AttentionAlignmentStage::loss(VisionTransformer& teacher, const at::T
   return out;
 }
 
-namespace {
-
-// Puts every parameter's requires_grad back as it was when the scope opened, however the scope
-// ends: done, cancelled (JobCancelled) or failed.
-class RequiresGradRestorer {
- public:
-  explicit RequiresGradRestorer(std::vector<torch::Tensor> parameters)
-      : parameters_(std::move(parameters)) {
-    for (const auto& p : parameters_) saved_.push_back(p.requires_grad());
+StepOutput attention_weight_alignment_loss(VisionTransformer& teacher, const at::Tensor& batch,
+                                           int64_t rows, uint64_t seed) {
+  torch::Tensor x;
+  {
+    torch::NoGradGuard no_grad;
+    x = teacher->prepare_tokens(batch);
   }
-  ~RequiresGradRestorer() {
-    for (size_t i = 0; i < parameters_.size(); ++i) parameters_[i].set_requires_grad(saved_[i]);
+  const std::vector<int64_t> sampled = sample_query_rows(x.size(1), rows, seed);
+  std::vector<torch::Tensor> losses;
+  for (int64_t b = 0; b < teacher->depth(); ++b) {
+    Block block = teacher->block(b);
+    auto& linear = block->attn->linear;
+    if (!linear->feature_map)
+      throw std::invalid_argument(
+          "the attention-weight loss needs a learned feature map (model.feature_map "
+          "\"hedgehog\"); block " +
+          std::to_string(b) + " has none");
+    HeadProjections h;
+    {
+      torch::NoGradGuard no_grad;
+      h = linear->project(block->attention_input(x));
+    }
+    {
+      const Fp32Region fp32;
+      losses.push_back(hedgehog_attention_loss(h.q, h.k, *linear->feature_map, sampled,
+                                               block->attn->scale(), linear->eps()));
+    }
+    torch::NoGradGuard no_grad;
+    x = block->forward(x);
   }
-  RequiresGradRestorer(const RequiresGradRestorer&) = delete;
-  RequiresGradRestorer& operator=(const RequiresGradRestorer&) = delete;
+  StepOutput out;
+  auto per_block = torch::stack(losses);
+  out.loss = per_block.mean();
+  auto host = per_block.detach().to(torch::kCPU, torch::kDouble);
+  out.per_block_mse.assign(host.data_ptr<double>(), host.data_ptr<double>() + host.numel());
+  return out;
+}
 
- private:
-  std::vector<torch::Tensor> parameters_;
-  std::vector<bool> saved_;
-};
-
-}  // namespace
+std::vector<at::Tensor> feature_map_parameters(VisionTransformer& model) {
+  std::vector<at::Tensor> out;
+  for (int64_t b = 0; b < model->depth(); ++b)
+    if (auto& fm = model->block(b)->attn->linear->feature_map)
+      for (auto& p : fm->parameters()) out.push_back(p);
+  return out;
+}
 
 void AttentionAlignmentStage::run(VisionTransformer& teacher, const at::Tensor& images) {
   run(teacher, in_memory_stage_data(images));
@@ -59,11 +86,16 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const at::Tensor& 
 void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& images) {
   const auto& cfg = ctx_.config.attention_alignment;
   teacher->eval();
-  // Only the linear-attention modules learn; the teacher stays exactly as it was.
+  // Only the linear-attention modules learn (hedgehog: only their feature maps); the teacher
+  // stays exactly as it was.
+  const bool attention_weights = ctx_.config.method == LinearisationMethod::Hedgehog;
   const RequiresGradRestorer restore_requires_grad(teacher->parameters());
-  for (auto& p : teacher->parameters()) p.set_requires_grad(false);
-  auto params = teacher->linear_attention_parameters();
-  for (auto& p : params) p.set_requires_grad(true);
+  auto params =
+      attention_weights ? feature_map_parameters(teacher) : teacher->linear_attention_parameters();
+  if (attention_weights && params.empty())
+    throw ConfigError("model.feature_map",
+                      "method hedgehog trains the feature map in Stage 1, but this model has none");
+  train_only(teacher->parameters(), params);
   const uint64_t seed = uint64_t(ctx_.config.seed) + 1;
   TrainingLoopSpec spec{stage_name(1), cfg, images.size(), seed,
                         ctx_.checkpoint_path(stage_name(1))};
@@ -78,7 +110,10 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& i
     auto batch = to_device(b.images, ctx_.device);
     if (cfg.augment && images.transform.preprocess == "none")
       batch = augment_batch(batch, seed, step, 2, slice.first);
-    StepOutput out = loss(teacher, batch);
+    StepOutput out = attention_weights ? attention_weight_alignment_loss(
+                                             teacher, batch, ctx_.config.attention_rows,
+                                             seed * 1000003u + uint64_t(step))
+                                       : loss(teacher, batch);
     out.data_wait_seconds = b.wait_seconds;
     return out;
   });

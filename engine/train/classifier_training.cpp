@@ -6,11 +6,17 @@ namespace adala {
 
 void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
                       const StageData& train, const StageConfig& cfg, uint64_t seed) {
+  train_classifier(ctx, stage, model, train, cfg, seed, trainable_parameters(model, true));
+}
+
+void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
+                      const StageData& train, const StageConfig& cfg, uint64_t seed,
+                      std::vector<at::Tensor> params) {
   TrainingLoopSpec spec{stage, cfg, train.size(), seed, ctx.checkpoint_path(stage)};
   spec.parallel = ctx.parallel.get();
   const RankSlice slice =
       rank_slice(cfg.batch_size, spec.parallel, "stages." + stage + ".batch_size");
-  TrainingLoop loop(spec, *model, trainable_parameters(model, true), ctx.sink, ctx.control);
+  TrainingLoop loop(spec, *model, std::move(params), ctx.sink, ctx.control);
   auto loader = make_training_loader(for_device(train, ctx.device), cfg.batch_size, seed,
                                      cfg.augment, loop.total_steps(), slice);
   loop.run([&](const at::Tensor&, int64_t step) {

@@ -41,6 +41,7 @@ StageConfig read_stage_config(ConfigReader r, const StageConfig& d) {
   s.loss_scale_growth_interval =
       r.integer("loss_scale_growth_interval", d.loss_scale_growth_interval, 1, kMaxInt);
   s.normaliser_threshold = r.number("normaliser_threshold", d.normaliser_threshold, 0.0, 1e6);
+  s.trainable = r.string("trainable", d.trainable, {"all", "qkv"});
   r.finish();
   if (s.min_lr > s.lr) throw ConfigError(r.field("min_lr"), "must not exceed lr");
   if (s.enabled && s.epochs == 0 && s.max_steps == 0)
@@ -144,7 +145,28 @@ ExperimentConfig parse_experiment_config(const Json& document) {
     c.teacher_weights = t.string("weights", "");
     t.finish();
   }
+  c.method = linearisation_method_from_string(
+      root.string("method", to_string(c.method), linearisation_method_names()));
+  c.lora_rank = root.integer("lora_rank", c.lora_rank, 1, 4096);
+  c.lora_alpha = root.number("lora_alpha", c.lora_alpha, 0.0, 1e6, true);
+  c.attention_rows = root.integer("attention_rows", c.attention_rows, 1, 1 << 20);
   c.model = read_model(root.child("model"), c.teacher_weights, c);
+  if (const std::string needed = method_feature_map(c.method); !needed.empty()) {
+    // lolcats and hedgehog learn the Hedgehog feature map: it is theirs unless the config says
+    // otherwise, which is an error.
+    const auto model = document.find("model");
+    if (model != document.end() && model->is_object() && model->contains("feature_map") &&
+        c.model.feature_map != needed)
+      throw ConfigError("model.feature_map",
+                        "method \"" + std::string(to_string(c.method)) + "\" trains the " + needed +
+                            " feature map; leave model.feature_map out or "
+                            "set it to \"" +
+                            needed + "\" (got \"" + c.model.feature_map + "\")");
+    c.model.feature_map = needed;
+  }
+  if (c.method == LinearisationMethod::Lolcats && c.lora_rank > c.model.embed_dim)
+    throw ConfigError("lora_rank", std::to_string(c.lora_rank) + " exceeds the model's width " +
+                                       std::to_string(c.model.embed_dim) + " (model.embed_dim)");
   c.data = read_data_config(root.child("data"), c.model);
   {
     ConfigReader s = root.child("stages");
@@ -161,6 +183,11 @@ ExperimentConfig parse_experiment_config(const Json& document) {
     finetune_defaults.lr = 2e-4;
     c.fine_tuning = read_stage_config(s.child(stage_name(3)), finetune_defaults);
     s.finish();
+    for (int i = 0; i < kStageCount; ++i)
+      if (i != 2 && c.stage(i).trainable != "all")
+        throw ConfigError(std::string("stages.") + stage_name(i) + ".trainable",
+                          "\"" + c.stage(i).trainable +
+                              "\" is for stages.feature_alignment only (allowed here: all)");
     for (int i = 0; i < kStageCount; ++i)
       if (c.device == "cpu" && c.stage(i).precision == "fp16")
         throw ConfigError(std::string("stages.") + stage_name(i) + ".precision",

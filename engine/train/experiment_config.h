@@ -8,6 +8,7 @@
 #include "engine/core/json.h"
 #include "engine/core/vit_config.h"
 #include "engine/data/image_transform.h"
+#include "engine/train/linearisation_method.h"
 #include "engine/train/segmentation_config.h"
 #include "engine/train/stage_config.h"
 
@@ -65,6 +66,13 @@ struct ExperimentConfig {
   bool model_from_weights = false;
   bool num_classes_from_data = false;
   DataConfig data;
+  // How the softmax teacher becomes a linear student (linearisation_method.h): "method",
+  // "lora_rank" / "lora_alpha" (lolcats' Stage 3), "attention_rows" (hedgehog's sampled query
+  // rows per image and head in Stage 1).
+  LinearisationMethod method = LinearisationMethod::Adala;
+  int64_t lora_rank = 8;
+  double lora_alpha = 16.0;
+  int64_t attention_rows = 64;
   StageConfig teacher, attention_alignment, feature_alignment, fine_tuning;
   SegmentationConfig segmentation;  // the optional "segmentation" block (Stage 3, dense)
   std::string runs_dir = "runs";

@@ -1,6 +1,7 @@
 #include <torch/autograd.h>
 #include <torch/nn/functional/loss.h>
 
+#include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -47,7 +48,17 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
   spec.parallel = ctx_.parallel.get();
   const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
                                      std::string("stages.") + stage_name(2) + ".batch_size");
-  TrainingLoop loop(spec, *student, trainable_parameters(student, false), ctx_.sink, ctx_.control);
+  // "qkv": only the linear attention's q/k/v projections learn (the paper's "tuning only QKV").
+  const RequiresGradRestorer restore_requires_grad(student->parameters());
+  std::vector<at::Tensor> params;
+  if (cfg.trainable == "qkv") {
+    for (int64_t b = 0; b < student->depth(); ++b)
+      for (auto& p : student->block(b)->attn->linear->qkv->parameters()) params.push_back(p);
+    train_only(student->parameters(), params);
+  } else {
+    params = trainable_parameters(student, false);
+  }
+  TrainingLoop loop(spec, *student, params, ctx_.sink, ctx_.control);
   auto loader = make_training_loader(for_device(images, ctx_.device), cfg.batch_size, seed,
                                      cfg.augment, loop.total_steps(), slice);
   loop.run([&](const at::Tensor&, int64_t step) {

@@ -163,11 +163,17 @@ std::vector<int> load_run_stages(const std::string& run_dir) {
   return parse_json_strict(read_text(run_dir + "/stages.json")).get<std::vector<int>>();
 }
 
-PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOptions& options,
+PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOptions& requested,
                             EventSink& sink, JobControl& control) {
   ExperimentConfig c = config;  // num_classes may come from the data
-  for (int s : options.stages)
+  for (int s : requested.stages)
     if (s < 0 || s > 3) throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
+  // The method (config "method") runs the selected stages it has.
+  PipelineOptions options = requested;
+  std::vector<int> not_in_method;
+  options.stages.clear();
+  for (int s : requested.stages)
+    (method_uses_stage(c.method, s) ? options.stages : not_in_method).push_back(s);
   const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
   if (c.threads > 0) configure_threads(static_cast<int>(c.threads));
   torch::manual_seed(static_cast<uint64_t>(c.seed));
@@ -196,6 +202,9 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   ctx.log("data: train " + train.dataset->describe() + "; eval " + test.dataset->describe() +
           "; alignment " + alignment_images.dataset->describe() + "; " +
           std::to_string(c.data.decode_threads) + " decode threads; device " + device.str());
+  for (int s : not_in_method)
+    ctx.log(std::string("method ") + to_string(c.method) + " has no " + stage_name(s) +
+            " stage: skipped");
   if (c.model_from_weights)
     ctx.log("model: " + c.model.name + " read from " + c.teacher_weights + " (" +
             std::to_string(c.model.img_size) + "x" + std::to_string(c.model.img_size) + " input, " +

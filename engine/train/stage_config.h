@@ -29,6 +29,9 @@ struct StageConfig {
   int64_t loss_scale_growth_interval = 2000;
   // The numerical-health monitor flags normalisers phi(q) . sum phi(k) below this value.
   double normaliser_threshold = 1e-4;
+  // What the stage updates: "all" (the stage's default set) or, for Stage 2 only, "qkv" (the
+  // student's linear-attention q/k/v projections alone: the paper's "tuning only QKV" row).
+  std::string trainable = "all";
 };
 
 }  // namespace adala

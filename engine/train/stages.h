@@ -54,7 +54,10 @@ class FeatureAlignmentStage {
   StageContext& ctx_;
 };
 
-// Stage 3: supervised fine-tuning of a model with its classifier head on labels.
+// Stage 3: supervised fine-tuning of a model with its classifier head on labels. With the
+// lolcats method (config.method), only LoRA factors on every linear-attention q/k/v and output
+// projection (config.lora_rank, lora_alpha) and the head learn, the rest frozen; the factors
+// are merged into the projections at the end.
 class FineTuningStage {
  public:
   FineTuningStage(StageContext& ctx, std::string stage = stage_name(3))
@@ -75,6 +78,10 @@ std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool incl
 // augmentation from cfg), checkpointed and resumable under `stage`'s name.
 void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
                       const StageData& train, const StageConfig& cfg, uint64_t seed);
+// The same with the optimiser updating `params` only (the lolcats method's LoRA factors + head).
+void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
+                      const StageData& train, const StageConfig& cfg, uint64_t seed,
+                      std::vector<at::Tensor> params);
 
 // A warning in the run's log naming the bad images the loader skipped (data.on_bad_image), and
 // their count as the stage's "skipped_images" evaluation (a row in the run database).

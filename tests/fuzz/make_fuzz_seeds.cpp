@@ -55,6 +55,17 @@ void json_and_config_seeds(const fs::path& out) {
       R"(["\ud83d\ude00", 18446744073709551615, -9223372036854775808, 1e308])",
   };
   for (const char* s : snippets) write(out / "fuzz_json" / ("snippet" + std::to_string(n++)), s);
+  // The method fields (linearisation_method.h), valid and not, so the fuzzer starts from them.
+  const char* method_configs[] = {
+      R"({"method":"lolcats","lora_rank":8,"lora_alpha":16,"model":{"preset":"fmnist_micro"}})",
+      R"({"method":"hedgehog","attention_rows":32,"model":{"feature_map":"hedgehog"}})",
+      R"({"method":"naive","model":{"feature_map":"relu"}})",
+      R"({"method":"adala","stages":{"feature_alignment":{"trainable":"qkv"}}})",
+      R"({"method":"lolcats","model":{"feature_map":"elu1"},"lora_rank":0})",
+      R"({"method":"monarch","stages":{"teacher":{"trainable":"qkv"}}})",
+  };
+  for (const char* s : method_configs)
+    write(out / "fuzz_config" / ("method" + std::to_string(n++) + ".json"), s);
 }
 
 void safetensors_seeds(const fs::path& out) {
