@@ -12,6 +12,7 @@ int inspect_weights_command(const Args& args);
 int bench_command(const Args& args);
 int run_command(const Args& args);
 int ablate_command(const Args& args);
+int compare_methods_command(const Args& args);
 #ifdef ADALA_HAVE_IMAGE_FILES
 int data_command(const Args& args);
 #endif

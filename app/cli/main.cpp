@@ -34,7 +34,13 @@ const std::map<std::string, Command>& command_table() {
       {"run",
        {run_command, "CONFIG.json [--stages 0,1,2,3] [--resume RUN]: the ViT-AdaLA pipeline"}},
       {"ablate",
-       {ablate_command, "CONFIG.json: teacher / naive swap / Stage 2+3 / Stage 1+2+3 table"}},
+       {ablate_command,
+        "CONFIG.json: teacher / naive swap / Stage 1+3 / Stage 2+3 / Stage 1+2+3 / QKV-only "
+        "Stage 2 table"}},
+      {"compare-methods",
+       {compare_methods_command,
+        "CONFIG.json [--methods adala,lolcats,hedgehog,naive]: methods from one teacher, one "
+        "table"}},
 #ifdef ADALA_HAVE_IMAGE_FILES
       {"data",
        {data_command,

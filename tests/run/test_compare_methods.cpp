@@ -1,0 +1,144 @@
+// `adala compare-methods` as a user calls it, on a micro model and a slice of Fashion-MNIST:
+// one shared teacher, every method recorded with the comparison's tags, and a table whose
+// figures are the database's; malformed --methods lists are refused before anything trains.
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "engine/store/run_store.h"
+#include "tests/support/run_adala.h"
+
+using namespace adala;
+using adala_test::run_adala;
+using store::OpenMode;
+using store::RunStore;
+
+namespace {
+
+std::string fresh_dir(const std::string& name) {
+  const std::string dir = std::string(ADALA_TEST_TMP) + "/compare_methods/" + name + "-" +
+                          std::to_string(QCoreApplication::applicationPid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string write_config(const std::string& dir) {
+  const std::string path = dir + "/micro.json";
+  std::ofstream(path) << R"({"name": "methods", "seed": 5, "device": "cpu", "threads": 1,
+  "model": {"preset": "fmnist_micro"},
+  "data": {"train_limit": 128, "test_limit": 64},
+  "lora_rank": 2, "attention_rows": 8,
+  "stages": {
+    "teacher": {"max_steps": 6, "batch_size": 32},
+    "attention_alignment": {"max_steps": 3, "batch_size": 32},
+    "feature_alignment": {"max_steps": 3, "batch_size": 32},
+    "fine_tuning": {"max_steps": 3, "batch_size": 32}}})";
+  return path;
+}
+
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+bool has_tag(const store::RunInfo& r, const std::string& tag) {
+  return std::find(r.tags.begin(), r.tags.end(), tag) != r.tags.end();
+}
+
+}  // namespace
+
+class TestCompareMethods : public QObject {
+  Q_OBJECT
+ private slots:
+  void malformed_methods_are_refused() {
+    const std::string dir = fresh_dir("malformed");
+    const std::string config = write_config(dir);
+    for (const auto& [list, expected] :
+         std::vector<std::pair<QString, QString>>{{"adala,monarch", "\"monarch\""},
+                                                  {"adala,,naive", "empty name"},
+                                                  {"naive,naive", "listed twice"},
+                                                  {"", "no method"}}) {
+      const auto r =
+          run_adala({"compare-methods", QString::fromStdString(config), "--methods", list, "--db",
+                     "none", "--out", QString::fromStdString(dir + "/out")});
+      QVERIFY2(r.code == 2, qPrintable(list + ": " + r.err));
+      QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+      QVERIFY(!std::filesystem::exists(dir + "/out/teacher"));  // nothing trained
+    }
+  }
+
+  void table_equals_the_database() {
+    const std::string dir = fresh_dir("table");
+    const std::string config = write_config(dir);
+    const std::string db = dir + "/runs.sqlite", out = dir + "/cmp";
+    const auto r = run_adala({"compare-methods", QString::fromStdString(config), "--methods",
+                              "adala,lolcats,hedgehog,naive", "--db", QString::fromStdString(db),
+                              "--out", QString::fromStdString(out), "--repeats", "1"});
+    QVERIFY2(r.code == 0, qPrintable(r.err.right(3000)));
+    QVERIFY(std::filesystem::exists(out + "/comparison.md"));
+    const auto rows = read_csv(out + "/comparison.csv");
+    QCOMPARE(rows.size(), size_t(5));
+    QCOMPARE(QString::fromStdString(rows[0].at("method")), QString("teacher"));
+
+    RunStore store(db, OpenMode::ReadOnly);
+    std::map<std::string, store::RunInfo> by_method;
+    for (const auto& run : store.list_runs())
+      if (has_tag(run, "comparison") && has_tag(run, "comparison:cmp"))
+        for (const auto& t : run.tags)
+          if (t.rfind("method:", 0) == 0) by_method[t.substr(7)] = run;
+    QCOMPARE(by_method.size(), size_t(5));
+    const double teacher_top1 = std::stod(rows[0].at("top1"));
+    for (const auto& row : rows) {
+      const std::string m = row.at("method");
+      QVERIFY2(by_method.count(m), m.c_str());
+      const auto& run = by_method.at(m);
+      QCOMPARE(std::to_string(run.id), row.at("run"));
+      const auto evals = store.evaluations(run.id);
+      const char* key = m == "teacher" ? "teacher/top1" : "fine_tuning/top1";
+      QVERIFY2(evals.count(key), m.c_str());
+      QCOMPARE(std::stod(row.at("top1")), evals.at(key));
+      QCOMPARE(std::stod(row.at("gap_points")),
+               m == "teacher" ? 0.0 : 100.0 * (evals.at(key) - teacher_top1));
+      // Every method's run evaluated the one shared teacher.
+      QCOMPARE(evals.at("teacher/top1"), teacher_top1);
+      for (const char* suffix : {"", "_4x"}) {
+        const std::string res = row.at(std::string("resolution") + suffix);
+        QCOMPARE(std::stod(row.at(std::string("ms_per_img") + suffix)),
+                 evals.at("comparison/ms_per_img@" + res));
+        QCOMPARE(std::stod(row.at(std::string("peak_bytes") + suffix)),
+                 evals.at("comparison/peak_bytes@" + res));
+      }
+      QCOMPARE(row.at("resolution_4x"), std::to_string(4 * 28));
+      // The stages each method ran.
+      std::set<std::string> stages;
+      for (const auto& s : store.stages(run.id)) stages.insert(s.stage);
+      QCOMPARE(stages.count("feature_alignment"), size_t(m == "adala"));
+      QCOMPARE(stages.count("attention_alignment"), size_t(m != "naive" && m != "teacher"));
+      QCOMPARE(stages.count("fine_tuning"), size_t(m != "teacher"));
+    }
+  }
+};
+
+QTEST_MAIN(TestCompareMethods)
+#include "test_compare_methods.moc"
