@@ -90,13 +90,22 @@ int run_command(const Args& args) {
                  "worker processes on this machine, data parallel (as torchrun's "
                  "--nproc-per-node; each gets cores/N threads unless --threads is given)")
       ->check(CLI::Range(1, 1024));
+  std::string backend;
+  app.add_option("--backend", backend,
+                 "gloo (CPUs, and GPUs through the host) or nccl (GPUs; needs a CUDA LibTorch "
+                 "with NCCL); default gloo, or ADALA_DIST_BACKEND")
+      ->check(CLI::IsMember({"gloo", "nccl"}));
   bool allow_nonfinite = false;
   app.add_flag("--allow-nonfinite", allow_nonfinite,
                "load weights holding NaN or Inf with a warning instead of refusing them");
   if (!parse_command_line(app, args)) return 0;
   if (config_path.empty() && resume.empty()) throw UsageError("missing CONFIG.json (see adala run --help)");
 #ifdef ADALA_HAVE_DIST
-  const DistEnvironment dist = dist_environment_from_process();
+  DistEnvironment dist = dist_environment_from_process();
+  if (!backend.empty()) dist.backend = backend;
+  if (dist.backend == "nccl")
+    throw UsageError("--backend nccl: this build has no NCCL process group (Gloo only; Gloo "
+                     "also runs CUDA tensors, through the host)");
   if (nproc > 1) {
     if (dist.distributed())
       throw UsageError("--nproc: this process is already rank " + std::to_string(dist.rank) +
@@ -106,6 +115,7 @@ int run_command(const Args& args) {
   }
 #else
   if (nproc > 1) throw UsageError("--nproc: this build has no data parallelism (libgloo-dev)");
+  if (backend == "nccl") throw UsageError("--backend nccl: this build has no data parallelism");
 #endif
 
   ExperimentConfig config;

@@ -8,6 +8,7 @@
 #include "app/cli/progress_sink.h"
 #include "engine/run/run_session.h"
 #include "engine/run/run_summary.h"
+#include "engine/train/data_parallel.h"
 #include "engine/train/run_preflight.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
@@ -66,6 +67,7 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
   ScopedInterruptHandler interrupts(control);
   // Bad input is reported before a run folder or a run row exists.
   check_run_inputs(config, options);
+  const std::string hosts = options.parallel ? hosts_of_ranks(*options.parallel) : "";
   if (options.parallel && options.parallel->rank() != 0) {
     // Data parallelism: rank 0 records and reports the run; this rank trains its share
     // quietly, in the run folder rank 0 creates (run_pipeline passes its path on).
@@ -84,6 +86,7 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
   if (options.parallel)
     record.tags.push_back("data-parallel: " + std::to_string(options.parallel->world_size()) +
                           " processes, " + options.parallel->backend());
+  if (options.parallel) record.tags.push_back("hosts: " + hosts);
   RunSession session(tracking.db_path, record);
   ProgressBarSink progress;
   session.add_sink(progress);

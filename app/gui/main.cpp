@@ -18,6 +18,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -75,6 +76,11 @@ extern "C" void onTerminationSignal(int) {
 int main(int argc, char** argv) {
   adala::reexec_with_passive_openmp_waits(argv);
   adala::keep_freed_memory_for_reuse();
+  // --help and --version print and exit: they need no display (an ssh session, a CI log).
+  for (int i = 1; i < argc; ++i)
+    for (const char* flag : {"-h", "--help", "--help-all", "-v", "--version", "-?"})
+      if (std::strcmp(argv[i], flag) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("AdaLA"));
   QApplication::setApplicationName(QStringLiteral("Workbench"));

@@ -21,6 +21,26 @@ namespace {
 // The safetensors spec caps the header at 100 MB; anything larger is a corrupt length field.
 constexpr uint64_t kMaxHeaderBytes = 100ull * 1024 * 1024;
 
+// What a file that is not safetensors probably is, from its first bytes ("" when unknown), so
+// that opening a PyTorch checkpoint says so instead of quoting a nonsense header length.
+std::string guess_other_format(const unsigned char* prefix) {
+  const auto starts = [&](const char* magic) {
+    return std::memcmp(prefix, magic, std::strlen(magic)) == 0;
+  };
+  if (starts("PK\x03\x04"))
+    return "it is a ZIP archive, as PyTorch's torch.save writes .pt/.pth files; convert it with "
+           "safetensors.torch.save_file";
+  if (prefix[0] == 0x80 && prefix[1] >= 2 && prefix[1] <= 5)
+    return "it is a Python pickle (an old-style torch.save file?); convert it with "
+           "safetensors.torch.save_file";
+  if (starts("\x93NUMPY")) return "it is a NumPy .npy array";
+  if (starts("\x89HDF")) return "it is an HDF5 file (Keras weights?)";
+  if (starts("GGUF")) return "it is a GGUF file";
+  if (starts("\x89PNG") || starts("\xff\xd8\xff")) return "it is an image";
+  if (prefix[0] == '{') return "it starts with '{': a JSON file rather than a safetensors one?";
+  return "";
+}
+
 // The dtypes safetensors_itemsize knows; the last five have no LibTorch tensor type here.
 struct DtypeEntry {
   const char* name;
@@ -125,7 +145,7 @@ struct SafetensorsReader::Impl {
     }
     const auto* bytes = static_cast<const unsigned char*>(map);
     header_size = read_le_u64(bytes);
-    check_header_size();
+    check_header_size(bytes);
     parse_header(reinterpret_cast<const char*>(bytes + 8), header_size);
   }
 
@@ -140,7 +160,7 @@ struct SafetensorsReader::Impl {
     unsigned char prefix[8];
     if (!stream.read(reinterpret_cast<char*>(prefix), 8)) fail("cannot read the header length");
     header_size = read_le_u64(prefix);
-    check_header_size();
+    check_header_size(prefix);
     std::string header(header_size, '\0');
     if (!stream.read(header.data(), static_cast<std::streamsize>(header_size)))
       fail("cannot read the " + std::to_string(header_size) + "-byte header");
@@ -153,14 +173,18 @@ struct SafetensorsReader::Impl {
            " bytes, shorter than the 8-byte header length");
   }
 
-  void check_header_size() const {
+  // A length past the file or the spec's cap means the file is not safetensors at all.
+  void check_header_size(const unsigned char* prefix) const {
+    const std::string other = guess_other_format(prefix);
+    const std::string lead =
+        "not a safetensors file" + (other.empty() ? std::string() : " (" + other + ")") +
+        ": its first 8 bytes give a header length " + std::to_string(header_size) + " that ";
     if (header_size > file_size - 8)
-      fail("header length " + std::to_string(header_size) + " runs past the end of the file (" +
-           std::to_string(file_size) + " bytes, so at most " + std::to_string(file_size - 8) +
-           " header bytes)");
+      fail(lead + "runs past the end of the file (" + std::to_string(file_size) +
+           " bytes, so at most " + std::to_string(file_size - 8) + " header bytes)");
     if (header_size > kMaxHeaderBytes)
-      fail("header length " + std::to_string(header_size) + " is absurdly large (limit " +
-           std::to_string(kMaxHeaderBytes) + " bytes)");
+      fail(lead + "is larger than the format's limit of " + std::to_string(kMaxHeaderBytes) +
+           " bytes");
     if (header_size < 2)
       fail("header length " + std::to_string(header_size) + " is too short for a JSON object");
   }

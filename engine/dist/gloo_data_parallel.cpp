@@ -4,8 +4,10 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 namespace adala {
 
@@ -79,9 +81,38 @@ class GlooDataParallel : public DataParallel {
     } catch (const std::exception& e) {
       throw DataParallelError("rank " + std::to_string(env_.rank) + ": the " + what + " across " +
                               std::to_string(env_.world_size) +
-                              " processes failed (another rank stopped or did not answer "
-                              "within the timeout): " +
-                              e.what());
+                              " processes failed: " + missing_ranks() + " (" + e.what() + ")");
+    }
+  }
+
+  // After a failed collective, names the ranks that are gone, whoever started them (our
+  // launcher, torchrun, Slurm): every surviving rank checks in at the store, and the ranks
+  // that do not within a few seconds are dead or hung. When rank 0's TCP store is gone, rank 0
+  // is.
+  std::string missing_ranks() {
+    constexpr auto kWindow = std::chrono::seconds(3);
+    const std::string prefix = "adala/after-failure/";
+    try {
+      store_->setTimeout(kWindow);
+      store_->set(prefix + std::to_string(env_.rank), std::vector<uint8_t>{1});
+      std::vector<int> missing;
+      const auto deadline = std::chrono::steady_clock::now() + kWindow;
+      do {
+        missing.clear();
+        for (int r = 0; r < env_.world_size; ++r)
+          if (!store_->check({prefix + std::to_string(r)})) missing.push_back(r);
+        if (missing.empty()) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      } while (std::chrono::steady_clock::now() < deadline);
+      if (missing.empty()) return "every rank is still there (a collective timed out or failed)";
+      std::string names;
+      for (int r : missing) names += (names.empty() ? "" : ", ") + std::to_string(r);
+      return (missing.size() == 1 ? "rank " : "ranks ") + names + " stopped or stopped answering";
+    } catch (const std::exception&) {
+      if (env_.store_file.empty())
+        return "rank 0 stopped (its store at " + env_.master_addr + ":" +
+               std::to_string(env_.master_port) + " is gone)";
+      return "the file store " + env_.store_file + " cannot be read";
     }
   }
 

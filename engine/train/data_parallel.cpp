@@ -2,7 +2,10 @@
 
 #include <ATen/ATen.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace adala {
@@ -106,6 +109,50 @@ std::string broadcast_string(DataParallel& parallel, const std::string& value) {
   parallel.broadcast(bytes, 0);
   return std::string(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()),
                      size_t(bytes.numel()));
+}
+
+std::vector<std::string> all_gather_strings(DataParallel& parallel, const std::string& value) {
+  const int world = parallel.world_size();
+  if (world <= 1) return {value};
+  const int rank = parallel.rank();
+  at::Tensor lengths = at::zeros({world}, at::kLong);
+  lengths[rank] = int64_t(value.size());
+  parallel.all_reduce_sum(lengths);
+  const int64_t longest = lengths.max().item<int64_t>();
+  // Each rank fills its own row; the sum of rows that are zero elsewhere is every row.
+  const int64_t width = std::max<int64_t>(longest, 1);
+  at::Tensor rows = at::zeros({world, width}, at::kInt);
+  int* const cells = rows.data_ptr<int>();
+  for (size_t i = 0; i < value.size(); ++i) cells[rank * width + int64_t(i)] = uint8_t(value[i]);
+  parallel.all_reduce_sum(rows);
+  std::vector<std::string> out(static_cast<size_t>(world));
+  for (int r = 0; r < world; ++r)
+    for (int64_t i = 0; i < lengths[r].item<int64_t>(); ++i)
+      out[size_t(r)].push_back(char(uint8_t(cells[r * width + i])));
+  return out;
+}
+
+std::string describe_hosts(const std::vector<std::string>& rank_hosts) {
+  std::vector<std::pair<std::string, int>> counts;  // in order of first appearance
+  for (const auto& host : rank_hosts) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& entry) { return entry.first == host; });
+    if (it == counts.end())
+      counts.emplace_back(host, 1);
+    else
+      ++it->second;
+  }
+  std::string out;
+  for (const auto& [host, count] : counts)
+    out += (out.empty() ? "" : ", ") + host + " (" + std::to_string(count) +
+           (count == 1 ? " rank)" : " ranks)");
+  return out;
+}
+
+std::string hosts_of_ranks(DataParallel& parallel) {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) std::snprintf(name, sizeof(name), "unknown");
+  return describe_hosts(all_gather_strings(parallel, name));
 }
 
 }  // namespace adala

@@ -57,5 +57,11 @@ std::vector<double> average_values(DataParallel& parallel, const std::vector<dou
 double average_value(DataParallel& parallel, double value);
 // Rank 0's string on every rank (e.g. the run folder rank 0 created).
 std::string broadcast_string(DataParallel& parallel, const std::string& value);
+// Every rank's string, in rank order, on every rank (e.g. the host each rank runs on).
+std::vector<std::string> all_gather_strings(DataParallel& parallel, const std::string& value);
+// "node-a (2 ranks), node-b (1 rank)": the hosts in order of their first rank.
+std::string describe_hosts(const std::vector<std::string>& rank_hosts);
+// Every rank's host name, gathered and described (a collective: every rank calls it).
+std::string hosts_of_ranks(DataParallel& parallel);
 
 }  // namespace adala

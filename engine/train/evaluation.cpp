@@ -1,5 +1,8 @@
 #include <torch/autograd.h>
 
+#include <cmath>
+
+#include "engine/train/data_parallel.h"
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -35,14 +38,16 @@ void log_skipped_images(const StageContext& ctx, const std::string& stage, const
 }
 
 double evaluate_top1(VisionTransformer& model, const StageData& data, const c10::Device& device,
-                     int64_t batch_size) {
+                     DataParallel* parallel, int64_t batch_size) {
   if (data.size() == 0) return 0.0;
+  const int64_t first = parallel ? parallel->rank() : 0;
+  const int64_t stride = parallel ? parallel->world_size() : 1;
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
   int64_t correct = 0;
   auto loader = make_evaluation_loader(for_device(data, device), batch_size);
-  for (int64_t step = 0; step < evaluation_steps(data, batch_size); ++step) {
+  for (int64_t step = first; step < evaluation_steps(data, batch_size); step += stride) {
     Batch b = loader->batch(step);
     correct += model->forward(to_device(b.images, device))
                    .argmax(1)
@@ -51,7 +56,12 @@ double evaluate_top1(VisionTransformer& model, const StageData& data, const c10:
                    .item<int64_t>();
   }
   model->train(was_training);
-  return data.size() > 0 ? double(correct) / double(data.size()) : 0.0;
+  if (parallel) {
+    at::Tensor total = at::full({1}, double(correct), at::kDouble);
+    parallel->all_reduce_sum(total);
+    correct = int64_t(std::llround(total.item<double>()));
+  }
+  return double(correct) / double(data.size());
 }
 
 double evaluate_top1(VisionTransformer& model, const ImageDataset& data, const c10::Device& device,

@@ -251,7 +251,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
     teacher->set_attention_mode(AttentionMode::Softmax);
     teacher->init_linear_from_softmax();
     if (head_fits(teacher)) {
-      result.teacher_top1 = evaluate_top1(teacher, test, device);
+      result.teacher_top1 = evaluate_top1(teacher, test, device, parallel);
       emit_eval(sink, stage_name(0), "top1", result.teacher_top1);
     } else {
       ctx.log("teacher: its head has " + std::to_string(teacher->config().num_classes) +
@@ -290,7 +290,8 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
     }
     student->set_attention_mode(AttentionMode::Linear);
     if (head_fits(student))
-      emit_eval(sink, stage_name(2), "top1_teacher_head", evaluate_top1(student, test, device));
+      emit_eval(sink, stage_name(2), "top1_teacher_head",
+                evaluate_top1(student, test, device, parallel));
   }
   if (selected(options.stages, 3)) {
     StageTimer timer(result, stage_name(3));
@@ -307,7 +308,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
       save(student, 3);
     }
     student->set_attention_mode(AttentionMode::Linear);
-    result.student_top1 = evaluate_top1(student, test, device);
+    result.student_top1 = evaluate_top1(student, test, device, parallel);
     emit_eval(sink, stage_name(3), "top1", result.student_top1);
   }
   return result;

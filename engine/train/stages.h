@@ -88,9 +88,11 @@ void train_classifier(StageContext& ctx, const std::string& stage, VisionTransfo
 void log_skipped_images(const StageContext& ctx, const std::string& stage,
                         const BatchLoader& loader);
 
-// Top-1 accuracy in [0, 1] on a labelled split, in item order.
+// Top-1 accuracy in [0, 1] on a labelled split, in item order. With `parallel`, sharded: rank r
+// evaluates batches r, r + W, ... and the correct counts are summed over the ranks, so every
+// rank returns the same accuracy as one process would.
 double evaluate_top1(VisionTransformer& model, const StageData& data, const c10::Device& device,
-                     int64_t batch_size = 500);
+                     DataParallel* parallel = nullptr, int64_t batch_size = 500);
 double evaluate_top1(VisionTransformer& model, const ImageDataset& data, const c10::Device& device,
                      int64_t batch_size = 500);
 

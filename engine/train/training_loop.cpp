@@ -232,6 +232,8 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
   HealthProbe probe(c.normaliser_threshold);
   double images_per_second = 0.0;
   double waited = 0.0, stepped = 0.0;  // since the previous report
+  double reducing = 0.0;               // seconds in the gradient all-reduce, ditto
+  int64_t reduced_steps = 0;
   for (int64_t step = start_step_; step < total_steps_; ++step) {
     bool stop = control_.cancel_requested() || control_.wait_while_paused();
     // Every rank stops at the same step when any was asked to (Ctrl-C reaches them at
@@ -275,7 +277,13 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     (scaler_ ? scaler_->scale(loss32) : loss32).backward();
     // The global batch's gradient: the mean of the ranks' (before unscaling, so that an
     // overflow on any rank is seen by all).
-    if (parallel) average_gradients(*parallel, params_);
+    if (parallel) {
+      // Includes waiting for the slowest rank to finish its backward pass.
+      const auto reduce_start = Clock::now();
+      average_gradients(*parallel, params_);
+      reducing += std::chrono::duration<double>(Clock::now() - reduce_start).count();
+      ++reduced_steps;
+    }
     const bool found_inf = scaler_ && scaler_->unscale(params_);
     const auto grad_nonfinite = gradient_health_.nonfinite_counts();
     if (!scaler_)
@@ -328,6 +336,9 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
         m.extra["loss_scale"] = scaler_->scale_value();
         m.extra["skipped_steps"] = double(skipped_steps_);
       }
+      if (reduced_steps > 0) m.extra["allreduce_ms"] = 1000.0 * reducing / double(reduced_steps);
+      reducing = 0.0;
+      reduced_steps = 0;
       m.data_wait_share = stepped > 0.0 ? std::min(1.0, waited / stepped) : 0.0;
       report_health(m, probe.values(), grad_nonfinite);
       waited = stepped = 0.0;

@@ -196,6 +196,15 @@ class TestSafetensors : public QObject {
     row("header length past EOF", raw_file(ok_entry, std::string(8, '\0'), 4096),
         {"header length 4096", "past the end of the file"});
     row("absurd header length", raw_file("{}", "", 1ull << 62), {"past the end of the file"});
+    // Other formats are named (the length a text file's first bytes give is a 19-digit number).
+    const std::string zip = std::string("PK\x03\x04\x14\x00\x00\x00", 8) + "archive/data.pkl...";
+    row("a PyTorch checkpoint", zip,
+        {"not a safetensors file (it is a ZIP archive, as PyTorch's torch.save writes .pt/.pth",
+         "safetensors.torch.save_file", "that runs past the end of the file (27 bytes"});
+    row("a pickle", std::string("\x80\x02\x8a\x0a", 4) + "lp" + std::string(3, '\0') + ".",
+        {"it is a Python pickle"});
+    row("a text file", "hello world, this is not a tensor file",
+        {"not a safetensors file: its first 8 bytes give a header length 8031924123371070824"});
     row("data cut short", raw_file(ok_entry, std::string(5, '\0')),
         {"\"a\"", "out of range of the data section (5 bytes)"});
     row("malformed JSON", raw_file(q("{'a': {'dtype': 'F32', 'shape': [2], "), ""),

@@ -16,18 +16,14 @@
 #include "engine/train/pipeline.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
+#include "tests/support/test_dirs.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh(const std::string& name) {
-  const std::string dir = std::string(ADALA_TEST_TMP) + "/streaming/" + name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+std::string fresh(const std::string& name) { return adala_test::fresh_test_dir("streaming", name); }
 
 bool have_fashion_mnist() {
   return fs::exists(default_fashion_mnist_root() + "/train-images-idx3-ubyte.gz");

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -22,27 +23,20 @@
 #include "engine/train/data_parallel.h"
 #include "engine/train/stage_data.h"
 #include "engine/train/stages.h"
+#include "tests/support/test_dirs.h"
+#include "tests/support/micro_config.h"
 
 using namespace adala;
 
 namespace {
 
 constexpr int64_t kSteps = 5;
+constexpr int kDieStage = 9;  // the worker's mode in which one rank dies
 
 ExperimentConfig micro_config() {
-  ExperimentConfig c;
-  c.model = vit_preset("fmnist_micro");
-  c.seed = 7;
-  for (StageConfig* s :
-       {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning}) {
-    s->epochs = 0;
-    s->max_steps = kSteps;
-    s->batch_size = 8;
-    s->lr = 3e-3;
-    s->warmup_steps = 2;
-    s->checkpoint_every = 0;
+  ExperimentConfig c = adala_test::micro_experiment_config(kSteps);
+  for (StageConfig* s : {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning})
     s->augment = true;  // the shift-and-flip augmentation, drawn per position in the batch
-  }
   return c;
 }
 
@@ -52,12 +46,39 @@ int run_worker() {
   at::set_num_threads(1);
   const int stage = std::atoi(std::getenv("ADALA_DIST_TEST_STAGE"));
   const std::string out = std::getenv("ADALA_DIST_TEST_OUT");
+  if (stage == kDieStage) {
+    // Rank ADALA_DIST_TEST_DYING is killed once the group stands; the other's collective fails.
+    auto parallel = join_data_parallel(dist_environment_from_process());
+    if (parallel->rank() == std::atoi(std::getenv("ADALA_DIST_TEST_DYING"))) std::raise(SIGKILL);
+    at::Tensor ones = at::ones({4});
+    try {
+      parallel->all_reduce_sum(ones);
+    } catch (const DataParallelError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 3;
+    }
+    return 0;
+  }
   torch::manual_seed(11);
   const ExperimentConfig c = micro_config();
   VisionTransformer teacher(c.model);
   auto images = torch::rand({64, 1, 28, 28});
   auto labels = torch::randint(0, 10, {64});
   auto parallel = join_data_parallel(dist_environment_from_process());
+  // Sharded evaluation of the untrained teacher (identical in every world): 50 images in
+  // batches of 8, so the ranks get 4 and 3 batches.
+  const StageData eval_data =
+      in_memory_stage_data(images.narrow(0, 0, 50), labels.narrow(0, 0, 50));
+  const double top1_sharded = evaluate_top1(teacher, eval_data, torch::kCPU, parallel.get(), 8);
+  const double top1_whole = evaluate_top1(teacher, eval_data, torch::kCPU, nullptr, 8);
+  const int rank = parallel ? parallel->rank() : 0;
+  std::string gathered = "rank" + std::string(size_t(rank + 1), '+');
+  if (parallel) {
+    gathered.clear();
+    for (const auto& part :
+         all_gather_strings(*parallel, "rank" + std::string(size_t(rank + 1), '+')))
+      gathered += part + "|";
+  }
   RecordingSink sink;
   JobControl control;
   StageContext ctx{c, torch::kCPU, sink, control, ""};
@@ -88,15 +109,15 @@ int run_worker() {
   std::vector<double> losses;
   for (const auto& m : sink.steps(stage_name(stage))) losses.push_back(m.loss);
   tensors.emplace_back("losses", torch::tensor(losses, torch::kDouble));
+  tensors.emplace_back("top1", torch::tensor({top1_sharded, top1_whole}, torch::kDouble));
+  tensors.emplace_back("gathered",
+                       torch::tensor(std::vector<int64_t>(gathered.begin(), gathered.end())));
   write_safetensors(out, tensors, {});
   return 0;
 }
 
 std::string fresh_dir(const std::string& name) {
-  const std::string dir = std::string(ADALA_TEST_TMP) + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return adala_test::fresh_test_dir("data-parallel", name);
 }
 
 QProcess* start_worker(int stage, const std::string& out, const std::map<QString, QString>& env) {
@@ -223,6 +244,45 @@ class TestDataParallel : public QObject {
     QCOMPARE(slurm.collective_timeout.count(), int64_t(30000));
   }
 
+  // Without a launcher (torchrun, Slurm, by hand) the survivor names the rank that died.
+  void a_dead_rank_is_named_by_the_survivor() {
+    const std::string dir = fresh_dir("dead_rank");
+    for (const int dying : {1, 0}) {
+      const int port = 20000 + (getpid() * 7 + 11 + dying) % 20000;
+      auto env = [&](int rank) {
+        return std::map<QString, QString>{{"WORLD_SIZE", "2"},
+                                          {"RANK", QString::number(rank)},
+                                          {"MASTER_ADDR", "127.0.0.1"},
+                                          {"MASTER_PORT", QString::number(port)},
+                                          {"ADALA_DIST_TIMEOUT_S", "60"},
+                                          {"ADALA_DIST_TEST_DYING", QString::number(dying)}};
+      };
+      QProcess* rank0 = start_worker(kDieStage, dir + "/unused", env(0));
+      QProcess* rank1 = start_worker(kDieStage, dir + "/unused", env(1));
+      int code0 = 0, code1 = 0;
+      const QString log0 = finish(rank0, &code0), log1 = finish(rank1, &code1);
+      const int survivor_code = dying == 1 ? code0 : code1;
+      const QString survivor_log = dying == 1 ? log0 : log1;
+      QCOMPARE(dying == 1 ? code1 : code0, -1);  // killed
+      QVERIFY2(survivor_code == 3, qPrintable(survivor_log));
+      const QString expected =
+          dying == 1 ? QString(
+                           "rank 0: the all-reduce across 2 processes failed: rank 1 stopped "
+                           "or stopped answering")
+                     : QString(
+                           "rank 1: the all-reduce across 2 processes failed: rank 0 stopped "
+                           "(its store at 127.0.0.1:%1 is gone)")
+                           .arg(port);
+      QVERIFY2(survivor_log.contains(expected), qPrintable(survivor_log));
+    }
+  }
+
+  void hosts_are_described_in_rank_order_with_counts() {
+    QCOMPARE(describe_hosts({"node-b", "node-a", "node-b", "node-b"}),
+             std::string("node-b (3 ranks), node-a (1 rank)"));
+    QCOMPARE(describe_hosts({"solo"}), std::string("solo (1 rank)"));
+  }
+
   void malformed_environments_name_the_variable() {
     const std::vector<std::pair<std::map<std::string, std::string>, QString>> cases = {
         {{{"RANK", "0"}}, "RANK and WORLD_SIZE go together, but only RANK is set"},
@@ -275,6 +335,15 @@ class TestDataParallel : public QObject {
     QVERIFY2(code1 == 0, qPrintable(log1));
     QVERIFY(!std::filesystem::exists(dir + "/unused.safetensors"));  // rank 1 writes nothing
     SafetensorsReader one(dir + "/one.safetensors"), two(dir + "/two.safetensors");
+    // Sharded evaluation counts what one process counts; every rank's string arrives in order.
+    const auto top1_one = one.load("top1"), top1_two = two.load("top1");
+    QCOMPARE(top1_two[0].item<double>(), top1_two[1].item<double>());
+    QCOMPARE(top1_two[0].item<double>(), top1_one[1].item<double>());
+    QCOMPARE(top1_one[0].item<double>(), top1_one[1].item<double>());
+    QVERIFY(top1_one[1].item<double>() > 0.0);  // a count that could go wrong, not 0 = 0
+    const auto bytes = two.load("gathered");
+    QCOMPARE(std::string(bytes.data_ptr<int64_t>(), bytes.data_ptr<int64_t>() + bytes.numel()),
+             std::string("rank+|rank++|"));
     const auto losses_one = one.load("losses"), losses_two = two.load("losses");
     QCOMPARE(losses_one.numel(), int64_t(kSteps));
     // The first step starts from the same parameters: only the summation order differs.
@@ -288,7 +357,7 @@ class TestDataParallel : public QObject {
     std::string worst_name;
     for (const auto& info : one.tensors()) {
       const std::string& name = info.name;
-      if (name == "losses") continue;
+      if (name == "losses" || name == "top1" || name == "gathered") continue;
       flat_one.push_back(one.load(name).reshape({-1}));
       flat_two.push_back(two.load(name).reshape({-1}));
       const double d = rel_diff(flat_two.back(), flat_one.back());

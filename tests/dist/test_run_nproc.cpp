@@ -5,6 +5,7 @@
 #include "engine/core/safetensors.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
+#include "tests/support/test_dirs.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -26,12 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh(const std::string& name) {
-  const fs::path dir = fs::path(ADALA_TEST_TMP) / "dist" / (name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string fresh(const std::string& name) { return adala_test::fresh_test_dir("dist", name); }
 
 std::string write_config(const std::string& dir) {
   const std::string path = dir + "/micro.json";
@@ -159,6 +155,10 @@ class TestRunNproc : public QObject {
     QCOMPARE(QString::fromStdString(runs[0].status), QString("done"));
     QVERIFY(std::find(runs[0].tags.begin(), runs[0].tags.end(),
                       "data-parallel: 2 processes, gloo") != runs[0].tags.end());
+    char host[256] = {};
+    gethostname(host, sizeof(host) - 1);
+    QVERIFY(std::find(runs[0].tags.begin(), runs[0].tags.end(),
+                      "hosts: " + std::string(host) + " (2 ranks)") != runs[0].tags.end());
   }
 
   // SIGKILL one rank mid-run: the launcher names it and stops the other, the run is
@@ -247,6 +247,18 @@ class TestRunNproc : public QObject {
     QVERIFY2(f.log.contains("--nproc: this process is already rank 0 of 2 (RANK and WORLD_SIZE "
                             "are set); start it without --nproc"),
              f.log.constData());
+  }
+
+  void backends_this_build_lacks_are_refused() {
+    const Finished nccl = run_adala({"run", "unused.json", "--nproc", "2", "--backend", "nccl"},
+                                    QProcessEnvironment::systemEnvironment());
+    QCOMPARE(nccl.exit_code, 2);
+    QVERIFY2(nccl.log.contains("--backend nccl: this build has no NCCL process group"),
+             nccl.log.constData());
+    const Finished mpi = run_adala({"run", "unused.json", "--backend", "mpi"},
+                                   QProcessEnvironment::systemEnvironment());
+    QCOMPARE(mpi.exit_code, 2);
+    QVERIFY2(mpi.log.contains("--backend: mpi not in {gloo,nccl}"), mpi.log.constData());
   }
 
   void a_batch_that_does_not_split_is_refused_naming_the_field() {

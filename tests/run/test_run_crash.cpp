@@ -7,6 +7,7 @@
 #include "engine/core/safetensors.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
+#include "tests/support/test_dirs.h"
 
 #include <QProcess>
 #include <QtTest/QtTest>
@@ -29,12 +30,7 @@ namespace {
 constexpr int kMinimumKills = 20;
 constexpr int kStageSteps[4] = {16, 8, 8, 8};
 
-std::string fresh(const std::string& name) {
-  const fs::path dir = fs::path(ADALA_TEST_TMP) / "run" / (name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string fresh(const std::string& name) { return adala_test::fresh_test_dir("run", name); }
 
 std::string write_config(const std::string& dir) {
   const std::string path = dir + "/micro.json";

@@ -9,6 +9,7 @@
 #include "engine/run/run_summary.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
+#include "tests/support/test_dirs.h"
 
 #include <QtTest/QtTest>
 
@@ -26,12 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string fresh(const std::string& name) {
-  const fs::path dir = fs::path(ADALA_TEST_TMP) / "run" / (name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string fresh(const std::string& name) { return adala_test::fresh_test_dir("run", name); }
 
 RunRecord record_for(const std::string& folder) {
   RunRecord record;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/store/sha256.h"
+#include "tests/support/test_dirs.h"
 
 namespace store_test {
 
@@ -19,10 +20,7 @@ namespace fs = std::filesystem;
 
 // An empty directory ADALA_TEST_TMP/store/<name>-<pid>, wiped first.
 inline std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(ADALA_TEST_TMP) / "store" / (name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
+  return adala_test::fresh_test_dir("store", name);
 }
 
 inline std::string file_sha256(const std::string& path) {

@@ -21,16 +21,14 @@
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 #include "engine/train/training_loop.h"
+#include "tests/support/test_dirs.h"
 
 using namespace adala;
 
 namespace {
 
 std::string fresh_dir(const std::string& name) {
-  const std::string dir = std::string(ADALA_TEST_TMP) + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return adala_test::fresh_test_dir("mixed-precision", name);
 }
 
 ViTConfig micro_model(int64_t depth) {

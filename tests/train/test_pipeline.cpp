@@ -13,6 +13,7 @@
 #include "engine/store/run_store_sink.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/stages.h"
+#include "tests/support/test_dirs.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -32,12 +33,7 @@ ExperimentConfig micro_config(const std::string& runs_dir) {
   return parse_experiment_config(doc);
 }
 
-std::string fresh(const std::string& name) {
-  const std::string dir = std::string(ADALA_TEST_TMP) + "/" + name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+std::string fresh(const std::string& name) { return adala_test::fresh_test_dir("pipeline", name); }
 
 class CancelAt : public EventSink {
  public:

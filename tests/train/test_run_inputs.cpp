@@ -14,6 +14,7 @@
 #include "engine/core/load_weights.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/run_preflight.h"
+#include "tests/support/test_dirs.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -21,10 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string fresh_dir(const std::string& name) {
-  const std::string dir = std::string(ADALA_TEST_TMP) + "/run-inputs/" + name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return adala_test::fresh_test_dir("run-inputs", name);
 }
 
 std::string be32(uint32_t v) {

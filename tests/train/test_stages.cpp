@@ -9,32 +9,17 @@
 #include "engine/train/stage_catalog.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
+#include "tests/support/test_dirs.h"
+#include "tests/support/micro_config.h"
 
 using namespace adala;
 
 namespace {
 
-ExperimentConfig micro_config() {
-  ExperimentConfig c;
-  c.model = vit_preset("fmnist_micro");
-  c.seed = 7;
-  for (StageConfig* s :
-       {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning}) {
-    s->epochs = 0;
-    s->max_steps = 12;
-    s->batch_size = 8;
-    s->lr = 3e-3;
-    s->warmup_steps = 2;
-    s->checkpoint_every = 0;
-  }
-  return c;
-}
+ExperimentConfig micro_config() { return adala_test::micro_experiment_config(12); }
 
 std::string fresh_dir(const std::string& name) {
-  const std::string dir = std::string(ADALA_TEST_TMP) + "/" + name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return adala_test::fresh_test_dir("stages", name);
 }
 
 // Cancels the job once a given stage has logged `after` steps.
