@@ -60,6 +60,7 @@ struct JobState {
   // queued | running | done | interrupted | failed | cancelled (never started)
   QString status;
   QString message;
+  int processes = 1;  // data-parallel worker processes (>1: `adala run --nproc`, no pause)
 };
 
 // A run to start (or resume) as the launcher describes it.
@@ -70,6 +71,7 @@ struct StartRequest {
   QString device;         // "" = the document's
   QString resumeRunDir;   // non-empty: continue this run folder (configJson unused)
   QStringList tags;
+  int processes = 1;  // 1: in the workbench; more: `adala run --nproc N` (app/gui/run_process.h)
 };
 
 // Which model and image the attention inspector should probe.

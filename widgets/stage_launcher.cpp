@@ -17,8 +17,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QStyle>
 #include <QTabWidget>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -233,6 +235,19 @@ QHBoxLayout* StageLauncher::buildRunButtons() {
   cancelButton_ = new QPushButton(tr("Cancel"), this);
   cancelButton_->setToolTip(
       tr("Stop after the current step; the run is checkpointed and can be resumed (Ctrl+.)"));
+  auto* processesLabel = new QLabel(tr("Processes:"), this);
+  processes_ = new QSpinBox(this);
+  processes_->setRange(1, std::max(1, QThread::idealThreadCount()));
+  processes_->setValue(1);
+  processes_->setToolTip(
+      tr("Data-parallel worker processes on this machine (adala run --nproc). 1 trains inside "
+         "the workbench; more start that many `adala run` processes, each training on its share "
+         "of every batch, with the plots showing the metrics averaged over them. Such a run "
+         "cannot be paused; Cancel checkpoints it and it resumes from the run list."));
+  processesLabel->setBuddy(processes_);
+  processesLabel->setToolTip(processes_->toolTip());
+  buttons->addWidget(processesLabel);
+  buttons->addWidget(processes_);
   for (auto* b : {startButton_, pauseButton_, cancelButton_}) buttons->addWidget(b);
   connect(startButton_, &QPushButton::clicked, this, &StageLauncher::start);
   connect(pauseButton_, &QPushButton::clicked, this, [this] { emit pauseRequested(!paused_); });
@@ -465,8 +480,15 @@ void StageLauncher::updateButtons() {
   startButton_->setToolTip(problem_.ok()
                                ? tr("Start the selected stages (Ctrl+Return)")
                                : tr("Fix %1 first: %2").arg(problem_.field, problem_.reason));
-  pauseButton_->setEnabled(running_);
+  pauseButton_->setEnabled(running_ && runProcesses_ <= 1);
   pauseButton_->setText(paused_ ? tr("Resume") : tr("Pause"));
+  pauseButton_->setToolTip(
+      running_ && runProcesses_ > 1
+          ? tr("A run on %1 processes cannot be paused: its processes wait for each other at "
+               "every step. Cancel it instead (it checkpoints) and resume it from the run list.")
+                .arg(runProcesses_)
+          : tr("Pause or resume after the current step (Ctrl+P)"));
+  processes_->setEnabled(!running_);
   cancelButton_->setEnabled(running_);
   for (int t = 0; t < 3; ++t) tabs_->widget(t)->setEnabled(!running_);  // the form, not JSON
 }
@@ -478,6 +500,7 @@ void StageLauncher::start() {
   r.configJson = documentJson();
   r.configDir = baseDir();
   r.stages = selectedStages();
+  r.processes = processes_->value();
   startedStages_ = r.stages;
   emit startRequested(r);
 }
@@ -497,6 +520,7 @@ void StageLauncher::resetProgress() {
 void StageLauncher::onJobStarted(const JobState& state) {
   running_ = true;
   paused_ = false;
+  runProcesses_ = std::max(1, state.processes);
   resetProgress();
   if (!startedStages_.isEmpty())
     for (int s = 0; s < 4; ++s)
@@ -574,6 +598,7 @@ void StageLauncher::onLog(const LogLine& line) { appendLog(line.message, line.le
 void StageLauncher::onJobFinished(const JobState& state) {
   running_ = false;
   paused_ = false;
+  runProcesses_ = 1;
   const auto level = state.status == QLatin1String("failed") ? LogLine::Level::Error
                      : state.status == QLatin1String("done") ? LogLine::Level::Info
                                                              : LogLine::Level::Warning;

@@ -22,6 +22,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
+class QSpinBox;
 class QPushButton;
 class QTabWidget;
 
@@ -69,6 +70,8 @@ class StageLauncher : public QWidget {
   QPushButton* startButton() const { return startButton_; }
   QPushButton* pauseButton() const { return pauseButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
+  // Data-parallel worker processes for the next run (1..cores; 1 trains in the workbench).
+  QSpinBox* processesBox() const { return processes_; }
   QLabel* problemLabel() const { return problemLabel_; }
   QProgressBar* progressBar(int stage) const { return bars_[stage]; }
   QPlainTextEdit* log() const { return log_; }
@@ -135,12 +138,14 @@ class StageLauncher : public QWidget {
   QPushButton* startButton_ = nullptr;
   QPushButton* pauseButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
+  QSpinBox* processes_ = nullptr;
   QPlainTextEdit* log_ = nullptr;
   QPlainTextEdit* jsonView_ = nullptr;
   FieldProblem problem_;
   QList<int> startedStages_;  // of the run this form started, until it reports in
   bool running_ = false;
   bool paused_ = false;
+  int runProcesses_ = 1;  // of the running job
   bool filling_ = false;
 };
 

@@ -8,6 +8,8 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/progress_events.h"
+#include "app/cli/run_progress.h"
 #include "engine/run/run_summary.h"
 #include "app/cli/tracked_run.h"
 #ifdef ADALA_HAVE_DIST
@@ -70,7 +72,8 @@ int launch_workers(int nproc) {
 
 }  // namespace
 
-int run_command(const Args& args) {
+// events: --progress jsonl, else null.
+static int run_stages(const Args& args, ProgressEvents* events) {
   CLI::App app{
       "Runs the ViT-AdaLA stages: 0 teacher, 1 attention alignment, 2 feature alignment, "
       "3 fine-tuning. --resume continues an interrupted run from its last checkpoint (a run "
@@ -98,6 +101,12 @@ int run_command(const Args& args) {
   bool allow_nonfinite = false;
   app.add_flag("--allow-nonfinite", allow_nonfinite,
                "load weights holding NaN or Inf with a warning instead of refusing them");
+  std::string progress = "bar";
+  app.add_option("--progress", progress,
+                 "bar: a progress bar on stderr; jsonl: also one JSON object per line on stderr "
+                 "(events run, recorded, stage, step, eval, artifact, log, finished, error; "
+                 "rank 0 only, except an error)")
+      ->check(CLI::IsMember({"bar", "jsonl"}));
   if (!parse_command_line(app, args)) return 0;
   if (config_path.empty() && resume.empty()) throw UsageError("missing CONFIG.json (see adala run --help)");
 #ifdef ADALA_HAVE_DIST
@@ -140,12 +149,30 @@ int run_command(const Args& args) {
 
   TrackedRunOptions tracking;
   tracking.db_path = db;
+  std::unique_ptr<JsonlProgressSink> jsonl;
+  if (events && reporter) {
+    jsonl = start_run_progress(*events, config, options, db);
+    tracking.extra_sink = jsonl.get();
+  }
   TrackedRunResult result = run_tracked(config, options, tracking);
+  if (jsonl) events->finished(result.cancelled ? "interrupted" : "done", result.run_id);
   if (result.cancelled) return 130;
   if (!reporter) return 0;
   std::printf("%s\nsummary written to %s\n", run_summary_markdown(config, result.pipeline).c_str(),
               result.summary_path.c_str());
   return 0;
+}
+
+int run_command(const Args& args) {
+  // --progress jsonl: an error anywhere, the command line's included, ends the stream as an
+  // error event (CLI11 checks the value; this only looks for it).
+  bool jsonl = false;
+  for (size_t i = 0; i < args.size(); ++i)
+    jsonl = jsonl || args[i] == "--progress=jsonl" ||
+            (args[i] == "--progress" && i + 1 < args.size() && args[i + 1] == "jsonl");
+  ProgressEvents events(stderr);
+  return with_progress_errors(jsonl ? &events : nullptr,
+                              [&] { return run_stages(args, jsonl ? &events : nullptr); });
 }
 
 }  // namespace adala::cli

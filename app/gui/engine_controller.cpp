@@ -17,6 +17,7 @@
 
 #include "app/gui/engine_worker.h"
 #include "app/gui/inspection_worker.h"
+#include "app/gui/run_process.h"
 
 namespace adala::gui {
 
@@ -66,6 +67,15 @@ EngineController::EngineController(const QString& dbPath, QObject* parent) : QOb
   connect(inspection_, &InspectionWorker::failed, this, &EngineController::probeFailed);
   connect(inspection_, &InspectionWorker::rowsReady, this, &EngineController::rowsReady);
 
+  process_ = new RunProcess(this);
+  connect(process_, &RunProcess::jobStarted, this, &EngineController::jobStarted);
+  connect(process_, &RunProcess::jobFinished, this, &EngineController::onProcessFinished);
+  connect(process_, &RunProcess::steps, this, &EngineController::steps);
+  connect(process_, &RunProcess::stageChanged, this, &EngineController::stageChanged);
+  connect(process_, &RunProcess::evaluation, this, &EngineController::evaluation);
+  connect(process_, &RunProcess::artifact, this, &EngineController::artifact);
+  connect(process_, &RunProcess::log, this, &EngineController::log);
+
   engineThread_.setObjectName(QStringLiteral("adala-engine"));
   inspectionThread_.setObjectName(QStringLiteral("adala-inspection"));
   engineThread_.start();
@@ -81,8 +91,58 @@ EngineController::~EngineController() {
   inspectionThread_.wait();
 }
 
+bool EngineController::processRunning() const { return process_ && process_->running(); }
+
 qint64 EngineController::submit(const StartRequest& request) {
   const qint64 id = ++nextJob_;
+  if (request.processes > 1 || processRunning() || !waiting_.isEmpty()) {
+    JobState state;
+    state.jobId = id;
+    state.status = QStringLiteral("queued");
+    state.runDir = request.resumeRunDir;
+    state.processes = std::max(1, request.processes);
+    waiting_.append({id, request});
+    emit jobQueued(state);
+    startWaiting();
+    return id;
+  }
+  submitToEngine(id, request);
+  return id;
+}
+
+void EngineController::startWaiting() {
+  while (!waiting_.isEmpty() && !processRunning()) {
+    const auto [id, request] = waiting_.front();
+    if (request.processes > 1) {
+      if (!jobs_.empty()) return;  // after the in-process jobs before it
+      waiting_.removeFirst();
+      QString error;
+      if (process_->start(id, request, dbPath_, &error)) return;
+      JobState state;
+      state.jobId = id;
+      state.status = QStringLiteral("failed");
+      state.message = error;
+      state.processes = request.processes;
+      emit log(LogLine{LogLine::Level::Error, error});
+      emit jobFinished(state);
+      continue;
+    }
+    waiting_.removeFirst();
+    submitToEngine(id, request);
+  }
+  emitIdleWhenDone();
+}
+
+void EngineController::emitIdleWhenDone() {
+  if (!busy()) emit idle();
+}
+
+void EngineController::onProcessFinished(const JobState& state) {
+  emit jobFinished(state);
+  startWaiting();
+}
+
+void EngineController::submitToEngine(qint64 id, const StartRequest& request) {
   auto control = std::make_shared<JobControl>();
   jobs_[id] = control;
   JobState state;
@@ -92,16 +152,23 @@ qint64 EngineController::submit(const StartRequest& request) {
   emit jobQueued(state);
   EngineWorker* worker = engine_;
   QMetaObject::invokeMethod(
-      engine_, [worker, id, request, control] { worker->run(id, request, control); }, Qt::QueuedConnection);
-  return id;
+      engine_, [worker, id, request, control] { worker->run(id, request, control); },
+      Qt::QueuedConnection);
 }
 
 int EngineController::queuedJobs() const {
-  return static_cast<int>(jobs_.size()) - (current_ != 0 && jobs_.count(current_) ? 1 : 0);
+  return static_cast<int>(jobs_.size()) - (current_ != 0 && jobs_.count(current_) ? 1 : 0) +
+         static_cast<int>(waiting_.size());
 }
 
 void EngineController::setPaused(bool paused) {
   if (paused_ == paused) return;
+  if (paused && processRunning()) {
+    emit log(LogLine{LogLine::Level::Warning,
+                     tr("A run on several processes cannot be paused; cancel it instead (it "
+                        "checkpoints) and resume it from the run list.")});
+    return;
+  }
   paused_ = paused;
   if (auto it = jobs_.find(current_); it != jobs_.end()) it->second->set_paused(paused);
   emit pausedChanged(paused);
@@ -113,6 +180,11 @@ bool EngineController::holding() const {
 }
 
 void EngineController::cancelCurrent() {
+  if (processRunning()) {
+    process_->cancel();
+    emit log(LogLine{LogLine::Level::Warning, tr("Cancelling after the current step…")});
+    return;
+  }
   if (auto it = jobs_.find(current_); it != jobs_.end()) {
     it->second->request_cancel();
     emit log(LogLine{LogLine::Level::Warning, tr("Cancelling after the current step…")});
@@ -120,19 +192,32 @@ void EngineController::cancelCurrent() {
 }
 
 void EngineController::cancelAll() {
+  const bool any = busy();
+  const auto waiting = waiting_;
+  waiting_.clear();
+  for (const auto& [id, request] : waiting) {
+    JobState state;
+    state.jobId = id;
+    state.status = QStringLiteral("cancelled");
+    state.message = tr("cancelled before it started");
+    state.processes = request.processes;
+    emit jobFinished(state);
+  }
   for (auto& [id, control] : jobs_) control->request_cancel();
-  if (!jobs_.empty()) emit log(LogLine{LogLine::Level::Warning, tr("Cancelling every job…")});
+  if (processRunning()) process_->cancel();
+  if (any) emit log(LogLine{LogLine::Level::Warning, tr("Cancelling every job…")});
+  if (!waiting.isEmpty()) emitIdleWhenDone();
 }
 
 bool EngineController::shutdown(int timeoutMs) {
   cancelAll();
-  if (jobs_.empty()) return true;
+  if (!busy()) return true;
   // Let the worker finish its step, checkpoint and report; keep delivering its signals.
   QEventLoop loop;
   connect(this, &EngineController::idle, &loop, &QEventLoop::quit);
   QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-  if (!jobs_.empty()) loop.exec();
-  return jobs_.empty();
+  if (busy()) loop.exec();
+  return !busy();
 }
 
 void EngineController::onWorkerStarted(const JobState& state) {
@@ -149,7 +234,7 @@ void EngineController::onWorkerFinished(const JobState& state) {
     emit pausedChanged(false);
   }
   emit jobFinished(state);
-  if (jobs_.empty()) emit idle();
+  if (jobs_.empty()) startWaiting();
 }
 
 void EngineController::requestProbe(const ProbeRequest& request) {

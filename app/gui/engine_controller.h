@@ -7,7 +7,9 @@
 //     then rows on demand), so inspecting stays interactive while a run trains.
 // Pause / resume / cancel go straight to the job's JobControl (atomics), which the training
 // loop polls once per step. No torch type crosses this header.
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <QThread>
@@ -26,6 +28,7 @@ namespace adala::gui {
 
 class EngineWorker;
 class InspectionWorker;
+class RunProcess;
 
 class EngineController : public QObject {
   Q_OBJECT
@@ -36,9 +39,14 @@ class EngineController : public QObject {
 
   QString databasePath() const { return dbPath_; }
 
-  // Queues a run (or a resume); returns its job id. Jobs run one at a time, in order.
+  // Queues a run (or a resume); returns its job id. Jobs run one at a time, in order. A request
+  // for more than one process runs as `adala run --nproc N` (RunProcess), reported through
+  // the same signals; it cannot be paused.
   qint64 submit(const adala::widgets::StartRequest& request);
-  bool busy() const { return !jobs_.empty(); }
+  bool busy() const { return !jobs_.empty() || processRunning() || !waiting_.isEmpty(); }
+  // A multi-process run is running (pause is not available).
+  bool processRunning() const;
+  RunProcess* runProcess() const { return process_; }
   qint64 currentJob() const { return current_; }
   int queuedJobs() const;
   bool paused() const { return paused_; }
@@ -80,12 +88,19 @@ class EngineController : public QObject {
  private:
   void onWorkerStarted(const adala::widgets::JobState& state);
   void onWorkerFinished(const adala::widgets::JobState& state);
+  void onProcessFinished(const adala::widgets::JobState& state);
+  void submitToEngine(qint64 id, const adala::widgets::StartRequest& request);
+  void startWaiting();  // what waits behind a multi-process run, or for one, when it can
+  void emitIdleWhenDone();
 
   QString dbPath_;
   QThread engineThread_, inspectionThread_;
   EngineWorker* engine_ = nullptr;
   InspectionWorker* inspection_ = nullptr;
   std::map<qint64, std::shared_ptr<adala::JobControl>> jobs_;  // queued + running
+  RunProcess* process_ = nullptr;
+  // Jobs that wait for a multi-process run to end, or for the engine to be idle to start one.
+  QList<QPair<qint64, adala::widgets::StartRequest>> waiting_;
   qint64 nextJob_ = 0;
   qint64 current_ = 0;
   bool paused_ = false;

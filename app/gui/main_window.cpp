@@ -142,7 +142,8 @@ void MainWindow::buildToolBar() {
 // Pause and Cancel only mean something while a job is queued or running.
 void MainWindow::updateRunActions() {
   const bool busy = controller_->busy();
-  pauseAction_->setEnabled(busy);
+  // A run on several processes cannot pause (its ranks wait for each other every step).
+  pauseAction_->setEnabled(busy && !controller_->processRunning());
   cancelAction_->setEnabled(busy);
 }
 
@@ -304,6 +305,7 @@ void MainWindow::connectController() {
     updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
   });
   connect(c, &EngineController::jobQueued, this, &MainWindow::updateRunActions);
+  connect(c, &EngineController::jobStarted, this, &MainWindow::updateRunActions);
   connect(c, &EngineController::jobFinished, this, &MainWindow::updateRunActions);
   connect(c, &EngineController::idle, this, [this] {
     if (stopping_) close();

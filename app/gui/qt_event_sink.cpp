@@ -22,6 +22,31 @@ StepUpdate QtEventSink::convert(const StepMetrics& m) {
   return u;
 }
 
+EvalUpdate QtEventSink::convert(const EvalMetrics& e) {
+  return EvalUpdate{QString::fromStdString(e.stage), QString::fromStdString(e.key), e.value};
+}
+
+StageUpdate QtEventSink::convert(const StageEvent& s) {
+  StageUpdate u;
+  u.stage = QString::fromStdString(s.stage);
+  u.kind = static_cast<StageUpdate::Kind>(static_cast<int>(s.kind));
+  u.totalSteps = s.total_steps;
+  u.step = s.step;
+  u.seconds = s.seconds;
+  u.message = QString::fromStdString(s.message);
+  return u;
+}
+
+ArtifactUpdate QtEventSink::convert(const ArtifactEvent& a) {
+  return ArtifactUpdate{QString::fromStdString(a.stage), QString::fromStdString(a.kind),
+                        QString::fromStdString(a.path)};
+}
+
+LogLine QtEventSink::convert(const LogEvent& l) {
+  return LogLine{static_cast<LogLine::Level>(static_cast<int>(l.level)),
+                 QString::fromStdString(l.message)};
+}
+
 void QtEventSink::flush() {
   if (pending_.isEmpty()) return;
   QVector<StepUpdate> batch;
@@ -38,21 +63,13 @@ void QtEventSink::on_event(const Event& event) {
   }
   flush();
   if (const auto* e = std::get_if<EvalMetrics>(&event)) {
-    emit worker_->evaluation(EvalUpdate{QString::fromStdString(e->stage), QString::fromStdString(e->key), e->value});
+    emit worker_->evaluation(convert(*e));
   } else if (const auto* s = std::get_if<StageEvent>(&event)) {
-    StageUpdate u;
-    u.stage = QString::fromStdString(s->stage);
-    u.kind = static_cast<StageUpdate::Kind>(static_cast<int>(s->kind));
-    u.totalSteps = s->total_steps;
-    u.step = s->step;
-    u.seconds = s->seconds;
-    u.message = QString::fromStdString(s->message);
-    emit worker_->stageChanged(u);
+    emit worker_->stageChanged(convert(*s));
   } else if (const auto* a = std::get_if<ArtifactEvent>(&event)) {
-    emit worker_->artifact(
-        ArtifactUpdate{QString::fromStdString(a->stage), QString::fromStdString(a->kind), QString::fromStdString(a->path)});
+    emit worker_->artifact(convert(*a));
   } else if (const auto* l = std::get_if<LogEvent>(&event)) {
-    emit worker_->log(LogLine{static_cast<LogLine::Level>(static_cast<int>(l->level)), QString::fromStdString(l->message)});
+    emit worker_->log(convert(*l));
   }
 }
 

@@ -21,7 +21,13 @@ class QtEventSink : public EventSink {
   void on_event(const Event& event) override;
   void flush();  // emits the pending steps now
 
+  // The engine's events as the views receive them (also for runs in other processes,
+  // app/gui/run_process.h).
   static adala::widgets::StepUpdate convert(const StepMetrics& m);
+  static adala::widgets::EvalUpdate convert(const EvalMetrics& e);
+  static adala::widgets::StageUpdate convert(const StageEvent& s);
+  static adala::widgets::ArtifactUpdate convert(const ArtifactEvent& a);
+  static adala::widgets::LogLine convert(const LogEvent& l);
 
  private:
   EngineWorker* worker_;

@@ -1,16 +1,19 @@
 #include "app/gui/scaling_bench_process.h"
 
+#include <variant>
+
+#include "app/cli/progress_stream.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QProcessEnvironment>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QJsonParseError>
 #include <QTemporaryDir>
 #include <QPointer>
 #include <QTimer>
+
+#include <climits>
 
 namespace adala::gui {
 
@@ -88,10 +91,8 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
           [this] { stdout_ += QString::fromUtf8(process_->readAllStandardOutput()); });
   connect(process_, &QProcess::finished, this, &ScalingBenchProcess::onFinished);
   connect(process_, &QProcess::errorOccurred, this, &ScalingBenchProcess::onError);
-  stderrBuffer_.clear();
   stdout_.clear();
-  stderrTail_.clear();
-  errorMessage_.clear();
+  stream_ = std::make_unique<adala::cli::ProgressStream>();
   runId_ = -1;
   cancelling_ = false;
   reported_ = false;
@@ -111,50 +112,34 @@ void ScalingBenchProcess::cancel() {
 }
 
 void ScalingBenchProcess::readStderr() {
-  stderrBuffer_ += QString::fromUtf8(process_->readAllStandardError());
-  int end = -1;
-  while ((end = stderrBuffer_.indexOf(QLatin1Char('\n'))) >= 0) {
-    const QString line = stderrBuffer_.left(end).trimmed();
-    stderrBuffer_.remove(0, end + 1);
-    if (!line.isEmpty()) handleLine(line);
-  }
+  if (!process_ || !stream_) return;
+  const QByteArray bytes = process_->readAllStandardError();
+  handle(stream_->feed(std::string_view(bytes.constData(), size_t(bytes.size()))));
 }
 
-void ScalingBenchProcess::handleLine(const QString& line) {
-  // The events of --progress jsonl start with '{'; other lines are the command's own text.
-  if (line.startsWith(QLatin1Char('{'))) {
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8(), &parseError);
-    if (parseError.error == QJsonParseError::NoError && doc.isObject()) {
-      handleEvent(doc.object());
-      return;
+// The events of --progress jsonl (app/cli/progress_events.h); the other lines are the
+// command's own text, which the stream keeps for the failure message.
+void ScalingBenchProcess::handle(const std::vector<adala::cli::ProgressLine>& lines) {
+  for (const auto& line : lines) {
+    if (line.kind != adala::cli::ProgressLine::Kind::Event) continue;
+    if (const auto* p = std::get_if<adala::cli::BenchProgressMessage>(&line.message)) {
+      emit progress(static_cast<int>(std::min<int64_t>(p->done, INT_MAX)),
+                    static_cast<int>(std::min<int64_t>(p->total, INT_MAX)),
+                    QString::fromStdString(p->label));
+    } else if (const auto* r = std::get_if<adala::cli::RecordedMessage>(&line.message)) {
+      runId_ = r->run_id;
+      emit runRecorded(runId_);
     }
+    // start, csv and done add nothing the exit status and the --csv path do not say; the
+    // error event is the stream's failure reason.
   }
-  stderrTail_ << line;
-  while (stderrTail_.size() > 12) stderrTail_.removeFirst();
-}
-
-void ScalingBenchProcess::handleEvent(const QJsonObject& event) {
-  const QString name = event.value(QLatin1String("event")).toString();
-  if (name == QLatin1String("progress")) {
-    emit progress(event.value(QLatin1String("done")).toInt(),
-                  event.value(QLatin1String("total")).toInt(),
-                  event.value(QLatin1String("label")).toString());
-  } else if (name == QLatin1String("recorded")) {
-    runId_ = static_cast<qint64>(event.value(QLatin1String("run_id")).toDouble(-1));
-    emit runRecorded(runId_);
-  } else if (name == QLatin1String("error")) {
-    errorMessage_ = event.value(QLatin1String("message")).toString();
-  }
-  // start, csv and done add nothing the exit status and the --csv path do not say.
 }
 
 void ScalingBenchProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
   if (reported_) return;
   reported_ = true;
   readStderr();
-  if (!stderrBuffer_.trimmed().isEmpty()) handleLine(stderrBuffer_.trimmed());
-  stderrBuffer_.clear();
+  handle(stream_->finish());
   if (cancelling_) {
     emit cancelled(runId_);
     return;
@@ -165,10 +150,7 @@ void ScalingBenchProcess::onFinished(int exitCode, QProcess::ExitStatus status) 
   }
   // The error event says what went wrong; else the command's own message ("adala bench: ...",
   // a usage error, which comes before any event), else its last line.
-  QString why = errorMessage_;
-  for (auto it = stderrTail_.crbegin(); it != stderrTail_.crend() && why.isEmpty(); ++it)
-    if (it->startsWith(QLatin1String("adala "))) why = *it;
-  if (why.isEmpty() && !stderrTail_.isEmpty()) why = stderrTail_.last();
+  const QString why = QString::fromStdString(stream_->failure_reason());
   QString message = status == QProcess::CrashExit ? tr("The benchmark process crashed.")
                     : exitCode != 0 ? tr("The benchmark failed (exit code %1).").arg(exitCode)
                                     : tr("The benchmark wrote no CSV.");

@@ -11,11 +11,16 @@
 #include <QStringList>
 
 #include <memory>
+#include <vector>
 
 #include "widgets/scaling_form.h"
 
-class QJsonObject;
 class QTemporaryDir;
+
+namespace adala::cli {
+class ProgressStream;
+struct ProgressLine;
+}  // namespace adala::cli
 
 namespace adala::gui {
 
@@ -49,8 +54,7 @@ class ScalingBenchProcess : public QObject {
 
  private:
   void readStderr();
-  void handleLine(const QString& line);
-  void handleEvent(const QJsonObject& event);
+  void handle(const std::vector<adala::cli::ProgressLine>& lines);
   void onFinished(int exitCode, QProcess::ExitStatus status);
   void onError(QProcess::ProcessError error);
 
@@ -59,9 +63,8 @@ class ScalingBenchProcess : public QObject {
   std::unique_ptr<QTemporaryDir> tempDir_;
   QString csvPath_;
   QStringList arguments_;
-  QString stderrBuffer_, stdout_;
-  QStringList stderrTail_;  // the last lines that are not events
-  QString errorMessage_;    // of an error event
+  QString stdout_;
+  std::unique_ptr<adala::cli::ProgressStream> stream_;  // stderr: lines, events, the error
   qint64 runId_ = -1;
   int launches_ = 0;
   bool cancelling_ = false;

@@ -1,0 +1,55 @@
+#include "app/cli/run_progress.h"
+
+#include <filesystem>
+
+#include "engine/run/run_session.h"
+#include "engine/train/run_preflight.h"
+#ifdef ADALA_HAVE_STORE
+#include "engine/store/run_store.h"
+#endif
+
+namespace adala::cli {
+
+namespace {
+
+int64_t recorded_run_for_folder(const std::string& db_path, const std::string& run_dir) {
+#ifdef ADALA_HAVE_STORE
+  if (db_path == RunSession::kNoDatabase) return -1;
+  try {
+    store::RunStore store(db_path.empty() ? store::RunStore::default_path() : db_path,
+                          store::OpenMode::ReadOnly);
+    if (auto run = store.find_run_by_folder(run_dir)) return run->id;
+  } catch (const std::exception&) {
+  }
+#else
+  (void)db_path;
+  (void)run_dir;
+#endif
+  return -1;
+}
+
+}  // namespace
+
+int with_progress_errors(ProgressEvents* events, const std::function<int()>& body) {
+  if (!events) return body();
+  try {
+    return body();
+  } catch (const std::exception& e) {  // UsageError too
+    events->error(e.what());
+    throw;
+  }
+}
+
+std::unique_ptr<JsonlProgressSink> start_run_progress(ProgressEvents& events,
+                                                      const ExperimentConfig& config,
+                                                      PipelineOptions& options,
+                                                      const std::string& db_path) {
+  check_run_inputs(config, options);  // bad input leaves no folder behind
+  if (options.run_dir.empty()) options.run_dir = make_run_dir(config);
+  options.run_dir = std::filesystem::absolute(options.run_dir).lexically_normal().string();
+  events.run(config.name, options.run_dir, options.parallel ? options.parallel->world_size() : 1);
+  return std::make_unique<JsonlProgressSink>(events, db_path, options.run_dir,
+                                             &recorded_run_for_folder);
+}
+
+}  // namespace adala::cli
