@@ -19,6 +19,16 @@
     </message>
 </context>
 <context>
+    <name>adala::gui::RunProcess</name>
+    <message numerus="yes">
+        <source>%n processes</source>
+        <translation>
+            <numerusform>%n process</numerusform>
+            <numerusform>%n processes</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>adala::report_gui::ExportReportDialog</name>
     <message numerus="yes">
         <source>Report of %n run(s): %1</source>

@@ -614,6 +614,14 @@
         <source>not valid JSON: %1</source>
         <translation>올바른 JSON이 아닙니다: %1</translation>
     </message>
+    <message>
+        <source>A run on several processes cannot be paused; cancel it instead (it checkpoints) and resume it from the run list.</source>
+        <translation>여러 프로세스로 실행 중인 작업은 일시 정지할 수 없습니다. 대신 취소하고(체크포인트가 저장됩니다) 실행 목록에서 이어서 실행하세요.</translation>
+    </message>
+    <message>
+        <source>cancelled before it started</source>
+        <translation>시작하기 전에 취소되었습니다</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::EngineWorker</name>
@@ -1122,6 +1130,55 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>&lt;tr&gt;&lt;td&gt;Ctrl+7&lt;/td&gt;&lt;td&gt;numerical health heatmap&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;Ctrl+7&lt;/td&gt;&lt;td&gt;수치 안정성 히트맵&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::RunProcess</name>
+    <message>
+        <source>A multi-process run is already running.</source>
+        <translation>다중 프로세스 실행이 이미 진행 중입니다.</translation>
+    </message>
+    <message>
+        <source>The experiment is not valid JSON: %1</source>
+        <translation>실험 문서가 올바른 JSON이 아닙니다: %1</translation>
+    </message>
+    <message>
+        <source>Cannot write the experiment to a temporary file: %1</source>
+        <translation>실험을 임시 파일에 쓸 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>unreadable progress line (%1): %2</source>
+        <translation>읽을 수 없는 진행 상황 줄 (%1): %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n processes</source>
+        <translation>
+            <numerusform>프로세스 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>finished on %1</source>
+        <translation>%1로 완료됨</translation>
+    </message>
+    <message>
+        <source>cancelled on %1; resumable from its last checkpoint</source>
+        <translation>%1에서 취소됨. 마지막 체크포인트부터 이어서 실행할 수 있습니다</translation>
+    </message>
+    <message>
+        <source>cancelled before it started</source>
+        <translation>시작하기 전에 취소되었습니다</translation>
+    </message>
+    <message>
+        <source>adala run crashed.</source>
+        <translation>adala run이 비정상 종료되었습니다.</translation>
+    </message>
+    <message>
+        <source>adala run failed (exit code %1).</source>
+        <translation>adala run이 실패했습니다(종료 코드 %1).</translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>%1을(를) 시작할 수 없습니다: %2</translation>
     </message>
 </context>
 <context>
@@ -3097,6 +3154,18 @@ value %3%4</source>
     <message>
         <source>ETA %1 · %2 img/s · data %3% · loss %4</source>
         <translation>남은 시간 %1 · 초당 %2장 · 데이터 대기 %3% · 손실 %4</translation>
+    </message>
+    <message>
+        <source>Processes:</source>
+        <translation>프로세스:</translation>
+    </message>
+    <message>
+        <source>Data-parallel worker processes on this machine (adala run --nproc). 1 trains inside the workbench; more start that many `adala run` processes, each training on its share of every batch, with the plots showing the metrics averaged over them. Such a run cannot be paused; Cancel checkpoints it and it resumes from the run list.</source>
+        <translation>이 컴퓨터에서 실행할 데이터 병렬 워커 프로세스 수입니다(adala run --nproc). 1이면 워크벤치 안에서 학습하고, 그보다 크면 그 수만큼 `adala run` 프로세스를 시작해 각 프로세스가 매 배치에서 자기 몫을 학습하며, 그래프에는 모든 프로세스의 평균 지표가 표시됩니다. 이런 실행은 일시 정지할 수 없습니다. 취소하면 체크포인트가 저장되고 실행 목록에서 이어서 실행할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>A run on %1 processes cannot be paused: its processes wait for each other at every step. Cancel it instead (it checkpoints) and resume it from the run list.</source>
+        <translation>프로세스 %1개로 실행 중인 작업은 일시 정지할 수 없습니다. 프로세스들이 매 단계마다 서로를 기다리기 때문입니다. 대신 취소하고(체크포인트가 저장됩니다) 실행 목록에서 이어서 실행하세요.</translation>
     </message>
 </context>
 <context>
