@@ -1,5 +1,7 @@
 // `adala ablate`: the paper's ablation on one data set and one budget.
 //   (a) teacher (softmax)  (b) naive swap, Stage 3 only  (c) Stage 2 + 3  (d) Stage 1 + 2 + 3
+//   (e) Stage 1 + 3 (the paper's "Stage 1 only")  (f) Stage 1 + 2 + 3 with only the linear
+//   attention's q/k/v trained in Stage 2 (the paper's "tuning only QKV")
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -31,7 +33,8 @@ std::string pct(double v) { return fmt::format("{:.2f}", 100.0 * v); }
 int ablate_command(const Args& args) {
   CLI::App app{
       "The paper's ablation on one data set and one budget: (a) teacher, (b) naive swap (Stage 3 "
-      "only), (c) Stage 2+3, (d) Stage 1+2+3. Writes ablation.md, ablation.csv and "
+      "only), (c) Stage 2+3, (d) Stage 1+2+3, (e) Stage 1+3 (\"Stage 1 only\"), (f) Stage 1+2+3 "
+      "with only q/k/v trained in Stage 2. Writes ablation.md, ablation.csv and "
       "stage2_curves.csv.",
       "adala ablate"};
   prepare_command_app(app);
@@ -44,6 +47,9 @@ int ablate_command(const Args& args) {
   app.add_option("--db", db, "the run database, or none");
   if (!parse_command_line(app, args)) return 0;
   ExperimentConfig config = load_experiment_config(config_path);
+  if (config.method != LinearisationMethod::Adala)
+    throw UsageError(std::string("ablate runs ViT-AdaLA's stages, but the config's method is \"") +
+                     to_string(config.method) + "\" (compare methods with adala compare-methods)");
   const std::string out = out_option->count() ? out_dir : make_run_dir(config, "-ablation");
   std::filesystem::create_directories(out);
 
@@ -68,15 +74,28 @@ int ablate_command(const Args& args) {
   if (teacher_option->count()) teacher_config.teacher_weights = teacher_weights;
   PipelineResult teacher = run_variant(teacher_config, {0}, "a-teacher", teacher_record);
 
-  std::vector<Variant> variants = {{"b", "naive swap (Stage 3 only)", {3}, {}, {}},
-                                   {"c", "Stage 2 + 3", {2, 3}, {}, {}},
-                                   {"d", "Stage 1 + 2 + 3 (ViT-AdaLA)", {1, 2, 3}, {}, {}}};
+  std::vector<Variant> variants = {
+      {"b", "naive swap (Stage 3 only)", {3}, {}, {}},
+      {"c", "Stage 2 + 3", {2, 3}, {}, {}},
+      {"d", "Stage 1 + 2 + 3 (ViT-AdaLA)", {1, 2, 3}, {}, {}},
+      {"e", "Stage 1 + 3 (Stage 1 only)", {1, 3}, {}, {}},
+      {"f", "Stage 1 + 2 + 3 with only q/k/v trained in Stage 2", {1, 2, 3}, {}, {}}};
   ExperimentConfig student_config = config;
   student_config.teacher_weights = stage_output_path(teacher.run_dir, 0);
+  // (f): the same document with stages.feature_alignment.trainable = "qkv", re-validated.
+  Json qkv_doc = config.source;
+  qkv_doc["teacher"] = Json::object();
+  qkv_doc["teacher"]["weights"] = Json(student_config.teacher_weights);
+  if (!qkv_doc.contains("stages") || !qkv_doc["stages"].is_object())
+    qkv_doc["stages"] = Json::object();
+  if (!qkv_doc["stages"].contains("feature_alignment"))
+    qkv_doc["stages"]["feature_alignment"] = Json::object();
+  qkv_doc["stages"]["feature_alignment"]["trainable"] = Json("qkv");
+  const ExperimentConfig qkv_config = parse_experiment_config(qkv_doc);
   for (auto& v : variants) {
     std::fprintf(stderr, "\n##### variant (%s) %s\n", v.key.c_str(), v.label.c_str());
     RecordingSink record;
-    v.result = run_variant(student_config, v.stages, v.key, record);
+    v.result = run_variant(v.key == "f" ? qkv_config : student_config, v.stages, v.key, record);
     v.stage2 = record.steps(stage_name(2));
   }
 

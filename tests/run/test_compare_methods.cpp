@@ -1,6 +1,6 @@
-// `adala compare-methods` as a user calls it, on a micro model and a slice of Fashion-MNIST:
-// one shared teacher, every method recorded with the comparison's tags, and a table whose
-// figures are the database's; malformed --methods lists are refused before anything trains.
+// `adala compare-methods` and `adala ablate` as a user calls them, on a micro model and a slice of
+// Fashion-MNIST: one shared teacher, every method recorded with the comparison's tags, and a table
+// whose figures are the database's; malformed --methods lists are refused before anything trains.
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -137,6 +137,61 @@ class TestCompareMethods : public QObject {
       QCOMPARE(stages.count("attention_alignment"), size_t(m != "naive" && m != "teacher"));
       QCOMPARE(stages.count("fine_tuning"), size_t(m != "teacher"));
     }
+  }
+
+  // `adala ablate` with the paper's rows: (e) Stage 1 + 3 ("Stage 1 only") and (f) Stage 1 + 2
+  // + 3 with only q/k/v trained in Stage 2, next to (a)-(d); its table is the database's.
+  void ablate_has_the_paper_rows() {
+    const std::string dir = fresh_dir("ablate");
+    const std::string config = write_config(dir);
+    const std::string db = dir + "/runs.sqlite", out = dir + "/abl";
+    const auto r = run_adala({"ablate", QString::fromStdString(config), "--db",
+                              QString::fromStdString(db), "--out", QString::fromStdString(out)});
+    QVERIFY2(r.code == 0, qPrintable(r.err.right(3000)));
+    const auto rows = read_csv(out + "/ablation.csv");
+    std::vector<std::string> variants;
+    for (const auto& row : rows) variants.push_back(row.at("variant"));
+    QCOMPARE(variants, std::vector<std::string>({"a", "b", "c", "d", "e", "f"}));
+    RunStore store(db, OpenMode::ReadOnly);
+    std::map<std::string, store::RunInfo> by_variant;
+    for (const auto& run : store.list_runs())
+      for (const auto& t : run.tags)
+        if (t.rfind("variant:", 0) == 0) by_variant[t.substr(8, 1)] = run;  // "a-teacher": a
+    for (const auto& row : rows) {
+      const std::string v = row.at("variant");
+      QVERIFY2(by_variant.count(v), v.c_str());
+      const auto evals = store.evaluations(by_variant.at(v).id);
+      const char* key = v == "a" ? "teacher/top1" : "fine_tuning/top1";
+      QVERIFY2(evals.count(key), v.c_str());
+      QCOMPARE(std::stod(row.at("top1")), evals.at(key));
+    }
+    auto stages_of = [&](const std::string& v) {
+      std::set<std::string> s;
+      for (const auto& st : store.stages(by_variant.at(v).id)) s.insert(st.stage);
+      return s;
+    };
+    QCOMPARE(stages_of("e").count("attention_alignment"), size_t(1));
+    QCOMPARE(stages_of("e").count("feature_alignment"), size_t(0));
+    QCOMPARE(stages_of("f").count("feature_alignment"), size_t(1));
+    // (f)'s recorded config trains only q/k/v in Stage 2; (d)'s the whole student.
+    std::ifstream f_config(out + "/f/config.json"), d_config(out + "/d/config.json");
+    const std::string f_text((std::istreambuf_iterator<char>(f_config)), {});
+    const std::string d_text((std::istreambuf_iterator<char>(d_config)), {});
+    QVERIFY(f_text.find("\"trainable\": \"qkv\"") != std::string::npos);
+    QVERIFY(d_text.find("\"trainable\"") == std::string::npos);
+  }
+
+  // ablate is ViT-AdaLA's ablation: a config with another method is refused before training.
+  void ablate_refuses_other_methods() {
+    const std::string dir = fresh_dir("ablate_method");
+    const std::string path = dir + "/lolcats.json";
+    std::ofstream(path)
+        << R"({"name": "x", "method": "lolcats", "model": {"preset": "fmnist_micro"}})";
+    const auto r = run_adala({"ablate", QString::fromStdString(path), "--db", "none", "--out",
+                              QString::fromStdString(dir + "/out")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("\"lolcats\""), qPrintable(r.err));
+    QVERIFY(!std::filesystem::exists(dir + "/out/a-teacher"));
   }
 };
 
