@@ -308,8 +308,28 @@
         <translation>절제 실험</translation>
     </message>
     <message>
-        <source>The four variants of the ablation &quot;%1&quot;, trained on the same data with the same budget.</source>
-        <translation>절제 실험 &quot;%1&quot;의 네 가지 변형으로, 같은 데이터와 같은 학습 예산으로 학습했습니다.</translation>
+        <source>The variants of the ablation &quot;%1&quot;, trained on the same data with the same budget.</source>
+        <translation>절제 실험 &quot;%1&quot;의 변형들로, 같은 데이터와 같은 학습 예산으로 학습했습니다.</translation>
+    </message>
+    <message>
+        <source>(e) Stage 1 + 3 (Stage 1 only)</source>
+        <translation>(e) 1단계 + 3단계 (1단계만)</translation>
+    </message>
+    <message>
+        <source>(f) Stage 1 + 2 + 3, only Q/K/V trained in Stage 2</source>
+        <translation>(f) 1단계 + 2단계 + 3단계, 2단계에서 Q/K/V만 학습</translation>
+    </message>
+    <message>
+        <source>Linearisation methods</source>
+        <translation>선형화 방법</translation>
+    </message>
+    <message>
+        <source>The methods of the comparison &quot;%1&quot;, adapted from one shared teacher with the same data and budget; inference cost at batch 1.</source>
+        <translation>비교 &quot;%1&quot;의 방법들로, 하나의 공유 교사에서 같은 데이터와 같은 학습 예산으로 변환했습니다. 추론 비용은 배치 크기 1 기준입니다.</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>방법</translation>
     </message>
     <message>
         <source>Variant</source>

@@ -143,6 +143,7 @@ class DocumentBuilder {
     numerical_health();
     accuracy();
     ablation();
+    methods();
     figures("attention", tr("Attention maps"), &ReportRun::attention_figures);
     figures("segmentation", tr("Segmentation"), &ReportRun::segmentation_figures);
     scaling();
@@ -659,7 +660,44 @@ class DocumentBuilder {
     if (v == "b") return tr("(b) naive swap (Stage 3 only)");
     if (v == "c") return tr("(c) Stage 2 + 3");
     if (v == "d") return tr("(d) Stage 1 + 2 + 3 (ViT-AdaLA)");
+    if (v == "e") return tr("(e) Stage 1 + 3 (Stage 1 only)");
+    if (v == "f") return tr("(f) Stage 1 + 2 + 3, only Q/K/V trained in Stage 2");
     return "(" + v + ")";
+  }
+
+  void methods() {
+    if (m_.method_comparisons.empty()) return;
+    ReportSection& s = add_section("methods", tr("Linearisation methods"));
+    for (const auto& c : m_.method_comparisons) {
+      if (m_.method_comparisons.size() > 1) subheading(s, c.folder);
+      paragraph(s, arg(tr("The methods of the comparison \"%1\", adapted from one shared teacher "
+                          "with the same data and budget; inference cost at batch 1."),
+                       {c.folder}));
+      ReportTable t;
+      t.header = {tr("Method"), tr("Run"), tr("Top-1"), tr("Gap to teacher")};
+      t.numeric = {false, false, true, true};
+      for (int64_t res : c.resolutions) {
+        const std::string at = " @ " + std::to_string(res) + "²";
+        t.header.push_back(tr("ms / image") + at);
+        t.header.push_back(tr("Peak memory (MB)") + at);
+        t.numeric.push_back(true);
+        t.numeric.push_back(true);
+      }
+      for (const auto& row : c.rows) {
+        std::vector<Text> cells = {row.method == "teacher" ? tr("Teacher") : Text(row.method),
+                                   id_label(row.run), pct(row.top1), points(row.gap_points)};
+        for (int64_t res : c.resolutions) {
+          const auto ms = row.ms_per_img.find(res);
+          const auto peak = row.peak_bytes.find(res);
+          cells.push_back(ms == row.ms_per_img.end() ? Text() : num(ms->second, 3));
+          cells.push_back(peak == row.peak_bytes.end() || peak->second < 0
+                              ? Text()
+                              : num(peak->second / 1e6, 3));
+        }
+        t.rows.push_back(cells);
+      }
+      table(s, t);
+    }
   }
 
   void ablation() {
@@ -667,7 +705,7 @@ class DocumentBuilder {
     ReportSection& s = add_section("ablation", tr("Ablation"));
     for (const auto& a : m_.ablations) {
       if (m_.ablations.size() > 1) subheading(s, a.folder);
-      paragraph(s, arg(tr("The four variants of the ablation \"%1\", trained on the same data with "
+      paragraph(s, arg(tr("The variants of the ablation \"%1\", trained on the same data with "
                           "the same budget."),
                        {a.folder}));
       ReportTable t;
@@ -895,9 +933,9 @@ std::vector<std::string> ReportDocument::section_ids() const {
 }
 
 const std::vector<std::string>& all_section_ids() {
-  static const std::vector<std::string> ids = {"overview", "config",   "stages",    "block-mse",
-                                               "accuracy", "ablation", "attention", "segmentation",
-                                               "scaling",  "artifacts"};
+  static const std::vector<std::string> ids = {"overview",     "config",   "stages",   "block-mse",
+                                               "accuracy",     "ablation", "methods",  "attention",
+                                               "segmentation", "scaling",  "artifacts"};
   return ids;
 }
 

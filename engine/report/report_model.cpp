@@ -493,6 +493,67 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       if (!ablation.rows.empty()) model.ablations.push_back(ablation);
     }
   }
+
+  // Method comparisons: every "comparison:<folder>" group of `adala compare-methods` a reported
+  // run belongs to, with all of its methods (the newest run of each).
+  std::vector<std::string> comparisons;
+  for (const auto& run : model.runs) {
+    const bool tagged = std::find(run.tags.begin(), run.tags.end(), "comparison") != run.tags.end();
+    for (const auto& t : run.tags)
+      if (tagged && starts_with(t, "comparison:") &&
+          std::find(comparisons.begin(), comparisons.end(), t.substr(11)) == comparisons.end())
+        comparisons.push_back(t.substr(11));
+  }
+  if (!comparisons.empty()) {
+    const auto all = store.list_runs();  // newest first
+    for (const auto& folder : comparisons) {
+      MethodComparison comparison;
+      comparison.folder = folder;
+      std::map<std::string, const store::RunInfo*> by_method;
+      for (const auto& r : all) {
+        if (std::find(r.tags.begin(), r.tags.end(), "comparison:" + folder) == r.tags.end())
+          continue;
+        for (const auto& t : r.tags)
+          if (starts_with(t, "method:") && !by_method.count(t.substr(7)))
+            by_method[t.substr(7)] = &r;
+      }
+      std::set<int64_t> resolutions;
+      for (const auto& [method, info] : by_method) {
+        MethodRow row;
+        row.method = method;
+        row.run = info->id;
+        for (const auto& [key, value] : store.evaluations(info->id)) {
+          if (key == (method == "teacher" ? "teacher/top1" : "fine_tuning/top1")) row.top1 = value;
+          for (auto [prefix, target] : {std::pair{"comparison/ms_per_img@", &row.ms_per_img},
+                                        std::pair{"comparison/peak_bytes@", &row.peak_bytes}}) {
+            const std::string p(prefix);
+            if (!starts_with(key, p)) continue;
+            try {
+              const int64_t res = std::stoll(key.substr(p.size()));
+              (*target)[res] = value;
+              resolutions.insert(res);
+            } catch (const std::exception&) {  // not a resolution: not ours
+            }
+          }
+        }
+        comparison.rows.push_back(row);
+      }
+      // The teacher first, then the methods in the order they ran.
+      std::sort(comparison.rows.begin(), comparison.rows.end(),
+                [](const MethodRow& a, const MethodRow& b) {
+                  if ((a.method == "teacher") != (b.method == "teacher"))
+                    return a.method == "teacher";
+                  return a.run < b.run;
+                });
+      double teacher = kNaN;
+      for (const auto& row : comparison.rows)
+        if (row.method == "teacher") teacher = row.top1;
+      for (auto& row : comparison.rows)
+        row.gap_points = row.method == "teacher" ? 0.0 : 100.0 * (row.top1 - teacher);
+      comparison.resolutions.assign(resolutions.begin(), resolutions.end());
+      if (!comparison.rows.empty()) model.method_comparisons.push_back(comparison);
+    }
+  }
   return model;
 }
 

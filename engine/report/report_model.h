@@ -130,6 +130,22 @@ struct Ablation {
   Curve stage2_only, stage1_then_2;  // Stage-2 loss of (c) and (d)
 };
 
+// One line of a `compare-methods` table: the shared teacher or one linearisation method.
+struct MethodRow {
+  std::string method;  // "teacher" or the method's name (from the run's "method:<name>" tag)
+  int64_t run = 0;
+  double top1 = kNaN;
+  double gap_points = kNaN;  // (top1 - teacher top1) * 100
+  // Inference cost by input side (px): "comparison/ms_per_img@R", "comparison/peak_bytes@R".
+  std::map<int64_t, double> ms_per_img, peak_bytes;
+};
+
+struct MethodComparison {
+  std::string folder;           // the "comparison:<folder>" tag
+  std::vector<MethodRow> rows;  // teacher first, then the methods in the order they ran
+  std::vector<int64_t> resolutions;
+};
+
 struct ConfigRow {
   std::string key;
   std::vector<std::string> values;  // one per run; "" = not set in that run
@@ -142,6 +158,7 @@ struct ReportModel {
   std::vector<ReportRun> runs;
   std::vector<ConfigRow> config;  // every key (see ConfigRow::differs)
   std::vector<Ablation> ablations;
+  std::vector<MethodComparison> method_comparisons;
   std::vector<std::string> warnings;  // missing / unreadable artifacts, in order found
 
   bool comparison() const { return runs.size() > 1; }

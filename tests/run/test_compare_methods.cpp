@@ -137,6 +137,21 @@ class TestCompareMethods : public QObject {
       QCOMPARE(stages.count("attention_alignment"), size_t(m != "naive" && m != "teacher"));
       QCOMPARE(stages.count("fine_tuning"), size_t(m != "teacher"));
     }
+
+    // `adala report` on any one of the runs exports the whole comparison.
+    const std::string md = dir + "/report.md";
+    const auto report = run_adala({"report", QString::fromStdString(rows[2].at("run")), "--db",
+                                   QString::fromStdString(db), "-o", QString::fromStdString(md),
+                                   "--language", "en"});
+    if (report.code == 0 || !report.err.contains("unknown command")) {
+      QVERIFY2(report.code == 0, qPrintable(report.err));
+      std::ifstream in(md);
+      const std::string text((std::istreambuf_iterator<char>(in)), {});
+      QVERIFY2(text.find("Linearisation methods") != std::string::npos, text.c_str());
+      for (const char* m : {"adala", "lolcats", "hedgehog", "naive"})
+        QVERIFY2(text.find(std::string("| ") + m + " |") != std::string::npos, m);
+      QVERIFY(text.find("ms / image @ 112²") != std::string::npos);
+    }
   }
 
   // `adala ablate` with the paper's rows: (e) Stage 1 + 3 ("Stage 1 only") and (f) Stage 1 + 2
