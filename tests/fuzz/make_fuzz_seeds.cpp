@@ -1,12 +1,17 @@
 // Writes the seed corpora of the fuzz targets into OUT/<target>/: the project's example
 // configs, and small valid (and a few almost valid) files of each format, laid out the way the
 // project's writers lay them out.
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
+
+#include "app/cli/progress_events.h"
 
 #ifdef ADALA_FUZZ_PNG
 #include <opencv2/core.hpp>
@@ -112,6 +117,50 @@ void png_seeds(const fs::path& out) {
 
 }  // namespace
 
+// `--progress jsonl` streams as `adala run` and `adala bench scaling` write them, plus text
+// lines and a few almost valid events.
+void progress_seeds(const fs::path& out) {
+  char* data = nullptr;
+  size_t size = 0;
+  std::FILE* stream = open_memstream(&data, &size);
+  {
+    adala::cli::ProgressEvents e(stream);
+    e.run("micro", "/runs/micro-1", 2);
+    e.recorded(42);
+    adala::StageEvent stage;
+    stage.stage = "attention_alignment";
+    stage.total_steps = 6;
+    e.engine_event(stage);
+    adala::StepMetrics m;
+    m.stage = "attention_alignment";
+    m.step = 3;
+    m.total_steps = 6;
+    m.loss = 0.25;
+    m.per_block_mse = {0.1, std::nan("")};
+    m.extra["wall_time"] = 1764870000.5;
+    m.per_block["health.min_normaliser"] = {1e-6, std::nan("")};
+    e.engine_event(m);
+    e.engine_event(adala::EvalMetrics{"teacher", "top1", 0.5, 12});
+    e.engine_event(adala::ArtifactEvent{"teacher", "weights", "/runs/w.safetensors"});
+    e.engine_event(adala::LogEvent{adala::LogEvent::Level::Warning, "slow"});
+    e.finished("done", 42);
+    e.start("scaling", 4, "vit_small", {64, 96}, {"softmax", "linear"});
+    e.progress(1, 4, "64px softmax");
+    e.csv("/tmp/s.csv");
+    e.done(4, -1);
+    e.error("adala run: error: x");
+  }
+  std::fclose(stream);
+  const std::string events(data, size);
+  std::free(data);
+  write(out / "fuzz_progress_stream" / "events", events);
+  write(out / "fuzz_progress_stream" / "mixed",
+        "== teacher: 5 steps\nadala run: started 2 processes\n" +
+            events.substr(0, events.size() / 2));
+  write(out / "fuzz_progress_stream" / "bad",
+        "{\"event\":\"recorded\",\"run_id\":0}\n{\"event\":\"step\",\"step\":-1}\n{\n");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: make_fuzz_seeds OUT_DIR\n";
@@ -122,6 +171,7 @@ int main(int argc, char** argv) {
   safetensors_seeds(out);
   idx_seeds(out);
   png_seeds(out);
+  progress_seeds(out);
   std::cout << "seed corpora written to " << out.string() << "\n";
   return 0;
 }
