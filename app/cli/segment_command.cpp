@@ -7,6 +7,8 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/progress_sink.h"
+#include "app/cli/tracked_run.h"
+#include "engine/run/run_session.h"
 #include "engine/seg/segmentation_job.h"
 #include "engine/train/pipeline.h"
 
@@ -46,6 +48,10 @@ int segment_command(const Args& args) {
                                  ->check(CLI::IsMember({"linear", "mask2former", "both"}));
   CLI::Option* out_option = app.add_option("--out", out_dir, "the output folder");
   app.add_option("--device", device, "auto, cpu or cuda");
+  std::string db;
+  app.add_option("--db", db,
+                 "the run database (default: the workspace's), or none: records the job as a "
+                 "run tagged segmentation (and the adaptation, when there is no --student)");
   app.add_option("--stages", stages, "the adaptation stages when there is no --student");
   CLI::Option* train_option = app.add_option("--train-images", train_images, "training images");
   CLI::Option* val_option = app.add_option("--val-images", val_images, "validation images")
@@ -75,10 +81,8 @@ int segment_command(const Args& args) {
   options.teacher_weights = teacher_option->count() ? teacher : config.teacher_weights;
   options.student_weights = student;
 
-  ProgressBarSink progress;
-  JobControl control;
   if (options.student_weights.empty()) {
-    // No student at hand: adapt the teacher first (Stages 1-2 by default).
+    // No student at hand: adapt the teacher first (Stages 1-2 by default), a run of its own.
     PipelineOptions po;
     po.stages = parse_stage_list(stages);
     po.run_dir = options.out_dir + "/adaptation";
@@ -87,16 +91,43 @@ int segment_command(const Args& args) {
     if (!options.teacher_weights.empty())
       adapt.teacher_weights = std::filesystem::absolute(options.teacher_weights).string();
     std::fprintf(stderr, "no --student: running ViT-AdaLA stages into %s\n", po.run_dir.c_str());
-    PipelineResult r = run_pipeline(adapt, po, progress, control);
+    TrackedRunOptions tracking;
+    tracking.db_path = db;
+    tracking.tags = {"segmentation-adaptation"};
+    const TrackedRunResult adapted = run_tracked(adapt, po, tracking);
+    if (adapted.cancelled) return 130;
     int last = 0;
     for (int s : po.stages) last = std::max(last, s);
-    options.student_weights = stage_output_path(r.run_dir, last);
-    options.teacher_weights = stage_output_path(r.run_dir, 0);
+    options.student_weights = stage_output_path(adapted.pipeline.run_dir, last);
+    options.teacher_weights = stage_output_path(adapted.pipeline.run_dir, 0);
   }
   if (options.teacher_weights.empty())
     throw UsageError("no teacher: give --teacher or teacher.weights in the config");
 
-  SegmentationJobResult result = run_segmentation_job(config, options, progress, control);
+  PipelineOptions recorded;  // what the run row records: the device and the output folder
+  recorded.device = options.device;
+  recorded.run_dir = options.out_dir;
+  RunRecord record = training_run_record(config, recorded);
+  record.name = config.name + "-segment";
+  record.tags = {"segmentation"};
+  RunSession session(db, record);
+  ProgressBarSink progress;
+  session.add_sink(progress);
+  if (session.recording())
+    std::fprintf(stderr, "run %lld recorded in %s\n", (long long)session.run_id(),
+                 session.database_path().c_str());
+  JobControl control;
+  SegmentationJobResult result;
+  try {
+    result = run_segmentation_job(config, options, session.sink(), control);
+  } catch (const JobCancelled&) {
+    session.finish(store::RunStatus::Interrupted);
+    return 130;
+  }  // any other error: the session ends the run as failed
+  session.add_artifact("summary", result.out_dir + "/summary.md");
+  for (const auto& h : result.heads)
+    session.add_artifact("segmentation_results", h.folder + "/index.json");
+  session.finish(store::RunStatus::Done);
   std::printf("%s\n", segmentation_summary_markdown(result).c_str());
   for (const auto& h : result.heads) std::printf("results: %s/index.json\n", h.folder.c_str());
   std::printf("summary: %s/summary.md, %s/summary.json\n", result.out_dir.c_str(),

@@ -4,6 +4,7 @@
 
 #include <QtTest/QtTest>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,8 @@
 #include "engine/data/opencv/png_io.h"
 #include "engine/data/segmentation_classes.h"
 #include "engine/seg/segmentation_job.h"
+#include "engine/store/run_store.h"
+#include "tests/support/run_adala.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -28,8 +31,7 @@ Json read_json(const fs::path& p) {
   return parse_json_strict(ss.str());
 }
 
-ExperimentConfig tiny_config() {
-  return parse_experiment_config(parse_json_strict(R"({
+const char* const kTinyConfig = R"({
     "name": "seg-test", "seed": 3, "device": "cpu", "model": {"preset": "fmnist_micro"},
     "segmentation": {
       "data": {"image_size": 32, "train_images": 8, "val_images": 5},
@@ -37,8 +39,9 @@ ExperimentConfig tiny_config() {
       "linear": {"epochs": 2, "batch_size": 4, "lr": 0.01},
       "mask2former": {"num_queries": 8, "hidden_dim": 16, "num_heads": 2, "num_layers": 2, "ffn_dim": 32,
                       "num_points": 128, "epochs": 1, "batch_size": 4}
-    }})"));
-}
+    }})";
+
+ExperimentConfig tiny_config() { return parse_experiment_config(parse_json_strict(kTinyConfig)); }
 
 }  // namespace
 
@@ -53,6 +56,37 @@ class SegmentJobTest : public QObject {
     save_weights(teacher, (kDir / "teacher.safetensors").string());
     teacher->set_attention_mode(AttentionMode::Linear);
     save_weights(teacher, (kDir / "student.safetensors").string());
+  }
+
+  // `adala segment --db`: the job is a run in the database, its mIoU those of summary.json.
+  void the_command_records_the_job_in_the_run_database() {
+    const fs::path dir = kDir / "command";
+    fs::create_directories(dir);
+    std::ofstream(dir / "seg.json") << kTinyConfig;
+    const std::string db = (dir / "runs.sqlite").string();
+    const auto result = adala_test::run_adala(
+        {"--threads", "1", "segment", QString::fromStdString((dir / "seg.json").string()),
+         "--teacher", QString::fromStdString((kDir / "teacher.safetensors").string()), "--student",
+         QString::fromStdString((kDir / "student.safetensors").string()), "--head", "linear",
+         "--out", QString::fromStdString((dir / "out").string()), "--db",
+         QString::fromStdString(db)});
+    QVERIFY2(result.code == 0, qPrintable(result.err));
+    store::RunStore store(db, store::OpenMode::ReadOnly);
+    const auto runs = store.list_runs();
+    QCOMPARE(int(runs.size()), 1);
+    QCOMPARE(runs[0].status, std::string("done"));
+    QCOMPARE(runs[0].name, std::string("seg-test-segment"));
+    QCOMPARE(runs[0].tags, std::vector<std::string>{"segmentation"});
+    const Json summary = read_json(dir / "out" / "summary.json");
+    const auto evaluations = store.evaluations(runs[0].id);
+    for (const char* who : {"teacher", "student"}) {
+      const std::string key = std::string("seg_linear_") + who + "/miou";
+      QVERIFY2(evaluations.count(key), key.c_str());
+      // summary.json keeps six decimals.
+      const double written = summary.at("heads").at("linear").at(who).at("miou").get<double>();
+      QVERIFY2(std::abs(evaluations.at(key) - written) <= 5e-7,
+               qPrintable(QString("%1 against %2").arg(evaluations.at(key)).arg(written)));
+    }
   }
 
   void writes_the_results_folder() {
