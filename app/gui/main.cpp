@@ -281,7 +281,8 @@ int main(int argc, char** argv) {
         });
   }
 
-  if (cli.isSet(openRun)) window.openRun(cli.value(openRun).toLongLong());
+  if (cli.isSet(openRun) && !window.openRun(cli.value(openRun).toLongLong()))
+    std::fprintf(stderr, "adala-workbench: --open-run: %s\n", qPrintable(window.statusMessage()));
   if (cli.isSet(compare)) {
     QList<qint64> ids;
     for (const auto& part : cli.value(compare).split(QLatin1Char(','), Qt::SkipEmptyParts))

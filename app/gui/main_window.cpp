@@ -380,18 +380,23 @@ bool MainWindow::openBenchmarkCsv(const QString& path) {
   return ok;
 }
 
-void MainWindow::openRun(qint64 id) {
-  if (browser_->kindOf(id) == QLatin1String("benchmark")) {
+bool MainWindow::openRun(qint64 id) {
+  const QString kind = browser_->kindOf(id);
+  if (kind.isEmpty()) {
+    updateStatus(tr("There is no run %1 in %2.").arg(id).arg(controller_->databasePath()));
+    return false;
+  }
+  if (kind == QLatin1String("benchmark")) {
     showTab(ScalingTab);
-    updateStatus(scaling_->openRun(id)
-                     ? tr("Showing benchmark run %1.").arg(id)
-                     : tr("Cannot show benchmark run %1 (see the Scaling tab).").arg(id));
-    return;
+    const bool shown = scaling_->openRun(id);
+    updateStatus(shown ? tr("Showing benchmark run %1.").arg(id)
+                       : tr("Cannot show benchmark run %1 (see the Scaling tab).").arg(id));
+    return shown;
   }
   QString error;
   if (!plot_->loadRuns(controller_->databasePath(), {id}, &error)) {
     updateStatus(tr("Cannot open run %1: %2").arg(id).arg(error));
-    return;
+    return false;
   }
   plotShowsLive_ = false;
   loadHealth(id);
@@ -399,6 +404,7 @@ void MainWindow::openRun(qint64 id) {
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
   showTab(PlotTab);
   updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()));
+  return true;
 }
 
 void MainWindow::compareRuns(const QList<qint64>& ids) {

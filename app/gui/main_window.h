@@ -54,7 +54,8 @@ class MainWindow : public QMainWindow {
   void startRun();
   // Shows a recorded run (plots from the database, its checkpoints in the inspector); a
   // benchmark run in the Scaling tab.
-  void openRun(qint64 id);
+  // False, with the reason in the status bar, for a run the database does not have.
+  bool openRun(qint64 id);
   // A CSV of `adala bench scaling --csv` in the Scaling tab.
   bool openBenchmarkCsv(const QString& path);
   void compareRuns(const QList<qint64>& ids);
