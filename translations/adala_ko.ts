@@ -1151,6 +1151,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>&lt;tr&gt;&lt;td&gt;Ctrl+7&lt;/td&gt;&lt;td&gt;numerical health heatmap&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;Ctrl+7&lt;/td&gt;&lt;td&gt;수치 안정성 히트맵&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
+    <message>
+        <source>There is no run %1 in %2.</source>
+        <translation>%2에 실행 %1이(가) 없습니다.</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::RunProcess</name>
