@@ -642,6 +642,10 @@
         <source>cancelled before it started</source>
         <translation>시작하기 전에 취소되었습니다</translation>
     </message>
+    <message>
+        <source>no CUDA GPU here (this build&apos;s LibTorch is for CPUs, or no GPU is visible): choose auto or cpu</source>
+        <translation>여기에는 CUDA GPU가 없습니다(이 빌드의 LibTorch는 CPU용이거나 보이는 GPU가 없습니다): auto 또는 cpu를 선택하세요</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::EngineWorker</name>

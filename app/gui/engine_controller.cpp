@@ -1,4 +1,5 @@
 // Engine headers (no LibTorch among these) before Qt's.
+#include "engine/core/device.h"
 #include "engine/core/json.h"
 #include "engine/core/vit_config.h"
 #include "engine/train/cancellation.h"
@@ -263,6 +264,10 @@ FieldProblem EngineController::validateConfig(const QByteArray& json, const QLis
   try {
     const ExperimentConfig c = parse_experiment_text(json.toStdString(), baseDir.toStdString());
     check_data_paths(c);  // a folder or list file that is not there, named by its field
+    if (c.device.rfind("cuda", 0) == 0 && !cuda_available())
+      return {QStringLiteral("device"),
+              tr("no CUDA GPU here (this build's LibTorch is for CPUs, or no GPU is visible): "
+                 "choose auto or cpu")};
     // What run_pipeline would refuse before training anything.
     if (!stages.contains(0) && c.teacher_weights.empty() && !stages.isEmpty())
       return {QStringLiteral("teacher.weights"),

@@ -16,6 +16,7 @@
 #include "tests/gui/gui_test_support.h"
 #include "widgets/data_source_form.h"
 #include "widgets/stage_launcher.h"
+#include "engine/core/device.h"
 
 using namespace adala;
 using adala::widgets::DataSourceForm;
@@ -115,6 +116,19 @@ class TestGuiLauncher : public QObject {
     const auto request = start.first().first().value<widgets::StartRequest>();
     QCOMPARE(request.stages, (QList<int>{0, 1, 2, 3}));
     QVERIFY(request.configJson.contains("\"fmnist_micro\""));
+  }
+
+  void cuda_on_a_machine_without_it_is_refused_plainly() {
+    if (cuda_available()) QSKIP("this machine has CUDA");
+    choose(launcher_->combo("device"), "cuda");
+    QCOMPARE(launcher_->problem().field, QString("device"));
+    QCOMPARE(launcher_->problem().reason,
+             QString("no CUDA GPU here (this build's LibTorch is for CPUs, or no GPU is "
+                     "visible): choose auto or cpu"));
+    QVERIFY(!launcher_->startButton()->isEnabled());
+    QVERIFY(launcher_->problemLabel()->text().contains("choose auto or cpu"));
+    choose(launcher_->combo("device"), "cpu");
+    QVERIFY(launcher_->problem().ok());
   }
 
   void bad_field_disables_start_and_says_why() {
