@@ -49,9 +49,11 @@ QString resolve_language(const QString& language) {
 QLocale locale_for(const QString& language) {
   const QString code = resolve_language(language);
   const QLocale system = QLocale::system();
-  // The system's own locale when it speaks the language (keeps its country and formats; the
-  // C locale counts as English), else the language's main locale.
-  if (code == QLatin1String("ko")) return system.language() == QLocale::Korean ? system : QLocale(QLocale::Korean, QLocale::SouthKorea);
+  // Korean numbers take a decimal point ("0.5", "3.28 GB") whatever the system's numeric
+  // settings say (a Korean desktop with another country's LC_NUMERIC wrote "0,06" beside
+  // dots). English: the system's own locale when it is English (keeps its country; the C
+  // locale counts as English), else en_US.
+  if (code == QLatin1String("ko")) return QLocale(QLocale::Korean, QLocale::SouthKorea);
   if (system.language() == QLocale::English || system.language() == QLocale::C) return system;
   return QLocale(QLocale::English, QLocale::UnitedStates);
 }

@@ -86,6 +86,10 @@ class TestReportGui : public QObject {
     QVERIFY(menu.title() != QLatin1String("&Language"));
     QVERIFY(selector.itemText(0) != QLatin1String("System default (English)"));
     QVERIFY(QLocale().language() == QLocale::Korean);
+    // Korean numbers take a decimal point, as the report's locale does.
+    QCOMPARE(QLocale().toString(0.5), QStringLiteral("0.5"));
+    QCOMPARE(QLocale().toString(3.28, 'f', 2), QStringLiteral("3.28"));
+    QCOMPARE(adala::i18n::locale_for(QStringLiteral("ko")).decimalPoint(), QStringLiteral("."));
     dialog.adjustSize();
     QVERIFY(dialog.grab().save(out_ + "/export_dialog_ko.png"));
 
