@@ -7,19 +7,13 @@
 
 #include "engine/train/data_paths.h"
 #include "engine/train/experiment_config.h"
+#include "tests/support/config_errors.h"
 
 using namespace adala;
 
 namespace {
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_experiment_config(parse_json_strict(text));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return adala_test::config_error_of(text); }
 
 // check_data_paths on a parsed document: "" when the paths are there, else the error.
 std::string path_error_of(const std::string& text) {

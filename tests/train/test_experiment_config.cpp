@@ -8,19 +8,13 @@
 
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/experiment_config.h"
+#include "tests/support/config_errors.h"
 
 using namespace adala;
 
 namespace {
 // Parses `patch` merged into a valid base document; returns the error message or "".
-std::string error_of(const std::string& text) {
-  try {
-    parse_experiment_config(parse_json_strict(text));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return adala_test::config_error_of(text); }
 }  // namespace
 
 class TestExperimentConfig : public QObject {

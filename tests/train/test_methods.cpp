@@ -12,19 +12,14 @@
 #include "engine/core/vit_lora.h"
 #include "engine/train/attention_weight_alignment.h"
 #include "engine/train/stages.h"
+#include "tests/support/config_errors.h"
+#include "tests/support/micro_config.h"
 
 using namespace adala;
 
 namespace {
 
-std::string error_of(const std::string& text) {
-  try {
-    parse_experiment_config(parse_json_strict(text));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return adala_test::config_error_of(text); }
 
 std::map<std::string, torch::Tensor> snapshot(VisionTransformer& model) {
   std::map<std::string, torch::Tensor> out;
@@ -44,18 +39,7 @@ std::vector<double> losses(const RecordingSink& sink, const std::string& stage) 
 
 // fmnist_micro, every stage `steps` steps of batch 8 at lr 3e-3, no checkpoints.
 ExperimentConfig micro(LinearisationMethod method, int64_t steps) {
-  ExperimentConfig c;
-  c.model = vit_preset("fmnist_micro");
-  c.seed = 7;
-  for (StageConfig* s :
-       {&c.teacher, &c.attention_alignment, &c.feature_alignment, &c.fine_tuning}) {
-    s->epochs = 0;
-    s->max_steps = steps;
-    s->batch_size = 8;
-    s->lr = 3e-3;
-    s->warmup_steps = 2;
-    s->checkpoint_every = 0;
-  }
+  ExperimentConfig c = adala_test::micro_experiment_config(steps);
   c.method = method;
   if (!method_feature_map(method).empty()) c.model.feature_map = method_feature_map(method);
   c.lora_rank = 2;
