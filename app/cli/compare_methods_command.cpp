@@ -19,11 +19,10 @@
 #include "engine/analysis/bench_common.h"
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/device.h"
-#include "engine/core/load_weights.h"
 #include "engine/core/vision_transformer.h"
-#include "engine/core/weights_file_config.h"
 #include "engine/run/run_session.h"
 #include "engine/train/pipeline.h"
+#include "engine/train/run_model.h"
 #ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #endif
@@ -52,14 +51,8 @@ struct Row {
 
 VisionTransformer load_model(const ExperimentConfig& c, const std::string& path,
                              const c10::Device& device) {
-  ViTConfig config = c.model;
-  config.num_classes = head_classes_of_weights_file(path);
-  VisionTransformer model(config);
-  model->to(device);
-  LoadOptions options;
-  options.strict = true;
-  options.interpolate_pos_embed = true;
-  load_weights(model, path, options);
+  NullSink quiet;
+  VisionTransformer model = load_run_model(c, path, device, /*allow_nonfinite=*/false, quiet);
   model->eval();
   return model;
 }

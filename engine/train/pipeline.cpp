@@ -19,6 +19,7 @@
 #include "engine/core/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/pretrained_config.h"
+#include "engine/train/run_model.h"
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -41,27 +42,6 @@ class StageTimer {
   std::string stage_;
   std::chrono::steady_clock::time_point t0_;
 };
-
-// The model of a weights file: the run's config with the file's classifier width (a pretrained
-// head may differ from the data's; Stage 3 replaces it), position embeddings resampled to the
-// run's input size.
-VisionTransformer load_teacher_weights(const ExperimentConfig& c, const std::string& path,
-                                       const c10::Device& device, bool allow_nonfinite,
-                                       EventSink& sink) {
-  ViTConfig config = c.model;
-  config.num_classes = head_classes_of_weights_file(path);
-  VisionTransformer model(config);
-  model->to(device);
-  LoadOptions options;
-  options.strict = true;
-  options.interpolate_pos_embed = true;
-  options.allow_nonfinite = allow_nonfinite;
-  const LoadReport report = load_weights(model, path, options);
-  for (const auto& note : report.notes)
-    if (note.rfind("warning: ", 0) == 0)
-      sink.on_event(LogEvent{LogEvent::Level::Warning, path + ": " + note.substr(9)});
-  return model;
-}
 
 void emit_eval(EventSink& sink, const std::string& stage, const std::string& key, double value) {
   sink.on_event(EvalMetrics{stage, key, value, 0});
@@ -234,10 +214,10 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   {
     StageTimer timer(result, stage_name(0));
     if (fs::exists(teacher_path)) {
-      teacher = load_teacher_weights(c, teacher_path, device, options.allow_nonfinite, sink);
+      teacher = load_run_model(c, teacher_path, device, options.allow_nonfinite, sink);
       ctx.log("teacher: loaded " + teacher_path);
     } else if (!c.teacher_weights.empty()) {
-      teacher = load_teacher_weights(c, c.teacher_weights, device, options.allow_nonfinite, sink);
+      teacher = load_run_model(c, c.teacher_weights, device, options.allow_nonfinite, sink);
       ctx.log("teacher: loaded " + c.teacher_weights);
       save(teacher, 0);
     } else if (selected(options.stages, 0)) {
@@ -265,7 +245,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   auto advance_to = [&](int stage) {
     const std::string path = stage_output_path(result.run_dir, stage);
     if (!fs::exists(path)) return false;
-    student = load_teacher_weights(c, path, device, options.allow_nonfinite, sink);
+    student = load_run_model(c, path, device, options.allow_nonfinite, sink);
     latest = stage;
     ctx.log(std::string(stage_name(stage)) + ": already done, loaded " + path);
     return true;

@@ -1,0 +1,25 @@
+#include "engine/train/run_model.h"
+
+#include "engine/core/load_weights.h"
+#include "engine/core/weights_file_config.h"
+
+namespace adala {
+
+VisionTransformer load_run_model(const ExperimentConfig& c, const std::string& path,
+                                 const c10::Device& device, bool allow_nonfinite, EventSink& sink) {
+  ViTConfig config = c.model;
+  config.num_classes = head_classes_of_weights_file(path);
+  VisionTransformer model(config);
+  model->to(device);
+  LoadOptions options;
+  options.strict = true;
+  options.interpolate_pos_embed = true;
+  options.allow_nonfinite = allow_nonfinite;
+  const LoadReport report = load_weights(model, path, options);
+  for (const auto& note : report.notes)
+    if (note.rfind("warning: ", 0) == 0)
+      sink.on_event(LogEvent{LogEvent::Level::Warning, path + ": " + note.substr(9)});
+  return model;
+}
+
+}  // namespace adala

@@ -1,0 +1,21 @@
+#pragma once
+// A model read from a weights file for a run: the run's model config with the file's
+// classifier width (a pretrained head may differ from the data's; Stage 3 replaces it), and
+// position embeddings resampled to the run's input size. Loading is strict: every tensor
+// must fit.
+#include <string>
+
+#include <c10/core/Device.h>
+
+#include "engine/core/vision_transformer.h"
+#include "engine/train/events.h"
+#include "engine/train/experiment_config.h"
+
+namespace adala {
+
+// Throws for a file that does not fit; a non-finite weight is an error naming the tensor unless
+// allow_nonfinite (then a warning on `sink`, as are the loader's other warnings).
+VisionTransformer load_run_model(const ExperimentConfig& config, const std::string& path,
+                                 const c10::Device& device, bool allow_nonfinite, EventSink& sink);
+
+}  // namespace adala
