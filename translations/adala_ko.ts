@@ -2118,6 +2118,22 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>블록 %1, 스텝 %2
 %3: %4</translation>
     </message>
+    <message>
+        <source>alignment MSE (Stage 1 attention output, Stage 2 hidden state)</source>
+        <translation>정렬 MSE (1단계 어텐션 출력, 2단계 은닉 상태)</translation>
+    </message>
+    <message>
+        <source>all stages (one step axis)</source>
+        <translation>모든 단계 (하나의 스텝 축)</translation>
+    </message>
+    <message>
+        <source>Alignment MSE per block</source>
+        <translation>블록별 정렬 MSE</translation>
+    </message>
+    <message>
+        <source>global step (stages one after another)</source>
+        <translation>전체 스텝 (단계를 차례로 이어서)</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ImagePane</name>

@@ -35,6 +35,8 @@ const char* const kAttentionNonfinite = "health.attention_nonfinite";
 const char* const kActivationNonfinite = "health.activation_nonfinite";
 const char* const kGradNonfinite = "health.grad_nonfinite";
 const char* const kMaxAbsActivation = "health.max_abs_activation";
+const char* const kBlockMse = "block_mse";
+const char* const kAllStages = "*";
 
 bool isNonfiniteKey(const QString& key) {
   return key == QLatin1String(kAttentionNonfinite) || key == QLatin1String(kActivationNonfinite) ||
@@ -54,8 +56,12 @@ QStringList HealthHeatmap::healthKeys() {
           QLatin1String(kActivationNonfinite), QLatin1String(kGradNonfinite)};
 }
 
+QString HealthHeatmap::alignmentKey() { return QLatin1String(kBlockMse); }
+QString HealthHeatmap::allStages() { return QLatin1String(kAllStages); }
+
 bool HealthHeatmap::logScaleKey(const QString& key) {
-  return key == QLatin1String(kMinNormaliser) || key == QLatin1String(kMaxAbsActivation);
+  return key == QLatin1String(kMinNormaliser) || key == QLatin1String(kMaxAbsActivation) ||
+         key == QLatin1String(kBlockMse);
 }
 
 HealthHeatmap::HealthHeatmap(QWidget* parent) : QWidget(parent) {
@@ -75,6 +81,8 @@ HealthHeatmap::HealthHeatmap(QWidget* parent) : QWidget(parent) {
   keyBox_->addItem(tr("non-finite attention outputs"), QLatin1String(kAttentionNonfinite));
   keyBox_->addItem(tr("non-finite block outputs"), QLatin1String(kActivationNonfinite));
   keyBox_->addItem(tr("non-finite gradients"), QLatin1String(kGradNonfinite));
+  keyBox_->addItem(tr("alignment MSE (Stage 1 attention output, Stage 2 hidden state)"),
+                   QLatin1String(kBlockMse));
   keyBox_->setToolTip(
       tr("The health metric shown per block and step; cells with non-finite "
          "values (attention, block output or gradient) are outlined in red"));
@@ -88,11 +96,10 @@ HealthHeatmap::HealthHeatmap(QWidget* parent) : QWidget(parent) {
   plot_->setMinimumHeight(160);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   plot_->plotLayout()->insertRow(0);
-  plot_->plotLayout()->addElement(
-      0, 0,
-      new QCPTextElement(
-          plot_, tr("Numerical health per block"),
-          QFont(plot_->font().family(), plot_->font().pointSize() + 1, QFont::Bold)));
+  title_ =
+      new QCPTextElement(plot_, tr("Numerical health per block"),
+                         QFont(plot_->font().family(), plot_->font().pointSize() + 1, QFont::Bold));
+  plot_->plotLayout()->addElement(0, 0, title_);
   plot_->xAxis->setLabel(tr("step"));
   plot_->yAxis->setLabel(tr("block"));
   plot_->yAxis->setRangeReversed(true);  // block 0 at the top, as the model stacks them
@@ -145,7 +152,8 @@ bool HealthHeatmap::loadRun(const QString& dbPath, qint64 runId, QString* error)
   QVector<HealthSample> loaded;
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
-    for (const QString& key : healthKeys())
+    const QStringList keys = healthKeys() + QStringList{alignmentKey()};
+    for (const QString& key : keys)
       for (const auto& row : db.metrics(runId, "", key.toStdString()))
         if (row.block >= 0)
           loaded.push_back(
@@ -215,6 +223,8 @@ void HealthHeatmap::rebuildStages() {
   const QSignalBlocker block(stageBox_);
   stageBox_->clear();
   for (const auto& name : names) stageBox_->addItem(stageLabel(name), name);
+  if (names.size() > 1)
+    stageBox_->addItem(tr("all stages (one step axis)"), QLatin1String(kAllStages));
   const int keep = stageBox_->findData(previous);
   // The chosen stage is kept while the run has it; otherwise the latest stage is shown.
   stageBox_->setCurrentIndex(keep >= 0 ? keep : int(names.size()) - 1);
@@ -225,17 +235,64 @@ void HealthHeatmap::redraw() {
   const QString stage = this->stage();
   const double nan = std::numeric_limits<double>::quiet_NaN();
 
-  // Cells: the steps of this stage (any health key), every block seen.
+  const bool all = stage == QLatin1String(kAllStages);
+
+  // The stages shown, in pipeline order, each with the offset that puts its steps on the x
+  // axis: one stage at its own steps; all stages (those with rows of the key) one after
+  // another. A stage logged from step 0 logs at the start of each interval (a value covers
+  // [s, s + interval)) and lasts until one interval after its last row; one logged from a
+  // later step counts its steps from 1 (a value covers (s - interval, s]) and ends at its
+  // last row.
+  QStringList shown;
+  QHash<QString, qint64> offset, interval, firstStep;
+  if (!all) {
+    shown << stage;
+    offset[stage] = 0;
+  } else {
+    QHash<QString, QVector<qint64>> stageSteps;
+    for (const auto& s : samples_) {
+      if (s.key != key) continue;
+      if (!shown.contains(s.stage)) shown << s.stage;
+      stageSteps[s.stage] << s.step;
+    }
+    qint64 next = 0;
+    for (const QString& name : std::as_const(shown)) {
+      auto& st = stageSteps[name];
+      std::sort(st.begin(), st.end());
+      qint64 gap = 0;
+      for (int i = 1; i < st.size(); ++i) gap = std::gcd(gap, st[i] - st[0]);
+      interval[name] = gap > 0 ? gap : 1;
+      firstStep[name] = st.first();
+      offset[name] = next;
+      next += st.last() + (st.first() == 0 ? interval[name] : 0);
+    }
+  }
+
+  // Cells: the (global) steps of the stages shown (any health key), every block seen. With
+  // all stages, a value covers its stage's logging interval, so stages logged at different
+  // intervals share one grid without empty columns between their rows.
+  struct Extent {
+    qint64 from = 0, to = 0;  // the global steps a value covers
+    QString stage;
+  };
   QVector<qint64> steps;
   int blocks = 0;
   QMap<QPair<int, qint64>, double> values, nonfinite;
+  QMap<QPair<int, qint64>, Extent> extent;
   for (const auto& s : samples_) {
-    if (s.stage != stage) continue;
-    steps << s.step;
+    if (!offset.contains(s.stage)) continue;
+    const qint64 step = offset[s.stage] + s.step;
+    steps << step;
     blocks = std::max(blocks, s.block + 1);
-    if (s.key == key) values[qMakePair(s.block, s.step)] = s.value;
+    if (s.key == key) {
+      values[qMakePair(s.block, step)] = s.value;
+      const qint64 reach = all ? interval[s.stage] - 1 : 0;
+      extent[qMakePair(s.block, step)] = firstStep.value(s.stage, 0) == 0
+                                             ? Extent{step, step + reach, s.stage}
+                                             : Extent{step - reach, step, s.stage};
+    }
     if (isNonfiniteKey(s.key) && (s.value > 0 || std::isnan(s.value)))
-      nonfinite[qMakePair(s.block, s.step)] += 1;
+      nonfinite[qMakePair(s.block, step)] += 1;
   }
   std::sort(steps.begin(), steps.end());
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
@@ -243,6 +300,12 @@ void HealthHeatmap::redraw() {
   for (auto* item : std::as_const(markedItems_)) plot_->removeItem(item);
   markedItems_.clear();
   marked_.clear();
+  for (auto* item : std::as_const(boundaryItems_)) plot_->removeItem(item);
+  boundaryItems_.clear();
+  boundarySteps_.clear();
+  title_->setText(key == QLatin1String(kBlockMse) ? tr("Alignment MSE per block")
+                                                  : tr("Numerical health per block"));
+  plot_->xAxis->setLabel(all ? tr("global step (stages one after another)") : tr("step"));
 
   const bool log = logScaleKey(key);
   scale_->setDataScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
@@ -294,8 +357,15 @@ void HealthHeatmap::redraw() {
   map_->data()->setRange(QCPRange(x0, columns > 1 ? x1 : x0 + 1),
                          QCPRange(0, blocks > 1 ? blocks - 1 : 1));
   map_->data()->fill(nan);
+  QHash<QString, int> firstColumn;  // per stage, the first column it fills
   for (auto it = values.cbegin(); it != values.cend(); ++it) {
-    map_->data()->setCell(columnOf(it.key().second), it.key().first, it.value());
+    const Extent e = extent.value(it.key());
+    int c = int(std::lower_bound(columnSteps_.cbegin(), columnSteps_.cend(), e.from) -
+                columnSteps_.cbegin());
+    if (c < columnSteps_.size() && columnSteps_[c] <= e.to)
+      firstColumn[e.stage] = std::min(firstColumn.value(e.stage, c), c);
+    for (; c < columnSteps_.size() && columnSteps_[c] <= e.to; ++c)
+      map_->data()->setCell(c, it.key().first, it.value());
   }
   // Colour range over the values the scale can draw (positive ones on a log scale).
   QCPRange range;
@@ -329,6 +399,40 @@ void HealthHeatmap::redraw() {
     markedItems_ << rect;
   }
 
+  // Stage boundaries: a line at the left edge of each later stage's first cell, and each
+  // stage's name where it begins.
+  if (all) {
+    const QColor ink = palette().color(QPalette::WindowText);
+    QColor paper = palette().color(QPalette::Base);
+    paper.setAlpha(200);
+    for (int i = 0; i < shown.size(); ++i) {
+      const QString& name = shown[i];
+      if (!firstColumn.contains(name)) continue;
+      const double x = double(columnSteps_[firstColumn[name]]) - halfWidth;
+      if (i > 0) {
+        // Its first global step: its first row's, or the one after the previous stage's end.
+        boundarySteps_ << offset[name] + (firstStep[name] == 0 ? 0 : 1);
+        auto* line = new QCPItemStraightLine(plot_);
+        line->setClipToAxisRect(true);
+        line->point1->setCoords(x, 0);
+        line->point2->setCoords(x, 1);
+        line->setPen(QPen(ink, 2, Qt::DashLine));
+        boundaryItems_ << line;
+      }
+      auto* label = new QCPItemText(plot_);
+      label->setClipToAxisRect(true);
+      label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+      label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+      label->position->setCoords(x, 0.0);
+      label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+      label->setText(stageLabel(shown[i]));
+      label->setColor(ink);
+      label->setBrush(paper);
+      label->setPadding(QMargins(4, 2, 4, 2));
+      boundaryItems_ << label;
+    }
+  }
+
   plot_->xAxis->setRange(x0 - halfWidth, (columns > 1 ? x1 : x0) + halfWidth);
   plot_->yAxis->setRange(-0.5, blocks - 0.5);
   summary_->setText(tr("%1 blocks × %2 steps (%3 – %4); %5 cells with non-finite values")
@@ -351,7 +455,10 @@ void HealthHeatmap::applyTheme() {
 }
 
 void HealthHeatmap::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::PaletteChange) applyTheme();
+  if (event->type() == QEvent::PaletteChange) {
+    applyTheme();
+    redraw();  // the boundary lines and labels take the palette's colours
+  }
   QWidget::changeEvent(event);
 }
 

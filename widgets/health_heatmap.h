@@ -4,7 +4,10 @@
 // non-finite counts, largest activation) of one stage, chosen with two combo boxes. Cells
 // where any non-finite count (attention output, block output or gradient) is above zero are
 // outlined in red. Drawn from plain rows (HealthSample), read from the run database through
-// its own read-only connection (loadRun) or handed over (setSamples).
+// its own read-only connection (loadRun) or handed over (setSamples). The same view shows the
+// per-block alignment MSE ("block_mse": Stage 1 attention output, Stage 2 hidden state); with
+// "all stages" chosen, the stages' steps follow one another on one global step axis and a
+// labelled vertical line marks where each stage begins.
 #include <QHash>
 #include <QPoint>
 #include <QString>
@@ -17,6 +20,7 @@ class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
 class QCPAbstractItem;
+class QCPTextElement;
 class QLabel;
 
 namespace adala::widgets {
@@ -37,6 +41,10 @@ class HealthHeatmap : public QWidget {
 
   // The health keys the training loop writes, in the order the key combo lists them.
   static QStringList healthKeys();
+  // The per-block alignment MSE the alignment stages write, offered after the health keys.
+  static QString alignmentKey();
+  // The stage combo's data for "all stages, one after another on a global step axis".
+  static QString allStages();
   // Whether the key is drawn on a logarithmic colour scale.
   static bool logScaleKey(const QString& key);
 
@@ -59,6 +67,10 @@ class HealthHeatmap : public QWidget {
   QCPColorScale* colorScale() const { return scale_; }
   QCustomPlot* plot() const { return plot_; }
   bool isMarked(int block, qint64 step) const;
+  // With all stages shown: the global step at which each stage after the first begins (its
+  // first recorded step), where a boundary line is drawn; empty for a single stage.
+  QVector<qint64> boundarySteps() const { return boundarySteps_; }
+  QVector<QCPAbstractItem*> boundaryItems() const { return boundaryItems_; }
   int markedCount() const { return marked_.size(); }
   QComboBox* keyCombo() const { return keyBox_; }
   QComboBox* stageCombo() const { return stageBox_; }
@@ -84,6 +96,9 @@ class HealthHeatmap : public QWidget {
   QVector<HealthSample> samples_;
   QVector<QPair<int, qint64>> marked_;  // (block, step) with non-finite values in the view
   QVector<QCPAbstractItem*> markedItems_;
+  QVector<qint64> boundarySteps_;
+  QVector<QCPAbstractItem*> boundaryItems_;  // a line and a label per stage start
+  QCPTextElement* title_ = nullptr;
   QVector<qint64> columnSteps_;  // the step of each colour-map column
   QString lastHover_;
   qint64 runId_ = 0;

@@ -4,6 +4,7 @@
 // the main window shows an opened run in its "Numerical health" tab.
 #include <QtTest/QtTest>
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QTabWidget>
 
@@ -62,6 +63,46 @@ int64_t writeRun(const QString& db) {
   return run;
 }
 
+// Alignment MSE of block b: Stage 1 logged every 5 steps (0-15), Stage 2 every 10 (0-20).
+const qint64 kStage1Steps[] = {0, 5, 10, 15};
+const qint64 kStage2Steps[] = {0, 10, 20};
+double blockMse(int stage, qint64 step, int block) {
+  return std::pow(10.0, -1.0 - block) *
+         (stage == 1 ? 2.0 - 0.1 * double(step) : 0.5 - 0.01 * double(step));
+}
+
+// A run (id 1) with a teacher stage (health rows only) and block_mse rows for Stages 1 and 2.
+int64_t writeAlignmentRun(const QString& db) {
+  store::RunStore store(db.toStdString());
+  const int64_t run = store.create_run("alignment", "{}", "cpu", "", "");
+  store.begin_stage(run, stage_name(0), 0, 10);
+  for (int b = 0; b < kBlocks; ++b)
+    store.add_metric(run, stage_name(0), 0, "health.max_abs_activation", b, 1.0);
+  store.end_stage(run, stage_name(0), store::RunStatus::Done);
+  for (int stage : {1, 2}) {
+    const std::string name = stage_name(stage);
+    store.begin_stage(run, name, stage, 20);
+    for (qint64 step : stage == 1
+                           ? QVector<qint64>(std::begin(kStage1Steps), std::end(kStage1Steps))
+                           : QVector<qint64>(std::begin(kStage2Steps), std::end(kStage2Steps)))
+      for (int b = 0; b < kBlocks; ++b)
+        store.add_metric(run, name, step, "block_mse", b, blockMse(stage, step, b));
+    store.end_stage(run, name, store::RunStatus::Done);
+  }
+  store.flush();
+  return run;
+}
+
+// Shows `map` on screen with the run loaded: empty, or what went wrong.
+QString showRun(HealthHeatmap& map, const QString& db, int64_t run) {
+  map.resize(900, 500);
+  map.show();
+  if (!QTest::qWaitForWindowExposed(&map)) return QStringLiteral("the heatmap was not exposed");
+  QString error;
+  if (!map.loadRun(db, run, &error)) return QStringLiteral("cannot load run: ") + error;
+  return QString();
+}
+
 double cell(const HealthHeatmap& map, qint64 step, int block) {
   return map.colorMap()->data()->data(double(step), double(block));
 }
@@ -83,12 +124,10 @@ class TestGuiHealth : public QObject {
 
   void cells_hold_the_stored_values() {
     HealthHeatmap map;
-    map.resize(900, 500);
-    map.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&map));
-    QString error;
-    QVERIFY2(map.loadRun(db_, run_, &error), qPrintable(error));
-    QCOMPARE(map.stages(), QStringList({QString(stage_name(1)), QString(stage_name(2))}));
+    const QString error = showRun(map, db_, run_);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(map.stages(), QStringList({QString(stage_name(1)), QString(stage_name(2)),
+                                        HealthHeatmap::allStages()}));
     QVERIFY(map.setStage(stage_name(1)));
     QVERIFY(map.setKey("health.min_normaliser"));
     auto* data = map.colorMap()->data();
@@ -140,6 +179,93 @@ class TestGuiHealth : public QObject {
     QCOMPARE(cell(map, 10, 0), 8.0);
     QVERIFY(std::isnan(cell(map, 6, 0)));
     QCOMPARE(map.markedCount(), 0);
+  }
+
+  void alignment_mse_lays_the_stages_on_one_step_axis() {
+    const QString db = dir_ + QStringLiteral("/alignment.sqlite");
+    const int64_t run = writeAlignmentRun(db);
+    HealthHeatmap map;
+    const QString error = showRun(map, db, run);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(map.stages(), QStringList({QString(stage_name(0)), QString(stage_name(1)),
+                                        QString(stage_name(2)), HealthHeatmap::allStages()}));
+
+    // Chosen as a user does: typed into the key combo, the stage combo opened with the mouse.
+    map.keyCombo()->setFocus();
+    QTest::keyClicks(map.keyCombo(), QStringLiteral("alignment"));
+    QCOMPARE(map.key(), QStringLiteral("block_mse"));
+    QTest::mouseClick(map.stageCombo(), Qt::LeftButton);
+    QAbstractItemView* popup = map.stageCombo()->view();
+    QTRY_VERIFY(popup->isVisible());
+    popup->setCurrentIndex(
+        popup->model()->index(map.stageCombo()->findData(HealthHeatmap::allStages()), 0));
+    QTest::keyClick(popup, Qt::Key_Return);
+    QTRY_VERIFY(!popup->isVisible());
+    QCOMPARE(map.stage(), HealthHeatmap::allStages());
+
+    // Stage 1 at steps 0-15, Stage 2 from global step 20 (15 + its interval), each value
+    // spanning its stage's logging interval; the teacher stage has no alignment MSE.
+    auto* data = map.colorMap()->data();
+    QCOMPARE(data->keySize(), 9);  // global steps 0, 5, ..., 40
+    QCOMPARE(data->valueSize(), kBlocks);
+    for (int b = 0; b < kBlocks; ++b) {
+      for (qint64 step : kStage1Steps) QCOMPARE(cell(map, step, b), blockMse(1, step, b));
+      for (qint64 step : kStage2Steps) {
+        QCOMPARE(cell(map, 20 + step, b), blockMse(2, step, b));
+        if (step < 20) QCOMPARE(cell(map, 25 + step, b), blockMse(2, step, b));
+      }
+    }
+    QCOMPARE(map.colorScale()->dataScaleType(), QCPAxis::stLogarithmic);
+    QVERIFY(map.colorScale()->axis()->label().contains(map.keyCombo()->currentText()));
+    QVERIFY(map.plot()->xAxis->label().contains(QObject::tr("step")));
+    QCOMPARE(map.plot()->yAxis->label(), QObject::tr("block"));
+
+    // The boundary: at the first Stage-2 step, drawn between the last Stage-1 cell and it,
+    // with each stage's name where it begins.
+    QCOMPARE(map.boundarySteps(), QVector<qint64>({20}));
+    QStringList labels;
+    int lines = 0;
+    for (QCPAbstractItem* item : map.boundaryItems()) {
+      if (auto* line = qobject_cast<QCPItemStraightLine*>(item)) {
+        ++lines;
+        const double x = line->point1->coords().x();
+        QCOMPARE(line->point2->coords().x(), x);
+        QVERIFY2(x > 15 && x <= 20, qPrintable(QString::number(x)));
+      } else if (auto* text = qobject_cast<QCPItemText*>(item)) {
+        labels << text->text();
+      }
+    }
+    QCOMPARE(lines, 1);
+    QCOMPARE(labels.size(), 2);
+    QVERIFY(labels[0].contains(QString(stage_name(1))));
+    QVERIFY(labels[1].contains(QString(stage_name(2))));
+
+    // One stage alone: its own steps, no boundary.
+    QVERIFY(map.setStage(stage_name(2)));
+    QCOMPARE(data->keySize(), 3);
+    for (qint64 step : kStage2Steps) QCOMPARE(cell(map, step, 1), blockMse(2, step, 1));
+    QVERIFY(map.boundarySteps().isEmpty());
+    QVERIFY(map.boundaryItems().isEmpty());
+  }
+
+  // As the training loop logs: steps counted from 1, a row at the end of each interval. Stage
+  // 2 continues from Stage 1's last step; its first row (step 10) covers global steps 11-20.
+  void stages_counted_from_one_follow_each_other() {
+    const QString mse = HealthHeatmap::alignmentKey();
+    HealthHeatmap map;
+    map.setSamples({{stage_name(1), 5, mse, 0, 1.0},
+                    {stage_name(1), 10, mse, 0, 2.0},
+                    {stage_name(2), 10, mse, 0, 3.0},
+                    {stage_name(2), 20, mse, 0, 4.0}});
+    QVERIFY(map.setKey(mse));
+    QVERIFY(map.setStage(HealthHeatmap::allStages()));
+    QCOMPARE(map.colorMap()->data()->keySize(), 6);  // global steps 5, 10, ..., 30
+    const double expected[] = {1.0, 2.0, 3.0, 3.0, 4.0, 4.0};
+    for (int i = 0; i < 6; ++i) QCOMPARE(cell(map, 5 * (i + 1), 0), expected[i]);
+    QCOMPARE(map.boundarySteps(), QVector<qint64>({11}));
+    for (QCPAbstractItem* item : map.boundaryItems())
+      if (auto* line = qobject_cast<QCPItemStraightLine*>(item))
+        QCOMPARE(line->point1->coords().x(), 12.5);  // between the cells of steps 10 and 15
   }
 
   void main_window_shows_an_opened_run() {
