@@ -23,6 +23,7 @@
 #endif
 #include "engine/train/stage_catalog.h"
 #include "widgets/run_types.h"
+#include "widgets/sort_arrow_style.h"
 
 namespace adala::widgets {
 
@@ -130,6 +131,7 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   view_->setContextMenuPolicy(Qt::CustomContextMenu);
   view_->header()->setStretchLastSection(true);
+  useSortArrowsThatFollowTheOrder(view_->header());
   layout->addWidget(view_, 1);
 
   auto* buttons = new QHBoxLayout;
