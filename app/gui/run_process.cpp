@@ -18,6 +18,7 @@
 
 #include "app/gui/qt_event_sink.h"
 #include "app/gui/scaling_bench_process.h"
+#include "app/gui/child_environment.h"
 
 namespace adala::gui {
 
@@ -88,10 +89,7 @@ bool RunProcess::start(qint64 jobId, const StartRequest& request, const QString&
 
   if (process_) process_->deleteLater();
   process_ = new QProcess(this);
-  auto env = QProcessEnvironment::systemEnvironment();
-  if (!env.contains(QStringLiteral("OMP_WAIT_POLICY")))
-    env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
-  process_->setProcessEnvironment(env);
+  process_->setProcessEnvironment(adalaChildEnvironment());
   // Its own process group: Cancel is Ctrl-C for the launcher and its workers together, and a
   // Ctrl-C meant for the workbench's terminal does not reach them twice.
   process_->setChildProcessModifier([] { ::setpgid(0, 0); });

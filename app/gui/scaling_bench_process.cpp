@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "app/cli/progress_stream.h"
+#include "app/gui/child_environment.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -80,12 +81,7 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
 
   if (process_) process_->deleteLater();
   process_ = new QProcess(this);
-  auto env = QProcessEnvironment::systemEnvironment();
-  // OpenMP threads spinning between parallel regions take the cores OpenBLAS's pool needs
-  // (configure_threads); the command reads this when it starts.
-  if (!env.contains(QStringLiteral("OMP_WAIT_POLICY")))
-    env.insert(QStringLiteral("OMP_WAIT_POLICY"), QStringLiteral("PASSIVE"));
-  process_->setProcessEnvironment(env);
+  process_->setProcessEnvironment(adalaChildEnvironment());
   connect(process_, &QProcess::readyReadStandardError, this, &ScalingBenchProcess::readStderr);
   connect(process_, &QProcess::readyReadStandardOutput, this,
           [this] { stdout_ += QString::fromUtf8(process_->readAllStandardOutput()); });
