@@ -58,6 +58,13 @@ bool LogAxisTicker::usesDecades(double lower, double upper) {
 
 QString LogAxisTicker::label(double value) {
   if (value >= 100 && value < 1e6) return QString::number(value, 'f', 0);
+  // Below 0.01 always as mantissa "e" exponent ("1e-4", "2.5e-3"), which QCustomPlot draws as
+  // 10⁻⁴ and 2.5·10⁻³: 'g' wrote 1e-4 as "0.0001" beside 10⁻⁵ on the same axis.
+  if (value != 0 && std::abs(value) < 1e-2) {
+    const int exponent = int(std::floor(std::log10(std::abs(value)) + 1e-9));
+    const double mantissa = value / std::pow(10.0, exponent);
+    return QString::number(mantissa, 'g', 3) + QStringLiteral("e") + QString::number(exponent);
+  }
   return QString::number(value, 'g', 3);
 }
 

@@ -132,8 +132,11 @@ class TestGuiPlots : public QObject {
              qPrintable(QString::number(ticks.size())));
     QCOMPARE(labels.size(), ticks.size());
     for (const QString& l : labels) QVERIFY(!l.isEmpty());
-    QCOMPARE(labels.first(), QString("1e-05"));
-    QCOMPARE(labels.last(), QString("1"));
+    // One notation per side of 0.01: every decade below it as an exponent (10⁻⁴, not 0.0001).
+    QCOMPARE(QStringList(labels.begin(), labels.end()),
+             QStringList({"1e-5", "1e-4", "1e-3", "0.01", "0.1", "1"}));
+    QCOMPARE(LogAxisTicker::label(2.5e-3), QString("2.5e-3"));
+    QCOMPARE(LogAxisTicker::label(0.05), QString("0.05"));
     QVector<double> expectedSub;
     for (double d = 1e-5; d < 1; d *= 10) expectedSub << 2 * d << 5 * d;
     QVERIFY(sameValues(subTicks, expectedSub));
