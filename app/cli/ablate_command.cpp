@@ -56,18 +56,12 @@ int ablate_command(const Args& args) {
   TrackedRunOptions tracking;
   tracking.db_path = db;
   tracking.tags = {"ablation", "ablation:" + std::filesystem::path(out).filename().string()};
-  auto run_variant = [&](const ExperimentConfig& c, const std::vector<int>& stages, const std::string& key,
-                         RecordingSink& record) {
-    PipelineOptions o;
-    o.stages = stages;
-    o.run_dir = out + "/" + key;
-    o.device = device;
+  auto run_variant = [&](const ExperimentConfig& c, const std::vector<int>& stages,
+                         const std::string& key, RecordingSink& record) {
     TrackedRunOptions t = tracking;
-    t.tags.push_back("variant:" + key);
     t.extra_sink = &record;
-    TrackedRunResult r = run_tracked(c, o, t);
-    if (r.cancelled) throw std::runtime_error("ablation interrupted in variant " + key + "; partial results in " + out);
-    return r.pipeline;
+    return run_tracked_variant(c, stages, out, key, device, t, "variant:" + key, "ablation")
+        .pipeline;
   };
   RecordingSink teacher_record;
   ExperimentConfig teacher_config = config;

@@ -149,16 +149,8 @@ int compare_methods_command(const Args& args) {
   tracking.tags = {"comparison", "comparison:" + folder};
   auto run = [&](const ExperimentConfig& c, const std::vector<int>& stages,
                  const std::string& key) {
-    PipelineOptions o;
-    o.stages = stages;
-    o.run_dir = out + "/" + key;
-    o.device = device_name;
-    TrackedRunOptions t = tracking;
-    t.tags.push_back("method:" + key);
-    TrackedRunResult r = run_tracked(c, o, t);
-    if (r.cancelled)
-      throw std::runtime_error("comparison interrupted in " + key + "; partial results in " + out);
-    return r;
+    return run_tracked_variant(c, stages, out, key, device_name, tracking, "method:" + key,
+                               "comparison");
   };
 
   // Stage 0 once (trained, or the config's teacher.weights); every method starts from it.

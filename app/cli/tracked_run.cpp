@@ -109,4 +109,19 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
   return out;
 }
 
+TrackedRunResult run_tracked_variant(const ExperimentConfig& config, const std::vector<int>& stages,
+                                     const std::string& out_dir, const std::string& key,
+                                     const std::string& device, TrackedRunOptions tracking,
+                                     const std::string& tag, const std::string& what) {
+  PipelineOptions options;
+  options.stages = stages;
+  options.run_dir = out_dir + "/" + key;
+  options.device = device;
+  tracking.tags.push_back(tag);
+  TrackedRunResult result = run_tracked(config, options, tracking);
+  if (result.cancelled)
+    throw std::runtime_error(what + " interrupted in " + key + "; partial results in " + out_dir);
+  return result;
+}
+
 }  // namespace adala::cli

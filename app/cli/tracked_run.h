@@ -30,4 +30,12 @@ std::string resolve_run_dir(const std::string& db_path, const std::string& run);
 TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
                              const TrackedRunOptions& tracking);
 
+// One variant of a multi-run command (ablate, compare-methods): `stages` into out_dir/key on
+// `device`, recorded with tracking's tags plus `tag`. Throws std::runtime_error naming `what`
+// and the variant when it is interrupted (the finished variants stay in out_dir).
+TrackedRunResult run_tracked_variant(const ExperimentConfig& config, const std::vector<int>& stages,
+                                     const std::string& out_dir, const std::string& key,
+                                     const std::string& device, TrackedRunOptions tracking,
+                                     const std::string& tag, const std::string& what);
+
 }  // namespace adala::cli
