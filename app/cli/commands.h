@@ -20,6 +20,8 @@ int data_command(const Args& args);
 int predict_command(const Args& args);
 int embed_command(const Args& args);
 int export_command(const Args& args);
+int features_command(const Args& args);
+int resolution_sweep_command(const Args& args);
 #endif
 #ifdef ADALA_HAVE_STORE
 int runs_command(const Args& args);

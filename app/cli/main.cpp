@@ -56,6 +56,14 @@ const std::map<std::string, Command>& command_table() {
         "WEIGHTS IMAGE|FOLDER... -o FILE [--tokens cls|patch|all]: final normed features"}},
       {"export",
        {export_command, "WEIGHTS -o FILE: the linear-attention model as it runs, for deployment"}},
+      {"features",
+       {features_command,
+        "RUN (--image-index I | --image FILE) --out DIR: teacher vs student patch features as PCA "
+        "colour maps + per-patch cosine"}},
+      {"resolution-sweep",
+       {resolution_sweep_command,
+        "RUN [--scales 1,2,4] [--limit N]: teacher and student top-1 at 1x/2x/4x the training "
+        "resolution"}},
 #endif
 #ifdef ADALA_HAVE_SEG
       {"segment",
