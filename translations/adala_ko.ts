@@ -1159,6 +1159,30 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>There is no run %1 in %2.</source>
         <translation>%2에 실행 %1이(가) 없습니다.</translation>
     </message>
+    <message>
+        <source>Summary</source>
+        <translation>요약</translation>
+    </message>
+    <message>
+        <source>The opened run: teacher and student top-1, the gap, each stage&apos;s time and final loss, its config (Ctrl+0)</source>
+        <translation>연 실행: 교사와 학생 top-1, 그 차이, 단계별 시간과 최종 손실, 설정 (Ctrl+0)</translation>
+    </message>
+    <message>
+        <source>Run s&amp;ummary</source>
+        <translation>실행 요약(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>Showing run %1 (%2 checkpoints); no summary: %3</source>
+        <translation>실행 %1 표시 중 (체크포인트 %2개). 요약 없음: %3</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Ctrl+0&lt;/td&gt;&lt;td&gt;run summary (or the compare table)&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;Ctrl+0&lt;/td&gt;&lt;td&gt;실행 요약 (또는 비교 표)&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::RunProcess</name>
@@ -3318,12 +3342,211 @@ value %3%4</source>
         <translation>인스펙터의 데이터셋: 클래스 폴더, 이미지 폴더나 목록, 또는 실행의 config.json (기본값: Fashion-MNIST 테스트 분할).</translation>
     </message>
     <message>
-        <source>Central tab to show: plot, health, inspector or scaling.</source>
-        <translation>가운데에 표시할 탭: plot(그래프), health(수치 안정성), inspector(검사기) 또는 scaling(스케일링).</translation>
-    </message>
-    <message>
         <source>Inspector forward pass: fp32 or bf16.</source>
         <translation>인스펙터 순전파: fp32 또는 bf16.</translation>
+    </message>
+    <message>
+        <source>Central tab to show: summary, plot, health, inspector or scaling.</source>
+        <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기) 또는 scaling(스케일링).</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::RunSummaryPanel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 pt</source>
+        <translation>%1%p</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1시간 %2분</translation>
+    </message>
+    <message>
+        <source>Cannot read run %1: %2</source>
+        <translation>실행 %1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>This build has no run database.</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
+    </message>
+    <message>
+        <source>no run database in this build</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>Teacher top-1 (softmax attention)</source>
+        <translation>교사 top-1 (소프트맥스 어텐션)</translation>
+    </message>
+    <message>
+        <source>Student top-1 (linear attention)</source>
+        <translation>학생 top-1 (선형 어텐션)</translation>
+    </message>
+    <message>
+        <source>Gap (student − teacher)</source>
+        <translation>차이 (학생 − 교사)</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>경과 시간</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>계산 시간</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>유휴 시간</translation>
+    </message>
+    <message>
+        <source>Final loss</source>
+        <translation>최종 손실</translation>
+    </message>
+    <message>
+        <source>Final lr</source>
+        <translation>최종 학습률</translation>
+    </message>
+    <message>
+        <source>Train accuracy</source>
+        <translation>학습 정확도</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>Wall time: from the stage&apos;s start to its end, pauses included. Final loss, lr and training accuracy: the last logged step.</source>
+        <translation>경과 시간: 단계 시작부터 끝까지 (일시 정지 포함). 최종 손실, 학습률, 학습 정확도: 마지막으로 기록된 스텝의 값.</translation>
+    </message>
+    <message>
+        <source>No run open</source>
+        <translation>열린 실행 없음</translation>
+    </message>
+    <message>
+        <source>Open a run in the run list (double-click) to see its summary; select two or more and press Compare to compare them.</source>
+        <translation>실행 목록에서 실행을 열면(더블클릭) 요약이 표시됩니다. 둘 이상을 선택하고 비교를 누르면 비교합니다.</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>status: %1</source>
+        <translation>상태: %1</translation>
+    </message>
+    <message>
+        <source>device: %1</source>
+        <translation>장치: %1</translation>
+    </message>
+    <message>
+        <source>method: %1</source>
+        <translation>방법: %1</translation>
+    </message>
+    <message>
+        <source>feature map: %1 (default)</source>
+        <translation>특징 맵: %1 (기본값)</translation>
+    </message>
+    <message>
+        <source>feature map: %1</source>
+        <translation>특징 맵: %1</translation>
+    </message>
+    <message>
+        <source>model: %1</source>
+        <translation>모델: %1</translation>
+    </message>
+    <message>
+        <source>run time: %1</source>
+        <translation>실행 시간: %1</translation>
+    </message>
+    <message>
+        <source>version: %1</source>
+        <translation>버전: %1</translation>
+    </message>
+    <message>
+        <source>not evaluated</source>
+        <translation>평가 안 됨</translation>
+    </message>
+    <message>
+        <source>teacher/top1 in the run&apos;s evaluations</source>
+        <translation>실행 평가의 teacher/top1</translation>
+    </message>
+    <message>
+        <source>The run has no student evaluation (fine_tuning/top1).</source>
+        <translation>이 실행에는 학생 평가(fine_tuning/top1)가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 in the run&apos;s evaluations</source>
+        <translation>실행 평가의 %1</translation>
+    </message>
+    <message>
+        <source>100 × (student top-1 − teacher top-1), in percentage points</source>
+        <translation>100 × (학생 top-1 − 교사 top-1), 퍼센트포인트 단위</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>태그: %1</translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation>메모: %1</translation>
     </message>
 </context>
 </TS>

@@ -38,6 +38,7 @@
 #include "widgets/attention_mse_plot.h"
 #include "widgets/health_heatmap.h"
 #include "widgets/run_browser.h"
+#include "widgets/run_summary_panel.h"
 #include "widgets/segmentation_results.h"
 #include "widgets/segmentation_viewer.h"
 #include "widgets/stage_launcher.h"
@@ -70,6 +71,10 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   plot_ = new AttentionMsePlot(this);
   inspector_ = new AttentionInspector(this);
   tabs_ = new QTabWidget(this);
+  summary_ = new RunSummaryPanel(this);
+  tabs_->addTab(summary_, tr("Summary"));
+  tabs_->setTabToolTip(SummaryTab, tr("The opened run: teacher and student top-1, the gap, "
+                                      "each stage's time and final loss, its config (Ctrl+0)"));
   tabs_->addTab(plot_, tr("Attention MSE"));
   health_ = new HealthHeatmap(this);
   tabs_->addTab(health_, tr("Numerical health"));
@@ -192,6 +197,7 @@ void MainWindow::buildMenus() {
   run->addAction(tr("Show the &live run"), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::showLiveRun);
 
   auto* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("Run s&ummary"), QKeySequence(tr("Ctrl+0")), this, [this] { showTab(SummaryTab); });
   view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
   view->addAction(tr("Numerical &health"), QKeySequence(tr("Ctrl+7")), this, [this] { showTab(HealthTab); });
   view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
@@ -302,6 +308,7 @@ void MainWindow::connectController() {
     launcher_->onJobFinished(s);
     browser_->refresh();
     if (s.runId > 0 && health_->runId() == s.runId) loadHealth(s.runId);
+    if (s.runId > 0) summary_->loadRun(controller_->databasePath(), s.runId);
     updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
   });
   connect(c, &EngineController::jobQueued, this, &MainWindow::updateRunActions);
@@ -402,7 +409,13 @@ bool MainWindow::openRun(qint64 id) {
   loadHealth(id);
   const auto checkpoints = runCheckpoints(id);
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
-  showTab(PlotTab);
+  QString summaryError;
+  if (!summary_->loadRun(controller_->databasePath(), id, &summaryError)) {
+    showTab(PlotTab);
+    updateStatus(tr("Showing run %1 (%2 checkpoints); no summary: %3").arg(id).arg(checkpoints.size()).arg(summaryError));
+    return true;
+  }
+  showTab(SummaryTab);
   updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()));
   return true;
 }
@@ -556,6 +569,7 @@ void MainWindow::showShortcuts() {
          "<tr><td>C</td><td>query = class token</td></tr>"
          "</table>") +
           QStringLiteral("<table>") +
+          tr("<tr><td>Ctrl+0</td><td>run summary (or the compare table)</td></tr>") +
           tr("<tr><td>Ctrl+7</td><td>numerical health heatmap</td></tr>") +
           tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the viewer</td></tr>") +
           SegmentationViewer::shortcutRows() + QStringLiteral("</table>"));

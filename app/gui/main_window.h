@@ -1,6 +1,7 @@
 #pragma once
 // The workbench window: run browser (left dock), stage launcher (right dock), and the
-// attention-MSE plots, the numerical-health heatmap, the attention inspector and the
+// run summary (an opened run, or the compare table of several), the attention-MSE plots,
+// the numerical-health heatmap, the attention inspector and the
 // resolution-scaling benchmark as central tabs. Wires the widgets to the
 // EngineController; remembers its layout (QSettings); follows the system light/dark palette.
 #include <QList>
@@ -23,6 +24,7 @@ class AttentionInspector;
 class AttentionMsePlot;
 class HealthHeatmap;
 class RunBrowser;
+class RunSummaryPanel;
 class SegmentationViewer;
 class StageLauncher;
 }  // namespace adala::widgets
@@ -35,7 +37,7 @@ class ScalingPanel;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  enum Tab { PlotTab = 0, HealthTab = 1, InspectorTab = 2, ScalingTab = 3 };
+  enum Tab { SummaryTab = 0, PlotTab = 1, HealthTab = 2, InspectorTab = 3, ScalingTab = 4 };
 
   explicit MainWindow(EngineController* controller, QWidget* parent = nullptr);
   ~MainWindow() override;
@@ -45,6 +47,7 @@ class MainWindow : public QMainWindow {
   widgets::HealthHeatmap* healthHeatmap() const { return health_; }
   widgets::AttentionInspector* inspector() const { return inspector_; }
   widgets::RunBrowser* runBrowser() const { return browser_; }
+  widgets::RunSummaryPanel* summaryPanel() const { return summary_; }
   widgets::SegmentationViewer* segmentationViewer() const { return segmentation_; }
   ScalingPanel* scalingPanel() const { return scaling_; }
   EngineController* controller() const { return controller_; }
@@ -52,8 +55,8 @@ class MainWindow : public QMainWindow {
 
   bool openExperiment(const QString& path);
   void startRun();
-  // Shows a recorded run (plots from the database, its checkpoints in the inspector); a
-  // benchmark run in the Scaling tab.
+  // Shows a recorded run (its summary first, plots from the database, its checkpoints in the
+  // inspector); a benchmark run in the Scaling tab.
   // False, with the reason in the status bar, for a run the database does not have.
   bool openRun(qint64 id);
   // A CSV of `adala bench scaling --csv` in the Scaling tab.
@@ -103,6 +106,7 @@ class MainWindow : public QMainWindow {
   widgets::HealthHeatmap* health_ = nullptr;
   widgets::AttentionInspector* inspector_ = nullptr;
   widgets::RunBrowser* browser_ = nullptr;
+  widgets::RunSummaryPanel* summary_ = nullptr;
   widgets::SegmentationViewer* segmentation_ = nullptr;
   ScalingPanel* scaling_ = nullptr;
   QTabWidget* tabs_ = nullptr;
