@@ -611,6 +611,10 @@
         <source>Stage 1 compares each block&apos;s linear attention output with the teacher&apos;s softmax attention; Stage 2 compares each block&apos;s hidden states with the teacher&apos;s. Lower is better.</source>
         <translation>1단계는 각 블록의 선형 어텐션 출력을 교사 모델의 소프트맥스 어텐션과 비교하고, 2단계는 각 블록의 은닉 상태를 교사 모델의 은닉 상태와 비교합니다. 값이 낮을수록 좋습니다.</translation>
     </message>
+    <message>
+        <source>Training time</source>
+        <translation>학습 시간</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::EngineController</name>
@@ -1176,8 +1180,16 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>Ctrl+0</translation>
     </message>
     <message>
+        <source>Run %1 (%2) paused; Resume (%3) goes on from the same step.</source>
+        <translation>실행 %1 (%2) 일시 정지됨. 이어서 실행(%3)하면 같은 스텝부터 계속합니다.</translation>
+    </message>
+    <message>
         <source>Showing run %1 (%2 checkpoints); no summary: %3</source>
         <translation>실행 %1 표시 중 (체크포인트 %2개). 요약 없음: %3</translation>
+    </message>
+    <message>
+        <source>Cannot read the config of run %1: %2</source>
+        <translation>실행 %1의 설정을 읽을 수 없습니다: %2</translation>
     </message>
     <message>
         <source>&lt;tr&gt;&lt;td&gt;Ctrl+0&lt;/td&gt;&lt;td&gt;run summary (or the compare table)&lt;/td&gt;&lt;/tr&gt;</source>
@@ -2309,6 +2321,209 @@ value %3%4</source>
         <source>Open it to see the scaling plots</source>
         <translation>열면 스케일링 그래프를 볼 수 있습니다</translation>
     </message>
+    <message>
+        <source>paused</source>
+        <translation>일시 정지됨</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::RunSummaryPanel</name>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>%1 pt</source>
+        <translation>%1%p</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1초</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1분 %2초</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1시간 %2분</translation>
+    </message>
+    <message>
+        <source>Cannot read run %1: %2</source>
+        <translation>실행 %1을(를) 읽을 수 없습니다: %2</translation>
+    </message>
+    <message>
+        <source>This build has no run database.</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
+    </message>
+    <message>
+        <source>no run database in this build</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>Teacher top-1 (softmax attention)</source>
+        <translation>교사 top-1 (소프트맥스 어텐션)</translation>
+    </message>
+    <message>
+        <source>Student top-1 (linear attention)</source>
+        <translation>학생 top-1 (선형 어텐션)</translation>
+    </message>
+    <message>
+        <source>Gap (student − teacher)</source>
+        <translation>차이 (학생 − 교사)</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>Wall time</source>
+        <translation>경과 시간</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>계산 시간</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>유휴 시간</translation>
+    </message>
+    <message>
+        <source>Final loss</source>
+        <translation>최종 손실</translation>
+    </message>
+    <message>
+        <source>Final lr</source>
+        <translation>최종 학습률</translation>
+    </message>
+    <message>
+        <source>Train accuracy</source>
+        <translation>학습 정확도</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>키</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>Wall time: from the stage&apos;s start to its end, pauses included. Final loss, lr and training accuracy: the last logged step.</source>
+        <translation>경과 시간: 단계 시작부터 끝까지 (일시 정지 포함). 최종 손실, 학습률, 학습 정확도: 마지막으로 기록된 스텝의 값.</translation>
+    </message>
+    <message>
+        <source>No run open</source>
+        <translation>열린 실행 없음</translation>
+    </message>
+    <message>
+        <source>Open a run in the run list (double-click) to see its summary; select two or more and press Compare to compare them.</source>
+        <translation>실행 목록에서 실행을 열면(더블클릭) 요약이 표시됩니다. 둘 이상을 선택하고 비교를 누르면 비교합니다.</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>status: %1</source>
+        <translation>상태: %1</translation>
+    </message>
+    <message>
+        <source>device: %1</source>
+        <translation>장치: %1</translation>
+    </message>
+    <message>
+        <source>method: %1</source>
+        <translation>방법: %1</translation>
+    </message>
+    <message>
+        <source>feature map: %1 (default)</source>
+        <translation>특징 맵: %1 (기본값)</translation>
+    </message>
+    <message>
+        <source>feature map: %1</source>
+        <translation>특징 맵: %1</translation>
+    </message>
+    <message>
+        <source>model: %1</source>
+        <translation>모델: %1</translation>
+    </message>
+    <message>
+        <source>run time: %1</source>
+        <translation>실행 시간: %1</translation>
+    </message>
+    <message>
+        <source>version: %1</source>
+        <translation>버전: %1</translation>
+    </message>
+    <message>
+        <source>not evaluated</source>
+        <translation>평가 안 됨</translation>
+    </message>
+    <message>
+        <source>teacher/top1 in the run&apos;s evaluations</source>
+        <translation>실행 평가의 teacher/top1</translation>
+    </message>
+    <message>
+        <source>The run has no student evaluation (fine_tuning/top1).</source>
+        <translation>이 실행에는 학생 평가(fine_tuning/top1)가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1 in the run&apos;s evaluations</source>
+        <translation>실행 평가의 %1</translation>
+    </message>
+    <message>
+        <source>100 × (student top-1 − teacher top-1), in percentage points</source>
+        <translation>100 × (학생 top-1 − 교사 top-1), 퍼센트포인트 단위</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tags: %1</source>
+        <translation>태그: %1</translation>
+    </message>
+    <message>
+        <source>Notes: %1</source>
+        <translation>메모: %1</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ScalingData</name>
@@ -3235,6 +3450,18 @@ value %3%4</source>
         <source>A run on %1 processes cannot be paused: its processes wait for each other at every step. Cancel it instead (it checkpoints) and resume it from the run list.</source>
         <translation>프로세스 %1개로 실행 중인 작업은 일시 정지할 수 없습니다. 프로세스들이 매 단계마다 서로를 기다리기 때문입니다. 대신 취소하고(체크포인트가 저장됩니다) 실행 목록에서 이어서 실행하세요.</translation>
     </message>
+    <message>
+        <source>run #%1&apos;s recorded config</source>
+        <translation>실행 #%1에 기록된 설정</translation>
+    </message>
+    <message>
+        <source>The configuration run #%1 was started with; resuming it uses this one.</source>
+        <translation>실행 #%1이 시작될 때의 설정입니다. 이어서 실행하면 이 설정을 씁니다.</translation>
+    </message>
+    <message>
+        <source>paused at step %1 of %2</source>
+        <translation>스텝 %1/%2에서 일시 정지됨</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ZoomImagePane</name>
@@ -3346,207 +3573,8 @@ value %3%4</source>
         <translation>인스펙터 순전파: fp32 또는 bf16.</translation>
     </message>
     <message>
-        <source>Central tab to show: summary, plot, health, inspector or scaling.</source>
-        <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기) 또는 scaling(스케일링).</translation>
-    </message>
-</context>
-<context>
-    <name>adala::widgets::RunSummaryPanel</name>
-    <message>
-        <source>%1 %</source>
-        <translation>%1%</translation>
-    </message>
-    <message>
-        <source>%1 pt</source>
-        <translation>%1%p</translation>
-    </message>
-    <message>
-        <source>%1 s</source>
-        <translation>%1초</translation>
-    </message>
-    <message>
-        <source>%1 min %2 s</source>
-        <translation>%1분 %2초</translation>
-    </message>
-    <message>
-        <source>%1 h %2 min</source>
-        <translation>%1시간 %2분</translation>
-    </message>
-    <message>
-        <source>Cannot read run %1: %2</source>
-        <translation>실행 %1을(를) 읽을 수 없습니다: %2</translation>
-    </message>
-    <message>
-        <source>This build has no run database.</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
-    </message>
-    <message>
-        <source>no run database in this build</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>완료</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>실행 중</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>실패</translation>
-    </message>
-    <message>
-        <source>interrupted</source>
-        <translation>중단됨</translation>
-    </message>
-    <message>
-        <source>queued</source>
-        <translation>대기 중</translation>
-    </message>
-    <message>
-        <source>Teacher top-1 (softmax attention)</source>
-        <translation>교사 top-1 (소프트맥스 어텐션)</translation>
-    </message>
-    <message>
-        <source>Student top-1 (linear attention)</source>
-        <translation>학생 top-1 (선형 어텐션)</translation>
-    </message>
-    <message>
-        <source>Gap (student − teacher)</source>
-        <translation>차이 (학생 − 교사)</translation>
-    </message>
-    <message>
-        <source>Stages</source>
-        <translation>단계</translation>
-    </message>
-    <message>
-        <source>Configuration</source>
-        <translation>설정</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>단계</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>상태</translation>
-    </message>
-    <message>
-        <source>Steps</source>
-        <translation>스텝</translation>
-    </message>
-    <message>
-        <source>Wall time</source>
-        <translation>경과 시간</translation>
-    </message>
-    <message>
-        <source>Compute</source>
-        <translation>계산 시간</translation>
-    </message>
-    <message>
-        <source>Idle</source>
-        <translation>유휴 시간</translation>
-    </message>
-    <message>
-        <source>Final loss</source>
-        <translation>최종 손실</translation>
-    </message>
-    <message>
-        <source>Final lr</source>
-        <translation>최종 학습률</translation>
-    </message>
-    <message>
-        <source>Train accuracy</source>
-        <translation>학습 정확도</translation>
-    </message>
-    <message>
-        <source>Key</source>
-        <translation>키</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>값</translation>
-    </message>
-    <message>
-        <source>Wall time: from the stage&apos;s start to its end, pauses included. Final loss, lr and training accuracy: the last logged step.</source>
-        <translation>경과 시간: 단계 시작부터 끝까지 (일시 정지 포함). 최종 손실, 학습률, 학습 정확도: 마지막으로 기록된 스텝의 값.</translation>
-    </message>
-    <message>
-        <source>No run open</source>
-        <translation>열린 실행 없음</translation>
-    </message>
-    <message>
-        <source>Open a run in the run list (double-click) to see its summary; select two or more and press Compare to compare them.</source>
-        <translation>실행 목록에서 실행을 열면(더블클릭) 요약이 표시됩니다. 둘 이상을 선택하고 비교를 누르면 비교합니다.</translation>
-    </message>
-    <message>
-        <source>#%1 %2</source>
-        <translation>#%1 %2</translation>
-    </message>
-    <message>
-        <source>status: %1</source>
-        <translation>상태: %1</translation>
-    </message>
-    <message>
-        <source>device: %1</source>
-        <translation>장치: %1</translation>
-    </message>
-    <message>
-        <source>method: %1</source>
-        <translation>방법: %1</translation>
-    </message>
-    <message>
-        <source>feature map: %1 (default)</source>
-        <translation>특징 맵: %1 (기본값)</translation>
-    </message>
-    <message>
-        <source>feature map: %1</source>
-        <translation>특징 맵: %1</translation>
-    </message>
-    <message>
-        <source>model: %1</source>
-        <translation>모델: %1</translation>
-    </message>
-    <message>
-        <source>run time: %1</source>
-        <translation>실행 시간: %1</translation>
-    </message>
-    <message>
-        <source>version: %1</source>
-        <translation>버전: %1</translation>
-    </message>
-    <message>
-        <source>not evaluated</source>
-        <translation>평가 안 됨</translation>
-    </message>
-    <message>
-        <source>teacher/top1 in the run&apos;s evaluations</source>
-        <translation>실행 평가의 teacher/top1</translation>
-    </message>
-    <message>
-        <source>The run has no student evaluation (fine_tuning/top1).</source>
-        <translation>이 실행에는 학생 평가(fine_tuning/top1)가 없습니다.</translation>
-    </message>
-    <message>
-        <source>%1 in the run&apos;s evaluations</source>
-        <translation>실행 평가의 %1</translation>
-    </message>
-    <message>
-        <source>100 × (student top-1 − teacher top-1), in percentage points</source>
-        <translation>100 × (학생 top-1 − 교사 top-1), 퍼센트포인트 단위</translation>
-    </message>
-    <message>
-        <source>%1 / %2</source>
-        <translation>%1 / %2</translation>
-    </message>
-    <message>
-        <source>Tags: %1</source>
-        <translation>태그: %1</translation>
-    </message>
-    <message>
-        <source>Notes: %1</source>
-        <translation>메모: %1</translation>
+        <source>Central tab to show: summary, plot, health, inspector, scaling or features.</source>
+        <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기), scaling(스케일링) 또는 features(특징).</translation>
     </message>
 </context>
 </TS>

@@ -167,9 +167,13 @@ void AttentionMsePlot::clear() {
   rebuild();
 }
 
-void AttentionMsePlot::startLiveRun(const QString& label) {
+void AttentionMsePlot::startLiveRun(const QString& label, const QString& dbPath, qint64 runId) {
   series_.clear();
-  series_.push_back(Series{label, {}, {}, {}, {}});
+  // No history (a new run, or an unreadable database): the live steps alone.
+  if (runId > 0 && !dbPath.isEmpty() && loadRuns(dbPath, {runId}) && !series_.isEmpty())
+    series_.back().label = label;
+  else
+    series_ = {Series{label, {}, {}, {}, {}}};
   userNavigated_ = false;
   rebuild();
   replotTimer_->start();
@@ -183,14 +187,21 @@ void AttentionMsePlot::appendSteps(const QVector<StepUpdate>& steps) {
     const auto wall = m.extra.constFind(QLatin1String(kWallTimeKey));
     if (wall != m.extra.constEnd() && stage == kAttentionAlignment) s.wall1[m.step] = wall.value();
     if (wall != m.extra.constEnd() && stage == kFeatureAlignment) s.wall2[m.step] = wall.value();
+    // A resumed stage repeats the steps logged after its last checkpoint: the new values
+    // replace the recorded ones.
+    const auto dropFrom = [step = double(m.step)](QVector<QPointF>& points) {
+      while (!points.isEmpty() && points.last().x() >= step) points.removeLast();
+    };
     if (stage == kAttentionAlignment) {
       for (int b = 0; b < m.perBlockMse.size(); ++b) {
         if (!s.blocks.contains(b)) structureDirty_ = true;
+        dropFrom(s.blocks[b]);
         s.blocks[b].push_back(QPointF(double(m.step), m.perBlockMse[b]));
       }
       liveDirty_ = true;
     } else if (stage == kFeatureAlignment) {
       if (s.feature.isEmpty()) structureDirty_ = true;
+      dropFrom(s.feature);
       s.feature.push_back(QPointF(double(m.step), m.loss));
       liveDirty_ = true;
     }

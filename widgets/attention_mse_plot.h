@@ -38,8 +38,9 @@ class AttentionMsePlot : public QWidget {
 
   // Drops every series.
   void clear();
-  // Starts (replacing everything shown) a live series that appendSteps feeds.
-  void startLiveRun(const QString& label);
+  // Starts (replacing everything shown) a live series that appendSteps feeds; with a database
+  // and a run, the series starts from the run's recorded history (a resumed run).
+  void startLiveRun(const QString& label, const QString& dbPath = QString(), qint64 runId = -1);
   void appendSteps(const QVector<adala::widgets::StepUpdate>& steps);
   // Shows these runs from the database, overlaid (replacing what is shown). False + error
   // when the database cannot be read.

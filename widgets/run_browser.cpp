@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,6 +35,7 @@ constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kRunDirRole = Qt::UserRole + 2;
 constexpr int kStatusRole = Qt::UserRole + 3;
 constexpr int kKindRole = Qt::UserRole + 4;
+constexpr int kShownStatusRole = Qt::UserRole + 5;  // the stored status, or "paused"
 
 // Text filter on every column plus a status filter.
 class RunFilterProxy : public QSortFilterProxyModel {
@@ -214,10 +216,8 @@ void RunBrowser::refresh() {
       row[IdColumn]->setData(qlonglong(run.id), kIdRole);
       row[IdColumn]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
       row[NameColumn]->setText(QString::fromStdString(run.name));
-      row[StatusColumn]->setText(status);
       row[StatusColumn]->setData(status, kStatusRole);
-      if (auto c = statusColor(status); c.isValid())
-        row[StatusColumn]->setForeground(c);
+      showStatus(row[StatusColumn], run.id);
       row[IdColumn]->setData(QString::fromStdString(run.kind), kKindRole);
       // Stage: the highest stage that has a row, with its progress; a benchmark's points.
       const auto stages = db.stages(run.id);
@@ -314,14 +314,45 @@ int RunBrowser::visibleRunCount() const { return proxy_->rowCount(); }
 
 QString RunBrowser::statusOf(qint64 id) const {
   for (int r = 0; r < model_->rowCount(); ++r)
-    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id) return model_->item(r, StatusColumn)->text();
+    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
+      return model_->item(r, StatusColumn)->data(kShownStatusRole).toString();
   return {};
+}
+
+void RunBrowser::setPausedRun(qint64 id) {
+  pausedRun_ = id;
+  for (int r = 0; r < model_->rowCount(); ++r)
+    showStatus(model_->item(r, StatusColumn),
+               model_->item(r, IdColumn)->data(kIdRole).toLongLong());
+}
+
+void RunBrowser::showStatus(QStandardItem* item, qint64 id) const {
+  const QString stored = item->data(kStatusRole).toString();
+  const bool paused = id == pausedRun_ && stored == QLatin1String("running");
+  const QString shown = paused ? QStringLiteral("paused") : stored;
+  item->setData(shown, kShownStatusRole);
+  const QHash<QString, QString> words = {{QStringLiteral("running"), tr("running")},
+                                         {QStringLiteral("paused"), tr("paused")},
+                                         {QStringLiteral("done"), tr("done")},
+                                         {QStringLiteral("interrupted"), tr("interrupted")},
+                                         {QStringLiteral("failed"), tr("failed")},
+                                         {QStringLiteral("queued"), tr("queued")}};
+  item->setText(words.value(shown, shown));
+  const QColor colour = paused ? QColor(150, 110, 200) : statusColor(stored);
+  item->setForeground(colour.isValid() ? QBrush(colour) : QBrush());
 }
 
 QString RunBrowser::runDirOf(qint64 id) const {
   for (int r = 0; r < model_->rowCount(); ++r)
     if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
       return model_->item(r, IdColumn)->data(kRunDirRole).toString();
+  return {};
+}
+
+QString RunBrowser::nameOf(qint64 id) const {
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
+      return model_->item(r, NameColumn)->text();
   return {};
 }
 

@@ -11,6 +11,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
+class QStandardItem;
 class QStandardItemModel;
 class QTreeView;
 
@@ -29,10 +30,14 @@ class RunBrowser : public QWidget {
   void selectRun(qint64 id);
   // Rows after filtering, and the status shown for a run ("" if absent).
   int visibleRunCount() const;
+  // "paused" for the run setPausedRun names.
   QString statusOf(qint64 id) const;
   QString runDirOf(qint64 id) const;
   QString kindOf(qint64 id) const;  // "training" | "benchmark" ("" if absent)
+  QString nameOf(qint64 id) const;
   QTreeView* view() const { return view_; }
+  // The live run held paused (its status reads "paused" until it resumes); -1: none.
+  void setPausedRun(qint64 id);
 
  public slots:
   void refresh();
@@ -47,6 +52,8 @@ class RunBrowser : public QWidget {
  private:
   void updateButtons();
   void applyFilter();
+  // The status cell: the stored status (kept for the filter), or paused, in words and colour.
+  void showStatus(QStandardItem* item, qint64 id) const;
 
   QString dbPath_;
   QLineEdit* filter_ = nullptr;
@@ -58,6 +65,7 @@ class RunBrowser : public QWidget {
   QPushButton* compareButton_ = nullptr;
   QPushButton* resumeButton_ = nullptr;
   QLabel* message_ = nullptr;
+  qint64 pausedRun_ = -1;
 };
 
 }  // namespace adala::widgets

@@ -372,6 +372,14 @@ void StageLauncher::setDocument(const QJsonObject& document) {
   revalidate();
 }
 
+void StageLauncher::showRunConfig(qint64 runId, const QJsonObject& config) {
+  setDocument(config);
+  filePath_.clear();
+  fileLabel_->setText(tr("run #%1's recorded config").arg(runId));
+  fileLabel_->setToolTip(
+      tr("The configuration run #%1 was started with; resuming it uses this one.").arg(runId));
+}
+
 QByteArray StageLauncher::documentJson() const {
   return QJsonDocument(document_).toJson(QJsonDocument::Compact);
 }
@@ -520,6 +528,7 @@ void StageLauncher::resetProgress() {
 void StageLauncher::onJobStarted(const JobState& state) {
   running_ = true;
   paused_ = false;
+  activeStage_ = -1;
   runProcesses_ = std::max(1, state.processes);
   resetProgress();
   if (!startedStages_.isEmpty())
@@ -574,6 +583,7 @@ void StageLauncher::onStage(const StageUpdate& u) {
       countedSteps_[s] = 0;
       lastStep_[s] = u.step;
       barLabels_[s]->setText(u.step > 0 ? tr("resumed at step %1").arg(u.step) : tr("started"));
+      activeStage_ = s;
       break;
     case StageUpdate::Kind::Finished:
       bars_[s]->setValue(bars_[s]->maximum());
@@ -591,6 +601,7 @@ void StageLauncher::onStage(const StageUpdate& u) {
       barLabels_[s]->setText(tr("failed"));
       break;
   }
+  if (u.kind != StageUpdate::Kind::Started && activeStage_ == s) activeStage_ = -1;
 }
 
 void StageLauncher::onLog(const LogLine& line) { appendLog(line.message, line.level); }
@@ -612,6 +623,14 @@ void StageLauncher::onJobFinished(const JobState& state) {
 void StageLauncher::onPaused(bool paused) {
   paused_ = paused;
   appendLog(paused ? tr("Paused (after the current step).") : tr("Resumed."));
+  // An ETA frozen while paused would read as a stalled run.
+  if (running_ && activeStage_ >= 0) {
+    const int s = activeStage_;
+    barLabels_[s]->setText(
+        paused ? tr("paused at step %1 of %2").arg(bars_[s]->value()).arg(bars_[s]->maximum())
+               : tr("resumed at step %1").arg(bars_[s]->value()));
+    barLabels_[s]->setToolTip(barLabels_[s]->text());
+  }
   updateButtons();
 }
 

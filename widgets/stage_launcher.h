@@ -54,6 +54,8 @@ class StageLauncher : public QWidget {
   bool loadFile(const QString& path);
   bool saveFile(const QString& path);
   void setDocument(const QJsonObject& document);
+  // The recorded config of a run being resumed (not a file: Save As writes it to one).
+  void showRunConfig(qint64 runId, const QJsonObject& config);
   QJsonObject document() const { return document_; }
   QByteArray documentJson() const;
   QString filePath() const { return filePath_; }
@@ -74,6 +76,8 @@ class StageLauncher : public QWidget {
   QSpinBox* processesBox() const { return processes_; }
   QLabel* problemLabel() const { return problemLabel_; }
   QProgressBar* progressBar(int stage) const { return bars_[stage]; }
+  QLabel* progressLabel(int stage) const { return barLabels_[stage]; }
+  QLabel* fileLabel() const { return fileLabel_; }
   QPlainTextEdit* log() const { return log_; }
   DataSourceForm* dataForm() const { return dataForm_; }
   QLabel* stageStatus(int stage) const { return barLabels_[stage]; }
@@ -146,6 +150,7 @@ class StageLauncher : public QWidget {
   bool running_ = false;
   bool paused_ = false;
   int runProcesses_ = 1;  // of the running job
+  int activeStage_ = -1;  // the stage training now (its bar reads "paused" while paused)
   bool filling_ = false;
 };
 

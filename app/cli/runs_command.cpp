@@ -65,16 +65,19 @@ std::optional<std::time_t> parse_utc(const std::string& iso) {
   return timegm(&parts);
 }
 
+std::string format_seconds(long seconds) {
+  if (seconds >= 3600) return fmt::format("{}h{:02}m", seconds / 3600, seconds / 60 % 60);
+  if (seconds >= 60) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
+  return fmt::format("{}s", seconds);
+}
+
 std::string duration_of(const RunInfo& run) {
   const auto start = parse_utc(run.started_at);
   if (!start) return "-";
   const auto end = run.ended_at.empty() ? std::optional<std::time_t>(std::time(nullptr))
                                         : parse_utc(run.ended_at);
   if (!end) return "-";
-  const long seconds = static_cast<long>(std::max<std::time_t>(0, *end - *start));
-  if (seconds >= 3600) return fmt::format("{}h{:02}m", seconds / 3600, seconds / 60 % 60);
-  if (seconds >= 60) return fmt::format("{}m{:02}s", seconds / 60, seconds % 60);
-  return fmt::format("{}s", seconds);
+  return format_seconds(static_cast<long>(std::max<std::time_t>(0, *end - *start)));
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
@@ -297,11 +300,16 @@ int show_run(const RunsOptions& o, std::ostream& out) {
   if (!stages.empty()) {
     out << "\nstages:\n";
     std::vector<std::vector<std::string>> rows = {
-        {"#", "STAGE", "STATUS", "STEPS", "STARTED", "ENDED"}};
+        {"#", "STAGE", "STATUS", "STEPS", "TRAINED", "STARTED", "ENDED"}};
     for (const auto& stage : stages) {
       rows.push_back({std::to_string(stage.index), stage.stage, stage.status,
                       // Steps are 1-based (the number of optimiser steps taken); -1 means none yet.
-                      std::to_string(std::max<int64_t>(stage.last_step, 0)) + "/" + std::to_string(stage.total_steps),
+                      std::to_string(std::max<int64_t>(stage.last_step, 0)) + "/" +
+                          std::to_string(stage.total_steps),
+                      // Pauses and the gap between a cancel and the resume left out.
+                      std::isfinite(stage.compute_seconds)
+                          ? format_seconds(std::lround(stage.compute_seconds))
+                          : "-",
                       short_time(stage.started_at), short_time(stage.ended_at)});
     }
     print_table(out, rows, "  ");

@@ -11,6 +11,8 @@
 #include <QDir>
 #include <QItemSelectionModel>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
@@ -277,9 +279,12 @@ void MainWindow::connectController() {
     live_ = s;
     liveSteps_.clear();
     launcher_->onJobStarted(s);
-    plot_->startLiveRun(tr("#%1 %2 (live)").arg(s.runId).arg(s.name));
+    // A resumed run's plots start from its recorded history.
+    plot_->startLiveRun(tr("#%1 %2 (live)").arg(s.runId).arg(s.name), controller_->databasePath(),
+                        s.runId);
     plotShowsLive_ = true;
     loadHealth(s.runId);
+    browser_->setPausedRun(-1);
     browser_->refresh();
     browser_->selectRun(s.runId);
     updateStatus(tr("Run %1 (%2) running in %3").arg(s.runId).arg(s.name, s.runDir));
@@ -304,8 +309,18 @@ void MainWindow::connectController() {
       inspector_->addCheckpoint(checkpointLabel(a.path, tr("#%1").arg(live_.runId)), a.path, inspector_->checkpoint().isEmpty());
   });
   connect(c, &EngineController::pausedChanged, launcher_, &StageLauncher::onPaused);
+  connect(c, &EngineController::pausedChanged, this, [this](bool paused) {
+    if (live_.runId <= 0) return;
+    browser_->setPausedRun(paused ? live_.runId : -1);
+    updateStatus(
+        paused ? tr("Run %1 (%2) paused; Resume (%3) goes on from the same step.")
+                     .arg(live_.runId)
+                     .arg(live_.name, pauseAction_->shortcut().toString(QKeySequence::NativeText))
+               : tr("Run %1 (%2) running in %3").arg(live_.runId).arg(live_.name, live_.runDir));
+  });
   connect(c, &EngineController::jobFinished, this, [this](const JobState& s) {
     launcher_->onJobFinished(s);
+    browser_->setPausedRun(-1);
     browser_->refresh();
     if (s.runId > 0 && health_->runId() == s.runId) loadHealth(s.runId);
     if (s.runId > 0) summary_->loadRun(controller_->databasePath(), s.runId);
@@ -440,15 +455,35 @@ void MainWindow::resumeRun(qint64 id) {
     updateStatus(tr("Run %1 has no recorded folder to resume from.").arg(id));
     return;
   }
+  showRecordedConfig(id);
   StartRequest r;
   r.resumeRunDir = dir;
   controller_->submit(r);
   updateStatus(tr("Resuming run %1 from %2…").arg(id).arg(dir));
 }
 
+void MainWindow::showRecordedConfig(qint64 id) {
+#ifdef ADALA_HAVE_STORE
+  try {
+    store::RunStore db(controller_->databasePath().toStdString(), store::OpenMode::ReadOnly);
+    const auto info = db.find_run(id);
+    const QJsonDocument config =
+        info ? QJsonDocument::fromJson(QByteArray::fromStdString(info->config_json))
+             : QJsonDocument();
+    if (config.isObject()) launcher_->showRunConfig(id, config.object());
+  } catch (const std::exception& e) {
+    updateStatus(
+        tr("Cannot read the config of run %1: %2").arg(id).arg(QString::fromUtf8(e.what())));
+  }
+#else
+  Q_UNUSED(id);
+#endif
+}
+
 void MainWindow::showLiveRun() {
   if (live_.jobId == 0) return;
-  plot_->startLiveRun(tr("#%1 %2 (live)").arg(live_.runId).arg(live_.name));
+  plot_->startLiveRun(tr("#%1 %2 (live)").arg(live_.runId).arg(live_.name),
+                      controller_->databasePath(), live_.runId);
   plot_->appendSteps(liveSteps_);
   plotShowsLive_ = true;
   loadHealth(live_.runId);

@@ -99,6 +99,8 @@ class MainWindow : public QMainWindow {
   void updateStatus(const QString& message);
   // The run's health rows into the Numerical health tab (errors go to the status bar).
   void loadHealth(qint64 id);
+  // The launcher shows the config a run was recorded with (before resuming it).
+  void showRecordedConfig(qint64 id);
 
   EngineController* controller_;
   widgets::StageLauncher* launcher_ = nullptr;

@@ -412,23 +412,27 @@ class DocumentBuilder {
       if (r.stages.empty()) continue;
       if (m_.comparison()) subheading(s, r.label());
       ReportTable t;
-      t.header = {tr("Stage"),      tr("Status"),    tr("Steps"),      tr("Wall time"),
-                  tr("Final loss"), tr("Best loss"), tr("Train acc."), tr("Images/s")};
-      t.numeric = {false, false, true, true, true, true, true, true};
+      // Training time leaves out pauses and the gap between a cancel and the resume; the wall
+      // time (first start to last end) keeps them.
+      t.header = {tr("Stage"),         tr("Status"),     tr("Steps"),
+                  tr("Training time"), tr("Wall time"),  tr("Final loss"),
+                  tr("Best loss"),     tr("Train acc."), tr("Images/s")};
+      t.numeric = {false, false, true, true, true, true, true, true, true};
       t.widths = {28};  // the stage name on one line
       for (const auto& st : r.stages) {
         const std::string steps =
             st.total_steps > 0 ? arg(tr("%1 of %2"), {integer(std::max<int64_t>(st.last_step, 0)),
                                                       integer(st.total_steps)})
                                : (st.last_step >= 0 ? integer(st.last_step) : std::string());
-        t.rows.push_back({stage_title(st.stage), status_text(st.status), steps,
-                          finite(st.seconds) ? format_duration(loc_, st.seconds) : std::string(),
-                          num(st.final_loss), num(st.best_loss), pct(st.final_train_acc),
-                          finite(st.mean_images_per_second)
-                              ? to_fixed(loc_, st.mean_images_per_second, 1)
-                              : std::string()});
+        t.rows.push_back(
+            {stage_title(st.stage), status_text(st.status), steps,
+             finite(st.compute_seconds) ? format_duration(loc_, st.compute_seconds) : std::string(),
+             finite(st.seconds) ? format_duration(loc_, st.seconds) : std::string(),
+             num(st.final_loss), num(st.best_loss), pct(st.final_train_acc),
+             finite(st.mean_images_per_second) ? to_fixed(loc_, st.mean_images_per_second, 1)
+                                               : std::string()});
       }
-      drop_empty_columns(t, {3, 4, 5, 6, 7});
+      drop_empty_columns(t, {3, 4, 5, 6, 7, 8});
       table(s, t);
     }
     // Loss curves: one panel per stage, one curve per run.

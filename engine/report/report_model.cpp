@@ -321,6 +321,7 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       summary.started = parse_store_time(s.started_at);
       summary.ended = parse_store_time(s.ended_at);
       summary.seconds = seconds_between(summary.started, summary.ended);
+      summary.compute_seconds = s.compute_seconds;
       stage_slot[s.stage] = run.stages.size();
       run.stages.push_back(summary);
     }

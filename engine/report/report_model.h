@@ -55,7 +55,8 @@ struct StageSummary {
   std::string status;
   int64_t total_steps = 0, last_step = -1;
   Timestamp started, ended;
-  double seconds = kNaN;  // ended - started
+  double seconds = kNaN;          // ended - started (pauses and idle gaps included)
+  double compute_seconds = kNaN;  // the time it trained; NaN for runs recorded before v5
   double first_loss = kNaN, final_loss = kNaN, best_loss = kNaN;
   double final_lr = kNaN;
   double final_train_acc = kNaN;  // classification stages only

@@ -73,8 +73,10 @@ class RunStore {
   void set_run_folder(int64_t run, const std::string& folder);
   // Starts (or, on resume, restarts) a stage: status running, started_at kept if it exists.
   void begin_stage(int64_t run, const std::string& stage, int index, int64_t total_steps);
-  // status: done | failed | interrupted (InvalidArgument otherwise).
-  void end_stage(int64_t run, const std::string& stage, RunStatus status);
+  // status: done | failed | interrupted (InvalidArgument otherwise). compute_seconds (>= 0):
+  // the time this session trained, added to the stage's compute_seconds; < 0: not known.
+  void end_stage(int64_t run, const std::string& stage, RunStatus status,
+                 double compute_seconds = -1.0);
 
   // Buffered; flush() writes the buffer in ONE transaction (also done by the stage and
   // status calls and the destructor; automatically past kAutoFlushRows). A metric written

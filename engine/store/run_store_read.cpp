@@ -124,8 +124,8 @@ std::optional<RunInfo> RunStore::find_run_by_folder(const std::string& folder) {
 std::vector<StageInfo> RunStore::stages(int64_t run) {
   std::vector<StageInfo> result;
   auto& query = impl_->db->cached(
-      "SELECT run_id, stage, idx, status, total_steps, last_step, started_at, ended_at"
-      " FROM stages WHERE run_id = ?1 ORDER BY idx, stage");
+      "SELECT run_id, stage, idx, status, total_steps, last_step, started_at, ended_at,"
+      " compute_seconds FROM stages WHERE run_id = ?1 ORDER BY idx, stage");
   query.bind(1, run);
   while (query.step()) {
     StageInfo stage;
@@ -137,6 +137,7 @@ std::vector<StageInfo> RunStore::stages(int64_t run) {
     stage.last_step = query.int64_at(5);
     stage.started_at = query.text_at(6);
     stage.ended_at = query.text_at(7);
+    stage.compute_seconds = query.double_at(8);
     result.push_back(std::move(stage));
   }
   query.reset();

@@ -40,13 +40,13 @@ void RunStoreSink::write(const Event& event) {
         store_.delete_metrics_after(run_, s->stage, s->step);
         break;
       case StageEvent::Kind::Finished:
-        store_.end_stage(run_, s->stage, RunStatus::Done);
+        store_.end_stage(run_, s->stage, RunStatus::Done, s->seconds);
         break;
       case StageEvent::Kind::Cancelled:
-        store_.end_stage(run_, s->stage, RunStatus::Interrupted);
+        store_.end_stage(run_, s->stage, RunStatus::Interrupted, s->seconds);
         break;
       case StageEvent::Kind::Failed:
-        store_.end_stage(run_, s->stage, RunStatus::Failed);
+        store_.end_stage(run_, s->stage, RunStatus::Failed, s->seconds);
         break;
     }
   } else if (const auto* a = std::get_if<ArtifactEvent>(&event)) {

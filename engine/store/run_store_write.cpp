@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -220,7 +221,8 @@ void RunStore::begin_stage(int64_t run, const std::string& stage, int index, int
   transaction.commit();
 }
 
-void RunStore::end_stage(int64_t run, const std::string& stage, RunStatus status) {
+void RunStore::end_stage(int64_t run, const std::string& stage, RunStatus status,
+                         double compute_seconds) {
   impl_->require_writable("end stage " + stage);
   if (!is_final(status)) {
     throw StoreError(StoreErrorKind::InvalidArgument,
@@ -229,13 +231,16 @@ void RunStore::end_stage(int64_t run, const std::string& stage, RunStatus status
   }
   sqlite::Transaction transaction(*impl_->db);
   impl_->write_pending();
-  impl_->db
-      ->cached(now_sql("UPDATE stages SET status = ?3, ended_at = ",
-                       " WHERE run_id = ?1 AND stage = ?2"))
-      .bind(1, run)
-      .bind(2, stage)
-      .bind(3, run_status_name(status))
-      .run();
+  auto& update = impl_->db->cached(
+      now_sql("UPDATE stages SET status = ?3, compute_seconds = CASE WHEN ?4 IS NULL"
+              " THEN compute_seconds ELSE ifnull(compute_seconds, 0) + ?4 END, ended_at = ",
+              " WHERE run_id = ?1 AND stage = ?2"));
+  update.bind(1, run).bind(2, stage).bind(3, run_status_name(status));
+  if (compute_seconds >= 0.0 && std::isfinite(compute_seconds))
+    update.bind(4, compute_seconds);
+  else
+    update.bind_null(4);
+  update.run();
   if (impl_->db->changes() == 0) {
     throw StoreError(StoreErrorKind::InvalidArgument,
                      "stage " + stage + " of run " + std::to_string(run) + " was never begun");

@@ -28,6 +28,9 @@ struct StageInfo {
   std::string status;                       // running | interrupted | failed | done
   int64_t total_steps = 0, last_step = -1;  // last_step: highest step with committed metrics
   std::string started_at, ended_at;
+  // Seconds spent training, summed over the sessions that ran the stage (pauses and the time
+  // between a cancel and the resume left out); NaN when not recorded (older runs).
+  double compute_seconds = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct MetricRow {

@@ -127,12 +127,19 @@ UPDATE runs SET folder = (
 CREATE INDEX runs_by_folder ON runs (folder);
 )sql";
 
+// A stage's wall time (started_at to ended_at) includes pauses and the idle time between a
+// cancel and the resume; compute_seconds sums the time each session actually trained. NULL for
+// stages recorded before (or never ended).
+constexpr const char* kVersion5 = R"sql(
+ALTER TABLE stages ADD COLUMN compute_seconds REAL;
+)sql";
+
 struct Migration {
   int to_version;
   const char* sql;
 };
 constexpr Migration kMigrations[] = {
-    {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}};
+    {1, kVersion1}, {2, kVersion2}, {3, kVersion3}, {4, kVersion4}, {5, kVersion5}};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion,
               "one migration per schema version");
 

@@ -4,6 +4,7 @@
 //   v2: runs.notes, runs.writer (who is writing a running run), tags, attention_snapshots
 //   v3: runs.kind (training | benchmark), benchmark_points
 //   v4: runs.folder (filled for older runs from their `config` artifact)
+//   v5: stages.compute_seconds (time spent training, pauses and the gaps between sessions left out)
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace sqlite {
 class Connection;
 }
 
-constexpr int kSchemaVersion = 4;
+constexpr int kSchemaVersion = 5;
 
 // Tables a database at `version` must have (for a structural check before any write).
 std::vector<std::string> tables_of_version(int version);

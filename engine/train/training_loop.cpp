@@ -209,7 +209,8 @@ void TrainingLoop::report_health(StepMetrics& m, const std::vector<BlockHealth>&
 void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t)>& step_fn) {
   const auto& c = spec_.config;
   CosineSchedule schedule(c.lr, c.warmup_steps, total_steps_, c.min_lr);
-  const auto started = Clock::now();
+  // Moved later by each pause, so that the stage's seconds count training time only.
+  auto started = Clock::now();
   StageEvent start{spec_.stage, StageEvent::Kind::Started, total_steps_, start_step_, 0.0, ""};
   if (start_step_ > 0) start.message = "resumed at step " + std::to_string(start_step_);
   sink_.on_event(start);
@@ -235,7 +236,9 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
   double reducing = 0.0;               // seconds in the gradient all-reduce, ditto
   int64_t reduced_steps = 0;
   for (int64_t step = start_step_; step < total_steps_; ++step) {
+    const auto before_pause = Clock::now();
     bool stop = control_.cancel_requested() || control_.wait_while_paused();
+    started += Clock::now() - before_pause;  // time held paused is not training time
     // Every rank stops at the same step when any was asked to (Ctrl-C reaches them at
     // slightly different times).
     if (parallel) stop = average_value(*parallel, stop ? 1.0 : 0.0) > 0.0;

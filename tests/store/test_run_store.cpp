@@ -211,6 +211,29 @@ class TestRunStore : public QObject {
     QVERIFY_EXCEPTION_THROWN(store.end_stage(run, "stage2", RunStatus::Running), StoreError);
   }
 
+  // A stage cancelled and resumed trains in two sessions: its training time is their sum;
+  // a session that does not say how long it trained adds nothing.
+  void stage_training_time_sums_its_sessions() {
+    RunStore store(store_test::fresh_dir("compute-seconds") + "/runs.sqlite");
+    const int64_t run = new_run(store);
+    store.set_run_status(run, RunStatus::Running);
+    store.begin_stage(run, "feature_alignment", 2, 100);
+    QVERIFY(std::isnan(store.stages(run)[0].compute_seconds));  // not ended yet
+    store.end_stage(run, "feature_alignment", RunStatus::Interrupted, 1.5);
+    QCOMPARE(store.stages(run)[0].compute_seconds, 1.5);
+    store.begin_stage(run, "feature_alignment", 2, 100);
+    QCOMPARE(store.stages(run)[0].compute_seconds, 1.5);  // kept while the next session runs
+    store.end_stage(run, "feature_alignment", RunStatus::Done, 2.25);
+    QCOMPARE(store.stages(run)[0].compute_seconds, 3.75);
+    store.end_stage(run, "feature_alignment", RunStatus::Done);
+    QCOMPARE(store.stages(run)[0].compute_seconds, 3.75);
+    store.end_stage(run, "feature_alignment", RunStatus::Done, std::nan(""));
+    QCOMPARE(store.stages(run)[0].compute_seconds, 3.75);
+    store.begin_stage(run, "fine_tuning", 3, 10);
+    store.end_stage(run, "fine_tuning", RunStatus::Failed);
+    QVERIFY(std::isnan(store.stages(run)[1].compute_seconds));  // never measured: not 0
+  }
+
   void metric_for_missing_run_is_an_error_naming_the_rows() {
     RunStore store(store_test::fresh_dir("fk") + "/runs.sqlite");
     store.add_metric(42, "stage2", 0, "loss", -1, 1.0);

@@ -205,6 +205,8 @@ class TestStoreMigration : public QObject {
     QCOMPARE(stages[0].status, std::string("done"));
     QCOMPARE(stages[1].status, std::string("interrupted"));
     QCOMPARE(stages[1].last_step, int64_t(4));
+    // Version 5: old stages have no recorded training time (NaN, not 0).
+    QVERIFY(std::isnan(stages[0].compute_seconds) && std::isnan(stages[1].compute_seconds));
 
     const auto metrics = store.metrics(1);
     QCOMPARE(metrics.size(), size_t(5));
@@ -292,7 +294,7 @@ class TestStoreMigration : public QObject {
     }
     {
       RunStore store(path);
-      QCOMPARE(store.schema_version(), 4);
+      QCOMPARE(store.schema_version(), adala::store::kSchemaVersion);
       QCOMPARE(store.list_runs().size(), size_t(4));
       QCOMPARE(store.find_run(1)->folder, std::string());  // no config artifact
       QCOMPARE(store.find_run(2)->folder, std::string("/data/runs/finished-1"));
@@ -310,7 +312,10 @@ class TestStoreMigration : public QObject {
       QCOMPARE(store.metrics(1).size(), size_t(5));
     }
     RawDb raw(path);
-    QCOMPARE(raw.integer("PRAGMA user_version"), 4LL);
+    QCOMPARE(raw.integer("PRAGMA user_version"), (long long)adala::store::kSchemaVersion);
+    QCOMPARE(raw.integer(
+                 "SELECT count(*) FROM pragma_table_info('stages') WHERE name = 'compute_seconds'"),
+             1LL);
     QCOMPARE(raw.scalar("SELECT folder FROM runs WHERE id = 2"),
              std::string("/data/runs/finished-1"));
     QCOMPARE(raw.integer("SELECT count(*) FROM runs WHERE folder IS NULL"), 2LL);
