@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include "app/gui/engine_worker.h"
+#include "app/gui/feature_worker.h"
 #include "app/gui/inspection_worker.h"
 #include "app/gui/run_process.h"
 
@@ -36,6 +37,9 @@ void registerMetaTypes() {
   qRegisterMetaType<ProbeRequest>();
   qRegisterMetaType<InspectorImage>();
   qRegisterMetaType<AttentionRows>();
+  qRegisterMetaType<FeatureRequest>();
+  qRegisterMetaType<FeatureMaps>();
+  qRegisterMetaType<ResolutionSweepData>();
 }
 
 EngineController::EngineController(const QString& dbPath, QObject* parent) : QObject(parent), dbPath_(dbPath) {
@@ -54,6 +58,20 @@ EngineController::EngineController(const QString& dbPath, QObject* parent) : QOb
   inspection_ = new InspectionWorker;
   inspection_->moveToThread(&inspectionThread_);
   connect(&inspectionThread_, &QThread::finished, inspection_, &QObject::deleteLater);
+  features_ = new FeatureWorker(dbPath_);
+  features_->moveToThread(&featureThread_);
+  connect(&featureThread_, &QThread::finished, features_, &QObject::deleteLater);
+  connect(features_, &FeatureWorker::mapsReady, this, &EngineController::featureMapsReady);
+  connect(features_, &FeatureWorker::mapsFailed, this, &EngineController::featureMapsFailed);
+  connect(features_, &FeatureWorker::sweepProgress, this, &EngineController::sweepProgress);
+  connect(features_, &FeatureWorker::sweepReady, this, [this](const ResolutionSweepData& d) {
+    sweepRunning_ = false;
+    emit sweepReady(d);
+  });
+  connect(features_, &FeatureWorker::sweepFailed, this, [this](const QString& m) {
+    sweepRunning_ = false;
+    emit sweepFailed(m);
+  });
 
   // Worker signals arrive queued (the workers live on other threads).
   connect(engine_, &EngineWorker::jobStarted, this, &EngineController::onWorkerStarted);
@@ -81,15 +99,21 @@ EngineController::EngineController(const QString& dbPath, QObject* parent) : QOb
   inspectionThread_.setObjectName(QStringLiteral("adala-inspection"));
   engineThread_.start();
   inspectionThread_.start(QThread::LowPriority);
+  featureThread_.setObjectName(QStringLiteral("adala-features"));
+  featureThread_.start(QThread::LowPriority);
 }
 
 EngineController::~EngineController() {
   shutdown();
   inspection_->latestLoad = ~quint64(0);  // stops a forward pass at its next progress check
+  features_->latestMaps = ~quint64(0);
+  features_->cancelSweep = true;
   engineThread_.quit();
   inspectionThread_.quit();
+  featureThread_.quit();
   engineThread_.wait();
   inspectionThread_.wait();
+  featureThread_.wait();
 }
 
 bool EngineController::processRunning() const { return process_ && process_->running(); }
@@ -258,6 +282,29 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
       inspection_, [worker, requestId, block, head, query] { worker->rows(requestId, block, head, query); },
       Qt::QueuedConnection);
 }
+
+void EngineController::requestFeatureMaps(const FeatureRequest& request) {
+  const quint64 generation = ++featureGeneration_;
+  features_->latestMaps = generation;
+  FeatureWorker* worker = features_;
+  QMetaObject::invokeMethod(
+      features_, [worker, generation, request] { worker->maps(generation, request); }, Qt::QueuedConnection);
+}
+
+void EngineController::requestResolutionSweep(qint64 runId, const QString& runDir, const QString& scales,
+                                              int limit) {
+  if (sweepRunning_) {
+    emit sweepFailed(tr("A resolution sweep is already running."));
+    return;
+  }
+  sweepRunning_ = true;
+  FeatureWorker* worker = features_;
+  QMetaObject::invokeMethod(
+      features_, [worker, runId, runDir, scales, limit] { worker->sweep(runId, runDir, scales, limit); },
+      Qt::QueuedConnection);
+}
+
+void EngineController::cancelResolutionSweep() { features_->cancelSweep = true; }
 
 FieldProblem EngineController::validateConfig(const QByteArray& json, const QList<int>& stages,
                                               const QString& baseDir) {

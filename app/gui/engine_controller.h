@@ -17,6 +17,7 @@
 #include <memory>
 #include <map>
 
+#include "widgets/feature_view.h"
 #include "widgets/run_types.h"
 #include "widgets/stage_launcher.h"
 
@@ -27,6 +28,7 @@ class JobControl;
 namespace adala::gui {
 
 class EngineWorker;
+class FeatureWorker;
 class InspectionWorker;
 class RunProcess;
 
@@ -63,6 +65,12 @@ class EngineController : public QObject {
   void cancelProbe();
   void requestRows(quint64 requestId, int block, int head, int query);
 
+  // The Features tab (its own thread): the newest map request wins; one sweep at a time.
+  void requestFeatureMaps(const adala::widgets::FeatureRequest& request);
+  void requestResolutionSweep(qint64 runId, const QString& runDir, const QString& scales, int limit);
+  void cancelResolutionSweep();
+  bool sweepRunning() const { return sweepRunning_; }
+
   // The engine's own validation of an experiment document for these stages.
   static adala::widgets::FieldProblem validateConfig(const QByteArray& json, const QList<int>& stages,
                                                      const QString& baseDir = QString());
@@ -85,6 +93,12 @@ class EngineController : public QObject {
   void probeFailed(const QString& message);
   void rowsReady(const adala::widgets::AttentionRows& rows);
 
+  void featureMapsReady(const adala::widgets::FeatureMaps& maps);
+  void featureMapsFailed(const QString& message);
+  void sweepProgress(double fraction);
+  void sweepReady(const adala::widgets::ResolutionSweepData& sweep);
+  void sweepFailed(const QString& message);
+
  private:
   void onWorkerStarted(const adala::widgets::JobState& state);
   void onWorkerFinished(const adala::widgets::JobState& state);
@@ -94,9 +108,12 @@ class EngineController : public QObject {
   void emitIdleWhenDone();
 
   QString dbPath_;
-  QThread engineThread_, inspectionThread_;
+  QThread engineThread_, inspectionThread_, featureThread_;
   EngineWorker* engine_ = nullptr;
   InspectionWorker* inspection_ = nullptr;
+  FeatureWorker* features_ = nullptr;
+  quint64 featureGeneration_ = 0;
+  bool sweepRunning_ = false;
   std::map<qint64, std::shared_ptr<adala::JobControl>> jobs_;  // queued + running
   RunProcess* process_ = nullptr;
   // Jobs that wait for a multi-process run to end, or for the engine to be idle to start one.

@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
                                  QStringLiteral("row,col"));
   const QCommandLineOption tab(
       {QStringLiteral("tab")},
-      QApplication::translate("main", "Central tab to show: summary, plot, health, inspector or scaling."),
+      QApplication::translate("main", "Central tab to show: summary, plot, health, inspector, scaling or features."),
       QStringLiteral("name"));
   const QCommandLineOption scalingCsv(
       {QStringLiteral("scaling-csv")},
@@ -338,7 +338,9 @@ int main(int argc, char** argv) {
       !window.openBenchmarkCsv(QFileInfo(cli.value(scalingCsv)).absoluteFilePath()))
     std::fprintf(stderr, "adala-workbench: cannot plot %s (see the Scaling tab)\n",
                  qPrintable(cli.value(scalingCsv)));
-  if (cli.isSet(tab)) {
+  if (cli.isSet(tab) && cli.value(tab) == QLatin1String("features")) {
+    window.showFeatures();
+  } else if (cli.isSet(tab)) {
     const QString name = cli.value(tab);
     window.showTab(name == QLatin1String("summary")     ? MainWindow::SummaryTab
                    : name == QLatin1String("inspector") ? MainWindow::InspectorTab

@@ -32,12 +32,14 @@
 #include "app/i18n/language.h"
 #endif
 #include "app/gui/engine_controller.h"
+#include "app/gui/feature_worker.h"
 #include "app/gui/scaling_panel.h"
 #include "app/gui/theme.h"
 #include "engine/train/stage_catalog.h"
 #include "resources/resources.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
+#include "widgets/feature_view.h"
 #include "widgets/health_heatmap.h"
 #include "widgets/run_browser.h"
 #include "widgets/run_summary_panel.h"
@@ -90,6 +92,10 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
                                       "softmax vs linear attention (Ctrl+5)"));
   segmentation_ = new SegmentationViewer(this);
   tabs_->addTab(segmentation_, tr("Segmentation"));
+  features_ = new FeatureView(this);
+  tabs_->addTab(features_, tr("Features"));
+  tabs_->setTabToolTip(tabs_->indexOf(features_), tr("Teacher vs student patch features of one image (PCA colour maps, "
+                                       "cosine similarity) and the resolution sweep of the run (Ctrl+8)"));
   setCentralWidget(tabs_);
 
   browser_ = new RunBrowser(this);
@@ -206,6 +212,8 @@ void MainWindow::buildMenus() {
   view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this,
                   [this] { showTab(ScalingTab); });
   view->addAction(tr("Se&gmentation viewer"), QKeySequence(tr("Ctrl+6")), this, &MainWindow::showSegmentation);
+  view->addAction(tr("&Features and resolution sweep"), QKeySequence(tr("Ctrl+8")), this,
+                  &MainWindow::showFeatures);
   auto* runsToggle = runsDock_->toggleViewAction();
   runsToggle->setShortcut(QKeySequence(tr("Ctrl+3")));
   view->addAction(runsToggle);
@@ -350,6 +358,20 @@ void MainWindow::connectController() {
   connect(c, &EngineController::probeFailed, inspector_, &AttentionInspector::onProbeFailed);
   connect(c, &EngineController::rowsReady, inspector_, &AttentionInspector::onRows);
 
+  connect(features_, &FeatureView::mapsRequested, c, &EngineController::requestFeatureMaps);
+  connect(features_, &FeatureView::sweepRequested, c, &EngineController::requestResolutionSweep);
+  connect(features_, &FeatureView::openImageRequested, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open an image"), QString(), tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)"));
+    if (!path.isEmpty()) features_->setImageFile(path);
+  });
+  connect(c, &EngineController::featureMapsReady, features_, &FeatureView::onMapsReady);
+  connect(c, &EngineController::featureMapsFailed, features_, &FeatureView::onMapsFailed);
+  connect(c, &EngineController::sweepProgress, features_, &FeatureView::onSweepProgress);
+  connect(c, &EngineController::sweepReady, features_, &FeatureView::setSweep);
+  connect(c, &EngineController::sweepReady, browser_, &RunBrowser::refresh);
+  connect(c, &EngineController::sweepFailed, features_, &FeatureView::onSweepFailed);
+
   connect(scaling_, &ScalingPanel::status, this, &MainWindow::updateStatus);
   connect(scaling_, &ScalingPanel::benchmarkRecorded, browser_, &RunBrowser::refresh);
   connect(browser_, &RunBrowser::runOpened, this, &MainWindow::openRun);
@@ -422,6 +444,7 @@ bool MainWindow::openRun(qint64 id) {
   }
   plotShowsLive_ = false;
   loadHealth(id);
+  loadFeatures(id);
   const auto checkpoints = runCheckpoints(id);
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
   QString summaryError;
@@ -494,6 +517,13 @@ void MainWindow::loadHealth(qint64 id) {
   QString error;
   if (!health_->loadRun(controller_->databasePath(), id, &error))
     updateStatus(tr("Cannot read the health metrics of run %1: %2").arg(id).arg(error));
+}
+
+void MainWindow::showFeatures() { tabs_->setCurrentWidget(features_); }
+
+void MainWindow::loadFeatures(qint64 id) {
+  features_->setRun(id, browser_->runDirOf(id), browser_->nameOf(id));
+  features_->setSweep(storedResolutionSweep(controller_->databasePath(), id));
 }
 
 void MainWindow::exportPlot() {

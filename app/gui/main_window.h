@@ -22,6 +22,7 @@ class QTabWidget;
 namespace adala::widgets {
 class AttentionInspector;
 class AttentionMsePlot;
+class FeatureView;
 class HealthHeatmap;
 class RunBrowser;
 class RunSummaryPanel;
@@ -50,6 +51,9 @@ class MainWindow : public QMainWindow {
   widgets::RunSummaryPanel* summaryPanel() const { return summary_; }
   widgets::SegmentationViewer* segmentationViewer() const { return segmentation_; }
   ScalingPanel* scalingPanel() const { return scaling_; }
+  widgets::FeatureView* featureView() const { return features_; }
+  // The Features tab: teacher vs student patch features and the resolution sweep (Ctrl+8).
+  void showFeatures();
   EngineController* controller() const { return controller_; }
   void showTab(Tab tab);
 
@@ -99,6 +103,8 @@ class MainWindow : public QMainWindow {
   void updateStatus(const QString& message);
   // The run's health rows into the Numerical health tab (errors go to the status bar).
   void loadHealth(qint64 id);
+  // The run's teacher and student into the Features tab, with its stored resolution sweep.
+  void loadFeatures(qint64 id);
   // The launcher shows the config a run was recorded with (before resuming it).
   void showRecordedConfig(qint64 id);
 
@@ -111,6 +117,7 @@ class MainWindow : public QMainWindow {
   widgets::RunSummaryPanel* summary_ = nullptr;
   widgets::SegmentationViewer* segmentation_ = nullptr;
   ScalingPanel* scaling_ = nullptr;
+  widgets::FeatureView* features_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
   QDockWidget* launcherDock_ = nullptr;
