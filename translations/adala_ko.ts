@@ -1195,6 +1195,26 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>&lt;tr&gt;&lt;td&gt;Ctrl+0&lt;/td&gt;&lt;td&gt;run summary (or the compare table)&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;Ctrl+0&lt;/td&gt;&lt;td&gt;실행 요약 (또는 비교 표)&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
+    <message>
+        <source>Loss &amp;&amp; lr</source>
+        <translation>손실 및 학습률</translation>
+    </message>
+    <message>
+        <source>Every stage&apos;s loss, training accuracy and learning rate (Ctrl+9)</source>
+        <translation>모든 단계의 손실, 학습 정확도, 학습률 (Ctrl+9)</translation>
+    </message>
+    <message>
+        <source>&amp;Loss and learning rate</source>
+        <translation>손실 및 학습률(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ctrl+9</source>
+        <translation>Ctrl+9</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Ctrl+9&lt;/td&gt;&lt;td&gt;every stage&apos;s loss and learning rate&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;Ctrl+9&lt;/td&gt;&lt;td&gt;모든 단계의 손실과 학습률&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::RunProcess</name>
@@ -3575,6 +3595,61 @@ value %3%4</source>
     <message>
         <source>Central tab to show: summary, plot, health, inspector, scaling or features.</source>
         <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기), scaling(스케일링) 또는 features(특징).</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::TrainingCurvesPlot</name>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>no run database in this build</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
+    </message>
+    <message>
+        <source>Open a run (or compare several) to see every stage&apos;s loss and learning rate.</source>
+        <translation>실행을 열면(또는 여러 실행을 비교하면) 모든 단계의 손실과 학습률이 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>These runs logged no loss or learning rate.</source>
+        <translation>이 실행들에는 기록된 손실이나 학습률이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Loss (log axis; training accuracy dashed, right axis, where the stage logs it) and learning rate of every stage, by step. Drag to pan, wheel to zoom, double-click to fit.</source>
+        <translation>모든 단계의 스텝별 손실(로그 축, 학습 정확도를 기록한 단계는 오른쪽 축에 점선으로 표시)과 학습률. 드래그로 이동, 휠로 확대/축소, 더블클릭으로 전체 보기.</translation>
+    </message>
+    <message>
+        <source>%1 · loss</source>
+        <translation>%1 · 손실</translation>
+    </message>
+    <message>
+        <source>%1 · learning rate</source>
+        <translation>%1 · 학습률</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>손실</translation>
+    </message>
+    <message>
+        <source>%1 · training accuracy</source>
+        <translation>%1 · 학습 정확도</translation>
+    </message>
+    <message>
+        <source>training accuracy</source>
+        <translation>학습 정확도</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>학습률</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
     </message>
 </context>
 </TS>

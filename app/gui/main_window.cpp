@@ -46,6 +46,7 @@
 #include "widgets/segmentation_results.h"
 #include "widgets/segmentation_viewer.h"
 #include "widgets/stage_launcher.h"
+#include "widgets/training_curves_plot.h"
 
 namespace adala::gui {
 
@@ -92,6 +93,9 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
                                       "softmax vs linear attention (Ctrl+5)"));
   segmentation_ = new SegmentationViewer(this);
   tabs_->addTab(segmentation_, tr("Segmentation"));
+  curves_ = new TrainingCurvesPlot(this);
+  tabs_->addTab(curves_, tr("Loss && lr"));
+  tabs_->setTabToolTip(tabs_->indexOf(curves_), tr("Every stage's loss, training accuracy and learning rate (Ctrl+9)"));
   features_ = new FeatureView(this);
   tabs_->addTab(features_, tr("Features"));
   tabs_->setTabToolTip(tabs_->indexOf(features_), tr("Teacher vs student patch features of one image (PCA colour maps, "
@@ -207,6 +211,7 @@ void MainWindow::buildMenus() {
   auto* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("Run s&ummary"), QKeySequence(tr("Ctrl+0")), this, [this] { showTab(SummaryTab); });
   view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
+  view->addAction(tr("&Loss and learning rate"), QKeySequence(tr("Ctrl+9")), this, &MainWindow::showTrainingCurves);
   view->addAction(tr("Numerical &health"), QKeySequence(tr("Ctrl+7")), this, [this] { showTab(HealthTab); });
   view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
   view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this,
@@ -307,6 +312,9 @@ void MainWindow::connectController() {
     browser_->refresh();
     // The heatmap follows the live run stage by stage (not step by step).
     if (live_.runId > 0 && health_->runId() == live_.runId) loadHealth(live_.runId);
+    // So do the loss and lr curves (one small read per stage change).
+    if (live_.runId > 0 && curves_->runs().size() == 1 && curves_->runs().first().runId == live_.runId)
+      curves_->loadRuns(controller_->databasePath(), {live_.runId});
   });
   connect(c, &EngineController::log, launcher_, &StageLauncher::onLog);
   connect(c, &EngineController::evaluation, this, [this](const EvalUpdate& e) {
@@ -332,6 +340,7 @@ void MainWindow::connectController() {
     browser_->refresh();
     if (s.runId > 0 && health_->runId() == s.runId) loadHealth(s.runId);
     if (s.runId > 0) summary_->loadRun(controller_->databasePath(), s.runId);
+    if (s.runId > 0) curves_->loadRuns(controller_->databasePath(), {s.runId});
     updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
   });
   connect(c, &EngineController::jobQueued, this, &MainWindow::updateRunActions);
@@ -447,6 +456,7 @@ bool MainWindow::openRun(qint64 id) {
   loadFeatures(id);
   const auto checkpoints = runCheckpoints(id);
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
+  curves_->loadRuns(controller_->databasePath(), {id});
   QString summaryError;
   if (!summary_->loadRun(controller_->databasePath(), id, &summaryError)) {
     showTab(PlotTab);
@@ -465,6 +475,7 @@ void MainWindow::compareRuns(const QList<qint64>& ids) {
     return;
   }
   plotShowsLive_ = false;
+  curves_->loadRuns(controller_->databasePath(), ids);
   if (!ids.isEmpty()) loadHealth(ids.first());
   showTab(PlotTab);
   QStringList names;
@@ -501,6 +512,10 @@ void MainWindow::showRecordedConfig(qint64 id) {
 #else
   Q_UNUSED(id);
 #endif
+}
+
+void MainWindow::showTrainingCurves() {
+  tabs_->setCurrentWidget(curves_);
 }
 
 void MainWindow::showLiveRun() {
@@ -635,6 +650,7 @@ void MainWindow::showShortcuts() {
          "</table>") +
           QStringLiteral("<table>") +
           tr("<tr><td>Ctrl+0</td><td>run summary (or the compare table)</td></tr>") +
+          tr("<tr><td>Ctrl+9</td><td>every stage's loss and learning rate</td></tr>") +
           tr("<tr><td>Ctrl+7</td><td>numerical health heatmap</td></tr>") +
           tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the viewer</td></tr>") +
           SegmentationViewer::shortcutRows() + QStringLiteral("</table>"));

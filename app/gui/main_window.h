@@ -26,6 +26,7 @@ class FeatureView;
 class HealthHeatmap;
 class RunBrowser;
 class RunSummaryPanel;
+class TrainingCurvesPlot;
 class SegmentationViewer;
 class StageLauncher;
 }  // namespace adala::widgets
@@ -49,6 +50,9 @@ class MainWindow : public QMainWindow {
   widgets::AttentionInspector* inspector() const { return inspector_; }
   widgets::RunBrowser* runBrowser() const { return browser_; }
   widgets::RunSummaryPanel* summaryPanel() const { return summary_; }
+  widgets::TrainingCurvesPlot* trainingCurves() const { return curves_; }
+  // The "Loss & lr" tab: every stage's loss, training accuracy and learning rate (Ctrl+9).
+  void showTrainingCurves();
   widgets::SegmentationViewer* segmentationViewer() const { return segmentation_; }
   ScalingPanel* scalingPanel() const { return scaling_; }
   widgets::FeatureView* featureView() const { return features_; }
@@ -115,6 +119,7 @@ class MainWindow : public QMainWindow {
   widgets::AttentionInspector* inspector_ = nullptr;
   widgets::RunBrowser* browser_ = nullptr;
   widgets::RunSummaryPanel* summary_ = nullptr;
+  widgets::TrainingCurvesPlot* curves_ = nullptr;
   widgets::SegmentationViewer* segmentation_ = nullptr;
   ScalingPanel* scaling_ = nullptr;
   widgets::FeatureView* features_ = nullptr;
