@@ -2465,10 +2465,6 @@ value %3%4</source>
         <translation>값</translation>
     </message>
     <message>
-        <source>Wall time: from the stage&apos;s start to its end, pauses included. Final loss, lr and training accuracy: the last logged step.</source>
-        <translation>경과 시간: 단계 시작부터 끝까지 (일시 정지 포함). 최종 손실, 학습률, 학습 정확도: 마지막으로 기록된 스텝의 값.</translation>
-    </message>
-    <message>
         <source>No run open</source>
         <translation>열린 실행 없음</translation>
     </message>
@@ -2543,6 +2539,10 @@ value %3%4</source>
     <message>
         <source>Notes: %1</source>
         <translation>메모: %1</translation>
+    </message>
+    <message>
+        <source>Wall time: from the stage&apos;s start to its end, pauses included. Compute: the time it trained; idle: the rest (paused, or between a cancel and the resume). Final loss, lr and training accuracy: the last logged step.</source>
+        <translation>경과 시간: 단계 시작부터 끝까지 (일시 정지 포함). 계산 시간: 실제로 학습한 시간, 유휴 시간: 나머지 (일시 정지, 또는 취소와 재개 사이). 최종 손실, 학습률, 학습 정확도: 마지막으로 기록된 스텝의 값.</translation>
     </message>
 </context>
 <context>
@@ -3650,6 +3650,109 @@ value %3%4</source>
     <message>
         <source>step</source>
         <translation>스텝</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::RunCompareTable</name>
+    <message>
+        <source>no run database in this build</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
+    </message>
+    <message>
+        <source>Show every config key</source>
+        <translation>모든 설정 키 표시</translation>
+    </message>
+    <message>
+        <source>Off: only the config keys whose values differ between the runs</source>
+        <translation>끄면: 실행 간에 값이 다른 설정 키만 표시</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Select two or more runs in the run list and press Compare.</source>
+        <translation>실행 목록에서 둘 이상의 실행을 선택하고 비교를 누르세요.</translation>
+    </message>
+    <message>
+        <source>Comparing runs %1</source>
+        <translation>실행 %1 비교</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>Teacher top-1</source>
+        <translation>교사 top-1</translation>
+    </message>
+    <message>
+        <source>not evaluated</source>
+        <translation>평가 안 됨</translation>
+    </message>
+    <message>
+        <source>Student top-1</source>
+        <translation>학생 top-1</translation>
+    </message>
+    <message>
+        <source>Gap (student − teacher)</source>
+        <translation>차이 (학생 − 교사)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>방법</translation>
+    </message>
+    <message>
+        <source>Feature map</source>
+        <translation>특징 맵</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>Run time</source>
+        <translation>실행 시간</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>%1 · wall time</source>
+        <translation>%1 · 경과 시간</translation>
+    </message>
+    <message>
+        <source>%1 · compute time</source>
+        <translation>%1 · 계산 시간</translation>
+    </message>
+    <message>
+        <source>%1 · final loss</source>
+        <translation>%1 · 최종 손실</translation>
+    </message>
+    <message>
+        <source>Config (every key; differing values highlighted)</source>
+        <translation>설정 (모든 키, 다른 값은 강조 표시)</translation>
+    </message>
+    <message>
+        <source>Config (only the keys that differ)</source>
+        <translation>설정 (값이 다른 키만)</translation>
+    </message>
+    <message>
+        <source>The runs&apos; configs are the same.</source>
+        <translation>실행들의 설정이 같습니다.</translation>
     </message>
 </context>
 </TS>

@@ -204,8 +204,7 @@ void RunSummaryPanel::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
 }
 
-namespace {
-QString statusLabel(const std::string& status) {
+QString RunSummaryPanel::statusText(const std::string& status) {
   if (status == "done") return RunSummaryPanel::tr("done");
   if (status == "running") return RunSummaryPanel::tr("running");
   if (status == "failed") return RunSummaryPanel::tr("failed");
@@ -213,7 +212,6 @@ QString statusLabel(const std::string& status) {
   if (status == "queued") return RunSummaryPanel::tr("queued");
   return orDash(status);
 }
-}  // namespace
 
 void RunSummaryPanel::retranslate() {
   teacherCaption_->setText(tr("Teacher top-1 (softmax attention)"));
@@ -226,8 +224,9 @@ void RunSummaryPanel::retranslate() {
                                       tr("Train accuracy")});
   config_->setHorizontalHeaderLabels({tr("Key"), tr("Value")});
   stages_->setToolTip(
-      tr("Wall time: from the stage's start to its end, pauses included. "
-         "Final loss, lr and training accuracy: the last logged step."));
+      tr("Wall time: from the stage's start to its end, pauses included. Compute: the time it "
+         "trained; idle: the rest (paused, or between a cancel and the resume). Final loss, lr "
+         "and training accuracy: the last logged step."));
 
   const store::RunOverview& o = overview_;
   if (!hasRun_) {
@@ -247,7 +246,7 @@ void RunSummaryPanel::retranslate() {
 
   title_->setText(tr("#%1 %2").arg(o.run.id).arg(QString::fromStdString(o.run.name)));
   QStringList facts;
-  facts << tr("status: %1").arg(statusLabel(o.run.status));
+  facts << tr("status: %1").arg(statusText(o.run.status));
   facts << tr("device: %1").arg(orDash(o.run.device));
   facts << tr("method: %1").arg(orDash(o.method));
   facts << (o.feature_map_default ? tr("feature map: %1 (default)") : tr("feature map: %1"))
@@ -274,7 +273,7 @@ void RunSummaryPanel::retranslate() {
   for (int r = 0; r < int(o.stages.size()); ++r) {
     const store::StageOverview& s = o.stages[size_t(r)];
     stages_->setItem(r, 0, cell(stageTitle(s.index)));
-    stages_->setItem(r, 1, cell(statusLabel(s.status)));
+    stages_->setItem(r, 1, cell(statusText(s.status)));
     stages_->setItem(
         r, 2, cell(tr("%1 / %2").arg(std::max<qint64>(s.last_step, 0)).arg(s.total_steps), right));
     stages_->setItem(r, 3, cell(durationText(s.wall_seconds), right));

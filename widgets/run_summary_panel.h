@@ -41,6 +41,7 @@ class RunSummaryPanel : public QWidget {
   static QString pointsText(double points);
   static QString durationText(double seconds);
   static QString numberText(double value);
+  static QString statusText(const std::string& status);  // "done" -> tr("done")
 
  protected:
   void changeEvent(QEvent* event) override;

@@ -19,6 +19,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
@@ -42,6 +43,7 @@
 #include "widgets/feature_view.h"
 #include "widgets/health_heatmap.h"
 #include "widgets/run_browser.h"
+#include "widgets/run_compare_table.h"
 #include "widgets/run_summary_panel.h"
 #include "widgets/segmentation_results.h"
 #include "widgets/segmentation_viewer.h"
@@ -77,7 +79,11 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   inspector_ = new AttentionInspector(this);
   tabs_ = new QTabWidget(this);
   summary_ = new RunSummaryPanel(this);
-  tabs_->addTab(summary_, tr("Summary"));
+  compare_ = new RunCompareTable(this);
+  summaryStack_ = new QStackedWidget(this);
+  summaryStack_->addWidget(summary_);
+  summaryStack_->addWidget(compare_);
+  tabs_->addTab(summaryStack_, tr("Summary"));
   tabs_->setTabToolTip(SummaryTab, tr("The opened run: teacher and student top-1, the gap, "
                                       "each stage's time and final loss, its config (Ctrl+0)"));
   tabs_->addTab(plot_, tr("Attention MSE"));
@@ -457,6 +463,7 @@ bool MainWindow::openRun(qint64 id) {
   const auto checkpoints = runCheckpoints(id);
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
   curves_->loadRuns(controller_->databasePath(), {id});
+  summaryStack_->setCurrentWidget(summary_);
   QString summaryError;
   if (!summary_->loadRun(controller_->databasePath(), id, &summaryError)) {
     showTab(PlotTab);
@@ -477,7 +484,16 @@ void MainWindow::compareRuns(const QList<qint64>& ids) {
   plotShowsLive_ = false;
   curves_->loadRuns(controller_->databasePath(), ids);
   if (!ids.isEmpty()) loadHealth(ids.first());
-  showTab(PlotTab);
+  // The compare table first (results and the config diff), in the Summary tab.
+  QString compareError;
+  if (compare_->loadRuns(controller_->databasePath(), ids, &compareError)) {
+    summaryStack_->setCurrentWidget(compare_);
+    showTab(SummaryTab);
+  } else {
+    showTab(PlotTab);
+    updateStatus(tr("Cannot compare: %1").arg(compareError));
+    return;
+  }
   QStringList names;
   for (qint64 id : ids) names << QString::number(id);
   updateStatus(tr("Comparing runs %1.").arg(names.join(QStringLiteral(", "))));

@@ -17,6 +17,7 @@
 class QAction;
 class QDockWidget;
 class QLabel;
+class QStackedWidget;
 class QTabWidget;
 
 namespace adala::widgets {
@@ -25,6 +26,7 @@ class AttentionMsePlot;
 class FeatureView;
 class HealthHeatmap;
 class RunBrowser;
+class RunCompareTable;
 class RunSummaryPanel;
 class TrainingCurvesPlot;
 class SegmentationViewer;
@@ -50,6 +52,8 @@ class MainWindow : public QMainWindow {
   widgets::AttentionInspector* inspector() const { return inspector_; }
   widgets::RunBrowser* runBrowser() const { return browser_; }
   widgets::RunSummaryPanel* summaryPanel() const { return summary_; }
+  // The Summary tab's view of several runs (compareRuns): results and the config diff.
+  widgets::RunCompareTable* compareTable() const { return compare_; }
   widgets::TrainingCurvesPlot* trainingCurves() const { return curves_; }
   // The "Loss & lr" tab: every stage's loss, training accuracy and learning rate (Ctrl+9).
   void showTrainingCurves();
@@ -119,6 +123,8 @@ class MainWindow : public QMainWindow {
   widgets::AttentionInspector* inspector_ = nullptr;
   widgets::RunBrowser* browser_ = nullptr;
   widgets::RunSummaryPanel* summary_ = nullptr;
+  widgets::RunCompareTable* compare_ = nullptr;
+  QStackedWidget* summaryStack_ = nullptr;  // summary_ or compare_
   widgets::TrainingCurvesPlot* curves_ = nullptr;
   widgets::SegmentationViewer* segmentation_ = nullptr;
   ScalingPanel* scaling_ = nullptr;

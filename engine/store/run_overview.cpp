@@ -108,6 +108,11 @@ RunOverview load_run_overview(RunStore& store, int64_t run) {
     st.started_at = s.started_at;
     st.ended_at = s.ended_at;
     st.wall_seconds = seconds_between(s.started_at, s.ended_at);
+    // Training time as the stage recorded it; the rest of its wall time it stood still (paused,
+    // or between a cancel and the resume).
+    st.compute_seconds = s.compute_seconds;
+    if (std::isfinite(st.compute_seconds) && std::isfinite(st.wall_seconds))
+      st.idle_seconds = std::max(0.0, st.wall_seconds - st.compute_seconds);
     o.stages.push_back(st);
   }
   for (const auto& m : store.final_metrics(run)) {

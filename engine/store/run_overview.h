@@ -25,8 +25,9 @@ struct StageOverview {
   int64_t total_steps = 0, last_step = -1;
   std::string started_at, ended_at;
   double wall_seconds = kNone;  // ended_at - started_at; NaN while running or never ended
-  // Time spent training and time the stage stood still (paused, or between a cancel and the
-  // resume): NaN where the database does not record them.
+  // Time spent training (StageInfo::compute_seconds) and the rest of the wall time, when the
+  // stage stood still (paused, or between a cancel and the resume): NaN where the database
+  // does not record them (stages before schema v5, or never ended).
   double compute_seconds = kNone, idle_seconds = kNone;
   // The last logged value of the stage's loss, learning rate and training accuracy (NaN: none).
   int64_t final_step = -1;

@@ -5,6 +5,7 @@
 // shows its summary first.
 #include <QtTest/QtTest>
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QLocale>
 #include <QTabWidget>
@@ -18,6 +19,7 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
+#include "widgets/run_compare_table.h"
 #include "widgets/run_summary_panel.h"
 
 using namespace adala;
@@ -53,7 +55,8 @@ int64_t writeRun(store::RunStore& db, const std::string& config, bool evaluated,
       if (stage == 3) db.add_metric(run, name, step, "train_acc", -1, accAt(step));
       db.add_metric(run, name, step, "block_mse", 0, 0.5);  // per block: not a stage's loss
     }
-    db.end_stage(run, name, store::RunStatus::Done);
+    // Stage 3 records its training time (12.5 s), Stage 1 none (as before schema v5).
+    db.end_stage(run, name, store::RunStatus::Done, stage == 3 ? 12.5 : -1.0);
   }
   if (evaluated) {
     db.add_evaluation(run, stage_name(0), "top1", teacher);
@@ -77,6 +80,7 @@ class TestGuiSummary : public QObject {
   Q_OBJECT
   QString dir_, db_;
   int64_t evaluated_ = 0, plain_ = 0;
+  QList<qint64> three_;
 
  private slots:
   void initTestCase() {
@@ -87,6 +91,10 @@ class TestGuiSummary : public QObject {
     store::RunStore db(db_.toStdString());
     evaluated_ = writeRun(db, configJson(3e-4, 8), true, 0.89312, 0.86217);
     plain_ = writeRun(db, configJson(3e-4, 8), false, 0, 0);
+    // Three runs whose configs differ in exactly two keys: the Stage-3 lr and the LoRA rank.
+    three_ << writeRun(db, configJson(3e-4, 8), true, 0.9, 0.85)
+           << writeRun(db, configJson(1e-4, 8), true, 0.9, 0.875)
+           << writeRun(db, configJson(3e-4, 16), false, 0, 0);
   }
 
   void panel_shows_the_databases_top1_and_gap() {
@@ -124,6 +132,11 @@ class TestGuiSummary : public QObject {
       const auto lr = db.metrics(evaluated_, stage_name(stage), "lr");
       QCOMPARE(stages->item(row, 7)->text(), QLocale().toString(lr.back().value, 'g', 4));
     }
+    // Training time where the stage recorded it, "—" where not.
+    QVERIFY(!stages->isColumnHidden(4));
+    QCOMPARE(stages->item(1, 4)->text(), QStringLiteral("12.5 s"));
+    QCOMPARE(stages->item(0, 4)->text(), QString(QChar(0x2014)));
+    QCOMPARE(panel.overview().stages[1].compute_seconds, 12.5);
     QCOMPARE(stages->item(1, 8)->text(), expectedPercent(accAt(30)));  // 70.00 %
     QCOMPARE(stages->item(0, 8)->text(), QString(QChar(0x2014)));      // Stage 1 logs none
 
@@ -161,6 +174,41 @@ class TestGuiSummary : public QObject {
     QCOMPARE(panel.teacherText(), QString(QChar(0x2014)));
   }
 
+  void compare_lists_exactly_the_differing_config_keys() {
+    RunCompareTable table;
+    QVERIFY(table.loadRuns(db_, three_));
+    QCOMPARE(table.configPaths(), (QStringList{"lora_rank", "stages.fine_tuning.lr"}));
+    QCOMPARE(table.cellText("lora_rank", 0), QStringLiteral("8"));
+    QCOMPARE(table.cellText("lora_rank", 1), QStringLiteral("8"));
+    QCOMPARE(table.cellText("lora_rank", 2), QStringLiteral("16"));
+    QCOMPARE(table.cellText("stages.fine_tuning.lr", 0), QStringLiteral("0.0003"));
+    QCOMPARE(table.cellText("stages.fine_tuning.lr", 1), QStringLiteral("0.0001"));
+    QCOMPARE(table.cellText("stages.fine_tuning.lr", 2), QStringLiteral("0.0003"));
+    for (int run = 0; run < 3; ++run) {
+      QVERIFY(table.cellHighlighted("lora_rank", run));
+      QVERIFY(table.cellHighlighted("stages.fine_tuning.lr", run));
+    }
+    // Results from the evaluations; the unevaluated run says so.
+    QCOMPARE(table.cellText("Teacher top-1", 0), QStringLiteral("90.00 %"));
+    QCOMPARE(table.cellText("Student top-1", 1), QStringLiteral("87.50 %"));
+    QCOMPARE(table.cellText("Gap (student − teacher)", 1), QString(QChar(0x2212)) + "2.50 pt");
+    QCOMPARE(table.cellText("Student top-1", 2), QStringLiteral("not evaluated"));
+    QCOMPARE(table.cellText("Gap (student − teacher)", 2), QString(QChar(0x2014)));
+    QCOMPARE(table.cellText(stageTitle(3) + " · compute time", 0), QStringLiteral("12.5 s"));
+
+    // Every key: the shared ones too, not highlighted.
+    table.showAllBox()->click();
+    const QStringList all = table.configPaths();
+    store::RunStore db(db_.toStdString(), store::OpenMode::ReadOnly);
+    QCOMPARE(all.size(), int(store::flatten_config(db.find_run(three_[0])->config_json).size()));
+    QVERIFY(all.contains("seed") && all.contains("lora_rank") && all.contains("model.feature_map"));
+    QCOMPARE(table.cellText("seed", 2), QStringLiteral("3"));
+    QVERIFY(!table.cellHighlighted("seed", 0));
+    QVERIFY(table.cellHighlighted("lora_rank", 2));
+    table.setShowAllKeys(false);
+    QCOMPARE(table.configPaths().size(), 2);
+  }
+
   void opening_a_run_shows_its_summary_first() {
     EngineController controller(db_);
     MainWindow window(&controller);
@@ -168,7 +216,7 @@ class TestGuiSummary : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
-    QCOMPARE(tabs->widget(MainWindow::SummaryTab), static_cast<QWidget*>(window.summaryPanel()));
+    QVERIFY(tabs->widget(MainWindow::SummaryTab)->isAncestorOf(window.summaryPanel()));
     QCOMPARE(tabs->tabText(MainWindow::SummaryTab), QStringLiteral("Summary"));
     window.showTab(MainWindow::PlotTab);
     QVERIFY(window.openRun(evaluated_));
@@ -180,6 +228,15 @@ class TestGuiSummary : public QObject {
     window.showTab(MainWindow::PlotTab);
     QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
     QCOMPARE(tabs->currentIndex(), int(MainWindow::SummaryTab));
+    // Compare: the Summary tab shows the compare table; opening one run brings the summary back.
+    window.showTab(MainWindow::PlotTab);
+    window.compareRuns(three_);
+    QCOMPARE(tabs->currentIndex(), int(MainWindow::SummaryTab));
+    QVERIFY(window.compareTable()->isVisible());
+    QVERIFY(!window.summaryPanel()->isVisible());
+    QCOMPARE(window.compareTable()->configPaths().size(), 2);
+    QVERIFY(window.openRun(evaluated_));
+    QVERIFY(window.summaryPanel()->isVisible());
   }
 };
 
