@@ -62,7 +62,7 @@ FeatureView::FeatureView(QWidget* parent) : QWidget(parent) {
   bar->addWidget(runLabel_, 1);
   bar->addWidget(new QLabel(tr("Image:"), this));
   index_ = new QSpinBox(this);
-  index_->setRange(0, 0);
+  index_->setRange(0, 999999);  // until the run's data set says how many images it has
   index_->setToolTip(tr("An image of the run's evaluation data, by index"));
   index_->setAccessibleName(tr("Image index"));
   bar->addWidget(index_);
@@ -286,9 +286,15 @@ void FeatureView::redrawSweep() {
                                        color, color, 8));
     g->setData(x, y, true);
     for (int i = 0; i < x.size(); ++i) {
+      // The higher of the two values at a resolution is labelled above its point, the lower
+      // below (lines that cross never stack their labels).
+      double other = -1.0;
+      for (const auto& p : sweep_.points)
+        if (p.resolution == int(x[i])) other = line.teacher ? p.studentTop1 : p.teacherTop1;
+      const bool above = other < 0 || y[i] > 100.0 * other || (y[i] == 100.0 * other && line.teacher);
       auto* label = new QCPItemText(plot_);
       label->position->setCoords(x[i], y[i]);
-      label->setPositionAlignment(line.teacher ? (Qt::AlignBottom | Qt::AlignHCenter) : (Qt::AlignTop | Qt::AlignHCenter));
+      label->setPositionAlignment(above ? (Qt::AlignBottom | Qt::AlignHCenter) : (Qt::AlignTop | Qt::AlignHCenter));
       label->setPadding(QMargins(0, 4, 0, 4));
       label->setText(QString::number(y[i], 'f', 1));
       label->setColor(color);

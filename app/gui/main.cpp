@@ -15,6 +15,7 @@
 #include <QTimer>
 
 #include <QSocketNotifier>
+#include <QSpinBox>
 
 #include <csignal>
 #include <cstdio>
@@ -32,6 +33,7 @@
 #include "resources/resources.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/attention_mse_plot.h"
+#include "widgets/feature_view.h"
 #include "widgets/segmentation_viewer.h"
 #include "widgets/stage_launcher.h"
 
@@ -339,7 +341,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "adala-workbench: cannot plot %s (see the Scaling tab)\n",
                  qPrintable(cli.value(scalingCsv)));
   if (cli.isSet(tab) && cli.value(tab) == QLatin1String("features")) {
-    window.showFeatures();
+    window.showFeatures();  // --dataset-index picks the Features tab's image too
+    if (cli.isSet(item)) window.featureView()->indexBox()->setValue(cli.value(item).toInt());
   } else if (cli.isSet(tab)) {
     const QString name = cli.value(tab);
     window.showTab(name == QLatin1String("summary")     ? MainWindow::SummaryTab
