@@ -46,6 +46,16 @@
     </message>
 </context>
 <context>
+    <name>adala::widgets::FeatureView</name>
+    <message numerus="yes">
+        <source>Top-1 on %n evaluation image(s) at each resolution.</source>
+        <translation>
+            <numerusform>Top-1 on %n evaluation image at each resolution.</numerusform>
+            <numerusform>Top-1 on %n evaluation images at each resolution.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::RunBrowser</name>
     <message numerus="yes">
         <source>benchmark · %n point(s)</source>

@@ -650,6 +650,10 @@
         <source>no CUDA GPU here (this build&apos;s LibTorch is for CPUs, or no GPU is visible): choose auto or cpu</source>
         <translation>여기에는 CUDA GPU가 없습니다(이 빌드의 LibTorch는 CPU용이거나 보이는 GPU가 없습니다): auto 또는 cpu를 선택하세요</translation>
     </message>
+    <message>
+        <source>A resolution sweep is already running.</source>
+        <translation>해상도 스윕이 이미 실행 중입니다.</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::EngineWorker</name>
@@ -668,6 +672,21 @@
     <message>
         <source>%1; resumable from its last checkpoint</source>
         <translation>%1; 마지막 체크포인트에서 이어서 실행할 수 있습니다</translation>
+    </message>
+</context>
+<context>
+    <name>adala::gui::FeatureWorker</name>
+    <message>
+        <source>Cannot compare the features: %1</source>
+        <translation>특징을 비교할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Resolution sweep cancelled.</source>
+        <translation>해상도 스윕이 취소되었습니다.</translation>
+    </message>
+    <message>
+        <source>Resolution sweep failed: %1</source>
+        <translation>해상도 스윕 실패: %1</translation>
     </message>
 </context>
 <context>
@@ -1214,6 +1233,22 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>&lt;tr&gt;&lt;td&gt;Ctrl+9&lt;/td&gt;&lt;td&gt;every stage&apos;s loss and learning rate&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;Ctrl+9&lt;/td&gt;&lt;td&gt;모든 단계의 손실과 학습률&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source>Features</source>
+        <translation>특징</translation>
+    </message>
+    <message>
+        <source>Teacher vs student patch features of one image (PCA colour maps, cosine similarity) and the resolution sweep of the run (Ctrl+8)</source>
+        <translation>이미지 한 장에 대한 교사와 학생의 패치 특징 비교(PCA 색상 맵, 코사인 유사도)와 실행의 해상도 스윕 (Ctrl+8)</translation>
+    </message>
+    <message>
+        <source>&amp;Features and resolution sweep</source>
+        <translation>특징 및 해상도 스윕(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Ctrl+8</source>
+        <translation>Ctrl+8</translation>
     </message>
 </context>
 <context>
@@ -2091,6 +2126,147 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::widgets::FeatureView</name>
+    <message>
+        <source>cosine</source>
+        <translation>코사인</translation>
+    </message>
+    <message>
+        <source>≤ 0</source>
+        <translation>≤ 0</translation>
+    </message>
+    <message>
+        <source>Open a run (run list) to compare its teacher&apos;s and student&apos;s features.</source>
+        <translation>교사와 학생의 특징을 비교하려면 실행 목록에서 실행을 여세요.</translation>
+    </message>
+    <message>
+        <source>Image:</source>
+        <translation>이미지:</translation>
+    </message>
+    <message>
+        <source>An image of the run&apos;s evaluation data, by index</source>
+        <translation>실행 평가 데이터의 이미지 (인덱스로 선택)</translation>
+    </message>
+    <message>
+        <source>Image index</source>
+        <translation>이미지 인덱스</translation>
+    </message>
+    <message>
+        <source>Image file…</source>
+        <translation>이미지 파일…</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>입력</translation>
+    </message>
+    <message>
+        <source>Teacher PCA (softmax)</source>
+        <translation>교사 PCA (softmax)</translation>
+    </message>
+    <message>
+        <source>Student PCA (linear)</source>
+        <translation>학생 PCA (linear)</translation>
+    </message>
+    <message>
+        <source>Cosine similarity per patch</source>
+        <translation>패치별 코사인 유사도</translation>
+    </message>
+    <message>
+        <source>PCA fitted on the teacher&apos;s final patch features and applied to both; RGB = PC1, PC2, PC3 on the teacher&apos;s range, so equal colours mean equal projections.</source>
+        <translation>PCA는 교사의 최종 패치 특징으로 맞추고 양쪽에 적용합니다. RGB = 교사 범위 기준의 PC1, PC2, PC3이므로 같은 색은 같은 투영을 뜻합니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Resolution sweep&lt;/b&gt;</source>
+        <translation>&lt;b&gt;해상도 스윕&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>Scales:</source>
+        <translation>배율:</translation>
+    </message>
+    <message>
+        <source>Multiples of the training resolution</source>
+        <translation>학습 해상도의 배수</translation>
+    </message>
+    <message>
+        <source>Images:</source>
+        <translation>이미지 수:</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>The first N evaluation images (all: the whole set)</source>
+        <translation>평가 이미지의 처음 N장 (전체: 전체 집합)</translation>
+    </message>
+    <message>
+        <source>Run resolution sweep</source>
+        <translation>해상도 스윕 실행</translation>
+    </message>
+    <message>
+        <source>input resolution (pixels per side)</source>
+        <translation>입력 해상도 (한 변의 픽셀 수)</translation>
+    </message>
+    <message>
+        <source>top-1 (%)</source>
+        <translation>top-1 (%)</translation>
+    </message>
+    <message>
+        <source>Resolution sweep running…</source>
+        <translation>해상도 스윕 실행 중…</translation>
+    </message>
+    <message>
+        <source>Run %1 has no folder: nothing to compare.</source>
+        <translation>실행 %1에 폴더가 없어 비교할 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2)</source>
+        <translation>실행 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Computing the features of %1…</source>
+        <translation>%1의 특징을 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>item %1</source>
+        <translation>항목 %1</translation>
+    </message>
+    <message>
+        <source>%1 · %2x%3 patches · teacher %4 · student %5</source>
+        <translation>%1 · 패치 %2x%3 · 교사 %4 · 학생 %5</translation>
+    </message>
+    <message>
+        <source>Mean cosine similarity (teacher vs student): %1   (lowest patch %2)</source>
+        <translation>평균 코사인 유사도 (교사 대 학생): %1   (최저 패치 %2)</translation>
+    </message>
+    <message>
+        <source>PC%1 %2%</source>
+        <translation>PC%1 %2%</translation>
+    </message>
+    <message>
+        <source>Teacher PCA explained variance ratio: %1 (%2% in all)</source>
+        <translation>교사 PCA 설명 분산 비율: %1 (합계 %2%)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Top-1 on %n evaluation image(s) at each resolution.</source>
+        <translation>
+            <numerusform>각 해상도에서 평가 이미지 %n장의 top-1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resolution sweep running… %1%</source>
+        <translation>해상도 스윕 실행 중… %1%</translation>
+    </message>
+    <message>
+        <source>teacher (softmax)</source>
+        <translation>교사 (softmax)</translation>
+    </message>
+    <message>
+        <source>student (linear)</source>
+        <translation>학생 (linear)</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::HealthHeatmap</name>
     <message>
         <source>Stage:</source>
@@ -2344,6 +2520,109 @@ value %3%4</source>
     <message>
         <source>paused</source>
         <translation>일시 정지됨</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::RunCompareTable</name>
+    <message>
+        <source>no run database in this build</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
+    </message>
+    <message>
+        <source>Show every config key</source>
+        <translation>모든 설정 키 표시</translation>
+    </message>
+    <message>
+        <source>Off: only the config keys whose values differ between the runs</source>
+        <translation>끄면: 실행 간에 값이 다른 설정 키만 표시</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>Select two or more runs in the run list and press Compare.</source>
+        <translation>실행 목록에서 둘 이상의 실행을 선택하고 비교를 누르세요.</translation>
+    </message>
+    <message>
+        <source>Comparing runs %1</source>
+        <translation>실행 %1 비교</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>Teacher top-1</source>
+        <translation>교사 top-1</translation>
+    </message>
+    <message>
+        <source>not evaluated</source>
+        <translation>평가 안 됨</translation>
+    </message>
+    <message>
+        <source>Student top-1</source>
+        <translation>학생 top-1</translation>
+    </message>
+    <message>
+        <source>Gap (student − teacher)</source>
+        <translation>차이 (학생 − 교사)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>방법</translation>
+    </message>
+    <message>
+        <source>Feature map</source>
+        <translation>특징 맵</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>장치</translation>
+    </message>
+    <message>
+        <source>Run time</source>
+        <translation>실행 시간</translation>
+    </message>
+    <message>
+        <source>Stages</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>%1 · wall time</source>
+        <translation>%1 · 경과 시간</translation>
+    </message>
+    <message>
+        <source>%1 · compute time</source>
+        <translation>%1 · 계산 시간</translation>
+    </message>
+    <message>
+        <source>%1 · final loss</source>
+        <translation>%1 · 최종 손실</translation>
+    </message>
+    <message>
+        <source>Config (every key; differing values highlighted)</source>
+        <translation>설정 (모든 키, 다른 값은 강조 표시)</translation>
+    </message>
+    <message>
+        <source>Config (only the keys that differ)</source>
+        <translation>설정 (값이 다른 키만)</translation>
+    </message>
+    <message>
+        <source>The runs&apos; configs are the same.</source>
+        <translation>실행들의 설정이 같습니다.</translation>
     </message>
 </context>
 <context>
@@ -3484,6 +3763,61 @@ value %3%4</source>
     </message>
 </context>
 <context>
+    <name>adala::widgets::TrainingCurvesPlot</name>
+    <message>
+        <source>#%1 %2</source>
+        <translation>#%1 %2</translation>
+    </message>
+    <message>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <source>no run database in this build</source>
+        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
+    </message>
+    <message>
+        <source>Open a run (or compare several) to see every stage&apos;s loss and learning rate.</source>
+        <translation>실행을 열면(또는 여러 실행을 비교하면) 모든 단계의 손실과 학습률이 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>These runs logged no loss or learning rate.</source>
+        <translation>이 실행들에는 기록된 손실이나 학습률이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Loss (log axis; training accuracy dashed, right axis, where the stage logs it) and learning rate of every stage, by step. Drag to pan, wheel to zoom, double-click to fit.</source>
+        <translation>모든 단계의 스텝별 손실(로그 축, 학습 정확도를 기록한 단계는 오른쪽 축에 점선으로 표시)과 학습률. 드래그로 이동, 휠로 확대/축소, 더블클릭으로 전체 보기.</translation>
+    </message>
+    <message>
+        <source>%1 · loss</source>
+        <translation>%1 · 손실</translation>
+    </message>
+    <message>
+        <source>%1 · learning rate</source>
+        <translation>%1 · 학습률</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>손실</translation>
+    </message>
+    <message>
+        <source>%1 · training accuracy</source>
+        <translation>%1 · 학습 정확도</translation>
+    </message>
+    <message>
+        <source>training accuracy</source>
+        <translation>학습 정확도</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>학습률</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::ZoomImagePane</name>
     <message>
         <source>no image</source>
@@ -3595,164 +3929,6 @@ value %3%4</source>
     <message>
         <source>Central tab to show: summary, plot, health, inspector, scaling or features.</source>
         <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기), scaling(스케일링) 또는 features(특징).</translation>
-    </message>
-</context>
-<context>
-    <name>adala::widgets::TrainingCurvesPlot</name>
-    <message>
-        <source>#%1 %2</source>
-        <translation>#%1 %2</translation>
-    </message>
-    <message>
-        <source>#%1</source>
-        <translation>#%1</translation>
-    </message>
-    <message>
-        <source>no run database in this build</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
-    </message>
-    <message>
-        <source>Open a run (or compare several) to see every stage&apos;s loss and learning rate.</source>
-        <translation>실행을 열면(또는 여러 실행을 비교하면) 모든 단계의 손실과 학습률이 표시됩니다.</translation>
-    </message>
-    <message>
-        <source>These runs logged no loss or learning rate.</source>
-        <translation>이 실행들에는 기록된 손실이나 학습률이 없습니다.</translation>
-    </message>
-    <message>
-        <source>Loss (log axis; training accuracy dashed, right axis, where the stage logs it) and learning rate of every stage, by step. Drag to pan, wheel to zoom, double-click to fit.</source>
-        <translation>모든 단계의 스텝별 손실(로그 축, 학습 정확도를 기록한 단계는 오른쪽 축에 점선으로 표시)과 학습률. 드래그로 이동, 휠로 확대/축소, 더블클릭으로 전체 보기.</translation>
-    </message>
-    <message>
-        <source>%1 · loss</source>
-        <translation>%1 · 손실</translation>
-    </message>
-    <message>
-        <source>%1 · learning rate</source>
-        <translation>%1 · 학습률</translation>
-    </message>
-    <message>
-        <source>loss</source>
-        <translation>손실</translation>
-    </message>
-    <message>
-        <source>%1 · training accuracy</source>
-        <translation>%1 · 학습 정확도</translation>
-    </message>
-    <message>
-        <source>training accuracy</source>
-        <translation>학습 정확도</translation>
-    </message>
-    <message>
-        <source>learning rate</source>
-        <translation>학습률</translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation>스텝</translation>
-    </message>
-</context>
-<context>
-    <name>adala::widgets::RunCompareTable</name>
-    <message>
-        <source>no run database in this build</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
-    </message>
-    <message>
-        <source>Show every config key</source>
-        <translation>모든 설정 키 표시</translation>
-    </message>
-    <message>
-        <source>Off: only the config keys whose values differ between the runs</source>
-        <translation>끄면: 실행 간에 값이 다른 설정 키만 표시</translation>
-    </message>
-    <message>
-        <source>#%1</source>
-        <translation>#%1</translation>
-    </message>
-    <message>
-        <source>Select two or more runs in the run list and press Compare.</source>
-        <translation>실행 목록에서 둘 이상의 실행을 선택하고 비교를 누르세요.</translation>
-    </message>
-    <message>
-        <source>Comparing runs %1</source>
-        <translation>실행 %1 비교</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>실행</translation>
-    </message>
-    <message>
-        <source>#%1 %2</source>
-        <translation>#%1 %2</translation>
-    </message>
-    <message>
-        <source>Results</source>
-        <translation>결과</translation>
-    </message>
-    <message>
-        <source>Teacher top-1</source>
-        <translation>교사 top-1</translation>
-    </message>
-    <message>
-        <source>not evaluated</source>
-        <translation>평가 안 됨</translation>
-    </message>
-    <message>
-        <source>Student top-1</source>
-        <translation>학생 top-1</translation>
-    </message>
-    <message>
-        <source>Gap (student − teacher)</source>
-        <translation>차이 (학생 − 교사)</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>상태</translation>
-    </message>
-    <message>
-        <source>Method</source>
-        <translation>방법</translation>
-    </message>
-    <message>
-        <source>Feature map</source>
-        <translation>특징 맵</translation>
-    </message>
-    <message>
-        <source>Device</source>
-        <translation>장치</translation>
-    </message>
-    <message>
-        <source>Run time</source>
-        <translation>실행 시간</translation>
-    </message>
-    <message>
-        <source>Stages</source>
-        <translation>단계</translation>
-    </message>
-    <message>
-        <source>%1 · wall time</source>
-        <translation>%1 · 경과 시간</translation>
-    </message>
-    <message>
-        <source>%1 · compute time</source>
-        <translation>%1 · 계산 시간</translation>
-    </message>
-    <message>
-        <source>%1 · final loss</source>
-        <translation>%1 · 최종 손실</translation>
-    </message>
-    <message>
-        <source>Config (every key; differing values highlighted)</source>
-        <translation>설정 (모든 키, 다른 값은 강조 표시)</translation>
-    </message>
-    <message>
-        <source>Config (only the keys that differ)</source>
-        <translation>설정 (값이 다른 키만)</translation>
-    </message>
-    <message>
-        <source>The runs&apos; configs are the same.</source>
-        <translation>실행들의 설정이 같습니다.</translation>
     </message>
 </context>
 </TS>
