@@ -505,7 +505,19 @@ void AttentionMsePlot::changeEvent(QEvent* event) {
   QWidget::changeEvent(event);
 }
 
+namespace {
+// A tab page that has never been shown (another tab was current from the start) has no
+// geometry yet: lay it out at the size its tab would give it, so an export is what the tab shows.
+void layOutForExport(QWidget* page) {
+  QWidget* parent = page->parentWidget();
+  if (page->isVisible() || !parent || page->size() == parent->size()) return;
+  page->resize(parent->size());
+  if (page->layout()) page->layout()->activate();
+}
+}  // namespace
+
 bool AttentionMsePlot::exportPng(const QString& path) {
+  layOutForExport(this);
   for (auto* p : {curves_, bars_, feature_}) p->replot(QCustomPlot::rpImmediateRefresh);
   return plotArea_->grab().save(path, "PNG");
 }
@@ -520,6 +532,7 @@ bool AttentionMsePlot::svgAvailable() {
 
 bool AttentionMsePlot::exportSvg(const QString& path) {
 #ifdef ADALA_HAVE_QTSVG
+  layOutForExport(this);
   QSvgGenerator svg;
   svg.setFileName(path);
   svg.setSize(plotArea_->size());

@@ -556,7 +556,8 @@ class TestGuiScaling : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
-    QCOMPARE(tabs->count(), 5);  // MSE plots, health, inspector, scaling, segmentation
+    // Summary, MSE plots, health, inspector, scaling, segmentation, loss & lr, features.
+    QCOMPARE(tabs->count(), 8);
     QCOMPARE(tabs->widget(MainWindow::ScalingTab), static_cast<QWidget*>(window.scalingPanel()));
     window.showTab(MainWindow::PlotTab);
     QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);
