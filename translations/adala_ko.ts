@@ -2823,6 +2823,10 @@ value %3%4</source>
         <source>Wall time: from the stage&apos;s start to its end, pauses included. Compute: the time it trained; idle: the rest (paused, or between a cancel and the resume). Final loss, lr and training accuracy: the last logged step.</source>
         <translation>경과 시간: 단계 시작부터 끝까지 (일시 정지 포함). 계산 시간: 실제로 학습한 시간, 유휴 시간: 나머지 (일시 정지, 또는 취소와 재개 사이). 최종 손실, 학습률, 학습 정확도: 마지막으로 기록된 스텝의 값.</translation>
     </message>
+    <message>
+        <source>method: %1 (default)</source>
+        <translation>방법: %1 (기본값)</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ScalingData</name>

@@ -248,7 +248,7 @@ void RunSummaryPanel::retranslate() {
   QStringList facts;
   facts << tr("status: %1").arg(statusText(o.run.status));
   facts << tr("device: %1").arg(orDash(o.run.device));
-  facts << tr("method: %1").arg(orDash(o.method));
+  facts << (o.method_default ? tr("method: %1 (default)") : tr("method: %1")).arg(orDash(o.method));
   facts << (o.feature_map_default ? tr("feature map: %1 (default)") : tr("feature map: %1"))
                .arg(orDash(o.feature_map));
   facts << tr("model: %1").arg(orDash(o.preset));

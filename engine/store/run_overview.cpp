@@ -144,6 +144,11 @@ RunOverview load_run_overview(RunStore& store, int64_t run) {
   o.method = string_at(o.config, "method");
   o.feature_map = string_at(o.config, "model.feature_map");
   o.preset = string_at(o.config, "model.preset");
+  if (o.method.empty() && !o.config.empty() && !o.config.front().first.empty()) {
+    // As engine/train/experiment_config.h chooses it.
+    o.method_default = true;
+    o.method = "adala";
+  }
   if (o.feature_map.empty()) {
     // As engine/train/linearisation_method.cpp (method_feature_map) and ViTConfig choose it.
     o.feature_map_default = true;

@@ -49,6 +49,8 @@ struct RunOverview {
   // The config names no feature map: feature_map is the one the run used by default (the
   // method's, else ViTConfig's "elu1", engine/core/vit_config.h).
   bool feature_map_default = false;
+  // The config names no method: method is ExperimentConfig's default, "adala".
+  bool method_default = false;
   // The config flattened to dotted paths (stages.fine_tuning.lr -> "0.0003"), sorted by path.
   std::vector<std::pair<std::string, std::string>> config;
 };

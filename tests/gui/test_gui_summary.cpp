@@ -156,6 +156,28 @@ class TestGuiSummary : public QObject {
     QVERIFY(lrRow);
   }
 
+  void defaults_are_named_as_such() {
+    // A config without "method" or "model.feature_map": the run used adala and elu1.
+    store::RunStore db(db_.toStdString());
+    const int64_t run = db.create_run(
+        "defaults", R"({"name":"defaults","model":{"preset":"fmnist_micro"}})", "cpu", "", "");
+    const auto o = store::load_run_overview(db, run);
+    QCOMPARE(QString::fromStdString(o.method), QStringLiteral("adala"));
+    QVERIFY(o.method_default && o.feature_map_default);
+    QCOMPARE(QString::fromStdString(o.feature_map), QStringLiteral("elu1"));
+    const auto lolcats = store::flatten_config(configJson(3e-4, 8, "lolcats"));
+    QVERIFY(std::find(lolcats.begin(), lolcats.end(),
+                      std::make_pair(std::string("method"), std::string("lolcats"))) !=
+            lolcats.end());
+    RunSummaryPanel panel;
+    panel.setOverview(o);
+    bool shown = false;
+    for (auto* label : panel.findChildren<QLabel*>())
+      shown = shown || (label->text().contains("method: adala (default)") &&
+                        label->text().contains("feature map: elu1 (default)"));
+    QVERIFY(shown);
+  }
+
   void a_run_without_evaluation_reads_not_evaluated() {
     RunSummaryPanel panel;
     QVERIFY(panel.loadRun(db_, plain_));
