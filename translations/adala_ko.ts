@@ -2468,10 +2468,6 @@ value %3%4</source>
         <translation>%1 %2 (%3/%4)</translation>
     </message>
     <message>
-        <source>stage status: %1</source>
-        <translation>단계 상태: %1</translation>
-    </message>
-    <message>
         <source>top-1 %1% (%2)</source>
         <translation>top-1 %1% (%2)</translation>
     </message>
@@ -2520,6 +2516,66 @@ value %3%4</source>
     <message>
         <source>paused</source>
         <translation>일시 정지됨</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>이름 바꾸기…</translation>
+    </message>
+    <message>
+        <source>Tags…</source>
+        <translation>태그…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+T</source>
+        <translation>Ctrl+Shift+T</translation>
+    </message>
+    <message>
+        <source>Notes…</source>
+        <translation>메모…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <source>Delete…</source>
+        <translation>삭제…</translation>
+    </message>
+    <message>
+        <source>%1 · stage status: %2</source>
+        <translation>%1 · 단계 상태: %2</translation>
+    </message>
+    <message>
+        <source>Rename run %1</source>
+        <translation>실행 %1 이름 바꾸기</translation>
+    </message>
+    <message>
+        <source>New name (its folder keeps its own):</source>
+        <translation>새 이름 (폴더 이름은 그대로 둡니다):</translation>
+    </message>
+    <message>
+        <source>Tags of run %1</source>
+        <translation>실행 %1의 태그</translation>
+    </message>
+    <message>
+        <source>Tags, separated by commas:</source>
+        <translation>쉼표로 구분한 태그:</translation>
+    </message>
+    <message>
+        <source>Notes of run %1</source>
+        <translation>실행 %1의 메모</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>메모:</translation>
+    </message>
+    <message>
+        <source>Delete run %1</source>
+        <translation>실행 %1 삭제</translation>
+    </message>
+    <message>
+        <source>Delete run %1 (%2) from the database, with its checkpoints and weights on disk? This cannot be undone.</source>
+        <translation>실행 %1 (%2)을(를) 데이터베이스에서 삭제하고 디스크의 체크포인트와 가중치도 지울까요? 되돌릴 수 없습니다.</translation>
     </message>
 </context>
 <context>

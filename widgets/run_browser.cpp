@@ -1,21 +1,26 @@
 #include "widgets/run_browser.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 
 #include "engine/store/run_status.h"
@@ -178,8 +183,25 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
     menu.addAction(openButton_->text(), openButton_, &QPushButton::click)->setEnabled(openButton_->isEnabled());
     menu.addAction(compareButton_->text(), compareButton_, &QPushButton::click)->setEnabled(compareButton_->isEnabled());
     menu.addAction(resumeButton_->text(), resumeButton_, &QPushButton::click)->setEnabled(resumeButton_->isEnabled());
+    menu.addSeparator();
+    for (QAction* a : {renameAction_, tagsAction_, notesAction_, deleteAction_}) menu.addAction(a);
     menu.exec(view_->viewport()->mapToGlobal(pos));
   });
+  // The record edits: on the list's keyboard focus (F2, Delete) and in its context menu.
+  const auto addEdit = [this](const QString& text, const QKeySequence& keys,
+                              void (RunBrowser::*ask)()) {
+    auto* action = new QAction(text, this);
+    action->setShortcut(keys);
+    action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    view_->addAction(action);
+    connect(action, &QAction::triggered, this, ask);
+    return action;
+  };
+  renameAction_ = addEdit(tr("Rename…"), QKeySequence(Qt::Key_F2), &RunBrowser::askRename);
+  tagsAction_ = addEdit(tr("Tags…"), QKeySequence(tr("Ctrl+Shift+T")), &RunBrowser::askTags);
+  notesAction_ = addEdit(tr("Notes…"), QKeySequence(tr("Ctrl+Shift+N")), &RunBrowser::askNotes);
+  deleteAction_ =
+      addEdit(tr("Delete…"), QKeySequence(QKeySequence::Delete), &RunBrowser::askDelete);
   updateButtons();
 }
 
@@ -234,7 +256,9 @@ void RunBrowser::refresh() {
                                       .arg(QString::fromStdString(s.stage).replace(QLatin1Char('_'), QLatin1Char(' ')))
                                       .arg(step)
                                       .arg(s.total_steps));
-        row[StageColumn]->setToolTip(tr("stage status: %1").arg(QString::fromStdString(s.status)));
+        row[StageColumn]->setToolTip(
+            tr("%1 · stage status: %2")
+                .arg(row[StageColumn]->text(), QString::fromStdString(s.status)));
         row[StageColumn]->setData(s.index * 1e9 + double(step), kSortRole);
       } else {
         row[StageColumn]->setData(-1.0, kSortRole);
@@ -279,7 +303,12 @@ void RunBrowser::refresh() {
         row[IdColumn]->setData(QString::fromStdString(run.folder), kRunDirRole);
       for (int c = 0; c < ColumnCount; ++c)
         if (!row[c]->data(kSortRole).isValid()) row[c]->setData(row[c]->text(), kSortRole);
-      row[NameColumn]->setToolTip(row[IdColumn]->data(kRunDirRole).toString());
+      row[NameColumn]->setToolTip(
+          QStringList{row[NameColumn]->text(), row[IdColumn]->data(kRunDirRole).toString()}
+              .join(QLatin1Char('\n'))
+              .trimmed());
+      row[TagsColumn]->setToolTip(row[TagsColumn]->text());
+      row[BestColumn]->setToolTip(row[BestColumn]->text());
       model_->appendRow(row);
     }
   } catch (const std::exception& e) {
@@ -288,7 +317,14 @@ void RunBrowser::refresh() {
 #else
   message_->setText(tr("This build has no run database."));
 #endif
-  for (int c = 0; c < ColumnCount - 1; ++c) view_->resizeColumnToContents(c);
+  // Long names, stages and tags are cut (their cells' tooltips hold them whole) so that every
+  // column fits the dock instead of hiding the last ones behind a scrollbar.
+  const int cap = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 18;
+  for (int c = 0; c < ColumnCount - 1; ++c) {
+    view_->resizeColumnToContents(c);
+    if (c != IdColumn && c != StatusColumn)
+      view_->setColumnWidth(c, std::min(view_->columnWidth(c), cap));
+  }
   for (qint64 id : selected) selectRun(id);
   updateButtons();
   emit refreshed();
@@ -365,12 +401,138 @@ QString RunBrowser::kindOf(qint64 id) const {
 
 void RunBrowser::updateButtons() {
   const auto ids = selectedRuns();
+  if (renameAction_) {
+    for (QAction* a : {renameAction_, tagsAction_, notesAction_}) a->setEnabled(ids.size() == 1);
+    // A run another process (or this one) is writing cannot be deleted under it.
+    deleteAction_->setEnabled(ids.size() == 1 &&
+                              statusOf(ids.first()) != QLatin1String("running") &&
+                              statusOf(ids.first()) != QLatin1String("paused"));
+  }
   openButton_->setEnabled(ids.size() == 1);
   compareButton_->setEnabled(ids.size() >= 2);
   resumeButton_->setEnabled(ids.size() == 1 &&
                             statusOf(ids.first()) ==
                                 QLatin1String(store::run_status_name(RunStatus::Interrupted)) &&
                             !runDirOf(ids.first()).isEmpty());
+}
+
+template <typename Edit>
+bool RunBrowser::editRecord(qint64 id, Edit edit, QString* error) {
+#ifdef ADALA_HAVE_STORE
+  try {
+    store::RunStore db(dbPath_.toStdString(), store::OpenMode::ReadWrite);
+    edit(db, static_cast<int64_t>(id));
+  } catch (const std::exception& e) {
+    const QString why = QString::fromUtf8(e.what());
+    message_->setText(why);
+    if (error) *error = why;
+    return false;
+  }
+  refresh();
+  return true;
+#else
+  Q_UNUSED(id);
+  Q_UNUSED(edit);
+  if (error) *error = tr("This build has no run database.");
+  return false;
+#endif
+}
+
+bool RunBrowser::renameRun(qint64 id, const QString& name, QString* error) {
+  return editRecord(
+      id,
+      [&](store::RunStore& db, int64_t run) { db.rename_run(run, name.trimmed().toStdString()); },
+      error);
+}
+
+bool RunBrowser::setRunTags(qint64 id, const QStringList& tags, QString* error) {
+  return editRecord(
+      id,
+      [&](store::RunStore& db, int64_t run) {
+        std::vector<std::string> wanted;
+        for (const QString& t : tags)
+          if (!t.trimmed().isEmpty()) wanted.push_back(t.trimmed().toStdString());
+        const auto info = db.find_run(run);
+        if (!info) throw std::invalid_argument("there is no run " + std::to_string(run));
+        for (const auto& old : info->tags)
+          if (std::find(wanted.begin(), wanted.end(), old) == wanted.end()) db.remove_tag(run, old);
+        for (const auto& t : wanted) db.add_tag(run, t);
+      },
+      error);
+}
+
+bool RunBrowser::setRunNotes(qint64 id, const QString& notes, QString* error) {
+  return editRecord(
+      id, [&](store::RunStore& db, int64_t run) { db.set_notes(run, notes.toStdString()); }, error);
+}
+
+bool RunBrowser::deleteRun(qint64 id, QString* error) {
+  const bool deleted = editRecord(
+      id, [&](store::RunStore& db, int64_t run) { db.delete_run(run); }, error);
+  if (deleted) emit runDeleted(id);
+  return deleted;
+}
+
+void RunBrowser::askRename() {
+  const auto ids = selectedRuns();
+  if (ids.size() != 1) return;
+  const QString current = model_->item(rowOf(ids.first()), NameColumn)->text();
+  bool ok = false;
+  const QString name = QInputDialog::getText(this, tr("Rename run %1").arg(ids.first()),
+                                             tr("New name (its folder keeps its own):"),
+                                             QLineEdit::Normal, current, &ok);
+  if (ok && name != current) renameRun(ids.first(), name);
+}
+
+void RunBrowser::askTags() {
+  const auto ids = selectedRuns();
+  if (ids.size() != 1) return;
+  const QString current = model_->item(rowOf(ids.first()), TagsColumn)->text();
+  bool ok = false;
+  const QString text =
+      QInputDialog::getText(this, tr("Tags of run %1").arg(ids.first()),
+                            tr("Tags, separated by commas:"), QLineEdit::Normal, current, &ok);
+  if (ok) setRunTags(ids.first(), text.split(QLatin1Char(','), Qt::SkipEmptyParts));
+}
+
+void RunBrowser::askNotes() {
+  const auto ids = selectedRuns();
+  if (ids.size() != 1) return;
+  QString current;
+#ifdef ADALA_HAVE_STORE
+  try {
+    store::RunStore db(dbPath_.toStdString(), store::OpenMode::ReadOnly);
+    if (const auto info = db.find_run(ids.first())) current = QString::fromStdString(info->notes);
+  } catch (const std::exception& e) {
+    message_->setText(QString::fromUtf8(e.what()));
+    return;
+  }
+#endif
+  bool ok = false;
+  const QString text = QInputDialog::getMultiLineText(this, tr("Notes of run %1").arg(ids.first()),
+                                                      tr("Notes:"), current, &ok);
+  if (ok && text != current) setRunNotes(ids.first(), text);
+}
+
+void RunBrowser::askDelete() {
+  const auto ids = selectedRuns();
+  if (ids.size() != 1 || !deleteAction_->isEnabled()) return;
+  const qint64 id = ids.first();
+  const QString name = model_->item(rowOf(id), NameColumn)->text();
+  const auto answer = QMessageBox::question(
+      this, tr("Delete run %1").arg(id),
+      tr("Delete run %1 (%2) from the database, with its checkpoints and weights on disk? This "
+         "cannot be undone.")
+          .arg(id)
+          .arg(name),
+      QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
+  if (answer == QMessageBox::Yes) deleteRun(id);
+}
+
+int RunBrowser::rowOf(qint64 id) const {
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id) return r;
+  return -1;
 }
 
 }  // namespace adala::widgets

@@ -1,11 +1,14 @@
 #pragma once
 // The runs of the database (its own read-only connection): status, stage, best metric, tags.
 // Filter by text and status, sort by any column; double-click opens a run, a multi-selection
-// can be compared, an interrupted run resumed.
+// can be compared, an interrupted run resumed; a run can be renamed (F2), tagged, annotated and
+// deleted (Delete, after a question) from its context menu.
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -38,6 +41,16 @@ class RunBrowser : public QWidget {
   QTreeView* view() const { return view_; }
   // The live run held paused (its status reads "paused" until it resumes); -1: none.
   void setPausedRun(qint64 id);
+  // Edits of a run's record through a short read-write connection; false + the reason (also
+  // shown under the list). The list is read again after each.
+  bool renameRun(qint64 id, const QString& name, QString* error = nullptr);
+  bool setRunTags(qint64 id, const QStringList& tags, QString* error = nullptr);
+  bool setRunNotes(qint64 id, const QString& notes, QString* error = nullptr);
+  bool deleteRun(qint64 id, QString* error = nullptr);
+  QAction* renameAction() const { return renameAction_; }
+  QAction* tagsAction() const { return tagsAction_; }
+  QAction* notesAction() const { return notesAction_; }
+  QAction* deleteAction() const { return deleteAction_; }
 
  public slots:
   void refresh();
@@ -48,12 +61,22 @@ class RunBrowser : public QWidget {
   void compareRequested(const QList<qint64>& ids);
   void resumeRequested(qint64 id);
   void refreshed();
+  void runDeleted(qint64 id);
 
  private:
   void updateButtons();
   void applyFilter();
   // The status cell: the stored status (kept for the filter), or paused, in words and colour.
   void showStatus(QStandardItem* item, qint64 id) const;
+  // The dialogs behind the actions, for the one selected run.
+  void askRename();
+  void askTags();
+  void askNotes();
+  void askDelete();
+  // Runs `edit` on a read-write store; false + message on failure.
+  int rowOf(qint64 id) const;  // in model_, -1 if absent
+  template <typename Edit>
+  bool editRecord(qint64 id, Edit edit, QString* error);
 
   QString dbPath_;
   QLineEdit* filter_ = nullptr;
@@ -66,6 +89,10 @@ class RunBrowser : public QWidget {
   QPushButton* resumeButton_ = nullptr;
   QLabel* message_ = nullptr;
   qint64 pausedRun_ = -1;
+  QAction* renameAction_ = nullptr;
+  QAction* tagsAction_ = nullptr;
+  QAction* notesAction_ = nullptr;
+  QAction* deleteAction_ = nullptr;
 };
 
 }  // namespace adala::widgets

@@ -1,5 +1,6 @@
 // `adala runs`: the run database from the command line — list, show, compare, export,
-// delete, tag, note, check and bench. Writes to std::cout / reads std::cin (tests swap them).
+// delete, tag, note, rename, check and bench. Writes to std::cout / reads std::cin (tests swap
+// them).
 #include <unistd.h>
 
 #include <algorithm>
@@ -173,9 +174,9 @@ std::map<std::string, std::string> flat_config(const RunInfo& run) {
 // What `adala runs SUB-COMMAND ...` was given.
 struct RunsOptions {
   std::string db;    // empty: RunStore::default_path()
-  std::string run;   // the RUN of show, export, delete, tag and note
+  std::string run;   // the RUN of show, export, delete, tag, note and rename
   std::vector<std::string> runs;  // compare's RUNs
-  std::string text;  // tag's TAG, note's TEXT
+  std::string text;               // tag's TAG, note's TEXT, rename's NAME
   std::string tag, kind, format = "csv", output;
   bool blocks = false, yes = false, remove = false;
   int64_t metrics = 300000;
@@ -609,6 +610,14 @@ int note_run(const RunsOptions& o, std::ostream& out) {
   return 0;
 }
 
+int rename_run(const RunsOptions& o, std::ostream& out) {
+  RunStore store = open_for_writing(database_path(o));
+  const RunInfo run = resolve_run(store, o.run);
+  store.rename_run(run.id, o.text);
+  out << "run " << run.id << " renamed from " << run.name << " to " << o.text << "\n";
+  return 0;
+}
+
 int check_database(const RunsOptions& o, std::ostream& out) {
   RunStore store = open_for_reading(database_path(o));
   const std::string findings = store.integrity_check();
@@ -652,7 +661,8 @@ int bench_store(const RunsOptions& o, std::ostream& out) {
   return 0;
 }
 
-const char* const kSubcommands = "list, show, compare, export, delete, tag, note, check, bench";
+const char* const kSubcommands =
+    "list, show, compare, export, delete, tag, note, rename, check, bench";
 
 // The sub-commands and their options, each bound to o.
 void declare_runs_options(CLI::App& app, RunsOptions& o) {
@@ -692,6 +702,10 @@ void declare_runs_options(CLI::App& app, RunsOptions& o) {
   CLI::App* note = app.add_subcommand("note", "set the run's notes");
   run_argument(*note);
   note->add_option("TEXT", o.text, "the notes")->required();
+  CLI::App* rename =
+      app.add_subcommand("rename", "give the run another name (its folder keeps its own)");
+  run_argument(*rename);
+  rename->add_option("NAME", o.text, "the new name")->required();
   app.add_subcommand("check", "PRAGMA integrity_check of the whole file");
   CLI::App* bench = app.add_subcommand("bench", "metric writes/s with the pipeline's batching");
   bench->add_option("--metrics", o.metrics, "metrics to write")->check(positive_number());
@@ -727,6 +741,7 @@ int runs_command(const Args& args) {
   if (command == "delete") return delete_run(o, out);
   if (command == "tag") return tag_run(o, out);
   if (command == "note") return note_run(o, out);
+  if (command == "rename") return rename_run(o, out);
   if (command == "check") return check_database(o, out);
   return bench_store(o, out);
 }

@@ -120,6 +120,10 @@ class RunStore {
   void add_tag(int64_t run, const std::string& tag);
   void remove_tag(int64_t run, const std::string& tag);
   void set_notes(int64_t run, const std::string& notes);
+  // The run's display name (its folder keeps its name). InvalidArgument for an empty name, one
+  // of digits only (it would read as a run id), with '/' or a control character, or over 200
+  // bytes.
+  void rename_run(int64_t run, const std::string& name);
 
   // Deletes the run's rows (one transaction), then its artifact files, except files another
   // run also records. Refuses a run that a live process is writing. Returns the files

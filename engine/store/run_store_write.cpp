@@ -422,6 +422,27 @@ void RunStore::set_notes(int64_t run, const std::string& notes) {
   transaction.commit();
 }
 
+void RunStore::rename_run(int64_t run, const std::string& name) {
+  impl_->require_writable("rename run " + std::to_string(run));
+  const auto refuse = [&](const std::string& why) {
+    throw StoreError(StoreErrorKind::InvalidArgument,
+                     "cannot rename run " + std::to_string(run) + " to \"" + name + "\": " + why);
+  };
+  if (name.empty()) refuse("the name is empty");
+  if (name.size() > 200) refuse("the name is longer than 200 bytes");
+  if (name.find_first_not_of("0123456789") == std::string::npos)
+    refuse("a name of digits only would read as a run id");
+  if (name.find('/') != std::string::npos) refuse("the name contains '/'");
+  for (const char c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      refuse("the name contains a control character");
+  sqlite::Transaction transaction(*impl_->db);
+  impl_->write_pending();
+  impl_->require_run(run);
+  impl_->db->cached("UPDATE runs SET name = ?2 WHERE id = ?1").bind(1, run).bind(2, name).run();
+  transaction.commit();
+}
+
 std::vector<std::string> RunStore::delete_run(int64_t run) {
   impl_->require_writable("delete run " + std::to_string(run));
   const auto info = find_run(run);

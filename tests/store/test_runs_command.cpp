@@ -249,6 +249,32 @@ class TestRunsCommand : public QObject {
     QVERIFY(RunStore(db).find_run(2)->tags.empty());
   }
 
+  // A new display name; names that would be ambiguous or unprintable are refused, naming why,
+  // and leave the old name.
+  void rename() {
+    const std::string db = make_database(store_test::fresh_dir("cli-rename"));
+    const Outcome renamed = run_command({"rename", "2", "slow-but-good"}, db);
+    QCOMPARE(renamed.code, 0);
+    QVERIFY2(contains(renamed.out, "renamed from slow to slow-but-good"), renamed.out.c_str());
+    QCOMPARE(RunStore(db).find_run(2)->name, std::string("slow-but-good"));
+    QCOMPARE(run_command({"show", "slow-but-good"}, db).code, 0);  // found by its new name
+    const std::pair<std::string, std::string> refused[] = {
+        {"", "the name is empty"},
+        {"42", "digits only"},
+        {"a/b", "contains '/'"},
+        {std::string("tab\there"), "control character"},
+        {std::string(201, 'x'), "longer than 200 bytes"}};
+    for (const auto& [name, why] : refused) {
+      try {
+        run_command({"rename", "2", name}, db);
+        QFAIL(("accepted the name \"" + name + "\"").c_str());
+      } catch (const std::exception& e) {
+        QVERIFY2(contains(e.what(), why), e.what());
+      }
+      QCOMPARE(RunStore(db).find_run(2)->name, std::string("slow-but-good"));
+    }
+  }
+
   void errors_name_the_problem() {
     const std::string dir = store_test::fresh_dir("cli-errors");
     const std::string db = make_database(dir);
