@@ -3319,10 +3319,6 @@ value %3%4</source>
         <translation>학생 mIoU ↑</translation>
     </message>
     <message>
-        <source>teacher − student gap ↓</source>
-        <translation>교사 − 학생 차이 ↓</translation>
-    </message>
-    <message>
         <source>Order to step through the images in: worst cases first</source>
         <translation>이미지를 넘겨 볼 순서: 가장 나쁜 경우부터</translation>
     </message>
@@ -3471,14 +3467,6 @@ value %3%4</source>
         <translation>%1 헤드 · %2 세트 · 이미지 %3개</translation>
     </message>
     <message>
-        <source>%1  —  teacher mIoU %2 · student mIoU %3 · teacher − student %4  —  pixel accuracy: teacher %5 % · student %6 %</source>
-        <translation>%1  —  교사 mIoU %2 · 학생 mIoU %3 · 교사 − 학생 %4  —  픽셀 정확도: 교사 %5 % · 학생 %6 %</translation>
-    </message>
-    <message>
-        <source>Image %1 (%2 of %3): teacher mIoU %4 · student mIoU %5 · teacher − student %6 · they disagree on %7 % of the labelled pixels</source>
-        <translation>이미지 %1 (%3개 중 %2번째): 교사 mIoU %4 · 학생 mIoU %5 · 교사 − 학생 %6 · 레이블된 픽셀의 %7 %에서 서로 다름</translation>
-    </message>
-    <message>
         <source>IoU on image %1 (— : class absent)</source>
         <translation>이미지 %1의 IoU (— : 클래스 없음)</translation>
     </message>
@@ -3513,6 +3501,18 @@ value %3%4</source>
     <message>
         <source>Pixel (%1, %2): truth %3 · teacher %4 · student %5 — %6</source>
         <translation>픽셀 (%1, %2): 정답 %3 · 교사 %4 · 학생 %5 — %6</translation>
+    </message>
+    <message>
+        <source>student − teacher ↑ (largest loss first)</source>
+        <translation>학생 − 교사 ↑ (손실이 큰 것부터)</translation>
+    </message>
+    <message>
+        <source>%1  —  teacher mIoU %2 · student mIoU %3 · student − teacher %4  —  pixel accuracy: teacher %5 % · student %6 %</source>
+        <translation>%1  —  교사 mIoU %2 · 학생 mIoU %3 · 학생 − 교사 %4  —  픽셀 정확도: 교사 %5 % · 학생 %6 %</translation>
+    </message>
+    <message>
+        <source>Image %1 (%2 of %3): teacher mIoU %4 · student mIoU %5 · student − teacher %6 · they disagree on %7 % of the labelled pixels</source>
+        <translation>이미지 %1 (%3개 중 %2번째): 교사 mIoU %4 · 학생 mIoU %5 · 학생 − 교사 %6 · 레이블된 픽셀의 %7 %에서 서로 다름</translation>
     </message>
 </context>
 <context>

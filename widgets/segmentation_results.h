@@ -42,7 +42,9 @@ struct SegmentationEntry {
   QVector<double> teacherIou, studentIou;  // one per class, NaN where absent
   double disagreement = qQNaN();           // share of labelled pixels where the two differ
 
-  double gap() const { return teacherMiou - studentMiou; }
+  // Student − teacher, the sign used everywhere (class table Δ, run summary, method tables):
+  // negative where the student loses.
+  double gap() const { return studentMiou - teacherMiou; }
 };
 
 // One entry read from disk: the image and its three masks, all of one size.

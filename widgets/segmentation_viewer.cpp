@@ -161,7 +161,7 @@ QHBoxLayout* SegmentationViewer::buildNavigationRow() {
   sortCombo_->addItem(tr("file order"), FileOrder);
   sortCombo_->addItem(tr("disagreement ↓"), DisagreementDescending);
   sortCombo_->addItem(tr("student mIoU ↑"), StudentMiouAscending);
-  sortCombo_->addItem(tr("teacher − student gap ↓"), GapDescending);
+  sortCombo_->addItem(tr("student − teacher ↑ (largest loss first)"), GapAscending);
   sortCombo_->setToolTip(tr("Order to step through the images in: worst cases first"));
   controls->addWidget(sortCombo_);
   controls->addStretch(1);
@@ -432,8 +432,8 @@ void SegmentationViewer::rebuildOrder(bool keepCurrent) {
     case StudentMiouAscending:
       byKey([](const SegmentationEntry& e) { return e.studentMiou; }, false);
       break;
-    case GapDescending:
-      byKey([](const SegmentationEntry& e) { return e.gap(); }, true);
+    case GapAscending:
+      byKey([](const SegmentationEntry& e) { return e.gap(); }, false);
       break;
   }
   position_ = -1;
@@ -555,11 +555,11 @@ QString SegmentationViewer::summaryText() const {
       r.split.isEmpty()
           ? tr("%1 head · %2 images").arg(r.head).arg(r.entries.size())
           : tr("%1 head · %2 split · %3 images").arg(r.head, r.split).arg(r.entries.size());
-  return tr("%1  —  teacher mIoU %2 · student mIoU %3 · teacher − student %4  —  pixel accuracy: "
+  return tr("%1  —  teacher mIoU %2 · student mIoU %3 · student − teacher %4  —  pixel accuracy: "
             "teacher %5 % · "
             "student %6 %")
       .arg(where, number(r.teacher.miou), number(r.student.miou),
-           signedNumber(r.teacher.miou - r.student.miou), percent(r.teacher.pixelAccuracy),
+           signedNumber(r.student.miou - r.teacher.miou), percent(r.teacher.pixelAccuracy),
            percent(r.student.pixelAccuracy));
 }
 
@@ -567,7 +567,7 @@ QString SegmentationViewer::imageText() const {
   const int e = currentEntry();
   if (e < 0) return {};
   const auto& entry = results_.entries[e];
-  return tr("Image %1 (%2 of %3): teacher mIoU %4 · student mIoU %5 · teacher − student %6 · they "
+  return tr("Image %1 (%2 of %3): teacher mIoU %4 · student mIoU %5 · student − teacher %6 · they "
             "disagree on %7 % "
             "of the labelled pixels")
       .arg(entry.id)

@@ -37,7 +37,7 @@ class SegmentationViewer : public QWidget {
   Q_OBJECT
  public:
   enum Pane { ImagePane, TruthPane, TeacherPane, StudentPane, DisagreementPane, PaneCount };
-  enum SortOrder { FileOrder, DisagreementDescending, StudentMiouAscending, GapDescending };
+  enum SortOrder { FileOrder, DisagreementDescending, StudentMiouAscending, GapAscending };
   enum IouScope { SplitIou, ImageIou };
 
   explicit SegmentationViewer(QWidget* parent = nullptr);

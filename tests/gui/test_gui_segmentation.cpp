@@ -59,7 +59,7 @@ QImage smallPhoto(int seed) {
 // sort orders differ:
 //   disagreement  0.10 0.50 0.05 0.30 -> 001 003 000 002
 //   student mIoU  0.50 0.80 0.90 0.30 -> 003 000 001 002
-//   gap           0.40 0.15 0.02 0.10 -> 000 001 003 002
+//   student − teacher −0.40 −0.15 −0.02 −0.10 -> 000 001 003 002 (largest loss first)
 seg_test::Folder basicFolder(bool withMetrics = true) {
   seg_test::Folder f;
   const double disagreement[] = {0.10, 0.50, 0.05, 0.30};
@@ -422,7 +422,7 @@ class TestGuiSegmentation : public QObject {
     const QString summary = viewer->summaryText();
     for (const char* part :
          {"linear head", "validation split", "4 images", "teacher mIoU 0.612", "student mIoU 0.584",
-          "teacher − student +0.028", "teacher 90.1 %", "student 88.7 %"})
+          "student − teacher −0.028", "teacher 90.1 %", "student 88.7 %"})
       QVERIFY2(summary.contains(QString::fromUtf8(part)), qPrintable(summary + " lacks " + part));
     QVERIFY2(viewer->imageText().contains("teacher mIoU 0.900") &&
                  viewer->imageText().contains("student mIoU 0.500") &&
@@ -514,7 +514,7 @@ class TestGuiSegmentation : public QObject {
     QCOMPARE(viewer->currentId(), QString("000003"));
     sort->setFocus();
     QTest::keyClick(sort, Qt::Key_Down);
-    QCOMPARE(viewer->sortOrder(), SegmentationViewer::GapDescending);
+    QCOMPARE(viewer->sortOrder(), SegmentationViewer::GapAscending);
     QCOMPARE(ids(), QString("000000 000001 000003 000002"));
     sort->setFocus();
     QTest::keyClick(sort, Qt::Key_Home);
