@@ -98,7 +98,11 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
     BlockCache c;
     c.x = host(h[0]);
     c.softmax_keys = host(softmax_heads.k[0]);
-    c.linear_keys = host(elu_plus_one(block->attn->linear->project(h).k[0].to(at::kFloat)));
+    // phi(K) with the block's own feature map (elu1, relu, hedgehog, ...), as training used it.
+    const auto linear_k = block->attn->linear->project(h).k.to(at::kFloat);
+    c.feature_map = block->attn->linear->feature_map;
+    c.linear_keys =
+        host(c.feature_map ? c.feature_map->key_features(linear_k)[0] : elu_plus_one(linear_k[0]));
     // Query rows of each path's qkv projection: output features [0, D) are Q, head-major.
     c.wq_softmax = host(block->attn->qkv->weight.narrow(0, 0, dim));
     if (block->attn->qkv->bias.defined()) c.bq_softmax = host(block->attn->qkv->bias.narrow(0, 0, dim));
@@ -182,15 +186,26 @@ AttentionRowPair AttentionProbe::rows(int64_t block, int64_t head, int64_t query
     for (auto& v : s) sum += (v = std::exp(v - top));
     for (int64_t t = 0; t < n; ++t) out.softmax[static_cast<size_t>(t)] = float(s[static_cast<size_t>(t)] / sum);
   }
-  {  // phi(K) phi(q) / (1^T phi(K) phi(q) + eps), phi = ELU + 1 (the keys are cached as phi(K))
+  {  // phi(K) phi(q) / (1^T phi(K) phi(q) + eps) (the keys are cached as phi(K))
     auto q = project(c.wq_linear, c.bq_linear);
-    for (auto& v : q) v = v >= 0.0 ? v + 1.0 : std::exp(v);
-    const float* k = c.linear_keys.data_ptr<float>() + head * n * d;
+    const int64_t f = c.linear_keys.size(-1);  // feature width: d, or 2d for hedgehog
+    if (c.feature_map) {
+      // The map is per head (hedgehog learns one per head): this query in its head's slot.
+      auto one = at::zeros({1, heads_, 1, d}, at::kFloat);
+      auto slot = one.accessor<float, 4>();
+      for (int64_t i = 0; i < d; ++i) slot[0][head][0][i] = float(q[static_cast<size_t>(i)]);
+      FeatureMap map = c.feature_map;  // a holder copy: the module's forward is not const
+      const auto phi = map->query_features(one)[0][head][0].contiguous();
+      q.assign(phi.data_ptr<float>(), phi.data_ptr<float>() + f);
+    } else {
+      for (auto& v : q) v = v >= 0.0 ? v + 1.0 : std::exp(v);
+    }
+    const float* k = c.linear_keys.data_ptr<float>() + head * n * f;
     std::vector<double> w(static_cast<size_t>(n));
     double sum = 0.0;
     for (int64_t t = 0; t < n; ++t) {
       double acc = 0.0;
-      for (int64_t i = 0; i < d; ++i) acc += double(k[t * d + i]) * q[static_cast<size_t>(i)];
+      for (int64_t i = 0; i < f; ++i) acc += double(k[t * f + i]) * q[static_cast<size_t>(i)];
       w[static_cast<size_t>(t)] = acc;
       sum += acc;
     }

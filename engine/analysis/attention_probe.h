@@ -83,7 +83,8 @@ class AttentionProbe {
   struct BlockCache {
     at::Tensor x;             // (N, D) norm1 output: queries are projected from it
     at::Tensor softmax_keys;  // (heads, N, d)
-    at::Tensor linear_keys;   // (heads, N, d), phi(K) = ELU(K) + 1
+    at::Tensor linear_keys;   // (heads, N, f), phi(K): the block's own feature map
+    FeatureMap feature_map{nullptr};  // the block's learned / non-default map; null: ELU + 1
     at::Tensor wq_softmax, bq_softmax, wq_linear, bq_linear;  // (D, D), (D) or undefined
     double scale = 1.0;
     double eps = 1e-6;

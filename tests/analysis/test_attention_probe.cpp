@@ -32,8 +32,13 @@ FullMatrices full_matrices(VisionTransformer& model, const torch::Tensor& image)
                   block->attn->scale();
     m.softmax.push_back(torch::softmax(scores, -1));
     auto l = split_heads(block->attn->linear->qkv->forward(h), block->attn->num_heads());
-    auto phi = [](const torch::Tensor& x) { return torch::elu(x.to(torch::kDouble)) + 1; };
-    auto a = torch::matmul(phi(l.q[0]), phi(l.k[0]).transpose(-2, -1));
+    // The block's feature map as its module defines it (ELU + 1 when it has none).
+    FeatureMap map = block->attn->linear->feature_map;
+    auto phi_q = map ? map->query_features(l.q)[0].to(torch::kDouble)
+                     : torch::elu(l.q[0].to(torch::kDouble)) + 1;
+    auto phi_k = map ? map->key_features(l.k)[0].to(torch::kDouble)
+                     : torch::elu(l.k[0].to(torch::kDouble)) + 1;
+    auto a = torch::matmul(phi_q, phi_k.transpose(-2, -1));
     m.linear.push_back(a / (a.sum(-1, true) + block->attn->linear->eps()));
   }
   return m;
@@ -115,6 +120,23 @@ class TestAttentionProbe : public QObject {
     VisionTransformer model(vit_preset("fmnist_micro"));
     perturb_linear_branch(model);
     check_probe_rows(model, torch::rand({1, 1, 28, 28}), "native");
+  }
+
+  // A student trained with another feature map is probed with that map, not ELU + 1.
+  void rows_use_the_blocks_own_feature_map() {
+    for (const char* kind : {"relu", "hedgehog"}) {
+      ViTConfig c = vit_preset("fmnist_micro");
+      c.feature_map = kind;
+      VisionTransformer model(c);
+      perturb_linear_branch(model);
+      if (std::string(kind) == "hedgehog") {  // away from its identity start
+        torch::NoGradGuard no_grad;
+        for (auto& p : model->named_parameters())
+          if (p.key().find("feature_map") != std::string::npos)
+            p.value().add_(torch::randn_like(p.value()) * 0.2);
+      }
+      check_probe_rows(model, torch::rand({1, 1, 28, 28}), kind);
+    }
   }
 
   void rows_match_at_another_resolution() {
