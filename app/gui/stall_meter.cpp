@@ -1,5 +1,9 @@
 #include "app/gui/stall_meter.h"
 
+#include <QCoreApplication>
+#include <QEvent>
+#include <QMetaEnum>
+
 #include <algorithm>
 #include <cmath>
 
@@ -16,10 +20,34 @@ void StallMeter::start() {
   seconds_ = 0.0;
   clock_.start();
   lastNs_ = 0;
+  eventStartNs_ = -1;
+  slowestEvent_.clear();
+  slowestEventMs_ = 0.0;
+  qApp->installEventFilter(this);
   timer_.start();
 }
 
+bool StallMeter::eventFilter(QObject* watched, QEvent* event) {
+  // The previous event ran until this one was delivered (the loop never idles longer than the
+  // tick interval, so an idle wait counts at most that).
+  const qint64 now = clock_.nsecsElapsed();
+  if (eventStartNs_ >= 0) {
+    const double ms = (now - eventStartNs_) / 1e6;
+    if (ms > slowestEventMs_) {
+      slowestEventMs_ = ms;
+      slowestEvent_ = eventInProgress_;
+    }
+  }
+  eventStartNs_ = now;
+  eventInProgress_ =
+      QStringLiteral("%1 \"%2\": %3")
+          .arg(QString::fromLatin1(watched->metaObject()->className()), watched->objectName(),
+               QString::fromLatin1(QMetaEnum::fromType<QEvent::Type>().valueToKey(event->type())));
+  return false;
+}
+
 void StallMeter::stop() {
+  qApp->removeEventFilter(this);
   timer_.stop();
   if (clock_.isValid()) seconds_ = clock_.nsecsElapsed() / 1e9;
 }
