@@ -148,12 +148,16 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   ExperimentConfig c = config;  // num_classes may come from the data
   for (int s : requested.stages)
     if (s < 0 || s > 3) throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
-  // The method (config "method") runs the selected stages it has.
+  // The method (config "method") runs the selected stages it has, except those the config
+  // switches off ("enabled": false).
   PipelineOptions options = requested;
-  std::vector<int> not_in_method;
+  std::vector<int> not_in_method, disabled;
   options.stages.clear();
   for (int s : requested.stages)
-    (method_uses_stage(c.method, s) ? options.stages : not_in_method).push_back(s);
+    (!method_uses_stage(c.method, s) ? not_in_method
+     : !c.stage(s).enabled           ? disabled
+                                     : options.stages)
+        .push_back(s);
   const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
   if (c.threads > 0) configure_threads(static_cast<int>(c.threads));
   torch::manual_seed(static_cast<uint64_t>(c.seed));
@@ -185,6 +189,9 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   for (int s : not_in_method)
     ctx.log(std::string("method ") + to_string(c.method) + " has no " + stage_name(s) +
             " stage: skipped");
+  for (int s : disabled)
+    ctx.log(std::string(stage_name(s)) + ": switched off in the config (stages." + stage_name(s) +
+            ".enabled = false): skipped");
   if (c.model_from_weights)
     ctx.log("model: " + c.model.name + " read from " + c.teacher_weights + " (" +
             std::to_string(c.model.img_size) + "x" + std::to_string(c.model.img_size) + " input, " +

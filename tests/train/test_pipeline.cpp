@@ -193,6 +193,19 @@ class TestPipeline : public QObject {
     QVERIFY(fs::exists(stage_output_path(naive.run_dir, 3)));
     QVERIFY(naive_sink.steps(stage_name(0)).empty());
     QVERIFY(!std::isnan(r.student_top1));
+    // A stage switched off in the config ("enabled": false) is skipped by a default run
+    // (Stage 2 only: the paper's "no attention alignment" row), and the log says so.
+    ExperimentConfig no_stage1 = s;
+    no_stage1.attention_alignment.enabled = false;
+    PipelineOptions all;
+    all.run_dir = dir + "/no-stage1";
+    RecordingSink no_stage1_sink;
+    run_pipeline(no_stage1, all, no_stage1_sink, control);
+    QVERIFY(!fs::exists(stage_output_path(all.run_dir, 1)));
+    QVERIFY(fs::exists(stage_output_path(all.run_dir, 2)));
+    QVERIFY(no_stage1_sink.steps(stage_name(1)).empty());
+    QCOMPARE(no_stage1_sink.steps(stage_name(2)).size(), size_t(8));
+    QCOMPARE(load_run_stages(all.run_dir), (std::vector<int>{0, 2, 3}));
     // Without a teacher nothing can start, and the error says which field to set.
     PipelineOptions none;
     none.stages = {1};
