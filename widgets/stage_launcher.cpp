@@ -505,9 +505,20 @@ void StageLauncher::start() {
   revalidate();
   if (!problem_.ok() || running_) return;
   StartRequest r;
-  r.configJson = documentJson();
-  r.configDir = baseDir();
   r.stages = selectedStages();
+  // The ticks decide: a ticked stage the file switched off ("enabled": false) runs.
+  QJsonObject document = document_;
+  QJsonObject stages = document.value(QStringLiteral("stages")).toObject();
+  for (int s : r.stages) {
+    QJsonObject stage = stages.value(stageNames()[s]).toObject();
+    if (stage.contains(QStringLiteral("enabled"))) {
+      stage.remove(QStringLiteral("enabled"));
+      stages[stageNames()[s]] = stage;
+    }
+  }
+  if (!stages.isEmpty()) document[QStringLiteral("stages")] = stages;
+  r.configJson = QJsonDocument(document).toJson(QJsonDocument::Compact);
+  r.configDir = baseDir();
   r.processes = processes_->value();
   startedStages_ = r.stages;
   emit startRequested(r);

@@ -193,6 +193,24 @@ class TestGuiLauncher : public QObject {
     QVERIFY(launcher_->startButton()->isEnabled());
   }
 
+  // A file that switches Stage 1 off unticks it; ticking it again runs it: the config Start
+  // sends no longer says "enabled": false for it (the engine skips switched-off stages).
+  void a_ticked_stage_runs_though_the_file_switched_it_off() {
+    QJsonObject doc = launcher_->document();
+    QJsonObject stages = doc.value("stages").toObject();
+    QJsonObject s1 = stages.value("attention_alignment").toObject();
+    s1["enabled"] = false;
+    stages["attention_alignment"] = s1;
+    doc["stages"] = stages;
+    launcher_->setDocument(doc);
+    QVERIFY(!launcher_->stageCheck(1)->isChecked());
+    QTest::mouseClick(launcher_->stageCheck(1), Qt::LeftButton);
+    QVERIFY(launcher_->stageCheck(1)->isChecked());
+    const QJsonObject sent =
+        startedConfig().value("stages").toObject().value("attention_alignment").toObject();
+    QVERIFY(!sent.contains("enabled"));
+  }
+
   // One image-folder source for all stages, typed into the Data tab: the config Start sends
   // has data.train with the typed folder, the loader settings, and an evaluation limit of its
   // own; the Fashion-MNIST shorthand is gone.
