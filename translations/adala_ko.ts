@@ -3514,6 +3514,18 @@ value %3%4</source>
         <source>Image %1 (%2 of %3): teacher mIoU %4 · student mIoU %5 · student − teacher %6 · they disagree on %7 % of the labelled pixels</source>
         <translation>이미지 %1 (%3개 중 %2번째): 교사 mIoU %4 · 학생 mIoU %5 · 학생 − 교사 %6 · 레이블된 픽셀의 %7 %에서 서로 다름</translation>
     </message>
+    <message>
+        <source>training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>검증</translation>
+    </message>
+    <message>
+        <source>test</source>
+        <translation>테스트</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::StageLauncher</name>

@@ -548,13 +548,23 @@ void SegmentationViewer::updateTexts() {
   updateLegendIou();
 }
 
+// The usual split names in the interface's language; any other name as the results give it.
+QString SegmentationViewer::splitName(const QString& split) {
+  if (split == QLatin1String("train") || split == QLatin1String("training")) return tr("training");
+  if (split == QLatin1String("validation") || split == QLatin1String("val"))
+    return tr("validation");
+  if (split == QLatin1String("test")) return tr("test");
+  return split;
+}
+
 QString SegmentationViewer::summaryText() const {
   if (!loaded_) return {};
   const auto& r = results_;
-  const QString where =
-      r.split.isEmpty()
-          ? tr("%1 head · %2 images").arg(r.head).arg(r.entries.size())
-          : tr("%1 head · %2 split · %3 images").arg(r.head, r.split).arg(r.entries.size());
+  const QString where = r.split.isEmpty()
+                            ? tr("%1 head · %2 images").arg(r.head).arg(r.entries.size())
+                            : tr("%1 head · %2 split · %3 images")
+                                  .arg(r.head, splitName(r.split))
+                                  .arg(r.entries.size());
   return tr("%1  —  teacher mIoU %2 · student mIoU %3 · student − teacher %4  —  pixel accuracy: "
             "teacher %5 % · "
             "student %6 %")

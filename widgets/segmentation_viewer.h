@@ -82,6 +82,7 @@ class SegmentationViewer : public QWidget {
   const SegmentationSample& sample() const { return sample_; }
   const AgreementMap& agreement() const { return agreement_; }
   QString summaryText() const;
+  static QString splitName(const QString& split);  // "validation" in the interface's language
   QString imageText() const;
   QString hoverText() const;
 
