@@ -9,11 +9,11 @@ namespace {
 constexpr double kSlack = 1e-9;  // relative: 1e-5 computed as pow(10, -5) still counts as inside
 }
 
-QVector<double> LogAxisTicker::niceTicks(double lower, double upper) {
+QVector<double> LogAxisTicker::niceTicks(double lower, double upper, int maxTicks) {
   QVector<double> ticks;
   if (!(lower > 0) || !(upper > lower)) return ticks;
   const int first = int(std::floor(std::log10(lower))), last = int(std::ceil(std::log10(upper)));
-  // Mantissas from fine to coarse: the finest set that gives at most 10 ticks in the range.
+  // Mantissas from fine to coarse: the finest set that gives at most maxTicks in the range.
   const QVector<QVector<double>> sets = {
       {1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 5, 7}, {1, 2, 5}, {1, 3}, {1}};
   for (const auto& mantissas : sets) {
@@ -23,9 +23,9 @@ QVector<double> LogAxisTicker::niceTicks(double lower, double upper) {
         const double v = m * std::pow(10.0, e);
         if (v >= lower * (1 - kSlack) && v <= upper * (1 + kSlack)) ticks << v;
       }
-    if (ticks.size() <= 10) break;
+    if (ticks.size() <= maxTicks) break;
   }
-  if (ticks.size() > 10) {  // many decades: every other power of ten
+  if (ticks.size() > maxTicks) {  // many decades: every other power of ten
     QVector<double> sparse;
     for (int i = 0; i < ticks.size(); i += 2) sparse << ticks[i];
     ticks = sparse;
@@ -85,7 +85,7 @@ QVector<double> LogAxisTicker::createTickVector(double, const QCPRange& range) {
     ticks << ticks.last() * 10;  // the sub-ticks above the last decade need its successor
     return ticks;
   }
-  return niceTicks(range.lower, range.upper);
+  return niceTicks(range.lower, range.upper, kMaxInDecade);
 }
 
 // Sub-ticks only between decades: between 1-2-5 or fixed ticks they would only mislead.

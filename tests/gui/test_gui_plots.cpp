@@ -143,7 +143,12 @@ class TestGuiPlots : public QObject {
     // Within a decade the 1-2-5 ticks stay (no decade to label).
     ticker.generate(QCPRange(0.02, 0.09), QLocale::c(), QLatin1Char('g'), 3, ticks, &subTicks,
                     &labels);
-    QVERIFY(sameValues(ticks, LogAxisTicker::niceTicks(0.02, 0.09)));
+    QVERIFY(sameValues(ticks, LogAxisTicker::niceTicks(0.02, 0.09, LogAxisTicker::kMaxInDecade)));
+    QVERIFY(ticks.size() <= LogAxisTicker::kMaxInDecade);
+    // A short Stage-1 loss axis (3e-4 .. 3e-3): few enough labels not to stack in a small plot.
+    ticker.generate(QCPRange(3e-4, 3e-3), QLocale::c(), QLatin1Char('g'), 3, ticks, &subTicks,
+                    &labels);
+    QCOMPARE(QStringList(labels.begin(), labels.end()), QStringList({"5e-4", "1e-3", "2e-3"}));
     QVERIFY(subTicks.isEmpty());
   }
 
