@@ -17,6 +17,7 @@
 
 #include "engine/analysis/scaling_csv.h"
 #include "engine/report/report_i18n.h"
+#include "engine/core/json_paths.h"
 #include "engine/report/report_text.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
@@ -26,48 +27,6 @@ namespace adala::report {
 namespace {
 
 using Json = nlohmann::json;
-
-// QString::number(v, 'g', 12): how config numbers read in the report.
-std::string number_g12(double v) { return fmt::format("{:.12g}", v); }
-
-// A scalar as a compact JSON document writes it (numbers shortest, as Qt's QJsonDocument).
-std::string compact_scalar(const Json& v) {
-  if (v.is_number_float()) {
-    char buffer[64];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, v.get<double>()).ptr;
-    return std::string(buffer, end);
-  }
-  return v.dump();
-}
-
-void flatten_into(const Json& value, const std::string& prefix,
-                  std::map<std::string, std::string>& out) {
-  if (value.is_object()) {
-    if (value.empty() && !prefix.empty()) out.emplace(prefix, "{}");
-    for (auto it = value.begin(); it != value.end(); ++it)
-      flatten_into(it.value(), prefix.empty() ? it.key() : prefix + '.' + it.key(), out);
-  } else if (value.is_array()) {
-    // Arrays of scalars read best on one line: [224,448]; arrays of objects get indices.
-    bool scalars = true;
-    for (const auto& v : value) scalars = scalars && !v.is_object() && !v.is_array();
-    if (scalars) {
-      std::vector<std::string> items;
-      for (const auto& v : value) items.push_back(compact_scalar(v));
-      out[prefix] = "[" + join(items, ",") + "]";
-    } else {
-      for (size_t i = 0; i < value.size(); ++i)
-        flatten_into(value[i], prefix + '[' + std::to_string(i) + ']', out);
-    }
-  } else if (value.is_string()) {
-    out[prefix] = value.get<std::string>();
-  } else if (value.is_boolean()) {
-    out[prefix] = value.get<bool>() ? "true" : "false";
-  } else if (value.is_number()) {
-    out[prefix] = number_g12(value.get<double>());
-  } else if (value.is_null()) {
-    out[prefix] = "null";
-  }
-}
 
 bool is_file(const std::string& path) {
   std::error_code ec;
@@ -183,11 +142,7 @@ std::map<std::string, std::string> flatten_json(const std::string& json) {
     if (!text.empty()) out.emplace("(config)", text);
     return out;
   }
-  if (doc.is_object())
-    flatten_into(doc, std::string(), out);
-  else
-    flatten_into(doc, "(config)", out);
-  return out;
+  return flatten_json_paths(doc, doc.is_object() ? std::string() : std::string("(config)"));
 }
 
 Timestamp parse_store_time(const std::string& iso) {

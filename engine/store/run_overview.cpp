@@ -8,37 +8,11 @@
 #include <stdexcept>
 
 #include "engine/core/json.h"
+#include "engine/core/json_paths.h"
 #include "engine/store/run_store.h"
 
 namespace adala::store {
 namespace {
-
-std::string compact(const Json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  return value.dump();  // numbers: the shortest text that reads back the same
-}
-
-void flatten_into(const Json& value, const std::string& prefix,
-                  std::vector<std::pair<std::string, std::string>>& out) {
-  if (value.is_object()) {
-    if (value.empty() && !prefix.empty()) out.emplace_back(prefix, "{}");
-    for (auto it = value.begin(); it != value.end(); ++it)
-      flatten_into(it.value(), prefix.empty() ? it.key() : prefix + '.' + it.key(), out);
-  } else if (value.is_array()) {
-    bool scalars = true;
-    for (const auto& v : value) scalars = scalars && !v.is_object() && !v.is_array();
-    if (scalars) {
-      std::string line = "[";
-      for (size_t i = 0; i < value.size(); ++i) line += (i ? "," : "") + value[i].dump();
-      out.emplace_back(prefix, line + "]");
-    } else {
-      for (size_t i = 0; i < value.size(); ++i)
-        flatten_into(value[i], prefix + '[' + std::to_string(i) + ']', out);
-    }
-  } else {
-    out.emplace_back(prefix, compact(value));
-  }
-}
 
 std::string string_at(const std::vector<std::pair<std::string, std::string>>& config,
                       const std::string& path) {
@@ -86,9 +60,8 @@ std::vector<std::pair<std::string, std::string>> flatten_config(const std::strin
     out.emplace_back("", json);
     return out;
   }
-  flatten_into(doc, "", out);
-  std::stable_sort(out.begin(), out.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& entry : flatten_json_paths(doc))
+    out.emplace_back(entry.first, std::move(entry.second));
   return out;
 }
 
