@@ -279,6 +279,8 @@ void HealthHeatmap::redraw() {
   int blocks = 0;
   QMap<QPair<int, qint64>, double> values, nonfinite;
   QMap<QPair<int, qint64>, Extent> extent;
+  QMap<QPair<int, qint64>, QString> valueStage;
+  QHash<QString, QVector<qint64>> logged;  // per stage, the (global) steps that logged `key`
   for (const auto& s : samples_) {
     if (!offset.contains(s.stage)) continue;
     const qint64 step = offset[s.stage] + s.step;
@@ -286,16 +288,47 @@ void HealthHeatmap::redraw() {
     blocks = std::max(blocks, s.block + 1);
     if (s.key == key) {
       values[qMakePair(s.block, step)] = s.value;
-      const qint64 reach = all ? interval[s.stage] - 1 : 0;
-      extent[qMakePair(s.block, step)] = firstStep.value(s.stage, 0) == 0
-                                             ? Extent{step, step + reach, s.stage}
-                                             : Extent{step - reach, step, s.stage};
+      valueStage[qMakePair(s.block, step)] = s.stage;
+      logged[s.stage] << step;
     }
     if (isNonfiniteKey(s.key) && (s.value > 0 || std::isnan(s.value)))
       nonfinite[qMakePair(s.block, step)] += 1;
   }
   std::sort(steps.begin(), steps.end());
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  // A value covers the steps up to the next logged one (a stage logging from step 0 logs at
+  // the start of each interval) or back to the previous one (logging at its end, as the
+  // training loop does), where that gap is no longer than the stage's usual logging interval:
+  // its cells are contiguous even where the last step breaks the interval (936 after 930),
+  // and a longer gap (steps that logged nothing) stays empty.
+  QHash<QString, qint64> usualGap;
+  for (auto it = logged.begin(); it != logged.end(); ++it) {
+    auto& st = it.value();
+    std::sort(st.begin(), st.end());
+    st.erase(std::unique(st.begin(), st.end()), st.end());
+    QMap<qint64, int> gaps;
+    for (int i = 1; i < st.size(); ++i) ++gaps[st[i] - st[i - 1]];
+    qint64 usual = 0;
+    int seen = 0;
+    for (auto g = gaps.cbegin(); g != gaps.cend(); ++g)  // the most frequent, the smallest of ties
+      if (g.value() > seen) usual = g.key(), seen = g.value();
+    usualGap[it.key()] = usual;
+  }
+  for (auto it = values.cbegin(); it != values.cend(); ++it) {
+    const QString& stage = valueStage[it.key()];
+    const auto& st = logged[stage];
+    const qint64 step = it.key().second, usual = usualGap[stage];
+    const auto i = std::lower_bound(st.begin(), st.end(), step) - st.begin();
+    Extent e{step, step, stage};
+    if (st.first() - offset[stage] == 0) {
+      if (i + 1 < st.size() && st[i + 1] - step <= usual) e.to = st[i + 1] - 1;
+    } else if (i > 0 && step - st[i - 1] <= usual) {
+      e.from = st[i - 1] + 1;
+    } else if (i == 0 && all && usual > 0) {
+      e.from = std::max(offset[stage] + 1, step - usual + 1);  // the stage's first interval
+    }
+    extent[it.key()] = e;
+  }
 
   for (auto* item : std::as_const(markedItems_)) plot_->removeItem(item);
   markedItems_.clear();

@@ -181,6 +181,22 @@ class TestGuiHealth : public QObject {
     QCOMPARE(map.markedCount(), 0);
   }
 
+  // Logged every 10 steps and at the stage's last step (96): the grid is every 2 steps, yet
+  // every cell from 10 to 96 holds the value logged at or after it (no empty stripes).
+  void an_odd_last_step_leaves_no_empty_stripes() {
+    HealthHeatmap map;
+    QVector<HealthSample> samples;
+    for (qint64 step : {10, 20, 30, 40, 50, 60, 70, 80, 90, 96})
+      samples.push_back({stage_name(3), step, "health.max_abs_activation", 0, double(step)});
+    map.setSamples(samples);
+    QVERIFY(map.setKey("health.max_abs_activation"));
+    QCOMPARE(map.colorMap()->data()->keySize(), 44);  // every 2 steps from 10 to 96
+    for (qint64 step = 10; step <= 96; step += 2) {
+      const double expected = step <= 90 ? double((step + 9) / 10 * 10) : 96.0;
+      QCOMPARE(cell(map, step, 0), expected);
+    }
+  }
+
   void alignment_mse_lays_the_stages_on_one_step_axis() {
     const QString db = dir_ + QStringLiteral("/alignment.sqlite");
     const int64_t run = writeAlignmentRun(db);
