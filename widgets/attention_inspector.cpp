@@ -168,7 +168,10 @@ QHBoxLayout* AttentionInspector::buildSourceRow() {
   datasetMenu->addAction(tr("Image list or run config file…"), this,
                          [this] { emit openDatasetRequested(false); });
   datasetButton_->setMenu(datasetMenu);
-  row1->addWidget(datasetButton_);
+  // Its text (the data set's name) may be cut rather than widen the window past the screen.
+  datasetButton_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  datasetButton_->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 16);
+  row1->addWidget(datasetButton_, 1);
   updateDatasetButton();
   openImageButton_ = new QPushButton(tr("Open image…"), this);
   openImageButton_->setToolTip(tr("Inspect any image file (Ctrl+I)"));

@@ -88,6 +88,9 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   xAxisBox_->setToolTip(tr("Steps, or the wall-clock time since the run's first logged step"));
   toolbar->addWidget(xAxisBox_);
   summary_ = new QLabel(this);
+  // A long summary is cut (its tooltip holds it whole) rather than widening the window past
+  // the screen: its text would set the whole window's minimum width.
+  summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   toolbar->addWidget(summary_, 1);
   layout->addLayout(toolbar);
 
@@ -341,6 +344,7 @@ void AttentionMsePlot::rebuild() {
                                           .arg(untimed.join(QStringLiteral(", ")));
   }
   summary_->setText(text);
+  summary_->setToolTip(text);
   for (auto* p : {curves_, bars_, feature_}) {
     applyPlotPalette(p, palette(), font());
     updateLegendItemColors(p);

@@ -239,6 +239,10 @@ class TestGuiSummary : public QObject {
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
     QVERIFY(tabs->widget(MainWindow::SummaryTab)->isAncestorOf(window.summaryPanel()));
+    // Every tab, both docks and the toolbar fit a 1600-pixel-wide screen (the window's own
+    // minimum: a wider one runs off the screen's edge, hiding the launcher's buttons).
+    QVERIFY2(window.minimumSizeHint().width() <= 1600,
+             qPrintable(QString::number(window.minimumSizeHint().width())));
     QCOMPARE(tabs->tabText(MainWindow::SummaryTab), QStringLiteral("Summary"));
     window.showTab(MainWindow::PlotTab);
     QVERIFY(window.openRun(evaluated_));
