@@ -139,6 +139,10 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   view_->setContextMenuPolicy(Qt::CustomContextMenu);
   view_->header()->setStretchLastSection(true);
   useSortArrowsThatFollowTheOrder(view_->header());
+  // Shown as ID, Name, Status, Best, Stage, Tags, Created: the result before the progress, so a
+  // narrow dock shows it without scrolling (drag a header to reorder).
+  view_->header()->moveSection(view_->header()->visualIndex(BestColumn),
+                               view_->header()->visualIndex(StageColumn));
   layout->addWidget(view_, 1);
 
   auto* buttons = new QHBoxLayout;
