@@ -19,6 +19,7 @@
 #include "engine/report/report_i18n.h"
 #include "engine/core/json_paths.h"
 #include "engine/report/report_text.h"
+#include "engine/store/run_overview.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 
@@ -146,30 +147,8 @@ std::map<std::string, std::string> flatten_json(const std::string& json) {
 }
 
 Timestamp parse_store_time(const std::string& iso) {
-  // "2024-05-01T12:00:00.000Z"; a time without a zone is read as UTC.
   Timestamp t;
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, consumed = 0;
-  if (std::sscanf(iso.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s,
-                  &consumed) != 6)
-    return t;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return t;
-  int ms = 0;
-  size_t at = size_t(consumed);
-  if (at < iso.size() && (iso[at] == '.' || iso[at] == ',')) {
-    int digits = 0;
-    for (++at; at < iso.size() && iso[at] >= '0' && iso[at] <= '9'; ++at, ++digits)
-      if (digits < 3) ms = ms * 10 + (iso[at] - '0');
-    for (; digits < 3; ++digits) ms *= 10;
-  }
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = s;
-  t.utc_msecs = int64_t(timegm(&tm)) * 1000 + ms;
-  t.valid = true;
+  t.valid = store::parse_store_timestamp(iso, &t.utc_msecs);
   return t;
 }
 

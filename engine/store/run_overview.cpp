@@ -24,9 +24,20 @@ std::string string_at(const std::vector<std::pair<std::string, std::string>>& co
 }  // namespace
 
 bool parse_store_timestamp(const std::string& text, int64_t* utc_msecs) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, ms = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &y, &mo, &d, &h, &mi, &s, &ms) != 7)
+  // "2024-05-01T12:00:00.000Z"; a time without a zone is read as UTC.
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d%*1[T ]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s,
+                  &consumed) != 6)
     return false;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return false;
+  int ms = 0;
+  size_t at = size_t(consumed);
+  if (at < text.size() && (text[at] == '.' || text[at] == ',')) {
+    int digits = 0;
+    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at, ++digits)
+      if (digits < 3) ms = ms * 10 + (text[at] - '0');
+    for (; digits < 3; ++digits) ms *= 10;
+  }
   std::tm tm{};
   tm.tm_year = y - 1900;
   tm.tm_mon = mo - 1;

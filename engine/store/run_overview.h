@@ -76,7 +76,8 @@ struct ConfigDiffRow {
 std::vector<ConfigDiffRow> config_diff(const std::vector<RunOverview>& runs,
                                        bool all_paths = false);
 
-// "2024-05-01T12:00:00.000Z" -> milliseconds since the epoch; false for "" or malformed text.
+// A run database time ("2024-05-01T12:00:00.000Z"; also without milliseconds or zone, read as
+// UTC) -> milliseconds since the epoch; false for "" or malformed text. The report's times too.
 bool parse_store_timestamp(const std::string& text, int64_t* utc_msecs);
 
 }  // namespace adala::store
