@@ -353,10 +353,8 @@ void RunBrowser::selectRun(qint64 id) {
 int RunBrowser::visibleRunCount() const { return proxy_->rowCount(); }
 
 QString RunBrowser::statusOf(qint64 id) const {
-  for (int r = 0; r < model_->rowCount(); ++r)
-    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
-      return model_->item(r, StatusColumn)->data(kShownStatusRole).toString();
-  return {};
+  const int r = rowOf(id);
+  return r < 0 ? QString() : model_->item(r, StatusColumn)->data(kShownStatusRole).toString();
 }
 
 void RunBrowser::setPausedRun(qint64 id) {
@@ -383,24 +381,18 @@ void RunBrowser::showStatus(QStandardItem* item, qint64 id) const {
 }
 
 QString RunBrowser::runDirOf(qint64 id) const {
-  for (int r = 0; r < model_->rowCount(); ++r)
-    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
-      return model_->item(r, IdColumn)->data(kRunDirRole).toString();
-  return {};
+  const int r = rowOf(id);
+  return r < 0 ? QString() : model_->item(r, IdColumn)->data(kRunDirRole).toString();
 }
 
 QString RunBrowser::nameOf(qint64 id) const {
-  for (int r = 0; r < model_->rowCount(); ++r)
-    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
-      return model_->item(r, NameColumn)->text();
-  return {};
+  const int r = rowOf(id);
+  return r < 0 ? QString() : model_->item(r, NameColumn)->text();
 }
 
 QString RunBrowser::kindOf(qint64 id) const {
-  for (int r = 0; r < model_->rowCount(); ++r)
-    if (model_->item(r, IdColumn)->data(kIdRole).toLongLong() == id)
-      return model_->item(r, IdColumn)->data(kKindRole).toString();
-  return {};
+  const int r = rowOf(id);
+  return r < 0 ? QString() : model_->item(r, IdColumn)->data(kKindRole).toString();
 }
 
 void RunBrowser::updateButtons() {
@@ -480,7 +472,7 @@ bool RunBrowser::deleteRun(qint64 id, QString* error) {
 void RunBrowser::askRename() {
   const auto ids = selectedRuns();
   if (ids.size() != 1) return;
-  const QString current = model_->item(rowOf(ids.first()), NameColumn)->text();
+  const QString current = nameOf(ids.first());
   bool ok = false;
   const QString name = QInputDialog::getText(this, tr("Rename run %1").arg(ids.first()),
                                              tr("New name (its folder keeps its own):"),
@@ -522,7 +514,7 @@ void RunBrowser::askDelete() {
   const auto ids = selectedRuns();
   if (ids.size() != 1 || !deleteAction_->isEnabled()) return;
   const qint64 id = ids.first();
-  const QString name = model_->item(rowOf(id), NameColumn)->text();
+  const QString name = nameOf(id);
   const auto answer = QMessageBox::question(
       this, tr("Delete run %1").arg(id),
       tr("Delete run %1 (%2) from the database, with its checkpoints and weights on disk? This "
