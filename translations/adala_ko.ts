@@ -1250,6 +1250,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>Ctrl+8</source>
         <translation>Ctrl+8</translation>
     </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;S / Shift+S&lt;/td&gt;&lt;td&gt;inspector&apos;s colour scale: shared, per pane, log, fixed range&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;S / Shift+S&lt;/td&gt;&lt;td&gt;검사기 색 눈금: 공통, 창별, 로그, 고정 범위&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::RunProcess</name>
@@ -1826,6 +1830,22 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s (%9)</source>
         <translation>%1 · %2 × %3 px, 토큰 %4개 (%7 px 패치 %5 × %6) · 순전파 %8초 (%9)</translation>
+    </message>
+    <message>
+        <source>How weights map to colours (S): one scale for the three maps, each map on its own 0..max, log10 of the weights (from max / 10⁴ up), or a range you type</source>
+        <translation>가중치를 색으로 나타내는 방법 (S): 세 맵에 눈금 하나, 맵마다 자체 0..최대, 가중치의 log10 (최대 / 10⁴부터), 또는 직접 입력한 범위</translation>
+    </message>
+    <message>
+        <source>min..max</source>
+        <translation>최소..최대</translation>
+    </message>
+    <message>
+        <source>The fixed colour range, minimum..maximum (Enter applies)</source>
+        <translation>고정 색 범위, 최솟값..최댓값 (Enter로 적용)</translation>
+    </message>
+    <message>
+        <source>Colour range not changed: %1</source>
+        <translation>색 범위를 바꾸지 않았습니다: %1</translation>
     </message>
 </context>
 <context>

@@ -3,15 +3,13 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QDir>
-#include <QPainter>
-#include <QResizeEvent>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
@@ -24,80 +22,9 @@
 #include <cmath>
 
 #include "widgets/image_pane.h"
+#include "widgets/pane_grid.h"
 
 namespace adala::widgets {
-
-// A vertical colour bar with its scale written beside it.
-class ColourBar : public QWidget {
- public:
-  explicit ColourBar(QWidget* parent) : QWidget(parent) {
-    setFixedWidth(78);
-    setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
-  }
-  void setScale(Colormap map, double vmax) {
-    map_ = map;
-    vmax_ = vmax;
-    update();
-  }
-
- protected:
-  void paintEvent(QPaintEvent*) override {
-    QPainter p(this);
-    const QRect bar(4, 28, 16, std::max(10, height() - 48));
-    p.drawImage(bar, colourBar(map_, bar.width(), bar.height()));
-    p.setPen(palette().color(QPalette::Text));
-    p.drawRect(bar.adjusted(0, 0, -1, -1));
-    QFont small = font();
-    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
-    p.setFont(small);
-    for (int i = 0; i <= 4; ++i) {
-      const double v = vmax_ * (4 - i) / 4.0;
-      const int y = bar.top() + bar.height() * i / 4;
-      p.drawLine(bar.right(), y, bar.right() + 4, y);
-      p.drawText(QRect(bar.right() + 6, y - 8, width() - bar.right() - 6, 16),
-                 Qt::AlignVCenter | Qt::AlignLeft, QString::number(v, 'g', 3));
-    }
-  }
-
- private:
-  Colormap map_ = Colormap::Viridis;
-  double vmax_ = 0.0;
-};
-
-// The four panes, one row of four when the space is wide, two by two when it is not (each
-// pane stays as large and as square as the space allows).
-class PaneGrid : public QWidget {
- public:
-  explicit PaneGrid(QWidget* parent) : QWidget(parent), grid_(new QGridLayout(this)) {
-    grid_->setContentsMargins(0, 0, 0, 0);
-    grid_->setSpacing(6);
-  }
-  void setPanes(const QList<QWidget*>& panes) {
-    panes_ = panes;
-    arrange(true);
-  }
-
- protected:
-  void resizeEvent(QResizeEvent* event) override {
-    QWidget::resizeEvent(event);
-    arrange(false);
-  }
-
- private:
-  void arrange(bool force) {
-    const int columns = width() > 2 * height() ? 4 : 2;
-    if (!force && columns == columns_) return;
-    columns_ = columns;
-    for (auto* p : panes_) grid_->removeWidget(p);
-    for (int i = 0; i < panes_.size(); ++i) grid_->addWidget(panes_[i], i / columns, i % columns);
-    for (int c = 0; c < 4; ++c) grid_->setColumnStretch(c, c < columns ? 1 : 0);
-    for (int r = 0; r < 4; ++r) grid_->setRowStretch(r, r < 4 / columns ? 1 : 0);
-  }
-
-  QGridLayout* grid_;
-  QList<QWidget*> panes_;
-  int columns_ = 0;
-};
 
 namespace {
 
@@ -232,6 +159,18 @@ QHBoxLayout* AttentionInspector::buildViewRow() {
   colormapCombo_->addItems(colormapNames());
   colormapCombo_->setToolTip(tr("Colour map (OpenCV)"));
   row2->addWidget(colormapCombo_);
+  scaleCombo_ = new QComboBox(this);
+  scaleCombo_->addItems(scaleModeNames());
+  scaleCombo_->setToolTip(
+      tr("How weights map to colours (S): one scale for the three maps, each map on its own "
+         "0..max, log10 of the weights (from max / 10⁴ up), or a range you type"));
+  row2->addWidget(scaleCombo_);
+  rangeEdit_ = new QLineEdit(QStringLiteral("0..0.01"), this);
+  rangeEdit_->setPlaceholderText(tr("min..max"));
+  rangeEdit_->setToolTip(tr("The fixed colour range, minimum..maximum (Enter applies)"));
+  rangeEdit_->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
+  rangeEdit_->setVisible(false);
+  row2->addWidget(rangeEdit_);
   return row2;
 }
 
@@ -249,8 +188,6 @@ QHBoxLayout* AttentionInspector::buildPanesRow() {
   }
   paneGrid->setPanes(paneList);
   panesRow->addWidget(paneGrid, 1);
-  colourBar_ = new ColourBar(this);
-  panesRow->addWidget(colourBar_);
   return panesRow;
 }
 
@@ -339,7 +276,66 @@ void AttentionInspector::connectControls() {
     colormap_ = static_cast<Colormap>(std::max(0, i));
     redraw();
   });
+  connect(scaleCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    if (updatingControls_ || i < 0) return;
+    const auto mode = static_cast<ScaleMode>(i);
+    rangeEdit_->setVisible(mode == ScaleMode::Fixed);
+    if (mode == ScaleMode::Fixed) {
+      applyFixedRangeText();
+      return;
+    }
+    scaleMode_ = mode;
+    updateScales();
+    redraw();
+  });
+  connect(rangeEdit_, &QLineEdit::editingFinished, this, &AttentionInspector::applyFixedRangeText);
   connect(cancelButton_, &QPushButton::clicked, this, &AttentionInspector::probeCancelRequested);
+}
+
+void AttentionInspector::setScaleMode(ScaleMode mode) {
+  scaleCombo_->setCurrentIndex(static_cast<int>(mode));
+}
+
+QString AttentionInspector::setFixedRange(const QString& text) {
+  updatingControls_ = true;
+  rangeEdit_->setText(text);
+  scaleCombo_->setCurrentIndex(static_cast<int>(ScaleMode::Fixed));
+  rangeEdit_->setVisible(true);
+  updatingControls_ = false;
+  applyFixedRangeText();
+  return rangeEdit_->property("error").toString();
+}
+
+void AttentionInspector::applyFixedRangeText() {
+  double lo = 0.0, hi = 0.0;
+  QString error;
+  if (!parseFixedRange(rangeEdit_->text(), &lo, &hi, &error)) {
+    rangeEdit_->setProperty("error", error);
+    rangeEdit_->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #d04040; }"));
+    rangeEdit_->setToolTip(error);
+    statusLabel_->setText(tr("Colour range not changed: %1").arg(error));
+    return;  // the previous scale stays
+  }
+  rangeEdit_->setProperty("error", QString());
+  rangeEdit_->setStyleSheet(QString());
+  rangeEdit_->setToolTip(tr("The fixed colour range, minimum..maximum (Enter applies)"));
+  fixedMin_ = lo;
+  fixedMax_ = hi;
+  scaleMode_ = ScaleMode::Fixed;
+  updateScales();
+  redraw();
+}
+
+PaneScale AttentionInspector::paneScale(Pane pane) const {
+  return pane >= SoftmaxPane ? scales_[pane - SoftmaxPane] : PaneScale{};
+}
+
+bool AttentionInspector::isContentPatch(int row, int col) const {
+  if (!haveProbe_ || row < 0 || col < 0 || row >= image_.gridHeight || col >= image_.gridWidth)
+    return false;
+  if (image_.content.isEmpty()) return true;
+  const int p = image_.patchSize;
+  return QRect(col * p, row * p, p, p).intersects(image_.content);
 }
 
 void AttentionInspector::setCheckpoints(const QList<QPair<QString, QString>>& checkpoints,
@@ -501,8 +497,13 @@ void AttentionInspector::onProbeReady(const InspectorImage& image) {
   updatingControls_ = false;
   clsButton_->setEnabled(image.prefixTokens > 0);
   const int tokens = image.prefixTokens + image.gridHeight * image.gridWidth;
-  if (!sameGrid || query_ < 0 || query_ >= tokens)
-    query_ = image.prefixTokens + (image.gridHeight / 2) * image.gridWidth + image.gridWidth / 2;
+  if (!sameGrid || query_ < 0 || query_ >= tokens) {
+    const QRect c = image.content.isEmpty() ? image.image.rect() : image.content;
+    const int p = std::max(1, image.patchSize);
+    query_ = image.prefixTokens +
+             std::clamp(c.center().y() / p, 0, image.gridHeight - 1) * image.gridWidth +
+             std::clamp(c.center().x() / p, 0, image.gridWidth - 1);
+  }
   statusLabel_->setText(
       tr("%1 · %2 × %3 px, %4 tokens (%5 × %6 patches of %7 px) · forward %8 s (%9)")
           .arg(image.description)
@@ -548,6 +549,12 @@ void AttentionInspector::setQueryPatch(int row, int col) {
   if (!haveProbe_) return;
   row = std::clamp(row, 0, image_.gridHeight - 1);
   col = std::clamp(col, 0, image_.gridWidth - 1);
+  if (!image_.content.isEmpty()) {  // keep to the patches that show the image
+    const int p = std::max(1, image_.patchSize);
+    const QRect c = image_.content;
+    row = std::clamp(row, c.top() / p, (c.bottom()) / p);
+    col = std::clamp(col, c.left() / p, (c.right()) / p);
+  }
   setQuery(image_.prefixTokens + row * image_.gridWidth + col);
 }
 
@@ -575,10 +582,7 @@ void AttentionInspector::onRows(const AttentionRows& rows) {
     statusLabel_->setText(tr("Rows do not match the image grid."));
     return;
   }
-  double vmax = 0.0;
-  for (int i = prefix; i < prefix + n; ++i)
-    vmax = std::max({vmax, double(rows_.softmax[i]), double(rows_.linear[i])});
-  scaleMax_ = vmax > 0.0 ? vmax : 1.0;
+  updateScales();
 
   headTable_->setRowCount(rows_.headKl.size());
   for (int h = 0; h < rows_.headKl.size(); ++h) {
@@ -614,6 +618,28 @@ void AttentionInspector::onRows(const AttentionRows& rows) {
   emit mapsUpdated();
 }
 
+// The three maps' scales from the current rows and the scale mode.
+void AttentionInspector::updateScales() {
+  const int n = image_.gridHeight * image_.gridWidth;
+  const int prefix = image_.prefixTokens;
+  if (!haveProbe_ || rows_.softmax.size() != prefix + n || rows_.linear.size() != prefix + n)
+    return;
+  double maxima[3] = {0.0, 0.0, 0.0};
+  for (int i = prefix; i < prefix + n; ++i) {
+    maxima[0] = std::max(maxima[0], double(rows_.softmax[i]));
+    maxima[1] = std::max(maxima[1], double(rows_.linear[i]));
+    maxima[2] = std::max(maxima[2], std::abs(double(rows_.linear[i]) - double(rows_.softmax[i])));
+  }
+  const double vmax = std::max(maxima[0], maxima[1]);
+  scaleMax_ = vmax > 0.0 ? vmax : 1.0;
+  // The shared and log scales span the two maps' largest weight (the difference is at most
+  // that), so the three panes compare directly.
+  const QVector<double> m = {maxima[0], maxima[1],
+                             scaleMode_ == ScaleMode::PerPane ? maxima[2] : 0.0};
+  const QVector<PaneScale> scales = paneScales(scaleMode_, m, fixedMin_, fixedMax_);
+  for (int k = 0; k < 3; ++k) scales_[k] = scales[k];
+}
+
 QRect AttentionInspector::cellRect(int row, int col) const {
   const int cell = image_.patchSize * displayScale_;
   return QRect(col * cell, row * cell, cell, cell);
@@ -638,14 +664,17 @@ void AttentionInspector::redraw() {
     for (int i = 0; i < n; ++i) diff[static_cast<size_t>(i)] = std::abs(lin[i] - soft[i]);
     const float* maps[3] = {soft, lin, diff.data()};
     for (int k = 0; k < 3; ++k) {
-      QImage grid =
-          colormapGrid(maps[k], image_.gridHeight, image_.gridWidth, 0.0, scaleMax_, colormap_);
+      QImage grid = scaleGrid(maps[k], image_.gridHeight, image_.gridWidth, scales_[k], colormap_);
       QImage big = grid.scaled(base_.size(), Qt::IgnoreAspectRatio, Qt::FastTransformation);
       panes_[1 + k]->setImage(blendOverlay(base_, big, opacity_));
       panes_[1 + k]->setHighlight(highlight);
+      panes_[1 + k]->setScaleStrip(colormap_, scaleTicks(scales_[k]));
     }
   }
-  colourBar_->setScale(colormap_, scaleMax_);
+  const QRect content = image_.content.isEmpty() ? QRect()
+                                                 : QRect(image_.content.topLeft() * displayScale_,
+                                                         image_.content.size() * displayScale_);
+  for (auto* pane : panes_) pane->setContentRect(content);
 }
 
 void AttentionInspector::updateQueryLabel() {
@@ -670,8 +699,11 @@ void AttentionInspector::updateQueryLabel() {
 void AttentionInspector::onPaneClicked(QPointF imagePoint) {
   if (!haveProbe_) return;
   const int cell = image_.patchSize * displayScale_;
-  setQueryPatch(static_cast<int>(imagePoint.y()) / cell, static_cast<int>(imagePoint.x()) / cell);
+  const int row = static_cast<int>(imagePoint.y()) / cell;
+  const int col = static_cast<int>(imagePoint.x()) / cell;
   setFocus(Qt::MouseFocusReason);
+  if (!isContentPatch(row, col)) return;  // letterbox padding is not a query
+  setQueryPatch(row, col);
 }
 
 void AttentionInspector::moveQuery(int dRow, int dCol) {
@@ -712,13 +744,17 @@ void AttentionInspector::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_C:
       if (haveProbe_ && image_.prefixTokens > 0) setQuery(0);
       return;
+    case Qt::Key_S:
+      setScaleMode(static_cast<ScaleMode>((static_cast<int>(scaleMode_) + (shift ? 3 : 1)) % 4));
+      return;
     default:
       QWidget::keyPressEvent(event);
   }
 }
 
 void AttentionInspector::changeEvent(QEvent* event) {
-  if (event->type() == QEvent::PaletteChange) colourBar_->update();
+  if (event->type() == QEvent::PaletteChange)
+    for (auto* pane : panes_) pane->update();
   QWidget::changeEvent(event);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Softmax vs linear attention of one query patch: the image, the softmax map, the linear map
-// and their absolute difference, side by side as colour-mapped overlays on one shared scale
-// with a colour bar, plus KL / MSE of every head. The widget only draws: it asks for a probe
+// and their absolute difference, side by side as colour-mapped overlays, each with a labelled
+// colour strip (one shared scale, a scale per pane, a log scale or a typed range), plus KL /
+// MSE of every head. The widget only draws: it asks for a probe
 // (checkpoint + image) and for rows (block, head, query) through signals, and is answered
 // through onProbeReady / onRows (from the engine's inspection thread, as plain data).
 #include <QImage>
@@ -11,11 +12,13 @@
 #include <QWidget>
 
 #include "widgets/colormap.h"
+#include "widgets/colour_scale.h"
 #include "widgets/run_types.h"
 
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -27,7 +30,6 @@ class QVBoxLayout;
 namespace adala::widgets {
 
 class ImagePane;
-class ColourBar;
 
 class AttentionInspector : public QWidget {
   Q_OBJECT
@@ -61,6 +63,14 @@ class AttentionInspector : public QWidget {
   void setQueryPatch(int row, int col);
   void setOpacity(double opacity);  // overlay opacity in [0, 1]
   void setColormap(Colormap map);
+  // How weights map to colours (S cycles through the modes).
+  void setScaleMode(ScaleMode mode);
+  ScaleMode scaleMode() const { return scaleMode_; }
+  // The fixed range ("min..max"); returns why it was refused (empty: accepted, and the mode
+  // becomes ScaleMode::Fixed).
+  QString setFixedRange(const QString& text);
+  // The scale the map pane (SoftmaxPane, LinearPane or DifferencePane) is drawn on.
+  PaneScale paneScale(Pane pane) const;
 
   int block() const { return block_; }
   int head() const { return head_; }
@@ -68,7 +78,7 @@ class AttentionInspector : public QWidget {
   bool hasProbe() const { return haveProbe_; }
   const InspectorImage& probeImage() const { return image_; }
   const AttentionRows& rows() const { return rows_; }
-  // Upper end of the shared colour scale (lower end is 0) and the colour map in use.
+  // The largest weight of the two maps (the shared scale's top) and the colour map in use.
   double scaleMax() const { return scaleMax_; }
   Colormap colormap() const { return colormap_; }
   double opacity() const { return opacity_; }
@@ -76,6 +86,8 @@ class AttentionInspector : public QWidget {
   QImage paneImage(Pane pane) const;
   ImagePane* pane(Pane pane) const { return panes_[pane]; }
   QRect cellRect(int row, int col) const;
+  // Whether grid cell (row, col) shows some of the image (not only letterbox padding).
+  bool isContentPatch(int row, int col) const;
   int displayScale() const { return displayScale_; }
 
  public slots:
@@ -114,6 +126,8 @@ class AttentionInspector : public QWidget {
   void onPaneClicked(QPointF imagePoint);
   void moveQuery(int dRow, int dCol);
   void updateDatasetButton();
+  void updateScales();
+  void applyFixedRangeText();
 
   QComboBox* checkpointCombo_ = nullptr;
   QComboBox* sourceCombo_ = nullptr;
@@ -129,6 +143,8 @@ class AttentionInspector : public QWidget {
   QPushButton* clsButton_ = nullptr;
   QSlider* opacitySlider_ = nullptr;
   QComboBox* colormapCombo_ = nullptr;
+  QComboBox* scaleCombo_ = nullptr;
+  QLineEdit* rangeEdit_ = nullptr;
   QLabel* queryLabel_ = nullptr;
   QLabel* statsLabel_ = nullptr;
   QLabel* statusLabel_ = nullptr;
@@ -136,7 +152,6 @@ class AttentionInspector : public QWidget {
   QPushButton* cancelButton_ = nullptr;
   QTableWidget* headTable_ = nullptr;
   ImagePane* panes_[4] = {};
-  ColourBar* colourBar_ = nullptr;
   QTimer* probeTimer_ = nullptr;
 
   QString imagePath_;
@@ -150,6 +165,9 @@ class AttentionInspector : public QWidget {
   AttentionRows rows_;
   quint64 lastRequest_ = 0;
   double scaleMax_ = 0.0;
+  ScaleMode scaleMode_ = ScaleMode::Shared;
+  double fixedMin_ = 0.0, fixedMax_ = 0.01;
+  PaneScale scales_[3];  // softmax, linear, difference
   double opacity_ = 0.7;
   Colormap colormap_ = Colormap::Viridis;
   bool updatingControls_ = false;

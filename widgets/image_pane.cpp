@@ -4,13 +4,16 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace adala::widgets {
 
 namespace {
 constexpr int kTitleHeight = 20;
-}
+constexpr int kStripHeight = 10;  // the colour strip
+constexpr int kStripFooter = 32;  // the strip, its ticks and labels
+}  // namespace
 
 ImagePane::ImagePane(const QString& title, QWidget* parent)
     : TitledImagePane(title, kTitleHeight, parent) {
@@ -22,10 +25,22 @@ void ImagePane::setHighlight(const QRect& imageRect) {
   update();
 }
 
+void ImagePane::setContentRect(const QRect& imageRect) {
+  content_ = imageRect;
+  update();
+}
+
+void ImagePane::setScaleStrip(Colormap map, const QVector<ScaleTick>& ticks) {
+  map_ = map;
+  ticks_ = ticks;
+  update();
+}
+
 QRectF ImagePane::imageRectInWidget() const {
-  const QRectF area = viewArea();
+  QRectF area = viewArea();
+  if (!ticks_.isEmpty()) area.setBottom(area.bottom() - kStripFooter);
   if (image().isNull() || area.width() <= 0 || area.height() <= 0) return area;
-  const double scale = fitScale();
+  const double scale = std::min(area.width() / image().width(), area.height() / image().height());
   const QSizeF size(image().width() * scale, image().height() * scale);
   return QRectF(area.center() - QPointF(size.width() / 2, size.height() / 2), size);
 }
@@ -56,6 +71,16 @@ void ImagePane::paintEvent(QPaintEvent*) {
   // Patches must stay crisp squares: nearest-neighbour when enlarging.
   p.setRenderHint(QPainter::SmoothPixmapTransform, target.width() < image().width());
   p.drawImage(target, image());
+  if (!content_.isEmpty() && content_ != image().rect()) {
+    const QRectF box(toWidget(content_.topLeft()),
+                     toWidget(content_.topLeft() + QPoint(content_.width(), content_.height())));
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(Qt::black, 1));
+    p.drawRect(box);
+    p.setPen(QPen(Qt::white, 1, Qt::DashLine));
+    p.drawRect(box);
+  }
+  drawScaleStrip(p);
   if (!highlight_.isEmpty()) {
     const QRectF cell(
         toWidget(highlight_.topLeft()),
@@ -81,6 +106,26 @@ void ImagePane::paintEvent(QPaintEvent*) {
       }
     }
   }
+}
+
+QRectF ImagePane::scaleStripRect() const {
+  if (ticks_.isEmpty() || image().isNull()) return {};
+  const QRectF img = imageRectInWidget();
+  // At least 160 pixels wide (a tall, narrow image), centred under it.
+  const double w = std::min(double(width() - 16), std::max(img.width(), 160.0));
+  return QRectF(img.center().x() - w / 2, img.bottom() + 4, w, kStripHeight);
+}
+
+void ImagePane::drawScaleStrip(QPainter& p) const {
+  const QRectF strip = scaleStripRect();
+  if (strip.isEmpty()) return;
+  p.save();
+  QFont small = font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
+  p.setFont(small);
+  widgets::drawScaleStrip(p, strip, map_, ticks_, palette().color(QPalette::Text), 1.0,
+                          width() - 1.0);
+  p.restore();
 }
 
 void ImagePane::mousePressEvent(QMouseEvent* event) {

@@ -1,10 +1,15 @@
 #pragma once
-// One square-pixel view of an image (letterboxed, aspect kept) with a title and an optional
-// highlighted grid cell. Clicks report the clicked point in image pixel coordinates.
+// One square-pixel view of an image (letterboxed, aspect kept) with a title, an optional
+// highlighted grid cell, an optional outline of the image's content (the rest being padding)
+// and an optional labelled colour strip under the image. Clicks report the clicked point in
+// image pixel coordinates.
 #include <QPointF>
 #include <QRect>
 #include <QString>
+#include <QVector>
 
+#include "widgets/colormap.h"
+#include "widgets/colour_scale.h"
 #include "widgets/titled_image_pane.h"
 
 namespace adala::widgets {
@@ -16,6 +21,14 @@ class ImagePane : public TitledImagePane {
 
   // The cell to outline, in image pixels (empty: none).
   void setHighlight(const QRect& imageRect);
+  // The part of the image that is content (outlined, dashed, when it is not the whole image).
+  void setContentRect(const QRect& imageRect);
+  // A horizontal colour strip under the image, left = the scale's bottom, with tick labels;
+  // no ticks: none.
+  void setScaleStrip(Colormap map, const QVector<ScaleTick>& ticks);
+  const QVector<ScaleTick>& scaleStripTicks() const { return ticks_; }
+  // Where the strip is drawn (empty without one), in widget coordinates.
+  QRectF scaleStripRect() const;
   // Where an image pixel (centre) lands in widget coordinates, and back.
   QPointF toWidget(const QPointF& imagePoint) const;
   QPointF toImage(const QPointF& widgetPoint) const;
@@ -32,7 +45,12 @@ class ImagePane : public TitledImagePane {
   void mousePressEvent(QMouseEvent* event) override;
 
  private:
+  void drawScaleStrip(QPainter& p) const;
+
   QRect highlight_;
+  QRect content_;
+  Colormap map_ = Colormap::Viridis;
+  QVector<ScaleTick> ticks_;
 };
 
 }  // namespace adala::widgets

@@ -4,6 +4,7 @@
 // through queued signals, so no view ever sees an engine type (or a tensor).
 #include <QByteArray>
 #include <QImage>
+#include <QRect>
 #include <QList>
 #include <QMap>
 #include <QMetaType>
@@ -96,6 +97,9 @@ struct InspectorImage {
   double forwardSeconds = 0.0;
   int datasetSize = 0;  // items in the request's dataset (dataset items only)
   QString precision;    // of the forward pass
+  // The image's pixels inside the model input: a non-square image at a square input size is
+  // letterboxed (scaled whole, padded with the normalisation mean); empty = all of it.
+  QRect content;
 };
 
 // One query's rows (prefix tokens first, then the patch grid row-major) and per-head stats.

@@ -85,6 +85,34 @@ QImage to_qimage(const at::Tensor& t) {
 
 int round_to_patch(int size, int patch) { return std::max(patch, static_cast<int>(std::lround(double(size) / patch)) * patch); }
 
+// `image` scaled whole into a side x side square, centred with its offset on whole patches,
+// the rest filled with the per-channel mean (so the normalised padding is zero). `content`
+// gets the image's rectangle (empty when it fills the square).
+cv::Mat letterbox(const cv::Mat& image, int side, int patch, const PretrainedConfig& data,
+                  QRect* content) {
+  const double scale = std::min(double(side) / image.cols, double(side) / image.rows);
+  const int w = std::clamp(static_cast<int>(std::lround(image.cols * scale)), 1, side);
+  const int h = std::clamp(static_cast<int>(std::lround(image.rows * scale)), 1, side);
+  cv::Mat resized = image;
+  if (w != image.cols || h != image.rows) {
+    const bool shrink = w < image.cols && h < image.rows;
+    cv::resize(image, resized, cv::Size(w, h), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+  }
+  if (w == side && h == side) {
+    *content = QRect();
+    return resized;
+  }
+  const int c = image.channels();
+  cv::Scalar mean;
+  for (int i = 0; i < std::min(c, 4); ++i)
+    mean[i] = data.mean.size() == 1 ? data.mean[0] : data.mean.at(size_t(i));
+  cv::Mat out(side, side, image.type(), mean);
+  const int x0 = (side - w) / 2 / patch * patch, y0 = (side - h) / 2 / patch * patch;
+  resized.copyTo(out(cv::Rect(x0, y0, w, h)));
+  *content = QRect(x0, y0, w, h);
+  return out;
+}
+
 }  // namespace
 
 void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
@@ -140,17 +168,23 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
       }
       image = converted;
     }
-    // The size the model sees: its own, the image's (rounded to whole patches) or a square.
-    int h = image.rows, w = image.cols;
-    if (request.inputSize == 0) h = w = static_cast<int>(cfg.img_size);
-    else if (request.inputSize > 0) h = w = request.inputSize;
-    h = round_to_patch(h, patch);
-    w = round_to_patch(w, patch);
-    if (h != image.rows || w != image.cols) {
-      cv::Mat resized;
-      const bool shrink = h < image.rows && w < image.cols;
-      cv::resize(image, resized, cv::Size(w, h), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
-      image = resized;
+    // The size the model sees: the image's own (rounded to whole patches), or a square (the
+    // model's size or one asked for) that the image is letterboxed into: scaled whole, centred
+    // on whole patches, padded with the normalisation mean (zero after normalising).
+    QRect content;
+    if (request.inputSize < 0) {
+      const int h = round_to_patch(image.rows, patch), w = round_to_patch(image.cols, patch);
+      if (h != image.rows || w != image.cols) {
+        cv::Mat resized;
+        const bool shrink = h < image.rows && w < image.cols;
+        cv::resize(image, resized, cv::Size(w, h), 0, 0,
+                   shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+        image = resized;
+      }
+    } else {
+      const int side = round_to_patch(
+          request.inputSize == 0 ? static_cast<int>(cfg.img_size) : request.inputSize, patch);
+      image = letterbox(image, side, patch, s.data, &content);
     }
     at::Tensor input = to_tensor(image);
 
@@ -191,6 +225,7 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     out.datasetSize = datasetSize;
     out.precision = request.precision;
     out.forwardSeconds = probe->forward_seconds();
+    out.content = content;
     emit ready(out);
   } catch (const ProbeCancelled&) {
     // A newer request replaced this one (or the user cancelled): say nothing.

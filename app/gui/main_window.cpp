@@ -665,10 +665,13 @@ void MainWindow::showShortcuts() {
          "<tr><td>C</td><td>query = class token</td></tr>"
          "</table>") +
           QStringLiteral("<table>") +
+          tr("<tr><td>S / Shift+S</td><td>inspector's colour scale: shared, per pane, log, fixed "
+             "range</td></tr>") +
           tr("<tr><td>Ctrl+0</td><td>run summary (or the compare table)</td></tr>") +
           tr("<tr><td>Ctrl+9</td><td>every stage's loss and learning rate</td></tr>") +
           tr("<tr><td>Ctrl+7</td><td>numerical health heatmap</td></tr>") +
-          tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the viewer</td></tr>") +
+          tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the "
+             "viewer</td></tr>") +
           SegmentationViewer::shortcutRows() + QStringLiteral("</table>"));
 }
 

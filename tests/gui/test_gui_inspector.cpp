@@ -1,7 +1,8 @@
 // The attention inspector in the real window: clicking a patch makes it the query, and the
 // softmax, linear and difference maps show exactly the rows the engine computes directly
 // (checked pixel by pixel through OpenCV's colour map); arrow keys and the block slider move
-// the query and the block; a 1024 x 1024 image stays interactive.
+// the query and the block; a 1024 x 1024 image stays interactive; per-pane, log and fixed
+// colour scales; a non-square photo at a square input size is letterboxed, not squashed.
 #include <torch/torch.h>
 
 #include <QtTest/QtTest>
@@ -23,12 +24,14 @@
 #include "engine/data/fashion_mnist.h"
 #include "tests/gui/gui_test_support.h"
 #include "widgets/attention_inspector.h"
+#include "widgets/colour_scale.h"
 #include "widgets/image_pane.h"
 
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
 using adala::widgets::AttentionInspector;
+using adala::widgets::ScaleMode;
 
 namespace {
 
@@ -287,6 +290,181 @@ class TestGuiInspector : public QObject {
         failed.last().at(0).toString().contains(dir_ + "/no-such-folder: no such file or folder"),
         qPrintable(failed.last().at(0).toString()));
     inspector_->setDataset(QString());  // back to Fashion-MNIST for the other cases
+  }
+
+  // The grid cell holding the largest value of a map (prefix tokens skipped).
+  static QPoint argmaxCell(const QVector<float>& row, int prefix, int gridWidth) {
+    const auto it = std::max_element(row.begin() + prefix, row.end());
+    const int p = int(it - row.begin()) - prefix;
+    return {p % gridWidth, p / gridWidth};
+  }
+
+  void colour_scales() {
+    const std::string path = makeCheckpoint(dir_, "scales.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    inspector_->setInputSize(0);
+    inspector_->setDataset(QString());
+    inspector_->setDatasetItem(3);
+    inspector_->addCheckpoint("scales", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    inspector_->setOpacity(1.0);
+    inspector_->setScaleMode(ScaleMode::Shared);
+    const auto& rows = inspector_->rows();
+    const int prefix = inspector_->probeImage().prefixTokens;
+    const int gw = inspector_->probeImage().gridWidth;
+    QVector<float> diff(rows.softmax.size());
+    for (qsizetype i = 0; i < diff.size(); ++i)
+      diff[i] = std::abs(rows.linear[i] - rows.softmax[i]);
+    const QVector<float>* values[3] = {&rows.softmax, &rows.linear, &diff};
+    const AttentionInspector::Pane panes[3] = {AttentionInspector::SoftmaxPane,
+                                               AttentionInspector::LinearPane,
+                                               AttentionInspector::DifferencePane};
+    double maxima[3];
+    for (int k = 0; k < 3; ++k)
+      maxima[k] = *std::max_element(values[k]->begin() + prefix, values[k]->end());
+    const QColor top = widgets::colormapColor(widgets::Colormap::Viridis, 255);
+    auto colourAt = [&](int k, QPoint cell) {
+      return inspector_->paneImage(panes[k]).pixelColor(
+          inspector_->cellRect(cell.y(), cell.x()).center());
+    };
+    // Shared: the map with the smaller maximum does not reach the top colour.
+    const int weaker = maxima[1] < maxima[0] ? 1 : 0;
+    QVERIFY2(maxima[weaker] < 0.99 * std::max(maxima[0], maxima[1]),
+             qPrintable(QString("maxima %1 %2").arg(maxima[0]).arg(maxima[1])));
+    QVERIFY(!close(colourAt(weaker, argmaxCell(*values[weaker], prefix, gw)), top));
+    QVERIFY(!close(colourAt(2, argmaxCell(diff, prefix, gw)), top));
+    QCOMPARE(inspector_->paneScale(panes[weaker]).vmax, std::max(maxima[0], maxima[1]));
+
+    // Per pane: every map's brightest cell is the colour map's top colour, and each pane's
+    // strip is labelled with its own maximum.
+    inspector_->setScaleMode(ScaleMode::PerPane);
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::PerPane);
+    for (int k = 0; k < 3; ++k) {
+      QCOMPARE(inspector_->paneScale(panes[k]).vmax, maxima[k]);
+      QVERIFY2(close(colourAt(k, argmaxCell(*values[k], prefix, gw)), top),
+               qPrintable(QString("pane %1: %2")
+                              .arg(k)
+                              .arg(colourAt(k, argmaxCell(*values[k], prefix, gw)).name())));
+      const auto ticks = inspector_->pane(panes[k])->scaleStripTicks();
+      QCOMPARE(ticks.size(), 5);
+      QCOMPARE(ticks.last().label, QString::number(maxima[k], 'g', 3));
+      QCOMPARE(ticks.first().label, QString("0"));
+    }
+
+    // Log: from max / 1e4 to max, every label a decade at its place on the strip, every cell
+    // coloured by log10 of its weight.
+    QTest::keyClick(inspector_, Qt::Key_S);  // per pane -> log
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::Log);
+    const double vmax = std::max(maxima[0], maxima[1]);
+    const auto logScale = inspector_->paneScale(AttentionInspector::LinearPane);
+    QVERIFY(logScale.log);
+    QCOMPARE(logScale.vmax, vmax);
+    QCOMPARE(logScale.vmin, vmax / 1e4);
+    const auto ticks = inspector_->pane(AttentionInspector::LinearPane)->scaleStripTicks();
+    QVERIFY(ticks.size() >= 4);
+    const QRegularExpression decade(QString::fromUtf8("^10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$"));
+    for (const auto& t : ticks) {
+      QVERIFY2(decade.match(t.label).hasMatch(), qPrintable(t.label));
+      QString digits = t.label.mid(2);
+      const bool negative = digits.startsWith(QString::fromUtf8("⁻"));
+      if (negative) digits = digits.mid(1);
+      int e = 0;
+      for (QChar c : digits) e = e * 10 + int(QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹").indexOf(c));
+      if (negative) e = -e;
+      QVERIFY(std::abs(t.position - (e - std::log10(vmax / 1e4)) / 4.0) < 1e-9);
+    }
+    for (int r = 0; r < 7; ++r)
+      for (int c = 0; c < 7; ++c) {
+        const double v = rows.linear[prefix + r * gw + c];
+        const int level = int(std::lround(
+            std::clamp((std::log10(std::max(v, vmax / 1e4)) - std::log10(vmax / 1e4)) / 4.0, 0.0,
+                       1.0) *
+            255));
+        QVERIFY(close(colourAt(1, QPoint(c, r)),
+                      widgets::colormapColor(widgets::Colormap::Viridis, level)));
+      }
+
+    // Fixed: refused unless two finite numbers with min < max, with a message that says why;
+    // a refused range leaves the maps as they were.
+    const QImage logImage = inspector_->paneImage(AttentionInspector::LinearPane);
+    QVERIFY(inspector_->setFixedRange("0.5..0.1").contains("below its maximum"));
+    QVERIFY(inspector_->setFixedRange("0.1..0.1").contains("below its maximum"));
+    QVERIFY(inspector_->setFixedRange("nan..1").contains("finite"));
+    QVERIFY(inspector_->setFixedRange("0..inf").contains("finite"));
+    QVERIFY(inspector_->setFixedRange("zero to one").contains("two numbers"));
+    QCOMPARE(inspector_->paneImage(AttentionInspector::LinearPane), logImage);
+    QVERIFY(inspector_->setFixedRange(QString("0..%1").arg(vmax / 2, 0, 'g', 17)).isEmpty());
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::Fixed);
+    QCOMPARE(inspector_->paneScale(AttentionInspector::SoftmaxPane).vmax, vmax / 2);
+    for (int r = 0; r < 7; ++r)
+      for (int c = 0; c < 7; ++c) {
+        const double v = rows.softmax[prefix + r * gw + c];
+        QVERIFY(close(colourAt(0, QPoint(c, r)), expectedColour(v, vmax / 2)));
+      }
+    QTest::keyClick(inspector_, Qt::Key_S);  // fixed -> shared
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::Shared);
+  }
+
+  // A 90 x 60 (3:2) image at a 56 x 56 input: scaled whole to 56 x 37, centred on whole patches
+  // (rows 8..44), the rest padding that cannot be the query; clicks map to the right patch.
+  void letterbox_keeps_the_aspect_ratio() {
+    cv::Mat photo(60, 90, CV_8UC1);
+    for (int y = 0; y < 60; ++y)
+      for (int x = 0; x < 90; ++x) photo.at<uchar>(y, x) = uchar(40 + x * 2);
+    const QString image = dir_ + "/wide.png";
+    QVERIFY(cv::imwrite(image.toStdString(), photo));
+    const std::string path = makeCheckpoint(dir_, "letterbox.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    inspector_->setInputSize(56);
+    inspector_->setImageFile(image);
+    inspector_->addCheckpoint("letterbox", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    const auto& probed = inspector_->probeImage();
+    QCOMPARE(probed.image.size(), QSize(56, 56));
+    QCOMPARE(probed.gridHeight, 14);
+    QCOMPARE(probed.content, QRect(0, 8, 56, 37));
+    // The displayed image: padding rows one flat colour, the content the photo's gradient.
+    const QImage shown = inspector_->paneImage(AttentionInspector::ImagePaneIndex);
+    const int k = inspector_->displayScale();
+    QCOMPARE(shown.size(), QSize(56 * k, 56 * k));
+    const QRgb pad = shown.pixel(0, 0);
+    for (int y : {0, 8 * k - 1, 45 * k, 56 * k - 1})
+      for (int x : {0, 28 * k, 56 * k - 1}) QCOMPARE(shown.pixel(x, y), pad);
+    for (int y : {8 * k, 26 * k, 44 * k}) {
+      QVERIFY(qGray(shown.pixel(2 * k, y)) < qGray(shown.pixel(53 * k, y)) - 100);
+      QVERIFY(qGray(shown.pixel(53 * k, y)) > 150);
+    }
+    QVERIFY(!inspector_->isContentPatch(0, 5));
+    QVERIFY(!inspector_->isContentPatch(1, 5));
+    QVERIFY(inspector_->isContentPatch(2, 5));
+    QVERIFY(inspector_->isContentPatch(11, 5));
+    QVERIFY(!inspector_->isContentPatch(12, 5));
+    // The default query is in the content; a click on padding changes nothing, one on the
+    // content picks the patch under it.
+    const int before = inspector_->query();
+    QVERIFY(before >= 1 + 2 * 14 && before < 1 + 12 * 14);
+    auto* pane = inspector_->pane(AttentionInspector::LinearPane);
+    QTest::mouseClick(pane, Qt::LeftButton, {},
+                      pane->toWidget(QPointF(inspector_->cellRect(0, 3).center())).toPoint());
+    QTest::mouseClick(pane, Qt::LeftButton, {},
+                      pane->toWidget(QPointF(inspector_->cellRect(13, 9).center())).toPoint());
+    QCOMPARE(inspector_->query(), before);
+    maps.clear();
+    QCOMPARE(clickPatch(10, 12), 1 + 10 * 14 + 12);
+    QVERIFY(maps.wait(10000));
+    QCOMPARE(inspector_->query(), 1 + 10 * 14 + 12);
+    // Arrow keys stop at the content's edge.
+    for (int i = 0; i < 4; ++i) {
+      maps.clear();
+      QTest::keyClick(inspector_, Qt::Key_Down);
+      QVERIFY(maps.wait(10000));
+    }
+    QCOMPARE(inspector_->query(), 1 + 11 * 14 + 12);
+    inspector_->setInputSize(0);
   }
 
   void large_image_stays_interactive() {
