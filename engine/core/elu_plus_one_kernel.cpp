@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "engine/core/vector_clones.h"
+
 namespace adala {
 namespace {
 
@@ -28,8 +30,6 @@ inline float elu_plus_one(float x) {
   const float e = (p * r * r + r + 1.0f) * float_from_bits((static_cast<int32_t>(k) + 127) << 23);
   return x < 0.0f ? e : x + 1.0f;
 }
-
-#define ADALA_VECTOR_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 
 ADALA_VECTOR_CLONES void elu_plus_one_row(const float* __restrict in, float* __restrict out,
                                           int64_t n) {

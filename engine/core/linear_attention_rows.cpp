@@ -4,11 +4,10 @@
 #include <cmath>
 
 #include "engine/core/elu_plus_one_kernel.h"
+#include "engine/core/vector_clones.h"
 
 namespace adala {
 namespace {
-
-#define ADALA_VECTOR_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 
 template <typename T>
 inline void divide_row(const T* __restrict in, T* __restrict out, T divisor, int64_t n) {
