@@ -15,7 +15,9 @@ namespace adala {
 namespace {
 
 // CPU float32, contiguous, detached: what the row loops read.
-at::Tensor host(const at::Tensor& t) { return t.detach().to(at::kCPU, at::kFloat).contiguous().clone(); }
+at::Tensor host(const at::Tensor& t) {
+  return t.detach().to(at::kCPU, at::kFloat).contiguous().clone();
+}
 
 void check_index(const char* what, int64_t value, int64_t size) {
   if (value < 0 || value >= size)
@@ -60,8 +62,8 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
   const int64_t p = cfg.patch_size;
   if (img.size(2) % p != 0 || img.size(3) % p != 0 || img.size(2) < p || img.size(3) < p)
     throw std::invalid_argument("AttentionProbe: image " + std::to_string(img.size(2)) + "x" +
-                                std::to_string(img.size(3)) + " is not a multiple of the patch size " +
-                                std::to_string(p));
+                                std::to_string(img.size(3)) +
+                                " is not a multiple of the patch size " + std::to_string(p));
   depth_ = model_->depth();
   heads_ = cfg.num_heads;
   head_dim_ = cfg.head_dim();
@@ -85,7 +87,8 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
     total_units += modes[size_t(b)] == AttentionMode::Softmax ? chunks_per_block : 1.0;
   auto report = [&](double units) {
     done_units += units;
-    if (options.progress && !options.progress(std::min(1.0, done_units / total_units))) throw ProbeCancelled();
+    if (options.progress && !options.progress(std::min(1.0, done_units / total_units)))
+      throw ProbeCancelled();
   };
   report(0.0);
 
@@ -105,7 +108,8 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
         host(c.feature_map ? c.feature_map->key_features(linear_k)[0] : elu_plus_one(linear_k[0]));
     // Query rows of each path's qkv projection: output features [0, D) are Q, head-major.
     c.wq_softmax = host(block->attn->qkv->weight.narrow(0, 0, dim));
-    if (block->attn->qkv->bias.defined()) c.bq_softmax = host(block->attn->qkv->bias.narrow(0, 0, dim));
+    if (block->attn->qkv->bias.defined())
+      c.bq_softmax = host(block->attn->qkv->bias.narrow(0, 0, dim));
     c.wq_linear = host(block->attn->linear->qkv->weight.narrow(0, 0, dim));
     if (block->attn->linear->qkv->bias.defined())
       c.bq_linear = host(block->attn->linear->qkv->bias.narrow(0, 0, dim));
@@ -123,7 +127,8 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
       auto out = at::empty(q.sizes(), q.options());
       for (int64_t start = 0; start < tokens_; start += chunk) {
         const int64_t len = std::min(chunk, tokens_ - start);
-        auto probs = at::softmax(at::matmul(q.narrow(-2, start, len) * block->attn->scale(), kt), -1);
+        auto probs =
+            at::softmax(at::matmul(q.narrow(-2, start, len) * block->attn->scale(), kt), -1);
         out.narrow(-2, start, len).copy_(at::matmul(probs, softmax_heads.v));
         report(1.0);
       }
@@ -184,7 +189,8 @@ AttentionRowPair AttentionProbe::rows(int64_t block, int64_t head, int64_t query
     }
     double sum = 0.0;
     for (auto& v : s) sum += (v = std::exp(v - top));
-    for (int64_t t = 0; t < n; ++t) out.softmax[static_cast<size_t>(t)] = float(s[static_cast<size_t>(t)] / sum);
+    for (int64_t t = 0; t < n; ++t)
+      out.softmax[static_cast<size_t>(t)] = float(s[static_cast<size_t>(t)] / sum);
   }
   {  // phi(K) phi(q) / (1^T phi(K) phi(q) + eps) (the keys are cached as phi(K))
     auto q = project(c.wq_linear, c.bq_linear);
@@ -209,14 +215,16 @@ AttentionRowPair AttentionProbe::rows(int64_t block, int64_t head, int64_t query
       w[static_cast<size_t>(t)] = acc;
       sum += acc;
     }
-    for (int64_t t = 0; t < n; ++t) out.linear[static_cast<size_t>(t)] = float(w[static_cast<size_t>(t)] / (sum + c.eps));
+    for (int64_t t = 0; t < n; ++t)
+      out.linear[static_cast<size_t>(t)] = float(w[static_cast<size_t>(t)] / (sum + c.eps));
   }
   out.kl = attention_row_kl(out.softmax, out.linear);
   out.mse = attention_row_mse(out.softmax, out.linear);
   return out;
 }
 
-std::vector<AttentionRowPair> AttentionProbe::all_heads(int64_t block, int64_t query, bool with_rows) const {
+std::vector<AttentionRowPair> AttentionProbe::all_heads(int64_t block, int64_t query,
+                                                        bool with_rows) const {
   std::vector<AttentionRowPair> out;
   out.reserve(static_cast<size_t>(heads_));
   for (int64_t h = 0; h < heads_; ++h) {
@@ -227,6 +235,66 @@ std::vector<AttentionRowPair> AttentionProbe::all_heads(int64_t block, int64_t q
     }
   }
   return out;
+}
+
+namespace {
+
+// Queries of one block, (heads, N, d): x W^T + b, head-major (as rows() projects one).
+at::Tensor block_queries(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b,
+                         int64_t heads) {
+  auto q = at::matmul(x, w.t());
+  if (b.defined()) q = q + b;
+  return q.view({x.size(0), heads, -1}).permute({1, 0, 2}).contiguous();
+}
+
+}  // namespace
+
+std::vector<float> AttentionProbe::rollout(int64_t query, bool linear,
+                                           const std::function<bool(double)>& progress) const {
+  check_index("query", query, tokens_);
+  torch::NoGradGuard no_grad;
+  const int64_t n = tokens_;
+  // Row vector r, float64 so that twelve blocks of averaging stay exact to float precision.
+  auto r = at::zeros({n}, at::kDouble);
+  r[query] = 1.0;
+  const int64_t chunk = std::max<int64_t>(16, kSoftmaxChunkBudget / std::max<int64_t>(1, n));
+  for (int64_t b = depth_ - 1; b >= 0; --b) {
+    const auto& c = blocks_[static_cast<size_t>(b)];
+    auto y = at::zeros({n}, at::kDouble);  // sum over heads of A_h^T r
+    if (!linear) {
+      const auto q = block_queries(c.x, c.wq_softmax, c.bq_softmax, heads_);
+      for (int64_t h = 0; h < heads_; ++h) {
+        const auto kt = c.softmax_keys[h].t();
+        for (int64_t start = 0; start < n; start += chunk) {
+          const int64_t len = std::min(chunk, n - start);
+          const auto probs = at::softmax(
+              at::matmul(q[h].narrow(0, start, len), kt).mul_(c.scale).to(at::kDouble), -1);
+          y += at::matmul(r.narrow(0, start, len), probs);
+        }
+      }
+    } else {
+      auto q = block_queries(c.x, c.wq_linear, c.bq_linear, heads_);
+      at::Tensor phi_q;
+      if (c.feature_map) {
+        FeatureMap map = c.feature_map;  // a holder copy: the module's forward is not const
+        phi_q = map->query_features(q.unsqueeze(0))[0].to(at::kFloat);
+      } else {
+        phi_q = elu_plus_one(q);
+      }
+      const auto phi_k = c.linear_keys.to(at::kDouble);  // (heads, N, f)
+      const auto pq = phi_q.to(at::kDouble);             // (heads, N, f)
+      for (int64_t h = 0; h < heads_; ++h) {
+        // A_h = diag(1 / den) phi(Q_h) phi(K_h)^T with den = phi(Q_h) (phi(K_h)^T 1).
+        const auto den = at::matmul(pq[h], phi_k[h].sum(0));  // (N)
+        const auto state = at::matmul(pq[h].t(), r / den);    // (f)
+        y += at::matmul(phi_k[h], state);                     // (N)
+      }
+    }
+    r = y.div_(double(heads_)).mul_(0.5).add_(r, 0.5);
+    if (progress && !progress(double(depth_ - b) / double(depth_))) throw ProbeCancelled();
+  }
+  const auto out = r.to(at::kFloat).contiguous();
+  return std::vector<float>(out.data_ptr<float>(), out.data_ptr<float>() + n);
 }
 
 }  // namespace adala

@@ -4,8 +4,8 @@
 // The probe runs the model once over the image (any resolution the model accepts: position
 // embeddings interpolate) and caches, per block, what one attention row needs: the block's
 // attention input norm1(x) (to project a query), the softmax path's keys and the linear
-// path's feature-mapped keys phi(K), each (heads, N, head_dim), on the CPU in float32. A row then costs O(N * d):
-// no N x N matrix is ever formed, so a 1024 x 1024 image stays interactive.
+// path's feature-mapped keys phi(K), each (heads, N, head_dim), on the CPU in float32. A row then
+// costs O(N * d): no N x N matrix is ever formed, so a 1024 x 1024 image stays interactive.
 //
 // Hidden states follow the model's own attention modes (a teacher or Stage-1 checkpoint
 // propagates through softmax attention, a Stage-2/3 student through linear attention); the
@@ -55,13 +55,14 @@ class AttentionProbe {
   // Cost: one forward pass, O(N^2 d) per softmax-propagating block (a patch-4 model at
   // 1024 x 1024, N = 65537, takes minutes on two cores; the same model in linear mode or a
   // patch-16 model, N = 4097, about a second); every row afterwards is O(N d).
-  AttentionProbe(VisionTransformer model, const at::Tensor& image, const ProbeOptions& options = {});
+  AttentionProbe(VisionTransformer model, const at::Tensor& image,
+                 const ProbeOptions& options = {});
 
   int64_t depth() const { return depth_; }
   int64_t num_heads() const { return heads_; }
   int64_t head_dim() const { return head_dim_; }
-  int64_t num_tokens() const { return tokens_; }           // N = prefix + grid_h * grid_w
-  int64_t num_prefix_tokens() const { return prefix_; }    // class + register tokens
+  int64_t num_tokens() const { return tokens_; }         // N = prefix + grid_h * grid_w
+  int64_t num_prefix_tokens() const { return prefix_; }  // class + register tokens
   int64_t grid_height() const { return grid_h_; }
   int64_t grid_width() const { return grid_w_; }
   // Token index of patch (row, col) of the grid.
@@ -74,16 +75,27 @@ class AttentionProbe {
   // for concurrent readers (the caches are immutable after construction).
   AttentionRowPair rows(int64_t block, int64_t head, int64_t query) const;
   // KL and MSE of every head for one query (the inspector's per-head table).
-  std::vector<AttentionRowPair> all_heads(int64_t block, int64_t query, bool with_rows = false) const;
+  std::vector<AttentionRowPair> all_heads(int64_t block, int64_t query,
+                                          bool with_rows = false) const;
+
+  // Attention rollout (Abnar & Zuidema 2020) of token `query`, over all N tokens: row `query`
+  // of (0.5 A_{L-1} + 0.5 I) ... (0.5 A_0 + 0.5 I), with A_b block b's attention averaged over
+  // heads, of the softmax path or of the linear path (its rows phi(q_i) phi(K)^T renormalised
+  // to sum to 1 exactly). Propagated backwards as a row vector, r <- 0.5 A_b^T r + 0.5 r, so no
+  // N x N matrix is held: a softmax block in chunks of query rows (O(N^2 d) per head), a
+  // linear block as phi(K) (phi(Q)^T (r / den)) in O(N d). Sums to 1. `progress` (fraction
+  // done) may return false to stop (ProbeCancelled).
+  std::vector<float> rollout(int64_t query, bool linear,
+                             const std::function<bool(double)>& progress = {}) const;
 
   // Scores held at once by the forward pass's chunked softmax (per head and batch item).
   static constexpr int64_t kSoftmaxChunkBudget = int64_t(1) << 24;
 
  private:
   struct BlockCache {
-    at::Tensor x;             // (N, D) norm1 output: queries are projected from it
-    at::Tensor softmax_keys;  // (heads, N, d)
-    at::Tensor linear_keys;   // (heads, N, f), phi(K): the block's own feature map
+    at::Tensor x;                     // (N, D) norm1 output: queries are projected from it
+    at::Tensor softmax_keys;          // (heads, N, d)
+    at::Tensor linear_keys;           // (heads, N, f), phi(K): the block's own feature map
     FeatureMap feature_map{nullptr};  // the block's learned / non-default map; null: ELU + 1
     at::Tensor wq_softmax, bq_softmax, wq_linear, bq_linear;  // (D, D), (D) or undefined
     double scale = 1.0;

@@ -28,8 +28,9 @@ FullMatrices full_matrices(VisionTransformer& model, const torch::Tensor& image)
     auto block = model->block(b);
     auto h = block->norm1->forward(states[static_cast<size_t>(b)]);
     auto s = split_heads(block->attn->qkv->forward(h), block->attn->num_heads());
-    auto scores = torch::matmul(s.q[0].to(torch::kDouble), s.k[0].to(torch::kDouble).transpose(-2, -1)) *
-                  block->attn->scale();
+    auto scores =
+        torch::matmul(s.q[0].to(torch::kDouble), s.k[0].to(torch::kDouble).transpose(-2, -1)) *
+        block->attn->scale();
     m.softmax.push_back(torch::softmax(scores, -1));
     auto l = split_heads(block->attn->linear->qkv->forward(h), block->attn->num_heads());
     // The block's feature map as its module defines it (ELU + 1 when it has none).
@@ -78,14 +79,59 @@ void check_probe_rows(VisionTransformer& model, const torch::Tensor& image, cons
         const double ds = max_abs_diff(rows.softmax, ref_s), dl = max_abs_diff(rows.linear, ref_l);
         QVERIFY2(ds < 2e-5 && dl < 2e-5,
                  qPrintable(QString("%1 block %2 head %3 query %4: softmax err %5, linear err %6")
-                                .arg(what).arg(b).arg(h).arg(q).arg(ds).arg(dl)));
+                                .arg(what)
+                                .arg(b)
+                                .arg(h)
+                                .arg(q)
+                                .arg(ds)
+                                .arg(dl)));
         // KL and MSE of the reference rows, in double.
         auto p = ref_s.clamp_min(1e-12), r = ref_l.clamp_min(1e-12);
         const double kl = (p * (p / r).log()).sum().item<double>();
         const double mse = (ref_s - ref_l).pow(2).mean().item<double>();
-        QVERIFY2(std::abs(rows.kl - kl) <= 1e-4 * std::max(1.0, kl), qPrintable(QString("kl %1 vs %2").arg(rows.kl).arg(kl)));
-        QVERIFY2(std::abs(rows.mse - mse) <= 1e-3 * mse + 1e-12, qPrintable(QString("mse %1 vs %2").arg(rows.mse).arg(mse)));
+        QVERIFY2(std::abs(rows.kl - kl) <= 1e-4 * std::max(1.0, kl),
+                 qPrintable(QString("kl %1 vs %2").arg(rows.kl).arg(kl)));
+        QVERIFY2(std::abs(rows.mse - mse) <= 1e-3 * mse + 1e-12,
+                 qPrintable(QString("mse %1 vs %2").arg(rows.mse).arg(mse)));
       }
+}
+
+// Attention rollout computed the direct way: the product of the full (N x N) matrices
+// (0.5 mean_h A_b + 0.5 I), A_b's rows renormalised (the linear path's eps removed).
+torch::Tensor full_rollout(const std::vector<torch::Tensor>& blocks) {
+  const int64_t n = blocks[0].size(-1);
+  auto eye = torch::eye(n, torch::kDouble);
+  auto r = eye.clone();
+  for (const auto& a : blocks) {
+    auto mean = a.mean(0);
+    mean = mean / mean.sum(-1, true);
+    r = torch::matmul(0.5 * mean + 0.5 * eye, r);
+  }
+  return r;
+}
+
+void check_rollout(VisionTransformer& model, const torch::Tensor& image, const char* what) {
+  auto full = full_matrices(model, image);
+  const auto soft = full_rollout(full.softmax), lin = full_rollout(full.linear);
+  AttentionProbe probe(model, image);
+  const int64_t n = probe.num_tokens();
+  for (int64_t q : {int64_t(0), probe.num_prefix_tokens() + 3, n / 2, n - 1}) {
+    const auto rs = probe.rollout(q, false), rl = probe.rollout(q, true);
+    const double ds = max_abs_diff(rs, soft[q]), dl = max_abs_diff(rl, lin[q]);
+    QVERIFY2(ds < 1e-5 && dl < 1e-5,
+             qPrintable(QString("%1 query %2: softmax rollout err %3, linear %4")
+                            .arg(what)
+                            .arg(q)
+                            .arg(ds)
+                            .arg(dl)));
+    double sum = 0.0;
+    for (float v : rl) sum += v;
+    QVERIFY(std::abs(sum - 1.0) < 1e-5);
+    // The two paths' rollouts differ (the linear branch is perturbed), and neither is the
+    // query's own one-hot row (the residual half keeps it, attention spreads the rest).
+    QVERIFY(max_abs_diff(rs, lin[q]) > 1e-4);
+    QVERIFY(rs[size_t(q)] > 0.25f);
+  }
 }
 
 ViTConfig register_config() {
@@ -187,10 +233,40 @@ class TestAttentionProbe : public QObject {
     QVERIFY(probe.all_heads(0, 0).front().softmax.empty());
   }
 
+  // Rollout of both paths equals the explicit matrix product, for a softmax-propagating model,
+  // a linear-mode student, a learned feature map, and chunked softmax (a tiny chunk budget is
+  // not settable, so a 56 x 56 input gives N = 197 rows per block in one or more chunks).
+  void rollout_matches_the_full_matrix_product() {
+    VisionTransformer model(vit_preset("fmnist_micro"));
+    perturb_linear_branch(model);
+    check_rollout(model, torch::rand({1, 1, 28, 28}), "softmax model");
+    check_rollout(model, torch::rand({1, 1, 56, 56}), "softmax model at 56");
+    model->set_attention_mode(AttentionMode::Linear);
+    check_rollout(model, torch::rand({1, 1, 28, 28}), "linear model");
+    ViTConfig c = vit_preset("fmnist_micro");
+    c.feature_map = "hedgehog";
+    VisionTransformer hedgehog(c);
+    perturb_linear_branch(hedgehog);
+    {
+      torch::NoGradGuard no_grad;
+      for (auto& p : hedgehog->named_parameters())
+        if (p.key().find("feature_map") != std::string::npos)
+          p.value().add_(torch::randn_like(p.value()) * 0.2);
+    }
+    check_rollout(hedgehog, torch::rand({1, 1, 28, 28}), "hedgehog");
+    AttentionProbe probe(model, torch::rand({1, 1, 28, 28}));
+    int calls = 0;
+    QVERIFY_THROWS_EXCEPTION(ProbeCancelled,
+                             probe.rollout(3, false, [&](double) { return ++calls < 1; }));
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, probe.rollout(probe.num_tokens(), true));
+  }
+
   void bad_arguments_are_refused() {
     VisionTransformer model(vit_preset("fmnist_micro"));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AttentionProbe(model, torch::rand({1, 1, 30, 28})));
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, AttentionProbe(model, torch::rand({1, 3, 28, 28})));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             AttentionProbe(model, torch::rand({1, 1, 30, 28})));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             AttentionProbe(model, torch::rand({1, 3, 28, 28})));
     AttentionProbe probe(model, torch::rand({1, 1, 28, 28}));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, probe.rows(2, 0, 0));
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, probe.rows(0, 2, 0));
@@ -212,7 +288,8 @@ class TestAttentionProbe : public QObject {
     QVERIFY(std::is_sorted(seen.begin(), seen.end()));
     int calls = 0;
     options.progress = [&](double) { return ++calls < 2; };
-    QVERIFY_THROWS_EXCEPTION(ProbeCancelled, AttentionProbe(model, torch::rand({1, 1, 64, 64}), options));
+    QVERIFY_THROWS_EXCEPTION(ProbeCancelled,
+                             AttentionProbe(model, torch::rand({1, 1, 64, 64}), options));
     QCOMPARE(calls, 2);
   }
 
@@ -234,9 +311,11 @@ class TestAttentionProbe : public QObject {
       auto rows = probe.rows(i % 2, i % 2, (i * 97) % probe.num_tokens());
       QCOMPARE(int64_t(rows.softmax.size()), probe.num_tokens());
     }
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / calls;
-    qInfo("1024x1024: forward %.2f s, %.2f ms per row pair, cache %.1f MB", probe.forward_seconds(), ms,
-          probe.cache_bytes() / 1e6);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+        calls;
+    qInfo("1024x1024: forward %.2f s, %.2f ms per row pair, cache %.1f MB", probe.forward_seconds(),
+          ms, probe.cache_bytes() / 1e6);
     // Rows come from the one forward's cache (how fast belongs in the benchmarks, above).
     QCOMPARE(probe.cache_bytes(), cache_after_forward);
     // One row against the direct formula on this block's own q and k.
@@ -245,8 +324,10 @@ class TestAttentionProbe : public QObject {
     auto block = model->block(1);
     auto s = split_heads(block->attn->qkv->forward(block->norm1->forward(states[1])), c.num_heads);
     const int64_t q = 2049;
-    auto ref = torch::softmax(torch::mv(s.k[0][1].to(torch::kDouble), s.q[0][1][q].to(torch::kDouble)) *
-                                  block->attn->scale(), 0);
+    auto ref =
+        torch::softmax(torch::mv(s.k[0][1].to(torch::kDouble), s.q[0][1][q].to(torch::kDouble)) *
+                           block->attn->scale(),
+                       0);
     QVERIFY(max_abs_diff(probe.rows(1, 1, q).softmax, ref) < 1e-5);
   }
 
@@ -260,9 +341,13 @@ class TestAttentionProbe : public QObject {
       AttentionProbe probe(model, torch::rand({1, 1, 1024, 1024}));
       const auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < 20; ++i) probe.rows(1, 1, i * 3001);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / 20;
-      qInfo("fmnist_micro 1024x1024 (%s propagation): forward %.2f s, %.2f ms per row pair, cache %.1f MB",
-            to_string(mode), probe.forward_seconds(), ms, probe.cache_bytes() / 1e6);
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+          20;
+      qInfo(
+          "fmnist_micro 1024x1024 (%s propagation): forward %.2f s, %.2f ms per row pair, cache "
+          "%.1f MB",
+          to_string(mode), probe.forward_seconds(), ms, probe.cache_bytes() / 1e6);
     }
   }
 };
