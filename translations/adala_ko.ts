@@ -617,6 +617,44 @@
     </message>
 </context>
 <context>
+    <name>ColourScale</name>
+    <message>
+        <source>The range&apos;s ends must be finite numbers.</source>
+        <translation>범위의 양 끝은 유한한 수여야 합니다.</translation>
+    </message>
+    <message>
+        <source>The range&apos;s minimum must be below its maximum.</source>
+        <translation>범위의 최솟값은 최댓값보다 작아야 합니다.</translation>
+    </message>
+    <message>
+        <source>Type the range as two numbers, minimum..maximum (e.g. 0..0.01).</source>
+        <translation>범위를 두 수로 입력하세요: 최솟값..최댓값 (예: 0..0.01).</translation>
+    </message>
+    <message>
+        <source>shared scale</source>
+        <translation>공통 눈금</translation>
+    </message>
+    <message>
+        <source>per-pane scale</source>
+        <translation>창별 눈금</translation>
+    </message>
+    <message>
+        <source>log scale</source>
+        <translation>로그 눈금</translation>
+    </message>
+    <message>
+        <source>fixed range</source>
+        <translation>고정 범위</translation>
+    </message>
+</context>
+<context>
+    <name>FigureExport</name>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>%1에 쓸 수 없습니다.</translation>
+    </message>
+</context>
+<context>
     <name>adala::gui::EngineController</name>
     <message>
         <source>Cancelling after the current step…</source>
@@ -1846,6 +1884,42 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Colour range not changed: %1</source>
         <translation>색 범위를 바꾸지 않았습니다: %1</translation>
+    </message>
+    <message>
+        <source>Export figure…</source>
+        <translation>그림 내보내기…</translation>
+    </message>
+    <message>
+        <source>Save the four panes, their colour scales and a caption as a PNG or PDF figure</source>
+        <translation>네 창과 색 눈금, 설명 한 줄을 PNG 또는 PDF 그림으로 저장</translation>
+    </message>
+    <message>
+        <source>Export the inspector&apos;s figure</source>
+        <translation>검사기 그림 내보내기</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf)</source>
+        <translation>PNG 이미지 (*.png);;PDF 문서 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Figure written to %1</source>
+        <translation>그림을 %1에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>prefix token %1</source>
+        <translation>접두 토큰 %1</translation>
+    </message>
+    <message>
+        <source>patch (row %1, column %2)</source>
+        <translation>패치 (%1행, %2열)</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 · image %2 (%3 × %4 px input) · block %5, head %6 · query %7 · %8 · KL(softmax ‖ linear) = %9</source>
+        <translation>체크포인트 %1 · 이미지 %2 (입력 %3 × %4 px) · 블록 %5, 헤드 %6 · 쿼리 %7 · %8 · KL(소프트맥스 ‖ 선형) = %9</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet.</source>
+        <translation>아직 내보낼 것이 없습니다.</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -215,6 +216,11 @@ QVBoxLayout* AttentionInspector::buildStatusColumn() {
   cancelButton_ = new QPushButton(tr("Cancel"), this);
   cancelButton_->setVisible(false);
   statusRow->addWidget(cancelButton_);
+  exportButton_ = new QPushButton(tr("Export figure…"), this);
+  exportButton_->setToolTip(
+      tr("Save the four panes, their colour scales and a caption as a PNG or PDF figure"));
+  exportButton_->setEnabled(false);
+  statusRow->addWidget(exportButton_);
   info->addLayout(statusRow);
   info->addStretch(1);
   return info;
@@ -290,6 +296,61 @@ void AttentionInspector::connectControls() {
   });
   connect(rangeEdit_, &QLineEdit::editingFinished, this, &AttentionInspector::applyFixedRangeText);
   connect(cancelButton_, &QPushButton::clicked, this, &AttentionInspector::probeCancelRequested);
+  connect(exportButton_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the inspector's figure"), QStringLiteral("attention.png"),
+        tr("PNG image (*.png);;PDF document (*.pdf)"));
+    if (path.isEmpty()) return;
+    const QString error = exportFigure(path);
+    statusLabel_->setText(error.isEmpty() ? tr("Figure written to %1").arg(path) : error);
+  });
+}
+
+Figure AttentionInspector::figure() const {
+  Figure f;
+  f.map = colormap_;
+  for (int i = 0; i < 4; ++i) {
+    FigurePane pane;
+    pane.title = panes_[i]->title();
+    pane.image = panes_[i]->image();
+    pane.ticks = panes_[i]->scaleStripTicks();
+    if (query_ >= image_.prefixTokens && haveProbe_) {
+      const int p = query_ - image_.prefixTokens;
+      pane.highlight = cellRect(p / image_.gridWidth, p % image_.gridWidth);
+    }
+    if (!image_.content.isEmpty())
+      pane.content =
+          QRect(image_.content.topLeft() * displayScale_, image_.content.size() * displayScale_);
+    f.panes.push_back(pane);
+  }
+  QString query;
+  if (query_ < image_.prefixTokens)
+    query = tr("prefix token %1").arg(query_);
+  else
+    query = tr("patch (row %1, column %2)")
+                .arg((query_ - image_.prefixTokens) / std::max(1, image_.gridWidth))
+                .arg((query_ - image_.prefixTokens) % std::max(1, image_.gridWidth));
+  QString scale = scaleModeNames().value(static_cast<int>(scaleMode_));
+  if (scaleMode_ == ScaleMode::Fixed)
+    scale += QStringLiteral(" %1..%2").arg(fixedMin_, 0, 'g', 4).arg(fixedMax_, 0, 'g', 4);
+  else if (scaleMode_ == ScaleMode::Log)
+    scale +=
+        QStringLiteral(" %1..%2").arg(scales_[0].vmin, 0, 'g', 3).arg(scales_[0].vmax, 0, 'g', 3);
+  f.caption = tr("Checkpoint %1 · image %2 (%3 × %4 px input) · block %5, head %6 · query %7 · "
+                 "%8 · KL(softmax ‖ linear) = %9")
+                  .arg(QFileInfo(image_.checkpoint).fileName(), image_.description)
+                  .arg(image_.image.width())
+                  .arg(image_.image.height())
+                  .arg(block_)
+                  .arg(head_)
+                  .arg(query, scale)
+                  .arg(rows_.kl, 0, 'g', 4);
+  return f;
+}
+
+QString AttentionInspector::exportFigure(const QString& path) {
+  if (!haveProbe_ || rows_.softmax.isEmpty()) return tr("Nothing to export yet.");
+  return writeFigure(figure(), path);
 }
 
 void AttentionInspector::setScaleMode(ScaleMode mode) {
@@ -576,6 +637,7 @@ void AttentionInspector::requestRows() {
 void AttentionInspector::onRows(const AttentionRows& rows) {
   if (rows.requestId != lastRequest_) return;  // a newer request is on its way
   rows_ = rows;
+  exportButton_->setEnabled(true);
   const int n = image_.gridHeight * image_.gridWidth;
   const int prefix = image_.prefixTokens;
   if (rows_.softmax.size() != prefix + n || rows_.linear.size() != prefix + n) {

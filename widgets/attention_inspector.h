@@ -13,6 +13,7 @@
 
 #include "widgets/colormap.h"
 #include "widgets/colour_scale.h"
+#include "widgets/figure_export.h"
 #include "widgets/run_types.h"
 
 class QComboBox;
@@ -82,6 +83,10 @@ class AttentionInspector : public QWidget {
   double scaleMax() const { return scaleMax_; }
   Colormap colormap() const { return colormap_; }
   double opacity() const { return opacity_; }
+  // The four panes, their colour strips and a caption (checkpoint, image, block, head, query,
+  // scale) as a figure; exportFigure writes it (.png or .pdf) and returns the error, if any.
+  Figure figure() const;
+  QString exportFigure(const QString& path);
   // The composed pane images and their pixel rectangle of grid cell (row, col).
   QImage paneImage(Pane pane) const;
   ImagePane* pane(Pane pane) const { return panes_[pane]; }
@@ -150,6 +155,7 @@ class AttentionInspector : public QWidget {
   QLabel* statusLabel_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
+  QPushButton* exportButton_ = nullptr;
   QTableWidget* headTable_ = nullptr;
   ImagePane* panes_[4] = {};
   QTimer* probeTimer_ = nullptr;

@@ -12,8 +12,6 @@ namespace adala::widgets {
 
 namespace {
 
-QString trScale(const char* text) { return QCoreApplication::translate("ColourScale", text); }
-
 // A positive upper end for a scale whose values are all zero (or missing).
 double usableMax(double vmax) { return vmax > 0.0 && std::isfinite(vmax) ? vmax : 1.0; }
 
@@ -99,8 +97,10 @@ QVector<ScaleTick> scaleTicks(const PaneScale& s) {
 
 QString fixedRangeError(double min, double max) {
   if (!std::isfinite(min) || !std::isfinite(max))
-    return trScale("The range's ends must be finite numbers.");
-  if (!(min < max)) return trScale("The range's minimum must be below its maximum.");
+    return QCoreApplication::translate("ColourScale", "The range's ends must be finite numbers.");
+  if (!(min < max))
+    return QCoreApplication::translate("ColourScale",
+                                       "The range's minimum must be below its maximum.");
   return {};
 }
 
@@ -115,7 +115,9 @@ bool parseFixedRange(const QString& text, double* min, double* max, QString* err
     b = m.captured(2).toDouble(&okMax);
   }
   if (!okMin || !okMax) {
-    if (error) *error = trScale("Type the range as two numbers, minimum..maximum (e.g. 0..0.01).");
+    if (error)
+      *error = QCoreApplication::translate(
+          "ColourScale", "Type the range as two numbers, minimum..maximum (e.g. 0..0.01).");
     return false;
   }
   const QString why = fixedRangeError(a, b);
@@ -161,8 +163,10 @@ void drawScaleStrip(QPainter& p, const QRectF& strip, Colormap map, const QVecto
 }
 
 QStringList scaleModeNames() {
-  return {trScale("shared scale"), trScale("per-pane scale"), trScale("log scale"),
-          trScale("fixed range")};
+  return {QCoreApplication::translate("ColourScale", "shared scale"),
+          QCoreApplication::translate("ColourScale", "per-pane scale"),
+          QCoreApplication::translate("ColourScale", "log scale"),
+          QCoreApplication::translate("ColourScale", "fixed range")};
 }
 
 }  // namespace adala::widgets

@@ -25,6 +25,7 @@
 #include "tests/gui/gui_test_support.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/colour_scale.h"
+#include "widgets/figure_export.h"
 #include "widgets/image_pane.h"
 
 using namespace adala;
@@ -465,6 +466,49 @@ class TestGuiInspector : public QObject {
     }
     QCOMPARE(inspector_->query(), 1 + 11 * 14 + 12);
     inspector_->setInputSize(0);
+  }
+
+  // The exported figure holds the panes' very pixels, their strips and the caption; PDF too.
+  void export_figure() {
+    const std::string path = makeCheckpoint(dir_, "figure.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    inspector_->setInputSize(0);
+    inspector_->setDataset(QString());
+    inspector_->setDatasetItem(5);
+    inspector_->addCheckpoint("figure", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    inspector_->setScaleMode(ScaleMode::PerPane);
+    const QString png = dir_ + "/figure.png";
+    QCOMPARE(inspector_->exportFigure(png), QString());
+    QImage loaded(png);
+    QVERIFY(!loaded.isNull());
+    const auto figure = inspector_->figure();
+    QVector<QRect> rects;
+    QCOMPARE(loaded.size(), widgets::figureSize(figure, &rects));
+    QCOMPARE(rects.size(), 4);
+    const QImage soft = inspector_->paneImage(AttentionInspector::SoftmaxPane);
+    QCOMPARE(rects[1].size(), soft.size());  // 280 x 280: drawn 1:1
+    for (const QPoint p : {QPoint(5, 5), QPoint(140, 70), QPoint(270, 200), QPoint(33, 250)})
+      QCOMPARE(loaded.pixel(rects[1].topLeft() + p), soft.pixel(p));
+    // Its caption names the checkpoint, block, head, query and scale.
+    QVERIFY2(
+        figure.caption.contains("figure.safetensors") &&
+            figure.caption.contains(
+                QString("block %1, head %2").arg(inspector_->block()).arg(inspector_->head())) &&
+            figure.caption.contains("per-pane scale"),
+        qPrintable(figure.caption));
+    QCOMPARE(figure.panes[2].ticks.last().label,
+             QString::number(inspector_->paneScale(AttentionInspector::LinearPane).vmax, 'g', 3));
+    const QString pdf = dir_ + "/figure.pdf";
+    QCOMPARE(inspector_->exportFigure(pdf), QString());
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.read(5) == "%PDF-");
+    QVERIFY(f.size() > 10000);
+    QVERIFY(!inspector_->exportFigure(dir_ + "/no-such-dir/figure.png").isEmpty());
+    inspector_->setScaleMode(ScaleMode::Shared);
   }
 
   void large_image_stays_interactive() {
