@@ -272,6 +272,8 @@ int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
       if (!label.empty()) bar(offset + done, total, label);
     });
     record.add(part);
+    if (events)
+      for (const auto& p : part) events->point(scaling_csv_fields(scaling_csv_row(p)));
     points.insert(points.end(), part.begin(), part.end());
   }
   bar(total, total, "");

@@ -38,11 +38,20 @@ store::BenchmarkPoint point_of(const ScalingPoint& p) {
   extra["timed_runs"] = Json(p.timed_runs);
   extra["rounds"] = Json(p.rounds);
   extra["estimate_mb"] = Json(double(p.estimate_bytes) / 1e6);
+  if (p.ran) {  // the spread (absent in runs recorded before it was): scaling_csv.h
+    extra["ms_per_img_min"] = Json(p.ms_min);
+    extra["ms_per_img_max"] = Json(p.ms_max);
+    if (p.peak_rss_min_bytes >= 0) extra["peak_mb_min"] = Json(mb(p.peak_rss_min_bytes));
+    if (p.peak_rss_max_bytes >= 0) extra["peak_mb_max"] = Json(mb(p.peak_rss_max_bytes));
+  }
+  if (p.load_1m >= 0) extra["load_1m"] = Json(p.load_1m);
   if (p.train_ran || !p.train_note.empty()) {
     extra["train_ran"] = Json(p.train_ran);
     extra["train_note"] = Json(p.train_note);
     if (p.train_ran) {
       extra["train_ms"] = Json(p.train_ms);
+      extra["train_ms_min"] = Json(p.train_ms_min);
+      extra["train_ms_max"] = Json(p.train_ms_max);
       extra["train_timed_runs"] = Json(p.train_timed_runs);
       extra["train_peak_mb"] = Json(mb(p.train_peak_rss_bytes));
       extra["train_peak_alloc_mb"] = Json(mb(p.train_peak_alloc_bytes));

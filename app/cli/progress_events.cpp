@@ -106,6 +106,14 @@ void ProgressEvents::progress(size_t done, size_t total, const std::string& labe
   write(line_of(e));
 }
 
+void ProgressEvents::point(const std::vector<std::pair<std::string, std::string>>& csv_fields) {
+  Line e = event("point");
+  Line row = Line::object();
+  for (const auto& [name, text] : csv_fields) row[name] = text;
+  e["row"] = row;
+  write(line_of(e));
+}
+
 void ProgressEvents::csv(const std::string& path) {
   Line e = event("csv");
   e["path"] = path;

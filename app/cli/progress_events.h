@@ -7,6 +7,9 @@
 //    "resolutions":[64,96],"modes":["softmax","linear"]}
 //   {"event":"recorded","run_id":42}                   the benchmark run in the database
 //   {"event":"progress","done":3,"total":12,"label":"64px linear"}   label "" at the end
+//   {"event":"point","row":{"preset":"vit_small","resolution":"64","mode":"linear",...}}
+//        one measured point, once all its rounds are in: the CSV's columns and field texts
+//        (engine/analysis/scaling_csv.h), so the reader checks them as it checks a file
 //   {"event":"csv","path":"/abs/scaling.csv"}           --csv written
 //   {"event":"done","points":4,"run_id":42}             run_id null when not recorded
 //   {"event":"error","message":"..."}                   then the command exits non-zero
@@ -43,6 +46,7 @@ class ProgressEvents {
              const std::vector<int64_t>& resolutions, const std::vector<std::string>& modes);
   void recorded(int64_t run_id);
   void progress(size_t done, size_t total, const std::string& label);
+  void point(const std::vector<std::pair<std::string, std::string>>& csv_fields);
   void csv(const std::string& path);
   void done(size_t points, int64_t run_id);  // run_id < 0: not recorded
   void error(const std::string& message);

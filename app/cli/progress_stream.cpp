@@ -210,6 +210,22 @@ ProgressMessage message_of(const Json& o) {
     }
     return s;
   }
+  if (event == "point") {
+    const Json& row = f.get("row");
+    if (!row.is_object() || row.size() > kMaxProgressBlocks)
+      f.fail("row",
+             "must be an object of at most " + std::to_string(kMaxProgressBlocks) + " CSV fields");
+    std::vector<std::pair<std::string, std::string>> fields;
+    for (const auto& [key, value] : row.items()) {
+      if (!value.is_string()) f.fail("row." + key, "must be a string (the CSV field)");
+      fields.emplace_back(key, value.get<std::string>());
+    }
+    try {
+      return BenchPointMessage{scaling_csv_row_from_fields(fields, "point event")};
+    } catch (const ScalingCsvError& e) {
+      throw BadEvent(e.what());
+    }
+  }
   if (event == "csv") return CsvMessage{f.string("path")};
   if (event == "done") {
     BenchDoneMessage d;

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/analysis/scaling_csv.h"
 #include "engine/train/events.h"
 
 namespace adala::cli {
@@ -26,6 +27,11 @@ struct BenchStartMessage {
 struct BenchProgressMessage {
   int64_t done = 0, total = 0;
   std::string label;
+};
+// One measured point (every mode of a resolution once all its rounds are in), as the CSV
+// holds it: the fields pass the CSV reader's checks.
+struct BenchPointMessage {
+  ScalingCsvRow row;
 };
 struct CsvMessage {
   std::string path;
@@ -54,7 +60,7 @@ struct RunFinishedMessage {
 using ProgressMessage =
     std::variant<BenchStartMessage, BenchProgressMessage, CsvMessage, BenchDoneMessage,
                  RecordedMessage, ErrorMessage, RunMessage, RunFinishedMessage, StepMetrics,
-                 StageEvent, EvalMetrics, ArtifactEvent, LogEvent>;
+                 StageEvent, EvalMetrics, ArtifactEvent, LogEvent, BenchPointMessage>;
 
 struct ProgressLine {
   enum class Kind {

@@ -55,14 +55,12 @@ std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, in
   return times;
 }
 
-namespace {
 double load_average() {
   std::ifstream in("/proc/loadavg");
   double load = -1;
   in >> load;
   return in ? load : -1;
 }
-}  // namespace
 
 std::string machine_conditions() {
   const char* policy = std::getenv("OMP_WAIT_POLICY");

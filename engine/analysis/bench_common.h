@@ -28,6 +28,9 @@ std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, in
                                  const c10::Device& device, double budget_s = 0,
                                  const std::function<void()>& first_warmup = nullptr);
 
+// The 1-minute load average (/proc/loadavg); -1 where it cannot be read.
+double load_average();
+
 // "load 5.9 on 2 cores, OMP_WAIT_POLICY=passive": what the timings ran alongside.
 std::string machine_conditions();
 // A warning (empty when none): on a busy machine (load above the core count) OpenMP's default

@@ -98,6 +98,8 @@ Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::s
     out = torch::Tensor();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
+    r["min_ms"] = *std::min_element(times.begin(), times.end());
+    r["max_ms"] = *std::max_element(times.begin(), times.end());
     r["runs"] = int64_t(times.size());
     r["rss"] = mem.rss_bytes;
     r["alloc"] = mem.allocator_bytes;
@@ -137,6 +139,8 @@ Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::
     opt.zero_grad();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
+    r["min_ms"] = *std::min_element(times.begin(), times.end());
+    r["max_ms"] = *std::max_element(times.begin(), times.end());
     r["runs"] = int64_t(times.size());
     r["rss"] = mem.rss_bytes;
     r["alloc"] = mem.allocator_bytes;
@@ -228,6 +232,7 @@ std::string memory_check(const ScalingOptions& o, int64_t estimate, double resid
 // Per-round inference results of one point, reduced to medians once all rounds are in.
 struct RoundResults {
   std::vector<double> ms, rss, alloc;
+  double min_ms = 0, max_ms = 0;  // over every timed run of every round
   int runs = 0;
 };
 
@@ -235,11 +240,17 @@ void reduce_rounds(ScalingPoint& p, const RoundResults& r, int64_t batch) {
   p.ran = true;
   p.rounds = static_cast<int>(r.ms.size());
   p.ms_per_img = median(r.ms) / double(batch);
+  p.ms_min = r.min_ms / double(batch);
+  p.ms_max = r.max_ms / double(batch);
   p.imgs_per_s = 1000.0 / p.ms_per_img;
   p.timed_runs = r.runs;
   p.peak_rss_bytes = static_cast<int64_t>(median(r.rss));
   p.peak_alloc_bytes = static_cast<int64_t>(median(r.alloc));
+  p.peak_rss_min_bytes = static_cast<int64_t>(*std::min_element(r.rss.begin(), r.rss.end()));
+  p.peak_rss_max_bytes = static_cast<int64_t>(*std::max_element(r.rss.begin(), r.rss.end()));
 }
+
+void note_load(ScalingPoint& p) { p.load_1m = std::max(p.load_1m, load_average()); }
 
 }  // namespace
 
@@ -283,7 +294,12 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
         ScalingOptions once = o;
         once.count_ops = o.count_ops && round == 0;
         try {
+          note_load(p);
           auto r = run_point(o, [&] { return measure_inference(once, c, p.mode, p.chunk); });
+          const double lo = r.at("min_ms").get<double>(), hi = r.at("max_ms").get<double>();
+          const bool first = results[i].ms.empty();
+          results[i].min_ms = first ? lo : std::min(results[i].min_ms, lo);
+          results[i].max_ms = first ? hi : std::max(results[i].max_ms, hi);
           results[i].ms.push_back(r.at("median_ms").get<double>());
           results[i].runs += r.at("runs").get<int>();
           results[i].rss.push_back(double(r.at("rss").get<int64_t>()));
@@ -311,9 +327,12 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
         p.train_note = memory_check(o, p.train_estimate_bytes, resident);
         if (!p.train_note.empty()) continue;
         try {
+          note_load(p);
           auto r = run_point(o, [&] { return measure_train_step(o, c, p.mode, p.chunk); });
           p.train_ran = true;
           p.train_ms = r.at("median_ms").get<double>();
+          p.train_ms_min = r.at("min_ms").get<double>();
+          p.train_ms_max = r.at("max_ms").get<double>();
           p.train_timed_runs = r.at("runs").get<int>();
           p.train_peak_rss_bytes = r.at("rss").get<int64_t>();
           p.train_peak_alloc_bytes = r.at("alloc").get<int64_t>();
@@ -376,9 +395,10 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       at::get_num_threads(), o.rounds, o.round_budget_s, o.repeats, o.warmup, o.point_budget_s);
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
-  line = fmt::sprintf("%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %3s %4s %8s %7s %7s\n",
-                      "res", "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC",
-                      "peak MB", "alloc MB", "ms/img", "rnd", "runs", "imgs/s", "x time", "x mem");
+  line = fmt::sprintf(
+      "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %17s %3s %4s %8s %7s %7s %5s\n", "res",
+      "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB", "alloc MB",
+      "ms/img", "min-max ms/img", "rnd", "runs", "imgs/s", "x time", "x mem", "load");
   out += line;
   int64_t last = -1;
   for (const auto& p : points) {
@@ -403,9 +423,11 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       if (ref->peak_rss_bytes > 0 && p.peak_rss_bytes >= 0)
         mr = fmt::sprintf("%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes), mark);
     }
-    line = fmt::sprintf("%9s %9s %10.1f %3d %4d %8.3f %7s %7s\n", mb(p.peak_rss_bytes).c_str(),
-                        mb(p.peak_alloc_bytes).c_str(), p.ms_per_img, p.rounds, p.timed_runs,
-                        p.imgs_per_s, tr, mr);
+    const std::string spread = fmt::sprintf("%.1f-%.1f", p.ms_min, p.ms_max);
+    const std::string load = p.load_1m >= 0 ? fmt::sprintf("%.1f", p.load_1m) : "-";
+    line = fmt::sprintf("%9s %9s %10.1f %17s %3d %4d %8.3f %7s %7s %5s\n",
+                        mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str(), p.ms_per_img,
+                        spread, p.rounds, p.timed_runs, p.imgs_per_s, tr, mr, load);
     out += line;
   }
   bool any_train = false;
@@ -413,8 +435,9 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   if (any_train) {
     out += "\none training step (forward, MSE to a fixed target, backward, AdamW), batch " +
            std::to_string(o.batch) + "\n";
-    line = fmt::sprintf("%5s %6s  %-15s %10s %4s %9s %9s %7s %7s\n", "res", "tokens", "mode",
-                        "ms/step", "runs", "peak MB", "alloc MB", "x time", "x mem");
+    line = fmt::sprintf("%5s %6s  %-15s %10s %17s %4s %9s %9s %7s %7s\n", "res", "tokens", "mode",
+                        "ms/step", "min-max ms/step", "runs", "peak MB", "alloc MB", "x time",
+                        "x mem");
     out += line;
     last = -1;
     for (const auto& p : points) {
@@ -435,8 +458,9 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
           mr = fmt::sprintf(
               "%.3f%s", double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes), mark);
       }
-      line = fmt::sprintf("%5lld %6lld  %-15s %10.1f %4d %9s %9s %7s %7s\n",
+      line = fmt::sprintf("%5lld %6lld  %-15s %10.1f %17s %4d %9s %9s %7s %7s\n",
                           (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), p.train_ms,
+                          fmt::sprintf("%.1f-%.1f", p.train_ms_min, p.train_ms_max),
                           p.train_timed_runs, mb(p.train_peak_rss_bytes).c_str(),
                           mb(p.train_peak_alloc_bytes).c_str(), tr, mr);
       out += line;
@@ -444,7 +468,9 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   }
   out +=
       "\nx time / x mem: relative to plain softmax at the same resolution (suffix c: to "
-      "softmax-chunked, where plain softmax was skipped).\n";
+      "softmax-chunked, where plain softmax was skipped).\nmin-max: the fastest and slowest "
+      "single timed run over all rounds; load: the highest 1-minute load average read before "
+      "the point's runs.\n";
   return out;
 }
 
@@ -467,20 +493,27 @@ ScalingCsvRow scaling_csv_row(const ScalingPoint& p) {
   row.note = p.note;
   if (p.ran) {
     row.ms_per_img = p.ms_per_img;
+    row.ms_per_img_min = p.ms_min;
+    row.ms_per_img_max = p.ms_max;
     row.timed_runs = p.timed_runs;
     row.imgs_per_s = p.imgs_per_s;
     row.peak_rss_mb = megabytes(p.peak_rss_bytes);
     row.peak_alloc_mb = megabytes(p.peak_alloc_bytes);
+    row.peak_rss_mb_min = megabytes(p.peak_rss_min_bytes);
+    row.peak_rss_mb_max = megabytes(p.peak_rss_max_bytes);
   }
   row.train_ran = p.train_ran;
   row.train_note = p.train_note;
   if (p.train_ran) {
     row.train_ms = p.train_ms;
+    row.train_ms_min = p.train_ms_min;
+    row.train_ms_max = p.train_ms_max;
     row.train_timed_runs = p.train_timed_runs;
     row.train_peak_rss_mb = megabytes(p.train_peak_rss_bytes);
     row.train_peak_alloc_mb = megabytes(p.train_peak_alloc_bytes);
   }
   row.rounds = p.rounds;
+  if (p.load_1m >= 0) row.load_1m = p.load_1m;
   return row;
 }
 

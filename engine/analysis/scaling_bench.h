@@ -56,13 +56,21 @@ struct ScalingPoint {
   bool ran = false;
   std::string note;
   double ms_per_img = 0, imgs_per_s = 0;
+  // The spread: the fastest and slowest single timed run over all rounds, per image
+  // (ms_per_img, the median over rounds of each round's median, lies between them).
+  double ms_min = 0, ms_max = 0;
   int timed_runs = 0;  // over all rounds
   int rounds = 0;      // rounds that measured this point
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
+  int64_t peak_rss_min_bytes = -1, peak_rss_max_bytes = -1;  // over rounds (one per round)
+  // The machine's 1-minute load average: the highest read just before any of the point's
+  // measurements (each round's child, the training step's); -1 where none was read.
+  double load_1m = -1;
   // one training step (forward, MSE to a fixed target, backward, AdamW)
   bool train_ran = false;
   std::string train_note;
   double train_ms = 0;
+  double train_ms_min = 0, train_ms_max = 0;  // fastest and slowest timed step
   int train_timed_runs = 0;
   int64_t train_peak_rss_bytes = -1, train_peak_alloc_bytes = -1, train_estimate_bytes = 0;
 };

@@ -119,6 +119,13 @@ const std::vector<Column>& columns() {
       real_column("train_peak_rss_mb", &Row::train_peak_rss_mb),
       real_column("train_peak_alloc_mb", &Row::train_peak_alloc_mb),
       integer_column("rounds", &Row::rounds, 0, kMaxCount),
+      real_column("ms_per_img_min", &Row::ms_per_img_min),
+      real_column("ms_per_img_max", &Row::ms_per_img_max),
+      real_column("peak_rss_mb_min", &Row::peak_rss_mb_min),
+      real_column("peak_rss_mb_max", &Row::peak_rss_mb_max),
+      real_column("train_ms_min", &Row::train_ms_min),
+      real_column("train_ms_max", &Row::train_ms_max),
+      real_column("load_1m", &Row::load_1m),
   };
   return table;
 }
@@ -250,9 +257,40 @@ void save_scaling_csv(const std::string& path, const std::vector<ScalingCsvRow>&
   }
 }
 
-std::vector<ScalingCsvRow> read_scaling_csv(std::istream& in, const std::string& source) {
-  const std::vector<CsvRecord> records = parse_csv(in, source);
-  if (records.empty()) throw ScalingCsvError(source + " is empty");
+namespace {
+
+// A spread (min, median, max) that does not hold its median; the first column at fault and
+// why, or "" when it holds. Empty fields (NaN) are not compared.
+struct SpreadFault {
+  std::string column, message;
+};
+SpreadFault spread_fault(const Row& row) {
+  struct Spread {
+    const char *min_name, *median_name, *max_name;
+    double min, median, max;
+  };
+  const Spread spreads[] = {{"ms_per_img_min", "ms_per_img", "ms_per_img_max", row.ms_per_img_min,
+                             row.ms_per_img, row.ms_per_img_max},
+                            {"peak_rss_mb_min", "peak_rss_mb", "peak_rss_mb_max",
+                             row.peak_rss_mb_min, row.peak_rss_mb, row.peak_rss_mb_max},
+                            {"train_ms_min", "train_ms", "train_ms_max", row.train_ms_min,
+                             row.train_ms, row.train_ms_max}};
+  for (const auto& s : spreads) {
+    if (s.min > s.median)
+      return {s.min_name, fmt::format("{} is above {} ({})", real_text(s.min), s.median_name,
+                                      real_text(s.median))};
+    if (s.max < s.median)
+      return {s.max_name, fmt::format("{} is below {} ({})", real_text(s.max), s.median_name,
+                                      real_text(s.median))};
+    if (s.min > s.max)
+      return {s.min_name,
+              fmt::format("{} is above {} ({})", real_text(s.min), s.max_name, real_text(s.max))};
+  }
+  return {};
+}
+
+std::vector<ScalingCsvRow> rows_of(const std::vector<CsvRecord>& records,
+                                   const std::string& source) {
   const CsvRecord& header = records.front();
   // Column of the file -> column of the schema (-1: ignored).
   std::vector<int> schema_of(header.fields.size(), -1);
@@ -296,9 +334,40 @@ std::vector<ScalingCsvRow> read_scaling_csv(std::istream& in, const std::string&
                                           f + 1, column.name, e.message));
       }
     }
+    if (const SpreadFault fault = spread_fault(row); !fault.column.empty()) {
+      const auto at = seen.find(fault.column);
+      throw ScalingCsvError(fmt::format("{}, line {}, column {} ({}): {}", source, record.line,
+                                        at == seen.end() ? 0 : at->second + 1, fault.column,
+                                        fault.message));
+    }
     rows.push_back(row);
   }
   return rows;
+}
+
+}  // namespace
+
+std::vector<ScalingCsvRow> read_scaling_csv(std::istream& in, const std::string& source) {
+  const std::vector<CsvRecord> records = parse_csv(in, source);
+  if (records.empty()) throw ScalingCsvError(source + " is empty");
+  return rows_of(records, source);
+}
+
+std::vector<std::pair<std::string, std::string>> scaling_csv_fields(const ScalingCsvRow& row) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const auto& c : columns()) fields.emplace_back(c.name, c.write(row));
+  return fields;
+}
+
+ScalingCsvRow scaling_csv_row_from_fields(
+    const std::vector<std::pair<std::string, std::string>>& fields, const std::string& source) {
+  std::vector<CsvRecord> records(2);
+  records[0].line = records[1].line = 1;
+  for (const auto& [name, text] : fields) {
+    records[0].fields.push_back(name);
+    records[1].fields.push_back(text);
+  }
+  return rows_of(records, source).front();
 }
 
 std::vector<ScalingCsvRow> load_scaling_csv(const std::string& path) {

@@ -10,6 +10,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace adala {
@@ -39,6 +40,14 @@ struct ScalingCsvRow {
   double train_ms = kNone, train_peak_rss_mb = kNone, train_peak_alloc_mb = kNone;
   int64_t train_timed_runs = -1;
   int64_t rounds = -1;
+  // The spread of each measured point (empty in files written before it was recorded: no
+  // spread known): the fastest and slowest single timed run over all rounds (ms_per_img, the
+  // median, lies between them), the lowest and highest round's peak RSS, the fastest and
+  // slowest training step; and the highest 1-minute load average read before its runs.
+  double ms_per_img_min = kNone, ms_per_img_max = kNone;
+  double peak_rss_mb_min = kNone, peak_rss_mb_max = kNone;
+  double train_ms_min = kNone, train_ms_max = kNone;
+  double load_1m = kNone;
 };
 
 // The columns, in the order the writer puts them.
@@ -53,9 +62,18 @@ void save_scaling_csv(const std::string& path, const std::vector<ScalingCsvRow>&
 
 // Reads by the header's column names (any order; unknown columns are ignored; older files'
 // gflops, gflops_attention_only and peak_mb are read as gmacs_model, gmacs_attention_only and
-// peak_rss_mb). `resolution` and `mode` are required. `source` names the input in errors.
+// peak_rss_mb). `resolution` and `mode` are required. A spread must hold its median: a min
+// above the median or the max, a max below the median, is an error (as is a negative or
+// non-finite number in any column). `source` names the input in errors.
 std::vector<ScalingCsvRow> read_scaling_csv(std::istream& in, const std::string& source);
 std::vector<ScalingCsvRow> load_scaling_csv(const std::string& path);
+
+// One row as (column, field text) pairs, the fields as the writer puts them in a file, and
+// back with the reader's checks (the `point` event of `adala bench scaling --progress jsonl`
+// carries a point this way). Throws ScalingCsvError naming `source` and the column.
+std::vector<std::pair<std::string, std::string>> scaling_csv_fields(const ScalingCsvRow& row);
+ScalingCsvRow scaling_csv_row_from_fields(
+    const std::vector<std::pair<std::string, std::string>>& fields, const std::string& source);
 
 // RFC 4180 pieces, shared by the writer and the reader (and tested on their own).
 std::string csv_quote(const std::string& field);  // quoted only where needed

@@ -314,6 +314,13 @@ class TestBenchmarks : public QObject {
       QVERIFY2(p.train_ran, p.train_note.c_str());
       QVERIFY(p.ms_per_img > 0 && p.train_ms > 0 && p.peak_alloc_bytes > 0 &&
               p.train_peak_alloc_bytes > 0);
+      // The spread over every timed run of both rounds holds the median over rounds; the
+      // memory's over the rounds; the training step's; the load read before the runs.
+      QVERIFY(p.ms_min > 0 && p.ms_min <= p.ms_per_img && p.ms_per_img <= p.ms_max);
+      QVERIFY(p.train_ms_min > 0 && p.train_ms_min <= p.train_ms && p.train_ms <= p.train_ms_max);
+      QVERIFY(p.peak_rss_min_bytes >= 0 && p.peak_rss_min_bytes <= p.peak_rss_bytes &&
+              p.peak_rss_bytes <= p.peak_rss_max_bytes);
+      QVERIFY(p.load_1m >= 0);
       QVERIFY2(std::abs(p.measured_macs - p.model_macs) / p.model_macs < 0.01,
                qPrintable(QString("%1 %2: %3 vs %4")
                               .arg(p.resolution)
@@ -326,8 +333,15 @@ class TestBenchmarks : public QObject {
     const auto lines = QString::fromStdString(csv.str()).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), 7);
     QVERIFY(lines[0].startsWith("preset,resolution,tokens,mode"));
+    std::istringstream again(csv.str());
+    const auto rows = read_scaling_csv(again, "bench.csv");
+    QCOMPARE(rows[2].ms_per_img_min, points[2].ms_min);
+    QCOMPARE(rows[2].ms_per_img_max, points[2].ms_max);
+    QCOMPARE(rows[2].train_ms_max, points[2].train_ms_max);
+    QCOMPARE(rows[2].load_1m, points[2].load_1m);
     const auto table = QString::fromStdString(format_scaling_table(points, o));
     QVERIFY(table.contains("softmax-chunked") && table.contains("training step"));
+    QVERIFY(table.contains("min-max ms/img") && table.contains("load"));
 
     // A round budget the first round overruns: one round per mode.
     o.resolutions = {32};

@@ -191,7 +191,22 @@ class TestCommandLine : public QObject {
     }
     QStringList names;
     for (const auto& e : events) names << e.value("event").toString();
-    QCOMPARE(names, (QStringList{"start", "progress", "progress", "progress", "csv", "done"}));
+    // Each resolution's points as soon as they are measured (the workbench plots them live).
+    QCOMPARE(names, (QStringList{"start", "progress", "point", "progress", "point", "progress",
+                                 "csv", "done"}));
+    for (int i : {2, 4}) {
+      const QJsonObject row = events[i].value("row").toObject();
+      QCOMPARE(row.value("resolution").toString(), QString(i == 2 ? "32" : "48"));
+      QCOMPARE(row.value("mode").toString(), QString("linear"));
+      const double lo = row.value("ms_per_img_min").toString().toDouble();
+      const double mid = row.value("ms_per_img").toString().toDouble();
+      const double hi = row.value("ms_per_img_max").toString().toDouble();
+      QVERIFY2(lo > 0 && lo <= mid && mid <= hi, qPrintable(QJsonDocument(row).toJson()));
+      QVERIFY(row.value("load_1m").toString().toDouble() >= 0);
+      QVERIFY(!row.value("load_1m").toString().isEmpty());
+    }
+    events.remove(4);
+    events.remove(2);
     QCOMPARE(events[0].value("total").toInt(), 2);
     QCOMPARE(events[0].value("preset").toString(), QString("vit_tiny"));
     QCOMPARE(events[0].value("resolutions").toArray(), (QJsonArray{32, 48}));

@@ -171,6 +171,46 @@ class TestProgressStream : public QObject {
     QCOMPARE(std::get<BenchDoneMessage>(lines[3].message).run_id, int64_t(42));
   }
 
+  // A measured point travels as its CSV fields and comes back through the CSV reader's checks.
+  void point_event_round_trips_and_is_checked() {
+    ScalingCsvRow row;
+    row.preset = "vit_tiny";
+    row.resolution = 112;
+    row.mode = "linear";
+    row.ms_per_img = 2.5;
+    row.ms_per_img_min = 2.25;
+    row.ms_per_img_max = 3.125;
+    row.load_1m = 1.75;
+    row.note = "a \"note\", with a comma";
+    const std::string text = written([&](ProgressEvents& e) { e.point(scaling_csv_fields(row)); });
+    const ProgressLine line = one(text);
+    QVERIFY2(line.kind == ProgressLine::Kind::Event, line.error.c_str());
+    const ScalingCsvRow& back = std::get<BenchPointMessage>(line.message).row;
+    QCOMPARE(back.resolution, int64_t(112));
+    QCOMPARE(back.mode, std::string("linear"));
+    QCOMPARE(back.ms_per_img, 2.5);
+    QCOMPARE(back.ms_per_img_min, 2.25);
+    QCOMPARE(back.ms_per_img_max, 3.125);
+    QCOMPARE(back.load_1m, 1.75);
+    QCOMPARE(back.note, row.note);
+    QVERIFY(std::isnan(back.train_ms));
+    // The CSV reader's checks: a spread that does not hold its median, a negative number, a
+    // number that is not one, a missing resolution; and fields that are not strings.
+    expectInvalid(R"({"event":"point","row":{"resolution":"112","mode":"linear",)"
+                  R"("ms_per_img":"2","ms_per_img_min":"3"}})",
+                  "(ms_per_img_min): 3 is above ms_per_img (2)");
+    expectInvalid(R"({"event":"point","row":{"resolution":"112","mode":"linear",)"
+                  R"("load_1m":"-1"}})",
+                  "(load_1m): -1 is out of range");
+    expectInvalid(R"({"event":"point","row":{"resolution":"112","mode":"linear",)"
+                  R"("ms_per_img_max":"nan"}})",
+                  "(ms_per_img_max): nan is out of range");
+    expectInvalid(R"({"event":"point","row":{"mode":"linear"}})", "is not a scaling benchmark CSV");
+    expectInvalid(R"({"event":"point","row":{"resolution":112,"mode":"linear"}})",
+                  "\"row.resolution\" must be a string");
+    expectInvalid(R"({"event":"point","row":[]})", "\"row\" must be an object");
+  }
+
   void not_json() {
     expectInvalid("{", "JSON parse error");
     expectInvalid("{\"event\":\"log\",", "JSON parse error");

@@ -65,6 +65,13 @@ ScalingCsvRow full_row() {
   r.train_peak_rss_mb = 0;
   r.train_peak_alloc_mb = 80.5;
   r.rounds = 3;
+  r.ms_per_img_min = 0.25;
+  r.ms_per_img_max = 0.5;
+  r.peak_rss_mb_min = 0;
+  r.peak_rss_mb_max = 2e-7;
+  r.train_ms_min = 240.5;
+  r.train_ms_max = 260;
+  r.load_1m = 5.82;
   return r;
 }
 
@@ -82,7 +89,11 @@ bool same(const ScalingCsvRow& a, const ScalingCsvRow& b) {
          a.train_ran == b.train_ran && a.train_note == b.train_note &&
          same(a.train_ms, b.train_ms) && a.train_timed_runs == b.train_timed_runs &&
          same(a.train_peak_rss_mb, b.train_peak_rss_mb) &&
-         same(a.train_peak_alloc_mb, b.train_peak_alloc_mb) && a.rounds == b.rounds;
+         same(a.train_peak_alloc_mb, b.train_peak_alloc_mb) && a.rounds == b.rounds &&
+         same(a.ms_per_img_min, b.ms_per_img_min) && same(a.ms_per_img_max, b.ms_per_img_max) &&
+         same(a.peak_rss_mb_min, b.peak_rss_mb_min) && same(a.peak_rss_mb_max, b.peak_rss_mb_max) &&
+         same(a.train_ms_min, b.train_ms_min) && same(a.train_ms_max, b.train_ms_max) &&
+         same(a.load_1m, b.load_1m);
 }
 
 }  // namespace
@@ -155,7 +166,7 @@ class TestScalingCsv : public QObject {
     QCOMPARE(back[1].tokens, int64_t(-1));
     // The empty fields of a row that knows only resolution, mode and note.
     QVERIFY2(out.str().find("\n,2048,,softmax,,,,,,,0,\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", "
-                            "available), sorry\",,,,,,0,,,,,,\n") != std::string::npos,
+                            "available), sorry\",,,,,,0,,,,,,,,,,,,,\n") != std::string::npos,
              out.str().c_str());
   }
 
@@ -218,6 +229,80 @@ class TestScalingCsv : public QObject {
     // A quoted note over two lines: the next record's line number counts both.
     QCOMPARE(read_error("mode,note,resolution\nlinear,\"a\nb\",224\nlinear,x,oops\n"),
              std::string("t.csv, line 4, column 3 (resolution): \"oops\" is not an integer"));
+  }
+
+  // The spread columns: a file without them (written before they were) reads as "no spread";
+  // a spread must hold its median, and its numbers are checked as every number is.
+  void spread_columns_are_checked() {
+    const auto older = read("resolution,mode,ms_per_img,peak_rss_mb,rounds\n224,linear,10,50,3\n");
+    QCOMPARE(older.size(), size_t(1));
+    QCOMPARE(older[0].ms_per_img, 10.0);
+    QVERIFY(std::isnan(older[0].ms_per_img_min) && std::isnan(older[0].ms_per_img_max));
+    QVERIFY(std::isnan(older[0].peak_rss_mb_min) && std::isnan(older[0].load_1m));
+
+    const std::string h =
+        "resolution,mode,ms_per_img,ms_per_img_min,ms_per_img_max,peak_rss_mb,peak_rss_mb_min,"
+        "peak_rss_mb_max,train_ms,train_ms_min,train_ms_max,load_1m\n";
+    const auto good = read(h + "224,linear,10,9,12,50,50,50,30,29,31,0\n");
+    QCOMPARE(good[0].ms_per_img_min, 9.0);
+    QCOMPARE(good[0].ms_per_img_max, 12.0);
+    QCOMPARE(good[0].peak_rss_mb_max, 50.0);
+    QCOMPARE(good[0].train_ms_min, 29.0);
+    QCOMPARE(good[0].load_1m, 0.0);
+    // Only one end known, or no median: nothing to compare it with.
+    QCOMPARE(read(h + "224,linear,,9,,,,,,,,\n")[0].ms_per_img_min, 9.0);
+    // min above the median
+    QCOMPARE(read_error(h + "224,linear,10,11,12,,,,,,,\n"),
+             std::string("t.csv, line 2, column 4 (ms_per_img_min): 11 is above ms_per_img (10)"));
+    // max below the median
+    QCOMPARE(read_error(h + "224,linear,10,9,9.5,,,,,,,\n"),
+             std::string("t.csv, line 2, column 5 (ms_per_img_max): 9.5 is below ms_per_img (10)"));
+    // min above max (no median to compare with)
+    QCOMPARE(read_error(h + "224,linear,,12,11,,,,,,,\n"),
+             std::string("t.csv, line 2, column 4 (ms_per_img_min): 12 is above ms_per_img_max "
+                         "(11)"));
+    QCOMPARE(read_error(h + "224,linear,,,,50,51,52,,,,\n"),
+             std::string("t.csv, line 2, column 7 (peak_rss_mb_min): 51 is above peak_rss_mb "
+                         "(50)"));
+    QCOMPARE(read_error(h + "224,linear,,,,,,,30,31,32,\n"),
+             std::string("t.csv, line 2, column 10 (train_ms_min): 31 is above train_ms (30)"));
+    QCOMPARE(read_error(h + "224,linear,,,,,,,30,20,25,\n"),
+             std::string("t.csv, line 2, column 11 (train_ms_max): 25 is below train_ms (30)"));
+    // negative
+    QCOMPARE(read_error(h + "224,linear,10,-1,12,,,,,,,\n"),
+             std::string("t.csv, line 2, column 4 (ms_per_img_min): -1 is out of range (a "
+                         "finite number >= 0)"));
+    QCOMPARE(read_error(h + "224,linear,,,,,,,,,,-0.5\n"),
+             std::string("t.csv, line 2, column 12 (load_1m): -0.5 is out of range (a finite "
+                         "number >= 0)"));
+    // not finite
+    QCOMPARE(read_error(h + "224,linear,10,9,inf,,,,,,,\n"),
+             std::string("t.csv, line 2, column 5 (ms_per_img_max): inf is out of range (a "
+                         "finite number >= 0)"));
+    QCOMPARE(read_error(h + "224,linear,10,nan,12,,,,,,,\n"),
+             std::string("t.csv, line 2, column 4 (ms_per_img_min): nan is out of range (a "
+                         "finite number >= 0)"));
+    QCOMPARE(read_error(h + "224,linear,,,,,,,,,,1e400\n"),
+             std::string("t.csv, line 2, column 12 (load_1m): \"1e400\" is not a number"));
+  }
+
+  // One row as (column, field) pairs and back: what the benchmark's point event carries.
+  void fields_round_trip_with_the_same_checks() {
+    const auto fields = scaling_csv_fields(full_row());
+    QCOMPARE(fields.size(), scaling_csv_columns().size());
+    QCOMPARE(fields.front(), (std::pair<std::string, std::string>("preset", "vit_small")));
+    QVERIFY(same(scaling_csv_row_from_fields(fields, "event"), full_row()));
+    auto bad = fields;
+    for (auto& [name, text] : bad)
+      if (name == "ms_per_img_max") text = "0.1";  // below the median 1/3
+    try {
+      scaling_csv_row_from_fields(bad, "event");
+      QFAIL("a spread below its median was read");
+    } catch (const ScalingCsvError& e) {
+      QVERIFY2(std::string(e.what()).find("(ms_per_img_max): 0.1 is below ms_per_img") !=
+                   std::string::npos,
+               e.what());
+    }
   }
 
   void file_level_errors() {

@@ -146,6 +146,14 @@ void progress_seeds(const fs::path& out) {
     e.finished("done", 42);
     e.start("scaling", 4, "vit_small", {64, 96}, {"softmax", "linear"});
     e.progress(1, 4, "64px softmax");
+    e.point({{"preset", "vit_small"},
+             {"resolution", "64"},
+             {"mode", "linear"},
+             {"ms_per_img", "2.5"},
+             {"ms_per_img_min", "2.25"},
+             {"ms_per_img_max", "3"},
+             {"load_1m", "1.5"},
+             {"note", "a \"quoted\", note"}});
     e.csv("/tmp/s.csv");
     e.done(4, -1);
     e.error("adala run: error: x");
@@ -161,6 +169,19 @@ void progress_seeds(const fs::path& out) {
         "{\"event\":\"recorded\",\"run_id\":0}\n{\"event\":\"step\",\"step\":-1}\n{\n");
 }
 
+// Scaling CSVs as `adala bench scaling --csv` writes them (with and without the spread
+// columns) and a few almost valid ones.
+void scaling_csv_seeds(const fs::path& out) {
+  const fs::path dir = out / "fuzz_scaling_csv";
+  write(dir / "spread",
+        "preset,resolution,mode,ran,note,ms_per_img,ms_per_img_min,ms_per_img_max,peak_rss_mb,"
+        "peak_rss_mb_min,peak_rss_mb_max,train_ms,train_ms_min,train_ms_max,load_1m,rounds\n"
+        "vit_small,224,softmax,1,,10,9.5,12,50,49,51,30,29,33,1.25,3\n"
+        "vit_small,224,linear,1,\"a \"\"quoted\"\", note\",20,19,21,60,,,,,,0.5,2\n");
+  write(dir / "older", "mode,resolution,gflops,peak_mb\r\nlinear,224,4.3,60\r\n");
+  write(dir / "bad", "resolution,mode,ms_per_img,ms_per_img_min\n224,linear,10,12\n");
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: make_fuzz_seeds OUT_DIR\n";
@@ -168,6 +189,7 @@ int main(int argc, char** argv) {
   }
   const fs::path out = argv[1];
   json_and_config_seeds(out);
+  scaling_csv_seeds(out);
   safetensors_seeds(out);
   idx_seeds(out);
   png_seeds(out);
