@@ -1443,6 +1443,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>CSV tables (*.csv);;All files (*)</source>
         <translation>CSV 표 (*.csv);;모든 파일 (*)</translation>
     </message>
+    <message>
+        <source>benchmark running</source>
+        <translation>벤치마크 실행 중</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::StallMeter</name>
@@ -3333,6 +3337,98 @@ value %3%4</source>
     <message>
         <source>%1 px</source>
         <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>%1 px (load %2)</source>
+        <translation>%1 px (부하 %2)</translation>
+    </message>
+    <message>
+        <source> (medians only: no spread recorded, so no error bars to check it against)</source>
+        <translation> (중앙값만: 분산이 기록되지 않아 오차 막대로 확인할 수 없음)</translation>
+    </message>
+    <message>
+        <source>%1–%2 px</source>
+        <translation>%1–%2 px</translation>
+    </message>
+    <message>
+        <source>linear faster</source>
+        <translation>linear가 더 빠름</translation>
+    </message>
+    <message>
+        <source>softmax faster</source>
+        <translation>softmax가 더 빠름</translation>
+    </message>
+    <message>
+        <source>linear lower</source>
+        <translation>linear가 더 낮음</translation>
+    </message>
+    <message>
+        <source>softmax lower</source>
+        <translation>softmax가 더 낮음</translation>
+    </message>
+    <message>
+        <source>no crossover claimed: the intervals overlap at %1 px</source>
+        <translation>교차점 주장 없음: %1 px에서 구간이 겹침</translation>
+    </message>
+    <message>
+        <source>no crossover claimed: intervals overlap at every resolution (%1)</source>
+        <translation>교차점 주장 없음: 모든 해상도에서 구간이 겹침 (%1)</translation>
+    </message>
+    <message>
+        <source>%1 at every resolution, %2 (intervals separate)</source>
+        <translation>모든 해상도에서 %1, %2 (구간 분리)</translation>
+    </message>
+    <message>
+        <source>%1 from %2 px (intervals separate)</source>
+        <translation>%2 px부터 %1 (구간 분리)</translation>
+    </message>
+    <message>
+        <source>between %1 and %2 px the intervals overlap — no claim</source>
+        <translation>%1–%2 px 사이는 구간이 겹침 — 주장 없음</translation>
+    </message>
+    <message>
+        <source>at %1 the intervals overlap — no claim</source>
+        <translation>%1에서 구간이 겹침 — 주장 없음</translation>
+    </message>
+    <message>
+        <source>%1 at %2 (intervals separate)</source>
+        <translation>%2에서 %1 (구간 분리)</translation>
+    </message>
+    <message>
+        <source>no claim: intervals overlap</source>
+        <translation>주장 없음: 구간이 겹침</translation>
+    </message>
+    <message>
+        <source>no claim at %1 px: intervals overlap</source>
+        <translation>%1 px에서 주장 없음: 구간이 겹침</translation>
+    </message>
+    <message>
+        <source>%1 throughout</source>
+        <translation>전 구간에서 %1</translation>
+    </message>
+    <message>
+        <source>%1 from %2 px</source>
+        <translation>%2 px부터 %1</translation>
+    </message>
+    <message>
+        <source>%1 spread</source>
+        <translation>%1 분산</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;small&gt;Error bars: latency from the fastest to the slowest timed run over all rounds; peak memory from the lowest to the highest round. A crossover is claimed only where the intervals separate.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;small&gt;오차 막대: 지연 시간은 모든 라운드에서 가장 빠른 측정부터 가장 느린 측정까지, 최대 메모리는 가장 낮은 라운드부터 가장 높은 라운드까지입니다. 교차점은 구간이 분리되는 곳에서만 주장합니다.&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;small&gt;No spread recorded (an older file or run): medians only, no error bars.&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;small&gt;분산이 기록되지 않음(이전 파일 또는 실행): 중앙값만 있고 오차 막대는 없습니다.&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Load&lt;/b&gt; (1-minute average, %1 cores): %2 during the points&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;부하&lt;/b&gt; (1분 평균, 코어 %1개): 측정 중 %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 ~ %2</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QSet>
 #include <QStringList>
@@ -29,20 +31,30 @@ void setError(QString* error, const QString& message) {
   if (error) *error = message;
 }
 
-ScalingSample sampleOf(const ScalingCsvRow& row) {
-  ScalingSample s;
-  s.preset = QString::fromStdString(row.preset);
-  s.mode = QString::fromStdString(row.mode);
-  s.resolution = static_cast<int>(row.resolution);
-  s.tokens = std::max<int64_t>(row.tokens, 0);
-  s.gflops = row.gmacs_model;
-  s.gflopsAttention = row.gmacs_attention_only;
-  s.peakMb = row.peak_rss_mb;
-  s.msPerImg = row.ms_per_img;
-  s.imgsPerS = row.imgs_per_s;
-  s.ran = row.ran;
-  s.note = QString::fromStdString(row.note);
-  return s;
+// The spread and load a benchmark point's extra JSON holds (app/cli/benchmark_record.cpp;
+// runs recorded before it have none, and keep NaN). A value that is not a finite number >= 0
+// is left out, as the CSV reader refuses it; a spread that does not hold its median too.
+void readSpread(const QByteArray& extraJson, ScalingSample& s) {
+  const QJsonObject extra = QJsonDocument::fromJson(extraJson).object();
+  const auto value = [&](const char* key) {
+    const QJsonValue v = extra.value(QLatin1String(key));
+    const double x = v.isDouble() ? v.toDouble() : ScalingSample::kNone;
+    return std::isfinite(x) && x >= 0 ? x : ScalingSample::kNone;
+  };
+  const auto spread = [](double lo, double mid, double hi, double* outLo, double* outHi) {
+    if (lo > mid || hi < mid || lo > hi) return;  // NaN compares false: kept as read
+    *outLo = lo;
+    *outHi = hi;
+  };
+  spread(value("ms_per_img_min"), s.msPerImg, value("ms_per_img_max"), &s.msMin, &s.msMax);
+  spread(value("peak_mb_min"), s.peakMb, value("peak_mb_max"), &s.peakMin, &s.peakMax);
+  if (extra.value(QLatin1String("train_ran")).toBool()) {
+    s.trainMs = value("train_ms");
+    spread(value("train_ms_min"), s.trainMs, value("train_ms_max"), &s.trainMsMin, &s.trainMsMax);
+  }
+  s.load1m = value("load_1m");
+  if (extra.value(QLatin1String("rounds")).isDouble())
+    s.rounds = extra.value(QLatin1String("rounds")).toInt();
 }
 
 ScalingCsvRow rowOf(const ScalingSample& s) {
@@ -56,6 +68,16 @@ ScalingCsvRow rowOf(const ScalingSample& s) {
   row.peak_rss_mb = s.peakMb;
   row.ms_per_img = s.msPerImg;
   row.imgs_per_s = s.imgsPerS;
+  row.ms_per_img_min = s.msMin;
+  row.ms_per_img_max = s.msMax;
+  row.peak_rss_mb_min = s.peakMin;
+  row.peak_rss_mb_max = s.peakMax;
+  row.train_ms = s.trainMs;
+  row.train_ms_min = s.trainMsMin;
+  row.train_ms_max = s.trainMsMax;
+  row.train_ran = !std::isnan(s.trainMs);
+  row.load_1m = s.load1m;
+  row.rounds = s.rounds;
   row.ran = s.ran;
   row.note = s.note.toStdString();
   return row;
@@ -68,7 +90,36 @@ int modeOrder(const QString& mode) {
   return 3;
 }
 
+double spreadEnd(double v) { return v >= 0 ? v : ScalingSample::kNone; }
+
 }  // namespace
+
+ScalingSample scalingSampleOf(const ScalingCsvRow& row) {
+  ScalingSample s;
+  s.preset = QString::fromStdString(row.preset);
+  s.mode = QString::fromStdString(row.mode);
+  s.resolution = static_cast<int>(row.resolution);
+  s.tokens = std::max<int64_t>(row.tokens, 0);
+  s.gflops = row.gmacs_model;
+  s.gflopsAttention = row.gmacs_attention_only;
+  s.peakMb = row.peak_rss_mb;
+  s.msPerImg = row.ms_per_img;
+  s.imgsPerS = row.imgs_per_s;
+  s.msMin = row.ms_per_img_min;
+  s.msMax = row.ms_per_img_max;
+  s.peakMin = row.peak_rss_mb_min;
+  s.peakMax = row.peak_rss_mb_max;
+  if (row.train_ran) {
+    s.trainMs = row.train_ms;
+    s.trainMsMin = row.train_ms_min;
+    s.trainMsMax = row.train_ms_max;
+  }
+  s.load1m = row.load_1m;
+  s.rounds = static_cast<int>(std::min<int64_t>(row.rounds, 1 << 30));
+  s.ran = row.ran;
+  s.note = QString::fromStdString(row.note);
+  return s;
+}
 
 double metricValue(const ScalingSample& s, ScalingMetric metric) {
   double v = ScalingSample::kNone;
@@ -97,6 +148,61 @@ QVector<QPointF> metricCurve(const QVector<ScalingSample>& samples, const QStrin
   QVector<QPointF> curve;
   for (const auto& [resolution, value] : byResolution) curve << QPointF(resolution, value);
   return curve;
+}
+
+QVector<ScalingInterval> metricIntervals(const QVector<ScalingSample>& samples, const QString& mode,
+                                         ScalingMetric metric) {
+  std::map<int, ScalingInterval> byResolution;
+  for (const auto& s : samples) {
+    if (s.mode != mode || s.resolution <= 0) continue;
+    ScalingInterval i;
+    i.resolution = s.resolution;
+    i.median = metricValue(s, metric);
+    if (std::isnan(i.median)) continue;
+    if (metric == ScalingMetric::Latency) {
+      i.lo = spreadEnd(s.msMin);
+      i.hi = spreadEnd(s.msMax);
+    } else if (metric == ScalingMetric::PeakMemory) {
+      i.lo = spreadEnd(s.peakMin);
+      i.hi = spreadEnd(s.peakMax);
+    }
+    byResolution[s.resolution] = i;
+  }
+  QVector<ScalingInterval> out;
+  for (const auto& [resolution, interval] : byResolution) out << interval;
+  return out;
+}
+
+bool IntervalCrossover::everyOverlap() const {
+  return std::all_of(verdicts.begin(), verdicts.end(),
+                     [](const Verdict& v) { return v.order == Order::Overlap; });
+}
+
+IntervalCrossover findIntervalCrossover(const QVector<ScalingInterval>& softmax,
+                                        const QVector<ScalingInterval>& linear) {
+  IntervalCrossover c;
+  for (const auto& s : softmax) {
+    if (!s.hasSpread()) continue;
+    for (const auto& l : linear) {
+      if (l.resolution != s.resolution || !l.hasSpread()) continue;
+      IntervalCrossover::Verdict v;
+      v.resolution = s.resolution;
+      v.order = l.hi < s.lo   ? IntervalCrossover::Order::LinearLower
+                : s.hi < l.lo ? IntervalCrossover::Order::SoftmaxLower
+                              : IntervalCrossover::Order::Overlap;
+      c.verdicts << v;
+    }
+  }
+  std::sort(c.verdicts.begin(), c.verdicts.end(),
+            [](const auto& a, const auto& b) { return a.resolution < b.resolution; });
+  if (c.verdicts.isEmpty() || c.verdicts.last().order == IntervalCrossover::Order::Overlap)
+    return c;
+  const auto last = c.verdicts.last().order;
+  int first = c.verdicts.size() - 1;
+  while (first > 0 && c.verdicts[first - 1].order == last) --first;
+  c.claimFrom = c.verdicts[first].resolution;
+  c.linearLower = last == IntervalCrossover::Order::LinearLower;
+  return c;
 }
 
 QStringList modesOf(const QVector<ScalingSample>& samples) {
@@ -156,7 +262,7 @@ Crossover findCrossover(const QVector<QPointF>& softmax, const QVector<QPointF>&
 QVector<ScalingSample> readScalingCsv(const QString& path, QString* error) {
   QVector<ScalingSample> samples;
   try {
-    for (const auto& row : load_scaling_csv(path.toStdString())) samples << sampleOf(row);
+    for (const auto& row : load_scaling_csv(path.toStdString())) samples << scalingSampleOf(row);
   } catch (const ScalingCsvError& e) {
     setError(error, QString::fromStdString(e.what()));
     return {};
@@ -202,6 +308,7 @@ QVector<ScalingSample> readScalingRun(const QString& dbPath, qint64 runId, QStri
       s.imgsPerS = p.imgs_per_s;
       s.ran = p.ran;
       s.note = QString::fromStdString(p.note);
+      readSpread(QByteArray::fromStdString(p.extra_json), s);
       samples << s;
     }
     if (samples.isEmpty())

@@ -9,6 +9,10 @@
 
 #include <limits>
 
+namespace adala {
+struct ScalingCsvRow;
+}
+
 namespace adala::widgets {
 
 struct ScalingSample {
@@ -20,9 +24,18 @@ struct ScalingSample {
   double gflopsAttention = kNone;  // analytic, attention sub-layers + patch embed (paper's count)
   double peakMb = kNone;           // peak RSS above weights + input, 1 MB = 1e6 bytes
   double msPerImg = kNone, imgsPerS = kNone;
+  // The spread (NaN where none was recorded: older files and runs): the fastest and slowest
+  // timed run over all rounds, the lowest and highest round's peak; the training step's.
+  double msMin = kNone, msMax = kNone, peakMin = kNone, peakMax = kNone;
+  double trainMs = kNone, trainMsMin = kNone, trainMsMax = kNone;
+  double load1m = kNone;  // the highest 1-minute load average read before its runs
+  int rounds = -1;
   bool ran = true;
   QString note;  // why it did not run
 };
+
+// A point as the CSV (and the benchmark's `point` event) holds it.
+ScalingSample scalingSampleOf(const adala::ScalingCsvRow& row);
 
 enum class ScalingMetric { Gflops = 0, PeakMemory = 1, Latency = 2 };
 constexpr int kScalingMetricCount = 3;
@@ -33,6 +46,17 @@ double metricValue(const ScalingSample& sample, ScalingMetric metric);
 // (resolution, value) of one mode, by resolution, measured points only.
 QVector<QPointF> metricCurve(const QVector<ScalingSample>& samples, const QString& mode,
                              ScalingMetric metric);
+// One measured value with its spread: lo / hi NaN where none was recorded.
+struct ScalingInterval {
+  int resolution = 0;
+  double median = ScalingSample::kNone, lo = ScalingSample::kNone, hi = ScalingSample::kNone;
+  bool hasSpread() const { return !(lo != lo) && !(hi != hi); }  // neither is NaN
+};
+// The intervals of one mode, by resolution (latency: min..max over every timed run; peak
+// memory: lowest..highest round; GFLOPs: analytic, no spread).
+QVector<ScalingInterval> metricIntervals(const QVector<ScalingSample>& samples, const QString& mode,
+                                         ScalingMetric metric);
+
 // The modes present, in the benchmark's order (softmax, softmax-chunked, linear, then others).
 QStringList modesOf(const QVector<ScalingSample>& samples);
 
@@ -49,6 +73,26 @@ struct Crossover {
   int fromResolution = 0, toResolution = 0;  // the range compared
 };
 Crossover findCrossover(const QVector<QPointF>& softmax, const QVector<QPointF>& linear);
+
+// The crossover claimed only where the measured intervals separate: at each resolution both
+// were measured at with a spread, linear is lower (its whole interval below softmax's),
+// softmax is lower, or the intervals overlap (no claim there). The claim: from `claimFrom` up
+// to the largest resolution, the same one is lower at every resolution (0: none, i.e. the
+// intervals overlap at the largest resolution, or nowhere separate).
+struct IntervalCrossover {
+  enum class Order { LinearLower, SoftmaxLower, Overlap };
+  struct Verdict {
+    int resolution = 0;
+    Order order = Order::Overlap;
+  };
+  QVector<Verdict> verdicts;  // by resolution; empty: not comparable
+  int claimFrom = 0;
+  bool linearLower = false;  // claimFrom > 0: which one is lower there
+  bool comparable() const { return !verdicts.isEmpty(); }
+  bool everyOverlap() const;
+};
+IntervalCrossover findIntervalCrossover(const QVector<ScalingInterval>& softmax,
+                                        const QVector<ScalingInterval>& linear);
 
 // The paper's ViT-L 1024^2 figures (REFERENCE.md): GFLOPs in its count (attention
 // sub-layers + patch embed, 1 MAC = 1 FLOP) and peak memory.

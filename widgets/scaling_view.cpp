@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPushButton>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -117,7 +118,7 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent) {
     plot->legend->setMargins(QMargins(4, 2, 4, 2));
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     enableLegendToggle(plot);  // a click on an entry hides / shows that curve
-    new PlotHover(plot, [this](double key) { return tr("%1 px").arg(std::lround(key)); });
+    new PlotHover(plot, [this](double key) { return hoverKeyText(key); });
     connect(plot, &QCustomPlot::mouseDoubleClick, this, [this] { rebuild(); });
     plots_[m] = plot;
   }
@@ -146,6 +147,33 @@ void ScalingView::setSamples(const QVector<ScalingSample>& samples, const QStrin
   samples_ = samples;
   source_ = source;
   rebuild();
+}
+
+void ScalingView::addSample(const ScalingSample& sample) {
+  auto same = std::find_if(samples_.begin(), samples_.end(), [&](const ScalingSample& s) {
+    return s.mode == sample.mode && s.resolution == sample.resolution;
+  });
+  if (same != samples_.end())
+    *same = sample;
+  else
+    samples_ << sample;
+  rebuild();
+}
+
+void ScalingView::setPlannedResolutions(const QVector<int>& resolutions) {
+  if (planned_ == resolutions) return;
+  planned_ = resolutions;
+  rebuild();
+}
+
+// "448 px", with the highest load average read while that resolution was measured.
+QString ScalingView::hoverKeyText(double key) const {
+  const int resolution = int(std::lround(key));
+  double load = -1;
+  for (const auto& s : samples_)
+    if (s.resolution == resolution && s.load1m >= 0) load = std::max(load, s.load1m);
+  return load >= 0 ? tr("%1 px (load %2)").arg(resolution).arg(load, 0, 'f', 1)
+                   : tr("%1 px").arg(resolution);
 }
 
 void ScalingView::clear() { setSamples({}, QString()); }
@@ -189,7 +217,78 @@ QCPGraph* ScalingView::attentionOnlyCurve(const QString& mode) const {
 
 QCPGraph* ScalingView::paperGraph(ScalingMetric metric) const { return paperGraphs_[int(metric)]; }
 
+QCPErrorBars* ScalingView::errorBars(ScalingMetric metric, const QString& mode) const {
+  return errorBars_[int(metric)].value(mode, nullptr);
+}
+
 QString ScalingView::crossoverText(ScalingMetric metric) const {
+  if (usesIntervals(metric)) return intervalText(metric);
+  QString text = medianCrossoverText(metric);
+  // Measured medians without a spread (a file or run from before it was recorded): said so.
+  if (metric != ScalingMetric::Gflops &&
+      crossovers_[int(metric)].outcome != Crossover::Outcome::NotComparable)
+    text += tr(" (medians only: no spread recorded, so no error bars to check it against)");
+  return text;
+}
+
+namespace {
+
+QString rangeText(int from, int to) {
+  return from == to ? ScalingView::tr("%1 px").arg(from)
+                    : ScalingView::tr("%1–%2 px").arg(from).arg(to);
+}
+
+}  // namespace
+
+// The claim first, then what lies below it, by resolution: separated stretches ("softmax
+// faster at 112–224 px") and overlapping ones ("between 224 and 448 px the intervals overlap
+// — no claim").
+QString ScalingView::intervalText(ScalingMetric metric) const {
+  using Order = IntervalCrossover::Order;
+  const IntervalCrossover& c = intervalCrossovers_[int(metric)];
+  const bool latency = metric == ScalingMetric::Latency;
+  const auto lower = [latency](bool linear) {
+    if (latency) return linear ? tr("linear faster") : tr("softmax faster");
+    return linear ? tr("linear lower") : tr("softmax lower");
+  };
+  const int first = c.verdicts.first().resolution, last = c.verdicts.last().resolution;
+  if (c.everyOverlap())
+    return c.verdicts.size() == 1
+               ? tr("no crossover claimed: the intervals overlap at %1 px").arg(first)
+               : tr("no crossover claimed: intervals overlap at every resolution (%1)")
+                     .arg(rangeText(first, last));
+  QStringList parts;
+  if (c.claimFrom == first)
+    parts << tr("%1 at every resolution, %2 (intervals separate)")
+                 .arg(lower(c.linearLower), rangeText(first, last));
+  else if (c.claimFrom > 0)
+    parts << tr("%1 from %2 px (intervals separate)").arg(lower(c.linearLower)).arg(c.claimFrom);
+  // The stretches below the claim (all of them where there is none).
+  for (int i = 0; i < c.verdicts.size();) {
+    const auto& v = c.verdicts[i];
+    if (c.claimFrom > 0 && v.resolution >= c.claimFrom) break;
+    int j = i;
+    while (j + 1 < c.verdicts.size() && c.verdicts[j + 1].order == v.order &&
+           !(c.claimFrom > 0 && c.verdicts[j + 1].resolution >= c.claimFrom))
+      ++j;
+    const int to = c.verdicts[j].resolution;
+    if (v.order == Order::Overlap) {
+      if (j + 1 < c.verdicts.size())
+        parts << tr("between %1 and %2 px the intervals overlap — no claim")
+                     .arg(v.resolution)
+                     .arg(c.verdicts[j + 1].resolution);
+      else
+        parts << tr("at %1 the intervals overlap — no claim").arg(rangeText(v.resolution, to));
+    } else {
+      parts << tr("%1 at %2 (intervals separate)")
+                   .arg(lower(v.order == Order::LinearLower), rangeText(v.resolution, to));
+    }
+    i = j + 1;
+  }
+  return parts.join(QStringLiteral("; "));
+}
+
+QString ScalingView::medianCrossoverText(ScalingMetric metric) const {
   const Crossover& c = crossovers_[int(metric)];
   switch (c.outcome) {
     case Crossover::Outcome::Crossed:
@@ -216,6 +315,18 @@ QString ScalingView::crossoverText(ScalingMetric metric) const {
 }
 
 QString ScalingView::crossoverLabel(ScalingMetric metric) const {
+  if (usesIntervals(metric)) {
+    const IntervalCrossover& i = intervalCrossovers_[int(metric)];
+    const bool latency = metric == ScalingMetric::Latency;
+    if (i.everyOverlap()) return tr("no claim: intervals overlap");
+    if (i.claimFrom == 0)
+      return tr("no claim at %1 px: intervals overlap").arg(i.verdicts.last().resolution);
+    const QString who = latency ? (i.linearLower ? tr("linear faster") : tr("softmax faster"))
+                                : (i.linearLower ? tr("linear lower") : tr("softmax lower"));
+    return i.claimFrom == i.verdicts.first().resolution
+               ? tr("%1 throughout").arg(who)
+               : tr("%1 from %2 px").arg(who).arg(i.claimFrom);
+  }
   const Crossover& c = crossovers_[int(metric)];
   switch (c.outcome) {
     case Crossover::Outcome::Crossed:
@@ -242,10 +353,13 @@ struct ResolutionAxis {
   QVector<double> extent;  // sorted
 };
 
-ResolutionAxis resolutionAxis(const QVector<ScalingSample>& samples, bool paper) {
+ResolutionAxis resolutionAxis(const QVector<ScalingSample>& samples, const QVector<int>& planned,
+                              bool paper) {
   QVector<double> resolutions;
   for (const auto& s : samples)
     if (s.resolution > 0 && !resolutions.contains(s.resolution)) resolutions << s.resolution;
+  for (int r : planned)
+    if (r > 0 && !resolutions.contains(r)) resolutions << r;
   std::sort(resolutions.begin(), resolutions.end());
   ResolutionAxis axis;
   for (double r : resolutions)
@@ -312,14 +426,15 @@ void ScalingView::rebuild() {
   small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
   const QStringList modes = modesOf(samples_);
   const bool paper = paperVisible_ && !samples_.isEmpty();
-  const ResolutionAxis axis = resolutionAxis(samples_, paper);
+  const ResolutionAxis axis = resolutionAxis(samples_, planned_, paper);
 
   for (int m = 0; m < kScalingMetricCount; ++m) {
     const auto metric = ScalingMetric(m);
     QCustomPlot* plot = plots_[m];
-    plot->clearGraphs();
+    plot->clearPlottables();
     plot->clearItems();
     curves_[m].clear();
+    errorBars_[m].clear();
     paperGraphs_[m] = nullptr;
     if (metric == ScalingMetric::Gflops) attentionCurves_.clear();
     applyPlotPalette(plot, palette(), font());
@@ -341,13 +456,21 @@ void ScalingView::addMeasuredCurves(ScalingMetric metric, const QStringList& mod
                                     ValueSpan& values) {
   const int m = int(metric);
   for (const QString& mode : modes) {
-    const QVector<QPointF> points = metricCurve(samples_, mode, metric);
+    const QVector<ScalingInterval> points = metricIntervals(samples_, mode, metric);
     if (points.isEmpty()) continue;
-    QVector<double> keys, ys;
+    QVector<double> keys, ys, below, above;
+    bool spread = false;
     for (const auto& p : points) {
-      keys << p.x();
-      ys << p.y();
-      values.extend(p.y());
+      keys << p.resolution;
+      ys << p.median;
+      values.extend(p.median);
+      below << (p.hasSpread() ? p.median - p.lo : 0.0);
+      above << (p.hasSpread() ? p.hi - p.median : 0.0);
+      if (p.hasSpread()) {
+        spread = true;
+        values.extend(p.lo);
+        values.extend(p.hi);
+      }
     }
     const QColor color = modeColor(mode);
     auto* graph = plots_[m]->addGraph();
@@ -356,6 +479,17 @@ void ScalingView::addMeasuredCurves(ScalingMetric metric, const QStringList& mod
     graph->setScatterStyle(QCPScatterStyle(modeShape(mode), color, color, modeMarkerSize(mode)));
     graph->setData(keys, ys, true);
     curves_[m].insert(mode, graph);
+    if (spread) {  // min..max of every timed run (latency), of the rounds (memory)
+      auto* bars = new QCPErrorBars(plots_[m]->xAxis, plots_[m]->yAxis);
+      bars->removeFromLegend();
+      bars->setDataPlottable(graph);
+      bars->setData(below, above);
+      bars->setPen(QPen(color, 1.4));
+      bars->setWhiskerWidth(10);
+      bars->setSymbolGap(modeMarkerSize(mode) + 2);
+      bars->setName(tr("%1 spread").arg(mode));
+      errorBars_[m].insert(mode, bars);
+    }
   }
 }
 
@@ -431,7 +565,38 @@ void ScalingView::addCrossoverNote(ScalingMetric metric, const QFont& labelFont)
   const QColor text = palette().color(QPalette::Text);
   crossovers_[m] = findCrossover(metricCurve(samples_, QLatin1String(kSoftmax), metric),
                                  metricCurve(samples_, QLatin1String(kLinear), metric));
+  intervalCrossovers_[m] =
+      metric == ScalingMetric::Gflops
+          ? IntervalCrossover()
+          : findIntervalCrossover(metricIntervals(samples_, QLatin1String(kSoftmax), metric),
+                                  metricIntervals(samples_, QLatin1String(kLinear), metric));
   const Crossover& c = crossovers_[m];
+  if (usesIntervals(metric)) {
+    // The line marks where the claim starts, and only where something lies below it.
+    const IntervalCrossover& i = intervalCrossovers_[m];
+    auto* note = new QCPItemText(plot);
+    note->setFont(labelFont);
+    note->setColor(text);
+    note->setBrush(QBrush(palette().color(QPalette::Base)));
+    note->setPadding(QMargins(4, 2, 4, 2));
+    note->setText(crossoverLabel(metric));
+    if (i.claimFrom > i.verdicts.first().resolution) {
+      auto* line = new QCPItemStraightLine(plot);
+      line->point1->setCoords(i.claimFrom, 1);
+      line->point2->setCoords(i.claimFrom, 10);
+      line->setPen(QPen(text, 1.2, Qt::DashDotLine));
+      note->position->setTypeX(QCPItemPosition::ptPlotCoords);
+      note->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+      note->position->setCoords(i.claimFrom, 0.97);
+      note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+      note->setText(QStringLiteral(" ") + note->text());
+    } else {
+      note->position->setType(QCPItemPosition::ptAxisRectRatio);
+      note->position->setCoords(0.98, 0.97);
+      note->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    }
+    return;
+  }
   auto* note = new QCPItemText(plot);
   note->setFont(labelFont);
   note->setColor(text);
@@ -483,6 +648,7 @@ QString ScalingView::summaryHtml() const {
     html += QStringLiteral("<tr><td>%1:&nbsp;</td><td>%2</td></tr>")
                 .arg(names[m], crossoverText(ScalingMetric(m)).toHtmlEscaped());
   html += QStringLiteral("</table>");
+  html += loadHtml();
   html += notMeasuredHtml();
   html += savingsHtml();
   html +=
@@ -493,6 +659,40 @@ QString ScalingView::summaryHtml() const {
          "above weights and input, a fresh process per point. Paper (ViT-L, 1024²): 1241 → 429 "
          "GFLOPs, "
          "3.28 → 1.37 GB.</small></p>");
+  return html;
+}
+
+// The spread's meaning and the machine's load while the points were measured.
+QString ScalingView::loadHtml() const {
+  double lo = std::numeric_limits<double>::infinity(), hi = -1;
+  int withLoad = 0;
+  bool spread = false;
+  for (const auto& s : samples_) {
+    spread = spread || (!std::isnan(s.msMin) && !std::isnan(s.msMax));
+    if (s.load1m >= 0) {
+      lo = std::min(lo, s.load1m);
+      hi = std::max(hi, s.load1m);
+      ++withLoad;
+    }
+  }
+  QString html;
+  if (spread)
+    html +=
+        tr("<p><small>Error bars: latency from the fastest to the slowest timed run over "
+           "all rounds; peak memory from the lowest to the highest round. A crossover is "
+           "claimed only where the intervals separate.</small></p>");
+  else
+    html +=
+        tr("<p><small>No spread recorded (an older file or run): medians only, no error "
+           "bars.</small></p>");
+  if (withLoad > 0)
+    html +=
+        tr("<p><b>Load</b> (1-minute average, %1 cores): %2 during the points</p>")
+            .arg(QThread::idealThreadCount())
+            .arg(
+                lo == hi
+                    ? QString::number(hi, 'f', 1)
+                    : tr("%1 to %2").arg(QString::number(lo, 'f', 1), QString::number(hi, 'f', 1)));
   return html;
 }
 

@@ -13,6 +13,7 @@
 #include "widgets/scaling_data.h"
 
 class QCheckBox;
+class QCPErrorBars;
 class QCPGraph;
 class QFont;
 class QCustomPlot;
@@ -31,6 +32,12 @@ class ScalingView : public QWidget {
   // Shows these points (replacing what is shown); `source` says where they came from.
   void setSamples(const QVector<ScalingSample>& samples, const QString& source);
   void clear();
+  // While a benchmark runs: one point more (replacing the one of the same mode and
+  // resolution), drawn at once; the resolutions it will measure set the x range from the
+  // first point on (empty: the points' own).
+  void addSample(const ScalingSample& sample);
+  void setPlannedResolutions(const QVector<int>& resolutions);
+  QVector<int> plannedResolutions() const { return planned_; }
   // False + error (and nothing changed) when there is nothing to show.
   bool loadCsv(const QString& path, QString* error = nullptr);
   bool loadRun(const QString& dbPath, qint64 runId, QString* error = nullptr);
@@ -51,7 +58,17 @@ class ScalingView : public QWidget {
   QCPGraph* curve(ScalingMetric metric, const QString& mode) const;
   QCPGraph* attentionOnlyCurve(const QString& mode) const;  // GFLOPs plot, dashed
   QCPGraph* paperGraph(ScalingMetric metric) const;         // nullptr where none is drawn
+  // The spread of a mode's measured points (nullptr where none was recorded).
+  QCPErrorBars* errorBars(ScalingMetric metric, const QString& mode) const;
   Crossover crossover(ScalingMetric metric) const { return crossovers_[int(metric)]; }
+  // Softmax and linear were measured with a spread: the crossover is claimed only where the
+  // intervals separate (GFLOPs, analytic, and points without a spread: crossover()).
+  IntervalCrossover intervalCrossover(ScalingMetric metric) const {
+    return intervalCrossovers_[int(metric)];
+  }
+  bool usesIntervals(ScalingMetric metric) const {
+    return intervalCrossovers_[int(metric)].comparable();
+  }
   QString crossoverText(ScalingMetric metric) const;   // the whole sentence (summary)
   QString crossoverLabel(ScalingMetric metric) const;  // short, drawn on the plot
   QString summaryText() const;
@@ -75,6 +92,10 @@ class ScalingView : public QWidget {
   void addCrossoverNote(ScalingMetric metric, const QFont& labelFont);
   void updateSourceLine();
   QString summaryHtml() const;
+  QString loadHtml() const;
+  QString medianCrossoverText(ScalingMetric metric) const;
+  QString hoverKeyText(double key) const;
+  QString intervalText(ScalingMetric metric) const;
   QString notMeasuredHtml() const;
   QString savingsHtml() const;
   void exportPngDialog();
@@ -90,7 +111,10 @@ class ScalingView : public QWidget {
   QVector<ScalingSample> samples_;
   QString source_;
   bool paperVisible_ = true;
+  QVector<int> planned_;
   QMap<QString, QCPGraph*> curves_[kScalingMetricCount];
+  QMap<QString, QCPErrorBars*> errorBars_[kScalingMetricCount];
+  IntervalCrossover intervalCrossovers_[kScalingMetricCount];
   QMap<QString, QCPGraph*> attentionCurves_;
   QCPGraph* paperGraphs_[kScalingMetricCount] = {};
   Crossover crossovers_[kScalingMetricCount];

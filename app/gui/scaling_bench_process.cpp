@@ -122,12 +122,21 @@ void ScalingBenchProcess::handle(const std::vector<adala::cli::ProgressLine>& li
       emit progress(static_cast<int>(std::min<int64_t>(p->done, INT_MAX)),
                     static_cast<int>(std::min<int64_t>(p->total, INT_MAX)),
                     QString::fromStdString(p->label));
+    } else if (const auto* s = std::get_if<adala::cli::BenchStartMessage>(&line.message)) {
+      QVector<int> resolutions;
+      for (int64_t r : s->resolutions)
+        if (r <= widgets::kMaxResolution) resolutions << static_cast<int>(r);
+      QStringList modes;
+      for (const auto& m : s->modes) modes << QString::fromStdString(m);
+      emit benchmarkStarted(QString::fromStdString(s->preset), resolutions, modes);
+    } else if (const auto* point = std::get_if<adala::cli::BenchPointMessage>(&line.message)) {
+      emit pointMeasured(widgets::scalingSampleOf(point->row));
     } else if (const auto* r = std::get_if<adala::cli::RecordedMessage>(&line.message)) {
       runId_ = r->run_id;
       emit runRecorded(runId_);
     }
-    // start, csv and done add nothing the exit status and the --csv path do not say; the
-    // error event is the stream's failure reason.
+    // csv and done add nothing the exit status and the --csv path do not say; the error
+    // event is the stream's failure reason.
   }
 }
 

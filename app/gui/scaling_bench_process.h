@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "widgets/scaling_data.h"
 #include "widgets/scaling_form.h"
 
 class QTemporaryDir;
@@ -47,6 +48,12 @@ class ScalingBenchProcess : public QObject {
 
  signals:
   void progress(int done, int total, const QString& label);
+  // The start event: what the command will measure.
+  void benchmarkStarted(const QString& preset, const QVector<int>& resolutions,
+                        const QStringList& modes);
+  // A point event: one measured point, as it arrives (a resolution's modes once all its
+  // rounds are in).
+  void pointMeasured(const adala::widgets::ScalingSample& sample);
   void runRecorded(qint64 runId);
   void succeeded(const QString& csvPath, qint64 runId);
   void failed(const QString& message, qint64 runId);

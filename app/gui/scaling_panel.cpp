@@ -1,9 +1,12 @@
 #include "app/gui/scaling_panel.h"
 
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QVBoxLayout>
 #include <QSettings>
+
+#include <algorithm>
 
 #include "app/gui/scaling_bench_process.h"
 #include "widgets/scaling_data.h"
@@ -30,12 +33,19 @@ ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent)
   connect(view_, &ScalingView::message, this, &ScalingPanel::status);
 
   connect(process_, &ScalingBenchProcess::progress, form_, &ScalingForm::setProgress);
+  // Points drawn as they arrive, on axes that already span the resolutions to come.
+  connect(process_, &ScalingBenchProcess::benchmarkStarted, this,
+          [this](const QString&, const QVector<int>& resolutions, const QStringList&) {
+            view_->setPlannedResolutions(resolutions);
+          });
+  connect(process_, &ScalingBenchProcess::pointMeasured, view_, &ScalingView::addSample);
   connect(process_, &ScalingBenchProcess::runRecorded, this, [this](qint64 id) {
     form_->showMessage(tr("Recording benchmark run #%1…").arg(id));
     emit benchmarkRecorded(id);
   });
   connect(process_, &ScalingBenchProcess::succeeded, this, [this](const QString& csv, qint64 id) {
     form_->setRunning(false);
+    view_->setPlannedResolutions({});
     QString error;
     const auto samples = readScalingCsv(csv, &error);
     if (samples.isEmpty()) {
@@ -44,6 +54,7 @@ ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent)
     }
     view_->setSamples(samples,
                       id > 0 ? tr("benchmark run #%1").arg(id) : tr("benchmark (not recorded)"));
+    syncForm();
     form_->showMessage(id > 0
                            ? tr("Done: %1 points, recorded as run #%2.").arg(samples.size()).arg(id)
                            : tr("Done: %1 points.").arg(samples.size()));
@@ -53,22 +64,28 @@ ScalingPanel::ScalingPanel(const QString& dbPath, QWidget* parent)
   });
   connect(process_, &ScalingBenchProcess::failed, this, [this](const QString& message, qint64 id) {
     form_->setRunning(false);
+    view_->setPlannedResolutions({});
     form_->showError(message);
     // What it measured before failing is in the database: show that.
-    if (id > 0 && view_->loadRun(dbPath_, id))
+    if (id > 0 && view_->loadRun(dbPath_, id)) {
+      syncForm();
       form_->showError(message + QLatin1Char(' ') +
                        tr("Showing the points measured before it failed."));
+    }
     refreshRuns();
     if (id > 0) emit benchmarkRecorded(id);
     emit status(tr("Scaling benchmark failed."));
   });
   connect(process_, &ScalingBenchProcess::cancelled, this, [this](qint64 id) {
     form_->setRunning(false);
-    if (id > 0 && view_->loadRun(dbPath_, id))
+    view_->setPlannedResolutions({});
+    if (id > 0 && view_->loadRun(dbPath_, id)) {
+      syncForm();
       form_->showMessage(
           tr("Cancelled. The resolutions measured before are kept in run #%1 and shown.").arg(id));
-    else
+    } else {
       form_->showMessage(tr("Cancelled before any resolution was measured."));
+    }
     refreshRuns();
     if (id > 0) emit benchmarkRecorded(id);
     emit status(tr("Scaling benchmark cancelled."));
@@ -94,10 +111,32 @@ void ScalingPanel::startBenchmark(const ScalingRequest& request) {
                          .arg(request.resolutions.size())
                          .arg(request.modes.size()));
   emit status(tr("Scaling benchmark running…"));
+  // The plots start empty on the requested resolutions and fill as points arrive.
+  view_->setSamples({}, tr("benchmark running"));
+  view_->setPlannedResolutions(request.resolutions);
   QString error;
   if (!process_->start(request, dbPath_, &error)) {
     form_->setRunning(false);
+    view_->setPlannedResolutions({});
     form_->showError(error);
+  }
+}
+
+void ScalingPanel::syncForm() {
+  const auto& samples = view_->samples();
+  if (samples.isEmpty() || form_->running()) return;
+  QVector<int> resolutions;
+  for (const auto& s : samples)
+    if (!resolutions.contains(s.resolution)) resolutions << s.resolution;
+  std::sort(resolutions.begin(), resolutions.end());
+  QStringList text;
+  for (int r : resolutions) text << QString::number(r);
+  form_->setResolutionsText(text.join(QStringLiteral(", ")));
+  form_->setModes(modesOf(samples));
+  const QString preset = samples.first().preset;
+  if (!preset.isEmpty()) {
+    if (form_->presetBox()->findText(preset) < 0) form_->presetBox()->addItem(preset);
+    form_->presetBox()->setCurrentText(preset);
   }
 }
 
@@ -107,6 +146,7 @@ bool ScalingPanel::openCsv(const QString& path) {
     form_->showError(error);
     return false;
   }
+  syncForm();
   form_->showMessage(tr("Showing %1.").arg(QFileInfo(path).fileName()));
   return true;
 }
@@ -117,6 +157,7 @@ bool ScalingPanel::openRun(qint64 runId) {
     form_->showError(error);
     return false;
   }
+  syncForm();
   form_->showMessage(tr("Showing benchmark run #%1.").arg(runId));
   return true;
 }

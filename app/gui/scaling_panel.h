@@ -38,6 +38,8 @@ class ScalingPanel : public QWidget {
 
  private:
   void startBenchmark(const widgets::ScalingRequest& request);
+  // The form shows what the plots show: the points' preset, resolutions and modes.
+  void syncForm();
 
   QString dbPath_;
   widgets::ScalingForm* form_ = nullptr;

@@ -38,7 +38,9 @@ using adala::gui::MainWindow;
 using adala::gui::ScalingBenchProcess;
 using adala::gui::ScalingPanel;
 using adala::widgets::Crossover;
+using adala::widgets::IntervalCrossover;
 using adala::widgets::ScalingForm;
+using adala::widgets::ScalingInterval;
 using adala::widgets::ScalingMetric;
 using adala::widgets::ScalingSample;
 using adala::widgets::ScalingView;
@@ -79,6 +81,29 @@ const char* kEngineCsv =
     "6667,180.0,170.0,0,\"\",,,,\n"
     "vit_small,1792,12545,softmax,0,1,650.000000,330.000000,,1300.000000,0,\"skipped: needs ~26.1 "
     "GB (\"\"8.0 GB\"\", available), sorry\",,,,,,0,\"\",,,,\n";
+
+// Latency with its spread (min, median, max ms/img) at 224, 448, 896 px, softmax and linear:
+// softmax lower at 224 (14 < 18), the intervals overlap at 448 (softmax 30..50, linear
+// 25..45), linear lower at 896 (70 < 150).
+const char* kSpreadCsv =
+    "preset,resolution,mode,ran,ms_per_img,ms_per_img_min,ms_per_img_max,peak_rss_mb,"
+    "peak_rss_mb_min,peak_rss_mb_max,load_1m,rounds\n"
+    "vit_small,224,softmax,1,10,8,14,50,49,52,0.5,3\n"
+    "vit_small,224,linear,1,20,18,22,60,60,61,0.75,3\n"
+    "vit_small,448,softmax,1,40,30,50,200,190,210,1.5,3\n"
+    "vit_small,448,linear,1,30,25,45,90,88,95,2.25,3\n"
+    "vit_small,896,softmax,1,160,150,170,3000,2990,3010,5.8,3\n"
+    "vit_small,896,linear,1,60,55,70,180,179,181,4,3\n";
+
+// The same medians, but wide intervals that overlap everywhere (a loaded machine).
+const char* kOverlapCsv =
+    "preset,resolution,mode,ran,ms_per_img,ms_per_img_min,ms_per_img_max,load_1m\n"
+    "vit_small,224,softmax,1,10,5,40,5.8\n"
+    "vit_small,224,linear,1,20,8,60,5.8\n"
+    "vit_small,448,softmax,1,40,20,90,5.8\n"
+    "vit_small,448,linear,1,30,15,100,5.8\n"
+    "vit_small,896,softmax,1,160,50,400,5.8\n"
+    "vit_small,896,linear,1,60,40,300,5.8\n";
 
 QString writeFile(const QString& path, const QByteArray& bytes) {
   QFile f(path);
@@ -302,12 +327,13 @@ class TestGuiScaling : public QObject {
         "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,"
         "gmacs_measured,gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,"
         "peak_alloc_mb,train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,"
-        "train_peak_alloc_mb,rounds\n")));
+        "train_peak_alloc_mb,rounds,ms_per_img_min,ms_per_img_max,peak_rss_mb_min,"
+        "peak_rss_mb_max,train_ms_min,train_ms_max,load_1m\n")));
     QVERIFY2(text.contains(QLatin1String(
-                 "vit_small,448,785,linear,,,17.2,4.6,,,1,,30,,33.3333,90,,0,,,,,,\n")),
+                 "vit_small,448,785,linear,,,17.2,4.6,,,1,,30,,33.3333,90,,0,,,,,,,,,,,,,\n")),
              qPrintable(text));
-    QVERIFY2(text.contains(QLatin1String(
-                 ",\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", available), sorry\",")),
+    QVERIFY2(text.contains(
+                 QLatin1String(",\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", available), sorry\",")),
              qPrintable(text));
     // A view loaded from the export draws the same curves.
     ScalingView again;
@@ -598,6 +624,219 @@ class TestGuiScaling : public QObject {
     QCOMPARE(tabs->currentIndex(), int(MainWindow::ScalingTab));
     QCOMPARE(window.scalingPanel()->view()->samples().size(), 10);
     QCOMPARE(window.scalingPanel()->view()->source(), QString("benchmark run #%1").arg(run));
+  }
+
+  // The crossover from intervals: a claim only where the whole linear interval lies below
+  // softmax's (or above), and from the resolution where that holds up to the largest.
+  void interval_crossover_claims_only_where_intervals_separate() {
+    using Order = IntervalCrossover::Order;
+    const auto at = [](int r, double mid, double lo, double hi) {
+      ScalingInterval i;
+      i.resolution = r;
+      i.median = mid;
+      i.lo = lo;
+      i.hi = hi;
+      return i;
+    };
+    // Overlapping everywhere: no claim, though the medians cross.
+    IntervalCrossover c = adala::widgets::findIntervalCrossover(
+        {at(224, 10, 5, 40), at(448, 40, 20, 90)}, {at(224, 20, 8, 60), at(448, 30, 15, 100)});
+    QVERIFY(c.comparable());
+    QVERIFY(c.everyOverlap());
+    QCOMPARE(c.claimFrom, 0);
+    // Separated at 896 only, softmax lower at 224, overlap at 448: the claim from 896.
+    c = adala::widgets::findIntervalCrossover(
+        {at(224, 10, 8, 14), at(448, 40, 30, 50), at(896, 160, 150, 170)},
+        {at(224, 20, 18, 22), at(448, 30, 25, 45), at(896, 60, 55, 70)});
+    QCOMPARE(c.verdicts.size(), 3);
+    QCOMPARE(c.verdicts[0].order, Order::SoftmaxLower);
+    QCOMPARE(c.verdicts[1].order, Order::Overlap);
+    QCOMPARE(c.verdicts[2].order, Order::LinearLower);
+    QCOMPARE(c.claimFrom, 896);
+    QVERIFY(c.linearLower);
+    // Separated at 448 and 896: the claim from 448. Touching ends (45 vs 45) overlap.
+    c = adala::widgets::findIntervalCrossover(
+        {at(224, 10, 8, 14), at(448, 40, 36, 50), at(896, 160, 150, 170)},
+        {at(224, 20, 14, 22), at(448, 30, 25, 35), at(896, 60, 55, 70)});
+    QCOMPARE(c.verdicts[0].order, Order::Overlap);
+    QCOMPARE(c.claimFrom, 448);
+    // The largest resolution overlaps: no claim even though 224 separates.
+    c = adala::widgets::findIntervalCrossover({at(224, 10, 8, 12), at(448, 40, 30, 50)},
+                                              {at(224, 20, 18, 22), at(448, 30, 25, 45)});
+    QCOMPARE(c.claimFrom, 0);
+    QCOMPARE(c.verdicts[0].order, Order::SoftmaxLower);
+    // Without a spread on one side: not comparable (the view falls back to the medians).
+    c = adala::widgets::findIntervalCrossover({at(224, 10, 8, 12)},
+                                              {at(224, 20, ScalingSample::kNone, 22)});
+    QVERIFY(!c.comparable());
+  }
+
+  // The view: error bars from the spread, the summary's crossover sentence says "overlap" and
+  // claims nothing for overlapping data, and claims from the right resolution for separated
+  // data; the load is in the summary and the hover text.
+  void summary_claims_only_separated_intervals() {
+    ScalingView view;
+    view.resize(1400, 900);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QString error;
+    QVERIFY2(view.loadCsv(writeFile(dir_ + "/overlap.csv", kOverlapCsv), &error),
+             qPrintable(error));
+    QVERIFY(view.usesIntervals(ScalingMetric::Latency));
+    QVERIFY(!view.usesIntervals(ScalingMetric::Gflops));
+    // The medians cross (softmax 10 -> 160, linear 20 -> 60), yet nothing is claimed.
+    QCOMPARE(view.crossover(ScalingMetric::Latency).outcome, Crossover::Outcome::Crossed);
+    const QString overlap = view.crossoverText(ScalingMetric::Latency);
+    QCOMPARE(overlap, QString("no crossover claimed: intervals overlap at every resolution "
+                              "(224–896 px)"));
+    QVERIFY(view.summaryText().contains(QLatin1String("intervals overlap at every resolution")));
+    QVERIFY(!view.summaryText().contains(QLatin1String("linear faster")));
+    QVERIFY(!view.summaryText().contains(QLatin1String("≈")));
+    QCOMPARE(view.crossoverLabel(ScalingMetric::Latency), QString("no claim: intervals overlap"));
+    for (int i = 0; i < view.plot(ScalingMetric::Latency)->itemCount(); ++i)
+      QVERIFY(!qobject_cast<QCPItemStraightLine*>(view.plot(ScalingMetric::Latency)->item(i)));
+    QVERIFY2(view.summaryText().contains(QLatin1String("5.8 during the points")),
+             qPrintable(view.summaryText()));
+
+    QVERIFY(view.loadCsv(writeFile(dir_ + "/spread.csv", kSpreadCsv), &error));
+    QCOMPARE(view.crossoverText(ScalingMetric::Latency),
+             QString("linear faster from 896 px (intervals separate); softmax faster at 224 px "
+                     "(intervals separate); between 448 and 896 px the intervals overlap — no "
+                     "claim"));
+    QCOMPARE(view.crossoverLabel(ScalingMetric::Latency), QString("linear faster from 896 px"));
+    QVERIFY(view.summaryText().contains(QLatin1String("linear faster from 896 px")));
+    // Memory: 224 separates (softmax 49..52 < linear 60..61), 448 and 896 too, linear lower.
+    QCOMPARE(view.crossoverText(ScalingMetric::PeakMemory),
+             QString("linear lower from 448 px (intervals separate); softmax lower at 224 px "
+                     "(intervals separate)"));
+    // The marker line where the claim starts.
+    double line = -1;
+    for (int i = 0; i < view.plot(ScalingMetric::Latency)->itemCount(); ++i)
+      if (auto* l = qobject_cast<QCPItemStraightLine*>(view.plot(ScalingMetric::Latency)->item(i)))
+        line = l->point1->coords().x();
+    QCOMPARE(line, 896.0);
+    // Error bars: median - min below, max - median above, per point.
+    QCPErrorBars* bars = view.errorBars(ScalingMetric::Latency, "linear");
+    QVERIFY(bars);
+    QCOMPARE(bars->dataPlottable(),
+             static_cast<QCPAbstractPlottable*>(view.curve(ScalingMetric::Latency, "linear")));
+    QCOMPARE(bars->dataCount(), 3);
+    QCOMPARE(bars->data()->at(0).errorMinus, 2.0);  // 20 - 18
+    QCOMPARE(bars->data()->at(2).errorPlus, 10.0);  // 70 - 60
+    QVERIFY(view.errorBars(ScalingMetric::PeakMemory, "softmax"));
+    QVERIFY(!view.errorBars(ScalingMetric::Gflops, "softmax"));
+    // The y range holds every interval (8 .. 170 ms).
+    QVERIFY(view.plot(ScalingMetric::Latency)->yAxis->range().contains(8));
+    QVERIFY(view.plot(ScalingMetric::Latency)->yAxis->range().contains(170));
+    QVERIFY2(view.summaryText().contains(QLatin1String("0.5 to 5.8 during the points")),
+             qPrintable(view.summaryText()));
+    QVERIFY(view.summaryText().contains(QLatin1String("Error bars")));
+
+    // The old CSV (no spread): the medians' crossover, said to be medians only.
+    QVERIFY(view.loadCsv(csv_, &error));
+    QVERIFY(!view.usesIntervals(ScalingMetric::Latency));
+    QVERIFY(view.crossoverText(ScalingMetric::Latency).contains(QLatin1String("medians only")));
+    QVERIFY(!view.crossoverText(ScalingMetric::Gflops).contains(QLatin1String("medians only")));
+    QVERIFY(!view.errorBars(ScalingMetric::Latency, "linear"));
+  }
+
+  // While the benchmark runs, each point event is drawn at once, on axes that already span the
+  // requested resolutions and hold the points; the end's CSV then replaces them.
+  void points_are_drawn_as_they_arrive() {
+    const QString go = dir_ + "/live.go";
+    QFile::remove(go);
+    const QByteArray point224soft =
+        R"({"event":"point","row":{"preset":"vit_small","resolution":"224","mode":"softmax",)"
+        R"("ms_per_img":"10","ms_per_img_min":"8","ms_per_img_max":"14","peak_rss_mb":"50",)"
+        R"("load_1m":"0.5"}})";
+    const QByteArray point224lin =
+        R"({"event":"point","row":{"preset":"vit_small","resolution":"224","mode":"linear",)"
+        R"("ms_per_img":"20","ms_per_img_min":"18","ms_per_img_max":"22","peak_rss_mb":"60",)"
+        R"("load_1m":"0.75"}})";
+    // The script waits for the test's go file before its second resolution and the end.
+    const QString script = writeScript(
+        dir_ + "/live.sh",
+        "csv=''\n"
+        "while [ $# -gt 0 ]; do case \"$1\" in --csv) csv=\"$2\"; shift;; esac; shift; done\n"
+        "echo '{\"event\":\"start\",\"benchmark\":\"scaling\",\"total\":4,\"preset\":"
+        "\"vit_small\",\"resolutions\":[224,448,896],\"modes\":[\"softmax\",\"linear\"]}' >&2\n"
+        "echo '" +
+            point224soft +
+            "' >&2\n"
+            "echo '" +
+            point224lin +
+            "' >&2\n"
+            "while [ ! -f '" +
+            go.toUtf8() +
+            "' ]; do sleep 0.05; done\n"
+            "cp '" +
+            dir_.toUtf8() + "/spread.csv' \"$csv\"\n");
+    writeFile(dir_ + "/spread.csv", kSpreadCsv);
+    ScalingPanel panel(dir_ + "/live.sqlite");
+    panel.setPresets({"vit_small"});
+    panel.process()->setProgram(script);
+    panel.resize(1400, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.form()->resolutionEdit()->setText("224,448,896");
+    panel.form()->modeBox("softmax-chunked")->setChecked(false);
+    QSignalSpy done(panel.process(), &ScalingBenchProcess::succeeded);
+    QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
+    ScalingView* view = panel.view();
+    // Before any point: the x axis already spans the planned resolutions.
+    QCOMPARE(view->plannedResolutions(), (QVector<int>{224, 448, 896}));
+    QTRY_VERIFY_WITH_TIMEOUT(view->curve(ScalingMetric::Latency, "linear") != nullptr, 20000);
+    QVERIFY(panel.form()->running());
+    QVERIFY(done.isEmpty());
+    QCOMPARE(pointsOf(view->curve(ScalingMetric::Latency, "softmax")),
+             (QVector<QPointF>{{224, 10}}));
+    QCOMPARE(pointsOf(view->curve(ScalingMetric::Latency, "linear")),
+             (QVector<QPointF>{{224, 20}}));
+    QCOMPARE(pointsOf(view->curve(ScalingMetric::PeakMemory, "linear")),
+             (QVector<QPointF>{{224, 60}}));
+    QCOMPARE(view->errorBars(ScalingMetric::Latency, "softmax")->data()->at(0).errorPlus, 4.0);
+    for (int m = 0; m < adala::widgets::kScalingMetricCount; ++m) {
+      auto* plot = view->plot(ScalingMetric(m));
+      const QCPRange x = plot->xAxis->range();
+      QVERIFY2(x.contains(224) && x.contains(896) && x.lower > 100 && x.upper < 1500,
+               qPrintable(QString("%1..%2").arg(x.lower).arg(x.upper)));
+    }
+    const QCPRange y = view->plot(ScalingMetric::Latency)->yAxis->range();
+    QVERIFY2(y.contains(8) && y.contains(22) && y.upper / y.lower < 100,
+             qPrintable(QString("%1..%2").arg(y.lower).arg(y.upper)));
+    // Axis ticks at the planned resolutions, not a garble of log ticks.
+    auto* ticker = dynamic_cast<adala::widgets::LogAxisTicker*>(
+        view->plot(ScalingMetric::Latency)->xAxis->ticker().data());
+    QCOMPARE(ticker->fixedTicks(), (QVector<double>{224, 448, 896}));
+    // Two points so far: the softmax/linear comparison is over 224 px alone.
+    QVERIFY2(view->crossoverText(ScalingMetric::Latency).contains(QLatin1String("224 px")),
+             qPrintable(view->crossoverText(ScalingMetric::Latency)));
+
+    writeFile(go, "go");
+    QVERIFY(done.wait(20000));
+    QCOMPARE(view->samples().size(), 6);
+    QVERIFY(view->plannedResolutions().isEmpty());
+    QCOMPARE(pointsOf(view->curve(ScalingMetric::Latency, "linear")).size(), 3);
+    // The form shows what the plots show.
+    QCOMPARE(panel.form()->resolutionEdit()->text(), QString("224, 448, 896"));
+    QVERIFY(!panel.form()->modeBox("softmax-chunked")->isChecked());
+    QVERIFY(panel.form()->modeBox("linear")->isChecked());
+  }
+
+  // Opening a CSV or a run sets the form to its preset, resolutions and modes.
+  void form_follows_what_is_shown() {
+    ScalingPanel panel(dir_ + "/follow.sqlite");
+    panel.setPresets({"vit_small", "vit_base"});
+    panel.form()->presetBox()->setCurrentText("vit_base");
+    panel.form()->resolutionEdit()->setText("64");
+    panel.form()->modeBox("softmax-chunked")->setChecked(false);
+    QVERIFY(panel.openCsv(csv_));
+    QCOMPARE(panel.form()->presetBox()->currentText(), QString("vit_small"));
+    QCOMPARE(panel.form()->resolutionEdit()->text(), QString("224, 448, 896, 1792"));
+    QVERIFY(panel.form()->modeBox("softmax-chunked")->isChecked());
+    QVERIFY(panel.openCsv(writeFile(dir_ + "/spread2.csv", kSpreadCsv)));
+    QCOMPARE(panel.form()->resolutionEdit()->text(), QString("224, 448, 896"));
+    QVERIFY(!panel.form()->modeBox("softmax-chunked")->isChecked());
   }
 
   void log_ticks_read_at_any_range() {
