@@ -2021,44 +2021,8 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>AdaLA 어텐션 MSE</translation>
     </message>
     <message>
-        <source>Smoothing</source>
-        <translation>평활화</translation>
-    </message>
-    <message>
-        <source>Exponential moving average of the curves (0: raw values); the CSV export keeps the raw values</source>
-        <translation>곡선의 지수 이동 평균(0: 원래 값). CSV 내보내기에는 원래 값이 그대로 저장됩니다</translation>
-    </message>
-    <message>
-        <source>x axis</source>
-        <translation>x축</translation>
-    </message>
-    <message>
-        <source>wall time</source>
-        <translation>경과 시간</translation>
-    </message>
-    <message>
-        <source>Steps, or the wall-clock time since the run&apos;s first logged step</source>
-        <translation>스텝, 또는 실행의 첫 기록 스텝 이후 실제 경과 시간</translation>
-    </message>
-    <message>
-        <source> (smoothed)</source>
-        <translation> (평활화됨)</translation>
-    </message>
-    <message>
         <source>no wall times recorded (older runs), not drawn: %1</source>
         <translation>경과 시간이 기록되지 않아(이전 실행) 그리지 않음: %1</translation>
-    </message>
-    <message>
-        <source>wall time since the run&apos;s first logged step (h:mm:ss)</source>
-        <translation>실행의 첫 기록 스텝 이후 경과 시간 (h:mm:ss)</translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>스텝 %1</translation>
-    </message>
-    <message>
-        <source>time %1:%2:%3</source>
-        <translation>시간 %1:%2:%3</translation>
     </message>
 </context>
 <context>
@@ -4075,8 +4039,8 @@ value %3%4</source>
         <translation>학습률</translation>
     </message>
     <message>
-        <source>step</source>
-        <translation>스텝</translation>
+        <source>Loss (log axis; training accuracy dashed, right axis, where the stage logs it) and learning rate of every stage, by wall time (steps logged without one are left out). Drag to pan, wheel to zoom, double-click to fit.</source>
+        <translation>모든 단계의 경과 시간별 손실(로그 축, 학습 정확도를 기록한 단계는 오른쪽 축에 점선으로 표시)과 학습률(경과 시간 없이 기록된 스텝은 제외). 드래그로 이동, 휠로 확대/축소, 더블클릭으로 전체 보기.</translation>
     </message>
 </context>
 <context>
@@ -4191,6 +4155,49 @@ value %3%4</source>
     <message>
         <source>Central tab to show: summary, plot, health, inspector, scaling or features.</source>
         <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기), scaling(스케일링) 또는 features(특징).</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::SeriesControls</name>
+    <message>
+        <source>Smoothing</source>
+        <translation>평활화</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the curves (0: raw values); the CSV export keeps the raw values</source>
+        <translation>곡선의 지수 이동 평균(0: 원래 값). CSV 내보내기에는 원래 값이 그대로 저장됩니다</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x축</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>wall time</source>
+        <translation>경과 시간</translation>
+    </message>
+    <message>
+        <source>Steps, or the wall-clock time since the run&apos;s first logged step</source>
+        <translation>스텝, 또는 실행의 첫 기록 스텝 이후 실제 경과 시간</translation>
+    </message>
+    <message>
+        <source> (smoothed)</source>
+        <translation> (평활화됨)</translation>
+    </message>
+    <message>
+        <source>wall time since the run&apos;s first logged step (h:mm:ss)</source>
+        <translation>실행의 첫 기록 스텝 이후 경과 시간 (h:mm:ss)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>스텝 %1</translation>
+    </message>
+    <message>
+        <source>time %1:%2:%3</source>
+        <translation>시간 %1:%2:%3</translation>
     </message>
 </context>
 </TS>

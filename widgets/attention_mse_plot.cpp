@@ -41,17 +41,17 @@ namespace {
 // The stages this plot draws: per-block attention MSE (Stage 1), feature MSE (Stage 2).
 constexpr int kAttentionAlignment = 1;
 constexpr int kFeatureAlignment = 2;
-// The metric each logged step records with its wall-clock time (seconds since the epoch).
-constexpr const char* kWallTimeKey = "wall_time";
 
 Qt::PenStyle runPenStyle(int run) {
-  static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+  static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                        Qt::DashDotDotLine};
   return styles[run % 5];
 }
 
 QCPTextElement* addTitle(QCustomPlot* plot, const QString& text) {
   plot->plotLayout()->insertRow(0);
-  auto* title = new QCPTextElement(plot, text, QFont(plot->font().family(), plot->font().pointSize() + 1, QFont::Bold));
+  auto* title = new QCPTextElement(
+      plot, text, QFont(plot->font().family(), plot->font().pointSize() + 1, QFont::Bold));
   plot->plotLayout()->addElement(0, 0, title);
   return title;
 }
@@ -69,24 +69,8 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   fit->setToolTip(tr("Show all data (or double-click a plot)"));
   toolbar->addWidget(fit);
   toolbar->addSpacing(12);
-  toolbar->addWidget(new QLabel(tr("Smoothing"), this));
-  smoothing_ = new QSlider(Qt::Horizontal, this);
-  smoothing_->setRange(0, 99);
-  smoothing_->setValue(0);
-  smoothing_->setFixedWidth(120);
-  smoothing_->setToolTip(
-      tr("Exponential moving average of the curves (0: raw values); the CSV "
-         "export keeps the raw values"));
-  toolbar->addWidget(smoothing_);
-  smoothingValue_ = new QLabel(QStringLiteral("0.00"), this);
-  toolbar->addWidget(smoothingValue_);
-  toolbar->addSpacing(12);
-  toolbar->addWidget(new QLabel(tr("x axis"), this));
-  xAxisBox_ = new QComboBox(this);
-  xAxisBox_->addItem(tr("step"));
-  xAxisBox_->addItem(tr("wall time"));
-  xAxisBox_->setToolTip(tr("Steps, or the wall-clock time since the run's first logged step"));
-  toolbar->addWidget(xAxisBox_);
+  controls_ = new SeriesControls(this);
+  toolbar->addWidget(controls_);
   summary_ = new QLabel(this);
   // A long summary is cut (its tooltip holds it whole) rather than widening the window past
   // the screen: its text would set the whole window's minimum width.
@@ -148,16 +132,14 @@ AttentionMsePlot::AttentionMsePlot(QWidget* parent) : QWidget(parent) {
   connect(replotTimer_, &QTimer::timeout, this, &AttentionMsePlot::refreshLive);
   connect(logBox_, &QCheckBox::toggled, this, &AttentionMsePlot::setLogScale);
   connect(fit, &QPushButton::clicked, this, &AttentionMsePlot::fitAll);
-  connect(smoothing_, &QSlider::valueChanged, this, [this](int value) {
-    smoothingValue_->setText(QString::number(value / 100.0, 'f', 2));
-    const QString note = value > 0 ? tr(" (smoothed)") : QString();
+  connect(controls_, &SeriesControls::smoothingChanged, this, [this] {
+    const QString note = controls_->valueNote();
     curvesHover_->setValueNote(note);
     featureHover_->setValueNote(note);
     fillGraphs();
     for (auto* p : {curves_, feature_}) p->replot(QCustomPlot::rpQueuedReplot);
   });
-  connect(xAxisBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
-          [this](int index) { setXAxis(index == 1 ? XAxis::WallTime : XAxis::Step); });
+  connect(controls_, &SeriesControls::xAxisChanged, this, &AttentionMsePlot::setXAxis);
   applyXAxis();
   applyTheme();
   applyScale();
@@ -212,7 +194,8 @@ void AttentionMsePlot::appendSteps(const QVector<StepUpdate>& steps) {
   if (!replotTimer_->isActive()) replotTimer_->start();
 }
 
-bool AttentionMsePlot::loadRuns(const QString& dbPath, const QList<qint64>& runIds, QString* error) {
+bool AttentionMsePlot::loadRuns(const QString& dbPath, const QList<qint64>& runIds,
+                                QString* error) {
 #ifdef ADALA_HAVE_STORE
   QVector<Series> loaded;
   try {
@@ -287,7 +270,8 @@ void AttentionMsePlot::rebuild() {
     const auto& s = series_[r];
     for (auto it = s.blocks.cbegin(); it != s.blocks.cend(); ++it) {
       auto* g = curves_->addGraph();
-      g->setName(compare ? tr("%1 · block %2").arg(s.label).arg(it.key()) : tr("block %1").arg(it.key()));
+      g->setName(compare ? tr("%1 · block %2").arg(s.label).arg(it.key())
+                         : tr("block %1").arg(it.key()));
       QPen pen(seriesColor(it.key()), 1.8, runPenStyle(r));
       g->setPen(pen);
       curveSources_.push_back(GraphSource{r, it.key()});
@@ -328,9 +312,11 @@ void AttentionMsePlot::rebuild() {
   const bool noStage1 = curves_->graphCount() == 0;
   const bool noStage2 = feature_->graphCount() == 0;
   plotTitle(curves_)->setText(noStage1 ? tr("Stage 1 · attention MSE per block (no data yet)")
-                                     : tr("Stage 1 · attention MSE per block"));
-  plotTitle(bars_)->setText(noStage1 ? tr("Final Stage-1 MSE per block (no data yet)") : tr("Final Stage-1 MSE per block"));
-  plotTitle(feature_)->setText(noStage2 ? tr("Stage 2 · feature MSE (no data yet)") : tr("Stage 2 · feature MSE"));
+                                       : tr("Stage 1 · attention MSE per block"));
+  plotTitle(bars_)->setText(noStage1 ? tr("Final Stage-1 MSE per block (no data yet)")
+                                     : tr("Final Stage-1 MSE per block"));
+  plotTitle(feature_)->setText(noStage2 ? tr("Stage 2 · feature MSE (no data yet)")
+                                        : tr("Stage 2 · feature MSE"));
   QStringList parts;
   for (const auto& s : series_) parts << s.label;
   QString text = parts.isEmpty() ? tr("No run shown. Start a run or open one from the run list.")
@@ -350,7 +336,8 @@ void AttentionMsePlot::rebuild() {
     updateLegendItemColors(p);
   }
   bars_->xAxis->grid()->setVisible(false);
-  if (!userNavigated_) fitAll();
+  if (!userNavigated_)
+    fitAll();
   else
     for (auto* p : {curves_, bars_, feature_}) p->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -372,7 +359,8 @@ void AttentionMsePlot::refreshLive() {
   if (bars_->plottableCount() > 0)
     if (auto* b = qobject_cast<QCPBars*>(bars_->plottable(bars_->plottableCount() - 1)))
       b->setData(keys, values, true);
-  if (!userNavigated_) fitAll();
+  if (!userNavigated_)
+    fitAll();
   else
     for (auto* p : {curves_, bars_, feature_}) p->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -421,14 +409,12 @@ void AttentionMsePlot::applyScale() {
   }
 }
 
-void AttentionMsePlot::setSmoothing(double weight) {
-  smoothing_->setValue(int(std::lround(std::clamp(weight, 0.0, 0.99) * 100)));
-}
+void AttentionMsePlot::setSmoothing(double weight) { controls_->setSmoothing(weight); }
 
-double AttentionMsePlot::smoothing() const { return smoothing_->value() / 100.0; }
+double AttentionMsePlot::smoothing() const { return controls_->smoothing(); }
 
 void AttentionMsePlot::setXAxis(XAxis axis) {
-  if (xAxisBox_->currentIndex() != int(axis)) xAxisBox_->setCurrentIndex(int(axis));  // comes back
+  controls_->setXAxis(axis);  // comes back here
   if (xAxis_ == axis) return;
   xAxis_ = axis;
   applyXAxis();
@@ -437,26 +423,9 @@ void AttentionMsePlot::setXAxis(XAxis axis) {
 }
 
 void AttentionMsePlot::applyXAxis() {
-  for (auto* plot : {curves_, feature_}) {
-    if (xAxis_ == XAxis::WallTime) {
-      auto ticker = QSharedPointer<QCPAxisTickerTime>::create();
-      ticker->setTimeFormat(QStringLiteral("%h:%m:%s"));
-      plot->xAxis->setTicker(ticker);
-      plot->xAxis->setLabel(tr("wall time since the run's first logged step (h:mm:ss)"));
-    } else {
-      plot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-      plot->xAxis->setLabel(tr("step"));
-    }
-  }
-  const bool time = xAxis_ == XAxis::WallTime;
-  auto keyText = [this, time](double key) {
-    if (!time) return tr("step %1").arg(qint64(std::llround(key)));
-    const qint64 t = qint64(std::llround(key));
-    return tr("time %1:%2:%3")
-        .arg(t / 3600)
-        .arg((t / 60) % 60, 2, 10, QLatin1Char('0'))
-        .arg(t % 60, 2, 10, QLatin1Char('0'));
-  };
+  for (auto* plot : {curves_, feature_}) SeriesControls::applyXAxis(plot->xAxis, xAxis_);
+  const XAxis mode = xAxis_;
+  auto keyText = [mode](double key) { return SeriesControls::keyText(key, mode); };
   curvesHover_->setKeyText(keyText);
   featureHover_->setKeyText(keyText);
 }
@@ -562,15 +531,18 @@ bool AttentionMsePlot::exportCsv(const QString& path) const {
   if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) return false;
   QTextStream out(&file);
   out << "series,stage,key,block,step,value\n";
-  auto quoted = [](QString s) { return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
+  auto quoted = [](QString s) {
+    return QLatin1Char('"') + s.replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+  };
   for (const auto& s : series_) {
     for (auto it = s.blocks.cbegin(); it != s.blocks.cend(); ++it)
       for (const auto& p : it.value())
-        out << quoted(s.label) << ",attention_alignment,block_mse," << it.key() << ',' << qint64(p.x()) << ','
-            << QString::number(p.y(), 'g', 10) << '\n';
+        out << quoted(s.label) << ",attention_alignment,block_mse," << it.key() << ','
+            << qint64(p.x()) << ',' << QString::number(p.y(), 'g', 10) << '\n';
     for (const auto& p : s.feature)
-      out << quoted(s.label) << ",feature_alignment,loss,," << qint64(p.x()) << ',' << QString::number(p.y(), 'g', 10)
-          << '\n';
+      out << quoted(s.label) << ",feature_alignment,loss,," << qint64(p.x()) << ','
+          << QString::number(p.y(), 'g', 10) << '\n';
   }
   return out.status() == QTextStream::Ok;
 }

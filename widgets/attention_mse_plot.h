@@ -18,6 +18,7 @@
 #include <QWidget>
 
 #include "widgets/run_types.h"
+#include "widgets/series_smoothing.h"
 
 class QCustomPlot;
 class QCPGraph;
@@ -52,7 +53,7 @@ class AttentionMsePlot : public QWidget {
   // EMA smoothing weight of the curves in [0, 0.99] (0: raw values), the slider's value / 100.
   void setSmoothing(double weight);
   double smoothing() const;
-  enum class XAxis { Step, WallTime };
+  using XAxis = CurveXAxis;
   void setXAxis(XAxis axis);
   XAxis xAxis() const { return xAxis_; }
   void fitAll();
@@ -72,8 +73,8 @@ class AttentionMsePlot : public QWidget {
   QCustomPlot* stage1Plot() const { return curves_; }
   QCustomPlot* barPlot() const { return bars_; }
   QCustomPlot* stage2Plot() const { return feature_; }
-  QSlider* smoothingSlider() const { return smoothing_; }
-  QComboBox* xAxisBox() const { return xAxisBox_; }
+  QSlider* smoothingSlider() const { return controls_->smoothingSlider(); }
+  QComboBox* xAxisBox() const { return controls_->xAxisBox(); }
   PlotHover* stage1Hover() const { return curvesHover_; }
   PlotHover* stage2Hover() const { return featureHover_; }
 
@@ -111,9 +112,7 @@ class AttentionMsePlot : public QWidget {
   QWidget* plotArea_ = nullptr;
   QCheckBox* logBox_ = nullptr;
   QLabel* summary_ = nullptr;
-  QSlider* smoothing_ = nullptr;
-  QLabel* smoothingValue_ = nullptr;
-  QComboBox* xAxisBox_ = nullptr;
+  SeriesControls* controls_ = nullptr;  // smoothing, x axis (shared with the loss & lr tab)
   PlotHover* curvesHover_ = nullptr;
   PlotHover* featureHover_ = nullptr;
   QTimer* replotTimer_ = nullptr;

@@ -4,16 +4,25 @@
 // row of two plots, the loss (log axis; with the training accuracy on a right-hand axis where
 // the stage logs one) and the learning rate, over the stage's steps. Several runs overlay (one
 // colour per run). Draws RunCurves (plain data); loadRuns reads them through its own
-// read-only connection (three small queries per run, on open only).
+// read-only connection (four small queries per run, on open only); a live run's logged steps
+// are appended as they arrive (appendSteps). A smoothing slider (EMA of loss and training
+// accuracy) and an x axis by step or by wall time, as the MSE plots have (SeriesControls).
 #include <QList>
+#include <QMap>
 #include <QPointF>
 #include <QString>
 #include <QVector>
 #include <QWidget>
 
+class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QScrollArea;
+class QSlider;
+class QTimer;
+
+#include "widgets/run_types.h"
+#include "widgets/series_smoothing.h"
 
 namespace adala::widgets {
 
@@ -21,6 +30,7 @@ struct StageCurves {
   QString stage;                        // as the database spells it
   int index = 0;                        // 0..3
   QVector<QPointF> loss, lr, trainAcc;  // (step, value), by step
+  QMap<qint64, double> wall;            // step -> wall-clock time (s since the epoch)
 };
 
 struct RunCurves {
@@ -42,6 +52,18 @@ class TrainingCurvesPlot : public QWidget {
   void clear();
   const QVector<RunCurves>& runs() const { return runs_; }
 
+  // The live run: its logged steps (loss, lr, training accuracy, wall time), added to the one
+  // run shown (`runId`'s; nothing happens while other runs are shown), drawn within 100 ms.
+  void appendSteps(qint64 runId, const QVector<adala::widgets::StepUpdate>& steps);
+
+  // EMA smoothing of the loss and training-accuracy curves, [0, 0.99] (0: raw values).
+  void setSmoothing(double weight);
+  double smoothing() const;
+  void setXAxis(CurveXAxis axis);
+  CurveXAxis xAxis() const { return xAxis_; }
+  QSlider* smoothingSlider() const;
+  QComboBox* xAxisBox() const;
+
   // What is drawn (read back from the plots' graphs, for tests): the stages with a row, and
   // the points of run `run`'s curve of `metric` in stage `stage` (empty: no such curve).
   QList<int> stagesShown() const;
@@ -55,11 +77,18 @@ class TrainingCurvesPlot : public QWidget {
  private:
   void rebuild();
   void applyTheme();
+  // The graphs' points from runs_: by step or elapsed wall time, loss and accuracy smoothed.
+  void fillGraphs();
+  void refreshLive();
 
   QVector<RunCurves> runs_;
   QLabel* message_ = nullptr;
   QScrollArea* scroll_ = nullptr;
   QWidget* grid_ = nullptr;
+  SeriesControls* controls_ = nullptr;
+  QTimer* liveTimer_ = nullptr;
+  CurveXAxis xAxis_ = CurveXAxis::Step;
+  bool liveDirty_ = false, liveNewStage_ = false;
   // Per stage shown: its loss and lr plots.
   struct Row {
     int stage = 0;

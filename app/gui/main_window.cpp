@@ -303,6 +303,8 @@ void MainWindow::connectController() {
                         s.runId);
     plotShowsLive_ = true;
     loadHealth(s.runId);
+    // The loss and lr tab follows the live run step by step (its history first, if resumed).
+    if (s.runId > 0) curves_->loadRuns(controller_->databasePath(), {s.runId});
     browser_->setPausedRun(-1);
     browser_->refresh();
     browser_->selectRun(s.runId);
@@ -312,6 +314,7 @@ void MainWindow::connectController() {
     liveSteps_ += steps;
     launcher_->onSteps(steps);
     if (plotShowsLive_) plot_->appendSteps(steps);
+    curves_->appendSteps(live_.runId, steps);  // only while it shows the live run
   });
   connect(c, &EngineController::stageChanged, this, [this](const StageUpdate& u) {
     launcher_->onStage(u);

@@ -2,7 +2,9 @@
 // engine logs: loss, lr, train_acc per stage): every stage that logged a curve gets a row, and
 // the points plotted for the Stage-3 (and Stage-0) loss, learning rate and training accuracy
 // are exactly the database's rows; per-block rows (block_mse) are not a stage's loss; opening
-// or comparing runs in the main window loads them.
+// or comparing runs in the main window loads them. A live run's steps (the controller's step
+// signals) are drawn as they arrive, before their stage ends; the smoothing slider plots the
+// EMA that series_smoothing computes; the x axis switches to wall time.
 #include <QtTest/QtTest>
 
 #include <QTabWidget>
@@ -16,6 +18,8 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
+#include "widgets/run_types.h"
+#include "widgets/series_smoothing.h"
 #include "widgets/training_curves_plot.h"
 
 using namespace adala;
@@ -108,6 +112,102 @@ class TestGuiTrainingCurves : public QObject {
     QVERIFY(!plot.loadRuns(QStringLiteral(ADALA_TEST_TMP) + "/gui/training_curves/none.sqlite", {1},
                            &error));
     QVERIFY(!error.isEmpty());
+  }
+
+  // The smoothing slider: the loss and training accuracy plotted are the EMA of the database's
+  // values (series_smoothing's, and checked by hand for the first points); the lr stays raw.
+  void smoothing_plots_the_ema() {
+    TrainingCurvesPlot plot;
+    QVERIFY(plot.loadRuns(db_, {first_}));
+    store::RunStore db(db_.toStdString(), store::OpenMode::ReadOnly);
+    const auto loss = fromDatabase(db, first_, 3, "loss");
+    plot.smoothingSlider()->setValue(60);
+    QCOMPARE(plot.smoothing(), 0.6);
+    const auto smoothed = plot.plottedPoints(3, Metric::Loss);
+    QCOMPARE(smoothed.size(), loss.size());
+    QVector<double> raw;
+    for (const auto& p : loss) raw << p.y();
+    const QVector<double> ema = emaSmooth(raw, 0.6);
+    for (int i = 0; i < loss.size(); ++i) {
+      QCOMPARE(smoothed[i].x(), loss[i].x());
+      QCOMPARE(smoothed[i].y(), ema[i]);
+    }
+    QCOMPARE(smoothed[0].y(), loss[0].y());
+    QVERIFY(std::abs(smoothed[1].y() - (0.6 * loss[0].y() + 0.4 * loss[1].y())) < 1e-12);
+    QVERIFY(std::abs(smoothed[2].y() - (0.6 * smoothed[1].y() + 0.4 * loss[2].y())) < 1e-12);
+    QVERIFY(smoothed[5].y() != loss[5].y());
+    QCOMPARE(plot.plottedPoints(3, Metric::LearningRate), fromDatabase(db, first_, 3, "lr"));
+    plot.setSmoothing(0);
+    QCOMPARE(plot.plottedPoints(3, Metric::Loss), loss);
+  }
+
+  // The live run through the main window: its history when it starts, then every logged step
+  // the controller reports, drawn before the stage ends (no stage event comes in between);
+  // a step of a new stage adds its row; the x axis by wall time.
+  void live_steps_are_drawn_before_the_stage_ends() {
+    const QString dbPath =
+        gui_test::freshDir(QStringLiteral("training_curves_live")) + QStringLiteral("/runs.sqlite");
+    int64_t run = 0;
+    const std::string stage1 = stage_name(1);
+    {
+      store::RunStore db(dbPath.toStdString());
+      run = db.create_run("live", "{}", "cpu", "", "");
+      db.begin_stage(run, stage1, 1, 100);
+      for (int64_t step : {0, 5}) {
+        db.add_metric(run, stage1, step, "loss", -1, 1.0 / double(step + 1));
+        db.add_metric(run, stage1, step, "lr", -1, 1e-3);
+        db.add_metric(run, stage1, step, "wall_time", -1, 1000.0 + double(step));
+      }
+      db.flush();
+    }
+    EngineController controller(dbPath);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    TrainingCurvesPlot* curves = window.trainingCurves();
+    JobState state;
+    state.jobId = 1;
+    state.runId = run;
+    state.name = QStringLiteral("live");
+    state.status = QStringLiteral("running");
+    emit controller.jobStarted(state);
+    QCOMPARE(curves->runs().size(), 1);
+    QCOMPARE(curves->plottedPoints(1, Metric::Loss),
+             (QVector<QPointF>{{0, 1.0}, {5, 1.0 / 6.0}}));  // the recorded history
+
+    const auto stepOf = [&](const std::string& stage, qint64 step, double loss) {
+      StepUpdate u;
+      u.stage = QString::fromStdString(stage);
+      u.step = step;
+      u.totalSteps = 100;
+      u.loss = loss;
+      u.lr = 5e-4;
+      u.extra[QStringLiteral("wall_time")] = 1000.0 + double(step);
+      return u;
+    };
+    emit controller.steps({stepOf(stage1, 10, 0.25), stepOf(stage1, 15, 0.125)});
+    QTRY_COMPARE_WITH_TIMEOUT(curves->plottedPoints(1, Metric::Loss).size(), 4, 10000);
+    QCOMPARE(curves->plottedPoints(1, Metric::Loss).at(3), QPointF(15, 0.125));
+    QCOMPARE(curves->plottedPoints(1, Metric::LearningRate).at(2), QPointF(10, 5e-4));
+    QVERIFY(curves->lossPlot(1)->xAxis->range().contains(15));
+    QVERIFY(curves->lossPlot(1)->yAxis->range().contains(0.125));
+    // A step logged again (a resumed run repeats its last one) is not drawn twice.
+    emit controller.steps({stepOf(stage1, 15, 0.125)});
+    emit controller.steps({stepOf(stage1, 20, 0.0625)});
+    QTRY_COMPARE_WITH_TIMEOUT(curves->plottedPoints(1, Metric::Loss).size(), 5, 10000);
+
+    // Stage 2's first step: its row appears.
+    const std::string stage2 = stage_name(2);
+    emit controller.steps({stepOf(stage2, 0, 0.5)});
+    QTRY_COMPARE_WITH_TIMEOUT(curves->stagesShown(), (QList<int>{1, 2}), 10000);
+    QCOMPARE(curves->plottedPoints(2, Metric::Loss), (QVector<QPointF>{{0, 0.5}}));
+
+    // By wall time: seconds since the run's first logged step (1000 s at Stage 1 step 0).
+    curves->xAxisBox()->setCurrentIndex(1);
+    QCOMPARE(curves->xAxis(), CurveXAxis::WallTime);
+    QCOMPARE(curves->plottedPoints(1, Metric::Loss).at(4), QPointF(20, 0.0625));
+    QCOMPARE(curves->plottedPoints(2, Metric::Loss).at(0), QPointF(0, 0.5));
+    QVERIFY(curves->lossPlot(1)->xAxis->label().contains(QLatin1String("wall time")));
   }
 
   void main_window_loads_opened_and_compared_runs() {
