@@ -14,18 +14,31 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/device.h"
 #include "engine/core/linear_attention_rows.h"
+#include "engine/core/row_major_gemm.h"
 
 namespace adala {
 namespace {
 
-// The (N, d) matrix of flat head index h = b * H + head of a (B, H, N, d) tensor.
-at::Tensor head_of(const at::Tensor& t, int64_t h) {
-  return t.select(0, h / t.size(1)).select(0, h % t.size(1));
+// One head's (N, x) matrix inside a 4-d tensor: where it starts and its row stride. Rows are
+// dimension 2 of a (B, H, N, x) tensor and dimension 1 of one stored as (B, N, H, x); the last
+// stride is 1 (checked by the callers).
+template <typename T>
+struct HeadRows {
+  T* data;
+  int64_t stride;
+  T* row(int64_t r) const { return data + r * stride; }
+};
+
+template <typename T>
+HeadRows<T> head_of(const at::Tensor& t, int64_t h) {
+  T* base = t.data_ptr<T>() + (h / t.size(1)) * t.stride(0) + (h % t.size(1)) * t.stride(1);
+  return {base, t.stride(2)};
 }
 
-// The same for a tensor stored as (B, N, H, d).
-at::Tensor head_of_token_major(const at::Tensor& t, int64_t h) {
-  return t.select(0, h / t.size(2)).select(1, h % t.size(2));
+template <typename T>
+HeadRows<T> head_of_token_major(const at::Tensor& t, int64_t h) {
+  T* base = t.data_ptr<T>() + (h / t.size(2)) * t.stride(0) + (h % t.size(2)) * t.stride(2);
+  return {base, t.stride(1)};
 }
 
 int64_t rows_per_block(int64_t block_rows, int64_t n) {
@@ -56,39 +69,35 @@ void for_each_head(int64_t heads, const MakeWorker& make_worker) {
   });
 }
 
-// out: (B, N, H, dv); state: (B, H, d, dv + 1) = phi(K)^T [V | 1] per head.
+// out: (B, N, H, dv); state: (B, H, d, dv + 1) = phi(K)^T [V | 1] per head, contiguous.
 template <typename T>
 void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, at::Tensor& out,
                    at::Tensor& state, T eps, int64_t block_rows) {
-  const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
+  const int64_t n = q.size(2), d = q.size(3), dv = v.size(3), ds = dv + 1;
   const int64_t block = rows_per_block(block_rows, n);
   for_each_head(q.size(0) * q.size(1), [&] {
-    auto phi = at::empty({block, d}, q.options());
-    auto numden = at::empty({block, dv + 1}, q.options());
-    return [&, phi, numden, ksum = std::vector<T>(size_t(d))](int64_t h) mutable {
-      auto qh = head_of(q, h), kh = head_of(k, h), vh = head_of(v, h);
-      auto sx = head_of(state, h), oh = head_of_token_major(out, h);
-      auto s = sx.narrow(1, 0, dv);
-      s.zero_();
-      std::fill(ksum.begin(), ksum.end(), T(0));
-      T* phi_data = phi.data_ptr<T>();
+    return [&, phi = std::vector<T>(size_t(block * d)), numden = std::vector<T>(size_t(block * ds)),
+            ksum = std::vector<T>(size_t(d))](int64_t h) mutable {
+      const auto qh = head_of<T>(q, h), kh = head_of<T>(k, h), vh = head_of<T>(v, h);
+      const auto oh = head_of_token_major<T>(out, h);
+      T* sx = head_of<T>(state, h).data;  // d x (dv + 1), row stride dv + 1
+      std::fill(sx, sx + d * ds, T(0));
+      std::fill(ksum.begin(), ksum.end(), T(0));  // phi(K)'s column sums
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
-        auto kb = kh.narrow(0, r, len);
-        phi_rows(kb.data_ptr<T>(), kb.stride(0), phi_data, d, len, d, ksum.data());
-        s.addmm_(phi.narrow(0, 0, len).t(), vh.narrow(0, r, len));
+        phi_rows(kh.row(r), kh.stride, phi.data(), d, len, d, ksum.data());
+        // S[:, :dv] += phi(K_b)^T V_b
+        row_major_gemm(true, false, d, dv, len, T(1), phi.data(), d, vh.row(r), vh.stride, T(1), sx,
+                       ds);
       }
-      T* sx_data = sx.data_ptr<T>();
-      for (int64_t c = 0; c < d; ++c) sx_data[c * (dv + 1) + dv] = ksum[size_t(c)];
-      T* out_data = oh.data_ptr<T>();
+      for (int64_t c = 0; c < d; ++c) sx[c * ds + dv] = ksum[size_t(c)];
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
-        auto qb = qh.narrow(0, r, len);
-        phi_rows(qb.data_ptr<T>(), qb.stride(0), phi_data, d, len, d);
-        auto nd = numden.narrow(0, 0, len);
-        at::mm_out(nd, phi.narrow(0, 0, len), sx);
-        divide_by_normaliser_rows(nd.data_ptr<T>(), dv + 1, out_data + r * oh.stride(0),
-                                  oh.stride(0), len, dv, eps);
+        phi_rows(qh.row(r), qh.stride, phi.data(), d, len, d);
+        // [numerators | normaliser] = phi(Q_b) S
+        row_major_gemm(false, false, len, ds, d, T(1), phi.data(), d, sx, ds, T(0), numden.data(),
+                       ds);
+        divide_by_normaliser_rows(numden.data(), ds, oh.row(r), oh.stride, len, dv, eps);
       }
     };
   });
@@ -100,50 +109,43 @@ template <typename T>
 void backward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                     const at::Tensor& state, const at::Tensor& out, const at::Tensor& g,
                     at::Tensor& dq, at::Tensor& dk, at::Tensor& dvv, T eps, int64_t block_rows) {
-  const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
+  const int64_t n = q.size(2), d = q.size(3), dv = v.size(3), ds = dv + 1;
   const int64_t block = rows_per_block(block_rows, n);
   for_each_head(q.size(0) * q.size(1), [&] {
-    auto opts = q.options();
-    auto phi = at::empty({block, d}, opts), dphi = at::empty({block, d}, opts);
-    auto e = at::empty({block, dv + 1}, opts), dsx = at::empty({d, dv + 1}, opts);
-    return [&, phi, dphi, e, dsx, z = std::vector<T>(size_t(d)),
-            dz = std::vector<T>(size_t(d))](int64_t h) mutable {
-      auto qh = head_of(q, h), kh = head_of(k, h), vh = head_of(v, h), sx = head_of(state, h);
-      auto oh = head_of_token_major(out, h), gh = head_of_token_major(g, h);
-      auto dqh = head_of_token_major(dq, h), dkh = head_of_token_major(dk, h);
-      auto dvh = head_of_token_major(dvv, h);
-      T *phi_data = phi.data_ptr<T>(), *dphi_data = dphi.data_ptr<T>(), *e_data = e.data_ptr<T>();
-      const T* sx_data = sx.data_ptr<T>();
-      for (int64_t c = 0; c < d; ++c) z[size_t(c)] = sx_data[c * (dv + 1) + dv];
-      dsx.zero_();
+    return [&, phi = std::vector<T>(size_t(block * d)), dphi = std::vector<T>(size_t(block * d)),
+            e = std::vector<T>(size_t(block * ds)), dsx = std::vector<T>(size_t(d * ds)),
+            z = std::vector<T>(size_t(d)), dz = std::vector<T>(size_t(d))](int64_t h) mutable {
+      const auto qh = head_of<T>(q, h), kh = head_of<T>(k, h), vh = head_of<T>(v, h);
+      const T* sx = head_of<T>(state, h).data;
+      const auto oh = head_of_token_major<T>(out, h), gh = head_of_token_major<T>(g, h);
+      const auto dqh = head_of_token_major<T>(dq, h), dkh = head_of_token_major<T>(dk, h);
+      const auto dvh = head_of_token_major<T>(dvv, h);
+      for (int64_t c = 0; c < d; ++c) z[size_t(c)] = sx[c * ds + dv];
       // Queries: dQ and dS = phi(Q)^T E, recomputing phi(Q); the normaliser is phi(Q) z.
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
-        auto qb = qh.narrow(0, r, len);
-        auto pb = phi.narrow(0, 0, len), eb = e.narrow(0, 0, len), dpb = dphi.narrow(0, 0, len);
-        phi_rows(qb.data_ptr<T>(), qb.stride(0), phi_data, d, len, d);
-        normaliser_grad_rows(phi_data, d, z.data(), oh.data_ptr<T>() + r * oh.stride(0),
-                             oh.stride(0), gh.data_ptr<T>() + r * gh.stride(0), gh.stride(0),
-                             e_data, dv + 1, len, d, dv, eps);
-        at::mm_out(dpb, eb, sx.t());
-        times_phi_derivative_rows(dphi_data, d, nullptr, phi_data, d,
-                                  dqh.data_ptr<T>() + r * dqh.stride(0), dqh.stride(0), len, d);
-        dsx.addmm_(pb.t(), eb);
+        phi_rows(qh.row(r), qh.stride, phi.data(), d, len, d);
+        normaliser_grad_rows(phi.data(), d, z.data(), oh.row(r), oh.stride, gh.row(r), gh.stride,
+                             e.data(), ds, len, d, dv, eps);
+        // dphi(Q_b) = E S^T
+        row_major_gemm(false, true, len, d, ds, T(1), e.data(), ds, sx, ds, T(0), dphi.data(), d);
+        times_phi_derivative_rows(dphi.data(), d, nullptr, phi.data(), d, dqh.row(r), dqh.stride,
+                                  len, d);
+        // dS += phi(Q_b)^T E (the first block overwrites)
+        row_major_gemm(true, false, d, ds, len, T(1), phi.data(), d, e.data(), ds,
+                       r == 0 ? T(0) : T(1), dsx.data(), ds);
       }
       // Keys: dK = (V dS_num^T + 1 dS_den^T) * phi'(K), dV = phi(K) dS_num.
-      auto ds = dsx.narrow(1, 0, dv);
-      const T* dsx_data = dsx.data_ptr<T>();
-      for (int64_t c = 0; c < d; ++c) dz[size_t(c)] = dsx_data[c * (dv + 1) + dv];
+      for (int64_t c = 0; c < d; ++c) dz[size_t(c)] = dsx[size_t(c * ds + dv)];
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
-        auto kb = kh.narrow(0, r, len);
-        auto pb = phi.narrow(0, 0, len), dpb = dphi.narrow(0, 0, len);
-        phi_rows(kb.data_ptr<T>(), kb.stride(0), phi_data, d, len, d);
-        at::mm_out(dpb, vh.narrow(0, r, len), ds.t());
-        times_phi_derivative_rows(dphi_data, d, dz.data(), phi_data, d,
-                                  dkh.data_ptr<T>() + r * dkh.stride(0), dkh.stride(0), len, d);
-        auto dvb = dvh.narrow(0, r, len);
-        at::mm_out(dvb, pb, ds);
+        phi_rows(kh.row(r), kh.stride, phi.data(), d, len, d);
+        row_major_gemm(false, true, len, d, dv, T(1), vh.row(r), vh.stride, dsx.data(), ds, T(0),
+                       dphi.data(), d);
+        times_phi_derivative_rows(dphi.data(), d, dz.data(), phi.data(), d, dkh.row(r), dkh.stride,
+                                  len, d);
+        row_major_gemm(false, false, len, dv, d, T(1), phi.data(), d, dsx.data(), ds, T(0),
+                       dvh.row(r), dvh.stride);
       }
     };
   });
@@ -217,8 +219,8 @@ at::Tensor linear_attention_autograd(const at::Tensor& q, const at::Tensor& k, c
     auto c = t.to(type);
     return c.stride(3) == 1 ? c : c.contiguous();
   };
-  auto out = LinearAttentionFunction::apply(unit_last_stride(q), unit_last_stride(k), v.to(type),
-                                            eps, block_rows);
+  auto out = LinearAttentionFunction::apply(unit_last_stride(q), unit_last_stride(k),
+                                            unit_last_stride(v), eps, block_rows);
   return as_head_major(out).to(q.scalar_type());
 }
 

@@ -9,6 +9,7 @@
 #include "engine/core/attention.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
+#include "engine/core/row_major_gemm.h"
 
 using namespace adala;
 
@@ -223,6 +224,59 @@ class TestLinearAttentionAutograd : public QObject {
     auto ref_grads = torch::autograd::grad({(ref * w).sum()}, {attn->qkv->weight});
     QVERIFY(rel_error(out, ref) < 1e-5);
     QVERIFY(rel_error(fused_grads[0], ref_grads[0]) < 1e-5);
+  }
+
+  // The kernel's products: every transpose pair, alpha and beta, padded row strides, an empty
+  // inner dimension; through CBLAS (row_major_gemm) and the at::mm fallback, float and double.
+  void row_major_gemm_matches_mm() {
+    qInfo("products through %s", row_major_gemm_uses_cblas() ? "CBLAS" : "at::mm");
+    const int64_t m = 7, n = 5, pad = 3;
+    for (const int64_t k : {int64_t(4), int64_t(0)})
+      for (const bool ta : {false, true})
+        for (const bool tb : {false, true})
+          for (const double alpha : {1.0, -2.0})
+            for (const double beta : {0.0, 1.0, 0.5})
+              for (const auto type : {torch::kFloat, torch::kDouble})
+                for (const bool aten : {false, true}) {
+                  if (aten && type == torch::kDouble) continue;
+                  // Stored with padded rows; op(A) is m x k, op(B) is k x n.
+                  auto a_store = torch::randn({ta ? k : m, (ta ? m : k) + pad}, type);
+                  auto b_store = torch::randn({tb ? n : k, (tb ? k : n) + pad}, type);
+                  auto c_store = torch::randn({m, n + pad}, type);
+                  auto a = a_store.narrow(1, 0, ta ? m : k), b = b_store.narrow(1, 0, tb ? k : n);
+                  auto op_a = ta ? a.t() : a, op_b = tb ? b.t() : b;
+                  auto c_before = c_store.narrow(1, 0, n).clone();
+                  auto padding_before = c_store.narrow(1, n, pad).clone();
+                  auto expected = alpha * torch::mm(op_a, op_b) + beta * c_before;
+                  const int64_t lda = a_store.size(1), ldb = b_store.size(1);
+                  const int64_t ldc = c_store.size(1);
+                  if (type == torch::kDouble)
+                    row_major_gemm(ta, tb, m, n, k, alpha, a_store.data_ptr<double>(), lda,
+                                   b_store.data_ptr<double>(), ldb, beta,
+                                   c_store.data_ptr<double>(), ldc);
+                  else if (aten)
+                    row_major_gemm_through_aten(ta, tb, m, n, k, float(alpha),
+                                                a_store.data_ptr<float>(), lda,
+                                                b_store.data_ptr<float>(), ldb, float(beta),
+                                                c_store.data_ptr<float>(), ldc);
+                  else
+                    row_major_gemm(ta, tb, m, n, k, float(alpha), a_store.data_ptr<float>(), lda,
+                                   b_store.data_ptr<float>(), ldb, float(beta),
+                                   c_store.data_ptr<float>(), ldc);
+                  const double err = rel_error(c_store.narrow(1, 0, n), expected);
+                  QVERIFY2(err < (type == torch::kDouble ? 1e-14 : 1e-6),
+                           qPrintable(QString("k %1 ta %2 tb %3 alpha %4 beta %5 %6%7: %8")
+                                          .arg(k)
+                                          .arg(ta)
+                                          .arg(tb)
+                                          .arg(alpha)
+                                          .arg(beta)
+                                          .arg(type == torch::kDouble ? "double" : "float")
+                                          .arg(aten ? " (at::mm)" : "")
+                                          .arg(err)));
+                  // The padding beyond each row is left alone.
+                  QVERIFY(torch::equal(c_store.narrow(1, n, pad), padding_before));
+                }
   }
 
   void no_n_by_n_or_n_by_d_intermediates_at_16k_tokens() {
