@@ -745,6 +745,10 @@
         <source>item %1: %2</source>
         <translation>항목 %1: %2</translation>
     </message>
+    <message>
+        <source>Cannot compute the overview: %1</source>
+        <translation>개요를 계산할 수 없습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::MainWindow</name>
@@ -1292,6 +1296,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>&lt;tr&gt;&lt;td&gt;S / Shift+S&lt;/td&gt;&lt;td&gt;inspector&apos;s colour scale: shared, per pane, log, fixed range&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;S / Shift+S&lt;/td&gt;&lt;td&gt;검사기 색 눈금: 공통, 창별, 로그, 고정 범위&lt;/td&gt;&lt;/tr&gt;</translation>
     </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;R / G&lt;/td&gt;&lt;td&gt;inspector: attention rollout / blocks × heads overview&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;R / G&lt;/td&gt;&lt;td&gt;검사기: 어텐션 롤아웃 / 블록 × 헤드 개요&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::RunProcess</name>
@@ -1644,6 +1652,21 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::widgets::AttentionGridView</name>
+    <message>
+        <source>computing every block and head…</source>
+        <translation>모든 블록과 헤드를 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>헤드 %1</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>블록 %1</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::AttentionInspector</name>
     <message>
         <source>Checkpoint:</source>
@@ -1924,6 +1947,62 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Nothing to export yet.</source>
         <translation>아직 내보낼 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation>롤아웃</translation>
+    </message>
+    <message>
+        <source>Show the query&apos;s attention rollout through all blocks (heads averaged, half residual per block) of each path instead of one block and head (R)</source>
+        <translation>블록과 헤드 하나 대신 모든 블록을 거친 쿼리의 어텐션 롤아웃(헤드 평균, 블록마다 잔차 절반)을 경로별로 표시 (R)</translation>
+    </message>
+    <message>
+        <source>Blocks × heads…</source>
+        <translation>블록 × 헤드…</translation>
+    </message>
+    <message>
+        <source>Every block and head&apos;s map of this query, side by side; click one to select it (G)</source>
+        <translation>이 쿼리의 모든 블록과 헤드 맵을 나란히 표시; 클릭하면 그 블록과 헤드를 선택 (G)</translation>
+    </message>
+    <message>
+        <source>Softmax rollout (all blocks)</source>
+        <translation>소프트맥스 롤아웃 (모든 블록)</translation>
+    </message>
+    <message>
+        <source>Linear rollout (all blocks)</source>
+        <translation>선형 롤아웃 (모든 블록)</translation>
+    </message>
+    <message>
+        <source>|linear − softmax| rollout</source>
+        <translation>|선형 − 소프트맥스| 롤아웃</translation>
+    </message>
+    <message>
+        <source>Blocks × heads</source>
+        <translation>블록 × 헤드</translation>
+    </message>
+    <message>
+        <source>Path:</source>
+        <translation>경로:</translation>
+    </message>
+    <message>
+        <source>softmax</source>
+        <translation>소프트맥스</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>선형</translation>
+    </message>
+    <message>
+        <source>Each map on its own 0..max. Click a map to show that block and head.</source>
+        <translation>맵마다 자체 0..최대 눈금. 맵을 클릭하면 그 블록과 헤드를 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Computing the attention rollout through all blocks…</source>
+        <translation>모든 블록을 거친 어텐션 롤아웃을 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>Attention rollout of token %1 through %2 blocks (heads averaged, 0.5 A + 0.5 I per block).</source>
+        <translation>토큰 %1의 어텐션 롤아웃, 블록 %2개 (헤드 평균, 블록마다 0.5 A + 0.5 I).</translation>
     </message>
 </context>
 <context>
@@ -3682,6 +3761,49 @@ value %3%4</source>
     </message>
 </context>
 <context>
+    <name>adala::widgets::SeriesControls</name>
+    <message>
+        <source>Smoothing</source>
+        <translation>평활화</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the curves (0: raw values); the CSV export keeps the raw values</source>
+        <translation>곡선의 지수 이동 평균(0: 원래 값). CSV 내보내기에는 원래 값이 그대로 저장됩니다</translation>
+    </message>
+    <message>
+        <source>x axis</source>
+        <translation>x축</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>스텝</translation>
+    </message>
+    <message>
+        <source>wall time</source>
+        <translation>경과 시간</translation>
+    </message>
+    <message>
+        <source>Steps, or the wall-clock time since the run&apos;s first logged step</source>
+        <translation>스텝, 또는 실행의 첫 기록 스텝 이후 실제 경과 시간</translation>
+    </message>
+    <message>
+        <source> (smoothed)</source>
+        <translation> (평활화됨)</translation>
+    </message>
+    <message>
+        <source>wall time since the run&apos;s first logged step (h:mm:ss)</source>
+        <translation>실행의 첫 기록 스텝 이후 경과 시간 (h:mm:ss)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>스텝 %1</translation>
+    </message>
+    <message>
+        <source>time %1:%2:%3</source>
+        <translation>시간 %1:%2:%3</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::StageLauncher</name>
     <message>
         <source>(unsaved experiment)</source>
@@ -4156,48 +4278,13 @@ value %3%4</source>
         <source>Central tab to show: summary, plot, health, inspector, scaling or features.</source>
         <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기), scaling(스케일링) 또는 features(특징).</translation>
     </message>
-</context>
-<context>
-    <name>adala::widgets::SeriesControls</name>
     <message>
-        <source>Smoothing</source>
-        <translation>평활화</translation>
+        <source>Inspector colour scale: shared, per-pane, log, or a range min..max.</source>
+        <translation>검사기 색 눈금: shared(공통), per-pane(창별), log(로그) 또는 범위 min..max.</translation>
     </message>
     <message>
-        <source>Exponential moving average of the curves (0: raw values); the CSV export keeps the raw values</source>
-        <translation>곡선의 지수 이동 평균(0: 원래 값). CSV 내보내기에는 원래 값이 그대로 저장됩니다</translation>
-    </message>
-    <message>
-        <source>x axis</source>
-        <translation>x축</translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation>스텝</translation>
-    </message>
-    <message>
-        <source>wall time</source>
-        <translation>경과 시간</translation>
-    </message>
-    <message>
-        <source>Steps, or the wall-clock time since the run&apos;s first logged step</source>
-        <translation>스텝, 또는 실행의 첫 기록 스텝 이후 실제 경과 시간</translation>
-    </message>
-    <message>
-        <source> (smoothed)</source>
-        <translation> (평활화됨)</translation>
-    </message>
-    <message>
-        <source>wall time since the run&apos;s first logged step (h:mm:ss)</source>
-        <translation>실행의 첫 기록 스텝 이후 경과 시간 (h:mm:ss)</translation>
-    </message>
-    <message>
-        <source>step %1</source>
-        <translation>스텝 %1</translation>
-    </message>
-    <message>
-        <source>time %1:%2:%3</source>
-        <translation>시간 %1:%2:%3</translation>
+        <source>Inspector view: maps (one block and head), rollout, or grid (blocks × heads).</source>
+        <translation>검사기 보기: maps(블록과 헤드 하나), rollout(롤아웃) 또는 grid(블록 × 헤드).</translation>
     </message>
 </context>
 </TS>

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/attention_grid_view.h"
 #include "widgets/image_pane.h"
 #include "widgets/pane_grid.h"
 
@@ -111,8 +112,8 @@ QHBoxLayout* AttentionInspector::buildSourceRow() {
   return row1;
 }
 
-// Input size, block, head, query and overlay.
-QHBoxLayout* AttentionInspector::buildViewRow() {
+// Input size, block, head and query; then overlay, colours and the other views.
+QVBoxLayout* AttentionInspector::buildViewRow() {
   auto* row2 = new QHBoxLayout;
   row2->addWidget(caption(tr("Input:"), this));
   sizeCombo_ = new QComboBox(this);
@@ -147,32 +148,52 @@ QHBoxLayout* AttentionInspector::buildViewRow() {
   clsButton_ = new QPushButton(tr("Query = CLS"), this);
   clsButton_->setToolTip(tr("Use the class (first prefix) token as the query (C)"));
   row2->addWidget(clsButton_);
-  row2->addSpacing(8);
-  row2->addWidget(caption(tr("Overlay:"), this));
+  // The display: overlay, colour map and scale, and the views beyond one block and head.
+  auto* row3 = new QHBoxLayout;
+  row3->addWidget(caption(tr("Overlay:"), this));
   opacitySlider_ = new QSlider(Qt::Horizontal, this);
   opacitySlider_->setRange(0, 100);
   opacitySlider_->setValue(static_cast<int>(opacity_ * 100));
   opacitySlider_->setMaximumWidth(100);
   opacitySlider_->setMinimumWidth(50);
   opacitySlider_->setToolTip(tr("Opacity of the attention overlay on the image"));
-  row2->addWidget(opacitySlider_);
+  row3->addWidget(opacitySlider_);
   colormapCombo_ = new QComboBox(this);
   colormapCombo_->addItems(colormapNames());
   colormapCombo_->setToolTip(tr("Colour map (OpenCV)"));
-  row2->addWidget(colormapCombo_);
+  row3->addWidget(colormapCombo_);
   scaleCombo_ = new QComboBox(this);
   scaleCombo_->addItems(scaleModeNames());
   scaleCombo_->setToolTip(
       tr("How weights map to colours (S): one scale for the three maps, each map on its own "
          "0..max, log10 of the weights (from max / 10⁴ up), or a range you type"));
-  row2->addWidget(scaleCombo_);
+  row3->addWidget(scaleCombo_);
   rangeEdit_ = new QLineEdit(QStringLiteral("0..0.01"), this);
   rangeEdit_->setPlaceholderText(tr("min..max"));
   rangeEdit_->setToolTip(tr("The fixed colour range, minimum..maximum (Enter applies)"));
   rangeEdit_->setMaximumWidth(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 14);
   rangeEdit_->setVisible(false);
-  row2->addWidget(rangeEdit_);
-  return row2;
+  row3->addWidget(rangeEdit_);
+  row3->addStretch(1);
+  rolloutButton_ = new QPushButton(tr("Rollout"), this);
+  rolloutButton_->setCheckable(true);
+  rolloutButton_->setToolTip(
+      tr("Show the query's attention rollout through all blocks (heads averaged, half residual "
+         "per block) of each path instead of one block and head (R)"));
+  row3->addWidget(rolloutButton_);
+  gridButton_ = new QPushButton(tr("Blocks × heads…"), this);
+  gridButton_->setToolTip(
+      tr("Every block and head's map of this query, side by side; click one to select it (G)"));
+  row3->addWidget(gridButton_);
+  exportButton_ = new QPushButton(tr("Export figure…"), this);
+  exportButton_->setToolTip(
+      tr("Save the four panes, their colour scales and a caption as a PNG or PDF figure"));
+  exportButton_->setEnabled(false);
+  row3->addWidget(exportButton_);
+  auto* rows = new QVBoxLayout;
+  rows->addLayout(row2);
+  rows->addLayout(row3);
+  return rows;
 }
 
 // The image, the two attention maps and their difference, with the colour bar.
@@ -216,11 +237,6 @@ QVBoxLayout* AttentionInspector::buildStatusColumn() {
   cancelButton_ = new QPushButton(tr("Cancel"), this);
   cancelButton_->setVisible(false);
   statusRow->addWidget(cancelButton_);
-  exportButton_ = new QPushButton(tr("Export figure…"), this);
-  exportButton_->setToolTip(
-      tr("Save the four panes, their colour scales and a caption as a PNG or PDF figure"));
-  exportButton_->setEnabled(false);
-  statusRow->addWidget(exportButton_);
   info->addLayout(statusRow);
   info->addStretch(1);
   return info;
@@ -280,6 +296,7 @@ void AttentionInspector::connectControls() {
   });
   connect(colormapCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
     colormap_ = static_cast<Colormap>(std::max(0, i));
+    if (gridView_) gridView_->setColormap(colormap_);
     redraw();
   });
   connect(scaleCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -296,6 +313,8 @@ void AttentionInspector::connectControls() {
   });
   connect(rangeEdit_, &QLineEdit::editingFinished, this, &AttentionInspector::applyFixedRangeText);
   connect(cancelButton_, &QPushButton::clicked, this, &AttentionInspector::probeCancelRequested);
+  connect(rolloutButton_, &QPushButton::toggled, this, &AttentionInspector::setRollout);
+  connect(gridButton_, &QPushButton::clicked, this, &AttentionInspector::showBlockHeadGrid);
   connect(exportButton_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export the inspector's figure"), QStringLiteral("attention.png"),
@@ -577,6 +596,9 @@ void AttentionInspector::onProbeReady(const InspectorImage& image) {
           .arg(image.forwardSeconds, 0, 'f', 2)
           .arg(image.precision));
   rows_ = AttentionRows{};
+  rolloutSoft_.clear();
+  rolloutLin_.clear();
+  rolloutQuery_ = gridQuery_ = -1;
   requestRows();
 }
 
@@ -629,9 +651,11 @@ void AttentionInspector::setColormap(Colormap map) {
 
 void AttentionInspector::requestRows() {
   updateQueryLabel();
+  if (gridView_) gridView_->setCurrent(block_, head_);
   if (!haveProbe_ || query_ < 0) return;
   blockLabel_->setText(tr("%1 of %2").arg(block_).arg(image_.depth));
   emit rowsRequested(++lastRequest_, block_, head_, query_);
+  requestOverview();
 }
 
 void AttentionInspector::onRows(const AttentionRows& rows) {
@@ -683,14 +707,13 @@ void AttentionInspector::onRows(const AttentionRows& rows) {
 // The three maps' scales from the current rows and the scale mode.
 void AttentionInspector::updateScales() {
   const int n = image_.gridHeight * image_.gridWidth;
-  const int prefix = image_.prefixTokens;
-  if (!haveProbe_ || rows_.softmax.size() != prefix + n || rows_.linear.size() != prefix + n)
-    return;
+  const float *soft = nullptr, *lin = nullptr;
+  if (!shownRows(&soft, &lin)) return;
   double maxima[3] = {0.0, 0.0, 0.0};
-  for (int i = prefix; i < prefix + n; ++i) {
-    maxima[0] = std::max(maxima[0], double(rows_.softmax[i]));
-    maxima[1] = std::max(maxima[1], double(rows_.linear[i]));
-    maxima[2] = std::max(maxima[2], std::abs(double(rows_.linear[i]) - double(rows_.softmax[i])));
+  for (int i = 0; i < n; ++i) {
+    maxima[0] = std::max(maxima[0], double(soft[i]));
+    maxima[1] = std::max(maxima[1], double(lin[i]));
+    maxima[2] = std::max(maxima[2], std::abs(double(lin[i]) - double(soft[i])));
   }
   const double vmax = std::max(maxima[0], maxima[1]);
   scaleMax_ = vmax > 0.0 ? vmax : 1.0;
@@ -719,9 +742,8 @@ void AttentionInspector::redraw() {
   panes_[ImagePaneIndex]->setImage(base_);
   panes_[ImagePaneIndex]->setHighlight(highlight);
   const int n = image_.gridHeight * image_.gridWidth;
-  if (rows_.softmax.size() == image_.prefixTokens + n) {
-    const float* soft = rows_.softmax.constData() + image_.prefixTokens;
-    const float* lin = rows_.linear.constData() + image_.prefixTokens;
+  const float *soft = nullptr, *lin = nullptr;
+  if (shownRows(&soft, &lin)) {
     std::vector<float> diff(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) diff[static_cast<size_t>(i)] = std::abs(lin[i] - soft[i]);
     const float* maps[3] = {soft, lin, diff.data()};
@@ -805,6 +827,12 @@ void AttentionInspector::keyPressEvent(QKeyEvent* event) {
       return;
     case Qt::Key_C:
       if (haveProbe_ && image_.prefixTokens > 0) setQuery(0);
+      return;
+    case Qt::Key_R:
+      setRollout(!rollout_);
+      return;
+    case Qt::Key_G:
+      showBlockHeadGrid();
       return;
     case Qt::Key_S:
       setScaleMode(static_cast<ScaleMode>((static_cast<int>(scaleMode_) + (shift ? 3 : 1)) % 4));

@@ -17,6 +17,7 @@
 #include "widgets/run_types.h"
 
 class QComboBox;
+class QDialog;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -31,6 +32,7 @@ class QVBoxLayout;
 namespace adala::widgets {
 
 class ImagePane;
+class AttentionGridView;
 
 class AttentionInspector : public QWidget {
   Q_OBJECT
@@ -64,6 +66,17 @@ class AttentionInspector : public QWidget {
   void setQueryPatch(int row, int col);
   void setOpacity(double opacity);  // overlay opacity in [0, 1]
   void setColormap(Colormap map);
+  // Rollout view (R): the three maps show the query's attention rollout through all blocks
+  // (head-averaged, 0.5 A + 0.5 I per block) of each path instead of one block / head's row.
+  void setRollout(bool on);
+  bool rolloutShown() const { return rollout_; }
+  // The rollout rows of the current query (empty until computed).
+  const QVector<float>& rolloutSoftmax() const { return rolloutSoft_; }
+  const QVector<float>& rolloutLinear() const { return rolloutLin_; }
+  // The blocks x heads overview (G): a window of small maps; a click picks block and head.
+  void showBlockHeadGrid();
+  AttentionGridView* gridView() const { return gridView_; }
+  QDialog* gridDialog() const { return gridDialog_; }
   // How weights map to colours (S cycles through the modes).
   void setScaleMode(ScaleMode mode);
   ScaleMode scaleMode() const { return scaleMode_; }
@@ -100,11 +113,16 @@ class AttentionInspector : public QWidget {
   void onProbeReady(const adala::widgets::InspectorImage& image);
   void onProbeFailed(const QString& message);
   void onRows(const adala::widgets::AttentionRows& rows);
+  void onOverview(const adala::widgets::AttentionOverview& overview);
 
  signals:
   void probeRequested(const adala::widgets::ProbeRequest& request);
   void probeCancelRequested();
   void rowsRequested(quint64 requestId, int block, int head, int query);
+  // Every block x head's rows of the query (grid) and / or its rollout (rollout).
+  void overviewRequested(quint64 requestId, int query, bool grid, bool rollout);
+  // After a new overview (grid and / or rollout) has arrived.
+  void overviewUpdated();
   void openCheckpointRequested();
   void openImageRequested();
   // The user asked to pick a dataset: a folder (true) or a list / config file (false).
@@ -118,7 +136,7 @@ class AttentionInspector : public QWidget {
 
  private:
   QHBoxLayout* buildSourceRow();
-  QHBoxLayout* buildViewRow();
+  QVBoxLayout* buildViewRow();
   QHBoxLayout* buildPanesRow();
   QVBoxLayout* buildStatusColumn();
   QTableWidget* buildHeadTable();
@@ -132,6 +150,11 @@ class AttentionInspector : public QWidget {
   void moveQuery(int dRow, int dCol);
   void updateDatasetButton();
   void updateScales();
+  void requestOverview();
+  void updatePaneTitles();
+  void updateGridView();
+  // The rows the three maps show (rollout or block / head), null when not there yet.
+  bool shownRows(const float** softmax, const float** linear) const;
   void applyFixedRangeText();
 
   QComboBox* checkpointCombo_ = nullptr;
@@ -156,6 +179,11 @@ class AttentionInspector : public QWidget {
   QProgressBar* progress_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QPushButton* exportButton_ = nullptr;
+  QPushButton* rolloutButton_ = nullptr;
+  QPushButton* gridButton_ = nullptr;
+  QDialog* gridDialog_ = nullptr;
+  AttentionGridView* gridView_ = nullptr;
+  QComboBox* gridPathCombo_ = nullptr;
   QTableWidget* headTable_ = nullptr;
   ImagePane* panes_[4] = {};
   QTimer* probeTimer_ = nullptr;
@@ -171,6 +199,12 @@ class AttentionInspector : public QWidget {
   AttentionRows rows_;
   quint64 lastRequest_ = 0;
   double scaleMax_ = 0.0;
+  bool rollout_ = false;
+  QVector<float> rolloutSoft_, rolloutLin_;
+  int rolloutQuery_ = -1;  // the query the rollout rows belong to
+  int gridQuery_ = -1;     // the query the grid maps belong to
+  quint64 lastOverview_ = 0;
+  AttentionOverview grid_;
   ScaleMode scaleMode_ = ScaleMode::Shared;
   double fixedMin_ = 0.0, fixedMax_ = 0.01;
   PaneScale scales_[3];  // softmax, linear, difference

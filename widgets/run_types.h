@@ -111,6 +111,15 @@ struct AttentionRows {
   QVector<double> headKl, headMse;  // every head of the block, same query
 };
 
+// One query's rows in every block x head (the overview grid) and / or its attention rollout
+// through all blocks, of both paths; what was not asked for is empty.
+struct AttentionOverview {
+  quint64 requestId = 0;
+  int query = 0, blocks = 0, heads = 0;
+  QVector<QVector<float>> softmax, linear;       // [block * heads + head], N each
+  QVector<float> rolloutSoftmax, rolloutLinear;  // N each
+};
+
 }  // namespace adala::widgets
 
 Q_DECLARE_METATYPE(adala::widgets::StepUpdate)
@@ -123,3 +132,4 @@ Q_DECLARE_METATYPE(adala::widgets::StartRequest)
 Q_DECLARE_METATYPE(adala::widgets::ProbeRequest)
 Q_DECLARE_METATYPE(adala::widgets::InspectorImage)
 Q_DECLARE_METATYPE(adala::widgets::AttentionRows)
+Q_DECLARE_METATYPE(adala::widgets::AttentionOverview)

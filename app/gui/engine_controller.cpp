@@ -36,6 +36,7 @@ void registerMetaTypes() {
   qRegisterMetaType<StartRequest>();
   qRegisterMetaType<ProbeRequest>();
   qRegisterMetaType<InspectorImage>();
+  qRegisterMetaType<AttentionOverview>();
   qRegisterMetaType<AttentionRows>();
   qRegisterMetaType<FeatureRequest>();
   qRegisterMetaType<FeatureMaps>();
@@ -85,6 +86,7 @@ EngineController::EngineController(const QString& dbPath, QObject* parent) : QOb
   connect(inspection_, &InspectionWorker::ready, this, &EngineController::probeReady);
   connect(inspection_, &InspectionWorker::failed, this, &EngineController::probeFailed);
   connect(inspection_, &InspectionWorker::rowsReady, this, &EngineController::rowsReady);
+  connect(inspection_, &InspectionWorker::overviewReady, this, &EngineController::overviewReady);
 
   process_ = new RunProcess(this);
   connect(process_, &RunProcess::jobStarted, this, &EngineController::jobStarted);
@@ -280,6 +282,17 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
   InspectionWorker* worker = inspection_;
   QMetaObject::invokeMethod(
       inspection_, [worker, requestId, block, head, query] { worker->rows(requestId, block, head, query); },
+      Qt::QueuedConnection);
+}
+
+void EngineController::requestOverview(quint64 requestId, int query, bool grid, bool rollout) {
+  inspection_->latestOverview = requestId;
+  InspectionWorker* worker = inspection_;
+  QMetaObject::invokeMethod(
+      inspection_,
+      [worker, requestId, query, grid, rollout] {
+        worker->overview(requestId, query, grid, rollout);
+      },
       Qt::QueuedConnection);
 }
 

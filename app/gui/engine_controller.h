@@ -64,6 +64,7 @@ class EngineController : public QObject {
   void requestProbe(const adala::widgets::ProbeRequest& request);
   void cancelProbe();
   void requestRows(quint64 requestId, int block, int head, int query);
+  void requestOverview(quint64 requestId, int query, bool grid, bool rollout);
 
   // The Features tab (its own thread): the newest map request wins; one sweep at a time.
   void requestFeatureMaps(const adala::widgets::FeatureRequest& request);
@@ -92,6 +93,7 @@ class EngineController : public QObject {
   void probeReady(const adala::widgets::InspectorImage& image);
   void probeFailed(const QString& message);
   void rowsReady(const adala::widgets::AttentionRows& rows);
+  void overviewReady(const adala::widgets::AttentionOverview& overview);
 
   void featureMapsReady(const adala::widgets::FeatureMaps& maps);
   void featureMapsFailed(const QString& message);

@@ -260,4 +260,36 @@ void InspectionWorker::rows(quint64 requestId, int block, int head, int query) {
   }
 }
 
+void InspectionWorker::overview(quint64 requestId, int query, bool grid, bool rollout) {
+  if (requestId != latestOverview.load()) return;
+  auto probe = state_->probe;
+  if (!probe) return;
+  try {
+    AttentionOverview out;
+    out.requestId = requestId;
+    out.query = query;
+    out.blocks = static_cast<int>(probe->depth());
+    out.heads = static_cast<int>(probe->num_heads());
+    if (grid) {
+      for (int b = 0; b < out.blocks; ++b)
+        for (const auto& pair : probe->all_heads(b, query, true)) {
+          out.softmax.push_back(QVector<float>(pair.softmax.begin(), pair.softmax.end()));
+          out.linear.push_back(QVector<float>(pair.linear.begin(), pair.linear.end()));
+        }
+    }
+    if (rollout) {
+      const auto current = [this, requestId](double) { return latestOverview.load() == requestId; };
+      const auto soft = probe->rollout(query, false, current);
+      const auto lin = probe->rollout(query, true, current);
+      out.rolloutSoftmax = QVector<float>(soft.begin(), soft.end());
+      out.rolloutLinear = QVector<float>(lin.begin(), lin.end());
+    }
+    emit overviewReady(out);
+  } catch (const ProbeCancelled&) {
+    // superseded by a newer request
+  } catch (const std::exception& e) {
+    emit failed(tr("Cannot compute the overview: %1").arg(QString::fromUtf8(e.what())));
+  }
+}
+
 }  // namespace adala::gui

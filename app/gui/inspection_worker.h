@@ -21,16 +21,21 @@ class InspectionWorker : public QObject {
   // Called from any thread: mark what the newest request is before queuing it.
   std::atomic<quint64> latestLoad{0};
   std::atomic<quint64> latestRows{0};
+  std::atomic<quint64> latestOverview{0};
 
   // On the inspection thread.
   void load(quint64 generation, const adala::widgets::ProbeRequest& request);
   void rows(quint64 requestId, int block, int head, int query);
+  // Every block x head's rows of the query (grid) and / or its rollout (O(N^2 d) per softmax
+  // block: stops when a newer overview request arrives).
+  void overview(quint64 requestId, int query, bool grid, bool rollout);
 
  signals:
   void progress(double fraction);
   void ready(const adala::widgets::InspectorImage& image);
   void failed(const QString& message);
   void rowsReady(const adala::widgets::AttentionRows& rows);
+  void overviewReady(const adala::widgets::AttentionOverview& overview);
 
  private:
   struct State;

@@ -190,6 +190,18 @@ int main(int argc, char** argv) {
        {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &dataset, &inspectPrecision, &inputSize, &block, &head,
         &query, &tab, &scalingCsv, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
+  const QCommandLineOption colourScale(
+      {QStringLiteral("scale")},
+      QApplication::translate(
+          "main", "Inspector colour scale: shared, per-pane, log, or a range min..max."),
+      QStringLiteral("scale"));
+  const QCommandLineOption inspectorView(
+      {QStringLiteral("inspector-view")},
+      QApplication::translate(
+          "main", "Inspector view: maps (one block and head), rollout, or grid (blocks × heads)."),
+      QStringLiteral("view"));
+  cli.addOption(colourScale);
+  cli.addOption(inspectorView);
   const QCommandLineOption openSegmentation(
       {QStringLiteral("open-segmentation")},
       QApplication::translate(
@@ -296,6 +308,28 @@ int main(int argc, char** argv) {
     window.compareRuns(ids);
   }
   auto* inspector = window.inspector();
+  if (cli.isSet(colourScale)) {
+    using adala::widgets::ScaleMode;
+    const QString v = cli.value(colourScale);
+    if (v == QLatin1String("shared")) {
+      inspector->setScaleMode(ScaleMode::Shared);
+    } else if (v == QLatin1String("per-pane")) {
+      inspector->setScaleMode(ScaleMode::PerPane);
+    } else if (v == QLatin1String("log")) {
+      inspector->setScaleMode(ScaleMode::Log);
+    } else if (const QString error = inspector->setFixedRange(v); !error.isEmpty()) {
+      std::fprintf(stderr, "adala-workbench: --scale %s: shared, per-pane, log or min..max (%s)\n",
+                   qPrintable(v), qPrintable(error));
+      return 2;
+    }
+  }
+  const QString view = cli.value(inspectorView);
+  if (!view.isEmpty() && view != QLatin1String("maps") && view != QLatin1String("rollout") &&
+      view != QLatin1String("grid")) {
+    std::fprintf(stderr, "adala-workbench: --inspector-view %s: maps, rollout or grid\n",
+                 qPrintable(view));
+    return 2;
+  }
   if (cli.isSet(inspect) || cli.isSet(image) || cli.isSet(item) || cli.isSet(dataset)) {
     if (cli.isSet(inputSize)) inspector->setInputSize(cli.value(inputSize).toInt());
     if (cli.isSet(inspectPrecision)) {
@@ -331,6 +365,8 @@ int main(int argc, char** argv) {
         const auto rc = cli.value(query).split(QLatin1Char(','));
         if (rc.size() == 2) inspector->setQueryPatch(rc[0].toInt(), rc[1].toInt());
       }
+      if (view == QLatin1String("rollout")) inspector->setRollout(true);
+      if (view == QLatin1String("grid")) inspector->showBlockHeadGrid();
       inspector->setFocus();
     });
   }

@@ -362,6 +362,8 @@ void MainWindow::connectController() {
   connect(inspector_, &AttentionInspector::probeRequested, c, &EngineController::requestProbe);
   connect(inspector_, &AttentionInspector::probeCancelRequested, c, &EngineController::cancelProbe);
   connect(inspector_, &AttentionInspector::rowsRequested, c, &EngineController::requestRows);
+  connect(inspector_, &AttentionInspector::overviewRequested, c,
+          &EngineController::requestOverview);
   connect(inspector_, &AttentionInspector::openCheckpointRequested, this, &MainWindow::openCheckpointDialog);
   connect(inspector_, &AttentionInspector::openImageRequested, this, &MainWindow::openImageDialog);
   connect(inspector_, &AttentionInspector::openDatasetRequested, this, [this](bool folder) {
@@ -375,6 +377,7 @@ void MainWindow::connectController() {
   connect(c, &EngineController::probeReady, inspector_, &AttentionInspector::onProbeReady);
   connect(c, &EngineController::probeFailed, inspector_, &AttentionInspector::onProbeFailed);
   connect(c, &EngineController::rowsReady, inspector_, &AttentionInspector::onRows);
+  connect(c, &EngineController::overviewReady, inspector_, &AttentionInspector::onOverview);
 
   connect(features_, &FeatureView::mapsRequested, c, &EngineController::requestFeatureMaps);
   connect(features_, &FeatureView::sweepRequested, c, &EngineController::requestResolutionSweep);
@@ -670,6 +673,8 @@ void MainWindow::showShortcuts() {
           QStringLiteral("<table>") +
           tr("<tr><td>S / Shift+S</td><td>inspector's colour scale: shared, per pane, log, fixed "
              "range</td></tr>") +
+          tr("<tr><td>R / G</td><td>inspector: attention rollout / blocks × heads "
+             "overview</td></tr>") +
           tr("<tr><td>Ctrl+0</td><td>run summary (or the compare table)</td></tr>") +
           tr("<tr><td>Ctrl+9</td><td>every stage's loss and learning rate</td></tr>") +
           tr("<tr><td>Ctrl+7</td><td>numerical health heatmap</td></tr>") +

@@ -7,6 +7,7 @@
 
 #include <QtTest/QtTest>
 
+#include <QDialog>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSlider>
@@ -23,6 +24,7 @@
 #include "engine/core/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "tests/gui/gui_test_support.h"
+#include "widgets/attention_grid_view.h"
 #include "widgets/attention_inspector.h"
 #include "widgets/colour_scale.h"
 #include "widgets/figure_export.h"
@@ -509,6 +511,74 @@ class TestGuiInspector : public QObject {
     QVERIFY(f.size() > 10000);
     QVERIFY(!inspector_->exportFigure(dir_ + "/no-such-dir/figure.png").isEmpty());
     inspector_->setScaleMode(ScaleMode::Shared);
+  }
+
+  // The blocks x heads window shows blocks * heads maps, each the engine's row on its own
+  // scale; a click selects that block and head. Rollout shows the engine's rollout rows.
+  void blocks_heads_grid_and_rollout() {
+    const std::string path = makeCheckpoint(dir_, "grid.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    QSignalSpy overview(inspector_, &AttentionInspector::overviewUpdated);
+    inspector_->setInputSize(0);
+    inspector_->setDataset(QString());
+    inspector_->setDatasetItem(2);
+    inspector_->addCheckpoint("grid", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    inspector_->setOpacity(1.0);
+    auto model = load_model(path, torch::kCPU);
+    auto test = load_fashion_mnist(default_fashion_mnist_root(), "test", 3);
+    AttentionProbe probe(model, test.images[2].unsqueeze(0));
+    const int q = inspector_->query();
+
+    inspector_->showBlockHeadGrid();
+    QVERIFY(overview.wait(10000));
+    auto* grid = inspector_->gridView();
+    QCOMPARE(grid->blocks(), 2);
+    QCOMPARE(grid->heads(), 2);
+    QCOMPARE(grid->cellCount(), 4);
+    for (int b = 0; b < 2; ++b)
+      for (int h = 0; h < 2; ++h) {
+        const auto row = probe.rows(b, h, q).softmax;
+        const double top = *std::max_element(row.begin() + 1, row.end());
+        const QImage cell = grid->cellImage(b, h);
+        QCOMPARE(cell.size(), QSize(7, 7));
+        for (int r = 0; r < 7; ++r)
+          for (int c = 0; c < 7; ++c)
+            QVERIFY(close(cell.pixelColor(c, r), expectedColour(row[size_t(1 + r * 7 + c)], top)));
+      }
+    for (auto [b, h] : {std::pair{1, 1}, std::pair{0, 1}, std::pair{1, 0}}) {
+      maps.clear();
+      QTest::mouseClick(grid, Qt::LeftButton, {}, grid->cellRect(b, h).center());
+      QVERIFY(maps.wait(10000));
+      QCOMPARE(inspector_->block(), b);
+      QCOMPARE(inspector_->head(), h);
+      checkMapsAgainstEngine(probe);
+    }
+    inspector_->gridDialog()->close();
+
+    overview.clear();
+    QTest::keyClick(inspector_, Qt::Key_R);
+    QVERIFY(inspector_->rolloutShown());
+    QVERIFY(overview.wait(20000));
+    const auto soft = probe.rollout(q, false), lin = probe.rollout(q, true);
+    QCOMPARE(inspector_->rolloutSoftmax().size(), qsizetype(soft.size()));
+    double vmax = 0.0;
+    for (size_t i = 0; i < soft.size(); ++i) {
+      QVERIFY(std::abs(inspector_->rolloutSoftmax()[qsizetype(i)] - soft[i]) < 1e-6);
+      QVERIFY(std::abs(inspector_->rolloutLinear()[qsizetype(i)] - lin[i]) < 1e-6);
+      if (i >= 1) vmax = std::max({vmax, double(soft[i]), double(lin[i])});
+    }
+    QVERIFY(std::abs(inspector_->paneScale(AttentionInspector::SoftmaxPane).vmax - vmax) < 1e-6);
+    const QImage pane = inspector_->paneImage(AttentionInspector::LinearPane);
+    for (int r = 0; r < 7; ++r)
+      for (int c = 0; c < 7; ++c)
+        QVERIFY(close(pane.pixelColor(inspector_->cellRect(r, c).center()),
+                      expectedColour(lin[size_t(1 + r * 7 + c)], vmax)));
+    QVERIFY(inspector_->pane(AttentionInspector::SoftmaxPane)->title().contains("rollout"));
+    inspector_->setRollout(false);
+    QVERIFY(!inspector_->pane(AttentionInspector::SoftmaxPane)->title().contains("rollout"));
   }
 
   void large_image_stays_interactive() {
