@@ -218,6 +218,8 @@ QVBoxLayout* AttentionInspector::buildStatusColumn() {
   auto* info = new QVBoxLayout;
   queryLabel_ = new QLabel(this);
   queryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  queryLabel_->setWordWrap(
+      true);  // a 1024 x 1024 input's five-digit tokens must not widen the window
   statsLabel_ = new QLabel(this);
   statsLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   statsLabel_->setWordWrap(true);
