@@ -3473,6 +3473,18 @@ value %3%4</source>
         <source>%1 to %2</source>
         <translation>%1 ~ %2</translation>
     </message>
+    <message>
+        <source>waiting for the first point…</source>
+        <translation>첫 측정점을 기다리는 중…</translation>
+    </message>
+    <message>
+        <source>Benchmark running: each point is drawn as soon as it is measured.</source>
+        <translation>벤치마크 실행 중: 각 측정점은 측정되는 즉시 그려집니다.</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The benchmark is running: a resolution&apos;s points appear once all its rounds are measured.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;벤치마크 실행 중: 각 해상도의 측정점은 모든 라운드가 측정되면 나타납니다.&lt;/p&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::SegmentationResults</name>

@@ -394,6 +394,21 @@ struct ValueSpan {
 
 namespace {
 
+// The legend below the axes while it has entries. An empty one (no points yet: a benchmark
+// starting) is taken out of the layout: its maximum width, a few pixels, would cap the width
+// of its layout column and with it the axes' (the plots collapsed to strips).
+void placeLegend(QCustomPlot* plot) {
+  QCPLayoutGrid* layout = plot->plotLayout();
+  const bool placed = layout->rowCount() > 2 && layout->element(2, 0) == plot->legend;
+  if (plot->legend->itemCount() == 0 && placed) {
+    layout->take(plot->legend);
+    layout->simplify();
+  } else if (plot->legend->itemCount() > 0 && !placed) {
+    layout->addElement(2, 0, plot->legend);
+    layout->setRowStretchFactor(2, 0.001);
+  }
+}
+
 void setRanges(QCustomPlot* plot, const QVector<double>& xExtent, const ValueSpan& values) {
   if (!xExtent.isEmpty()) {
     plot->xAxis->setRange(xExtent.first() / 1.25, xExtent.last() * 1.25);
@@ -445,6 +460,7 @@ void ScalingView::rebuild() {
     if (metric == ScalingMetric::Gflops) addAttentionOnlyCurves(modes, values);
     if (paper && metric != ScalingMetric::Latency) addPaperPoints(metric, small, values);
     addCrossoverNote(metric, small);
+    placeLegend(plot);
     setRanges(plot, axis.extent, values);
     plot->replot(QCustomPlot::rpQueuedReplot);
   }
@@ -602,8 +618,10 @@ void ScalingView::addCrossoverNote(ScalingMetric metric, const QFont& labelFont)
   note->setColor(text);
   note->setBrush(QBrush(palette().color(QPalette::Base)));
   note->setPadding(QMargins(4, 2, 4, 2));
-  note->setText(samples_.isEmpty() ? tr("no data: run a benchmark or open a CSV")
-                                   : crossoverLabel(metric));
+  note->setText(samples_.isEmpty()
+                    ? (planned_.isEmpty() ? tr("no data: run a benchmark or open a CSV")
+                                          : tr("waiting for the first point…"))
+                    : crossoverLabel(metric));
   if (c.outcome == Crossover::Outcome::Crossed) {
     auto* line = new QCPItemStraightLine(plot);
     line->point1->setCoords(c.resolution, 1);
@@ -626,7 +644,9 @@ void ScalingView::updateSourceLine() {
   for (const auto& s : samples_)
     if (!s.preset.isEmpty()) preset = s.preset;
   sourceLabel_->setText(samples_.isEmpty()
-                            ? tr("No benchmark loaded.")
+                            ? (planned_.isEmpty() ? tr("No benchmark loaded.")
+                                                  : tr("Benchmark running: each point is drawn "
+                                                       "as soon as it is measured."))
                             : tr("%1 · %2 points · %3")
                                   .arg(preset.isEmpty() ? tr("unknown model") : preset)
                                   .arg(samples_.size())
@@ -636,6 +656,10 @@ void ScalingView::updateSourceLine() {
 }
 
 QString ScalingView::summaryHtml() const {
+  if (samples_.isEmpty() && !planned_.isEmpty())
+    return tr(
+        "<p>The benchmark is running: a resolution's points appear once all its rounds are "
+        "measured.</p>");
   if (samples_.isEmpty())
     return tr(
         "<p>Run <b>adala bench scaling</b> from the form, open an earlier benchmark run, or "

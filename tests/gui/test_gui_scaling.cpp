@@ -176,6 +176,22 @@ class TestGuiScaling : public QObject {
 
   QString dir_, csv_;
 
+  // Each plot's axis rectangle fills most of the plot's width and height.
+  static void checkPlotsNotCollapsed(ScalingView& view) {
+    for (int m = 0; m < adala::widgets::kScalingMetricCount; ++m) {
+      auto* plot = view.plot(ScalingMetric(m));
+      plot->replot();
+      const QRect r = plot->axisRect()->rect();
+      QVERIFY2(r.width() > plot->width() / 2 && r.height() > plot->height() / 3,
+               qPrintable(QString("plot %1: axes %2 x %3 in %4 x %5")
+                              .arg(m)
+                              .arg(r.width())
+                              .arg(r.height())
+                              .arg(plot->width())
+                              .arg(plot->height())));
+    }
+  }
+
   static void checkKnownCurves(ScalingView& view) {
     // GFLOPs: three solid curves, three dashed (attention + patch embed), the dashed legend
     // key, the paper's markers. Memory: three curves and the paper's. Latency: three curves.
@@ -266,10 +282,12 @@ class TestGuiScaling : public QObject {
     view.resize(1400, 900);
     view.show();
     QVERIFY(QTest::qWaitForWindowExposed(&view));
+    checkPlotsNotCollapsed(view);  // empty
     QString error;
     QVERIFY2(view.loadCsv(csv_, &error), qPrintable(error));
     QCOMPARE(view.samples().size(), 10);
     checkKnownCurves(view);
+    checkPlotsNotCollapsed(view);
     QVERIFY(!view.samples().last().ran);
     QCOMPARE(view.samples().last().note,
              QString("skipped: needs ~26.1 GB (\"8.0 GB\", available), sorry"));
@@ -783,8 +801,13 @@ class TestGuiScaling : public QObject {
     QSignalSpy done(panel.process(), &ScalingBenchProcess::succeeded);
     QTest::mouseClick(panel.form()->runButton(), Qt::LeftButton);
     ScalingView* view = panel.view();
-    // Before any point: the x axis already spans the planned resolutions.
+    // Before any point: the x axis already spans the planned resolutions, and the plots keep
+    // their size (an empty legend once capped their width to a strip).
     QCOMPARE(view->plannedResolutions(), (QVector<int>{224, 448, 896}));
+    QVERIFY(view->samples().isEmpty());
+    checkPlotsNotCollapsed(*view);
+    QVERIFY2(view->summaryText().contains(QLatin1String("benchmark is running")),
+             qPrintable(view->summaryText()));
     QTRY_VERIFY_WITH_TIMEOUT(view->curve(ScalingMetric::Latency, "linear") != nullptr, 20000);
     QVERIFY(panel.form()->running());
     QVERIFY(done.isEmpty());
