@@ -2001,8 +2001,8 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>모든 블록을 거친 어텐션 롤아웃을 계산하는 중…</translation>
     </message>
     <message>
-        <source>Attention rollout of token %1 through %2 blocks (heads averaged, 0.5 A + 0.5 I per block).</source>
-        <translation>토큰 %1의 어텐션 롤아웃, 블록 %2개 (헤드 평균, 블록마다 0.5 A + 0.5 I).</translation>
+        <source>Attention rollout of token %1 through %2 blocks (heads averaged, 0.5 A + 0.5 I per block); the query&apos;s own cell is left out of the colour scale.</source>
+        <translation>토큰 %1의 어텐션 롤아웃, 블록 %2개 (헤드 평균, 블록마다 0.5 A + 0.5 I). 쿼리 자신의 칸은 색 눈금에서 뺍니다.</translation>
     </message>
 </context>
 <context>

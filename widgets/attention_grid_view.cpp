@@ -42,6 +42,11 @@ void AttentionGridView::setCurrent(int block, int head) {
   update();
 }
 
+void AttentionGridView::setQueryCell(const QPoint& cell) {
+  query_ = cell;
+  update();
+}
+
 void AttentionGridView::setColormap(Colormap map) {
   map_ = map;
   rebuild();
@@ -106,7 +111,17 @@ void AttentionGridView::paintEvent(QPaintEvent*) {
                Qt::AlignRight | Qt::AlignVCenter, tr("block %1").arg(b));
     for (int h = 0; h < heads_; ++h) {
       const QImage& img = cellImage(b, h);
-      if (!img.isNull()) p.drawImage(cellRect(b, h), img);
+      const QRect r = cellRect(b, h);
+      // Smooth when shrinking, so a one-patch peak of a large grid still shows.
+      p.setRenderHint(QPainter::SmoothPixmapTransform, r.width() < img.width());
+      if (!img.isNull()) p.drawImage(r, img);
+      if (query_.x() >= 0 && gridW_ > 0) {
+        const QPointF c(r.left() + (query_.x() + 0.5) * r.width() / gridW_,
+                        r.top() + (query_.y() + 0.5) * r.height() / gridH_);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(Qt::white, 1.5));
+        p.drawEllipse(c, 4.0, 4.0);
+      }
     }
   }
   if (block_ >= 0 && block_ < blocks_ && head_ >= 0 && head_ < heads_) {

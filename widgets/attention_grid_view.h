@@ -20,6 +20,8 @@ class AttentionGridView : public QWidget {
                const QVector<QVector<float>>& maps);
   void clear();
   void setCurrent(int block, int head);
+  // The query's patch (x = column, y = row; negative: a prefix token), ringed in every map.
+  void setQueryCell(const QPoint& cell);
   void setColormap(Colormap map);
 
   int blocks() const { return blocks_; }
@@ -45,6 +47,7 @@ class AttentionGridView : public QWidget {
 
   int blocks_ = 0, heads_ = 0, gridH_ = 0, gridW_ = 0, prefix_ = 0;
   int block_ = -1, head_ = -1;
+  QPoint query_{-1, -1};
   Colormap map_ = Colormap::Viridis;
   QVector<QVector<float>> maps_;
   QVector<QImage> cells_;

@@ -686,17 +686,19 @@ void AttentionInspector::onRows(const AttentionRows& rows) {
   }
   headTable_->selectRow(rows_.head);
 
-  double clsSoft = 0.0, clsLin = 0.0;
+  double clsSoft = 0.0, clsLin = 0.0, rowMax = 0.0;
   for (int i = 0; i < prefix; ++i) {
     clsSoft += rows_.softmax[i];
     clsLin += rows_.linear[i];
   }
+  for (int i = prefix; i < prefix + n; ++i)
+    rowMax = std::max({rowMax, double(rows_.softmax[i]), double(rows_.linear[i])});
   QString stats = tr("block %1, head %2:  KL(softmax ‖ linear) = %3   ·   MSE = %4   ·   max %5")
                       .arg(rows_.block)
                       .arg(rows_.head)
                       .arg(rows_.kl, 0, 'g', 4)
                       .arg(rows_.mse, 0, 'g', 4)
-                      .arg(scaleMax_, 0, 'g', 3);
+                      .arg(rowMax, 0, 'g', 3);
   if (prefix > 0)
     stats += tr("   ·   mass on prefix tokens: softmax %1, linear %2")
                  .arg(clsSoft, 0, 'f', 3)
@@ -712,7 +714,11 @@ void AttentionInspector::updateScales() {
   const float *soft = nullptr, *lin = nullptr;
   if (!shownRows(&soft, &lin)) return;
   double maxima[3] = {0.0, 0.0, 0.0};
+  // A rollout keeps at least 0.5^depth on the query itself (the residual halves): that one
+  // cell is left out of the scale (it shows as the top colour) so the rest of the map reads.
+  const int self = rollout_ ? query_ - image_.prefixTokens : -1;
   for (int i = 0; i < n; ++i) {
+    if (i == self) continue;
     maxima[0] = std::max(maxima[0], double(soft[i]));
     maxima[1] = std::max(maxima[1], double(lin[i]));
     maxima[2] = std::max(maxima[2], std::abs(double(lin[i]) - double(soft[i])));

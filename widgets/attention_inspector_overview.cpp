@@ -105,7 +105,8 @@ void AttentionInspector::onOverview(const AttentionOverview& overview) {
     rolloutLin_ = overview.rolloutLinear;
     rolloutQuery_ = overview.query;
     statusLabel_->setText(tr("Attention rollout of token %1 through %2 blocks (heads averaged, "
-                             "0.5 A + 0.5 I per block).")
+                             "0.5 A + 0.5 I per block); the query's own cell is left out of the "
+                             "colour scale.")
                               .arg(overview.query)
                               .arg(overview.blocks));
     if (rollout_) {
@@ -126,6 +127,9 @@ void AttentionInspector::updateGridView() {
   const bool linear = gridPathCombo_->currentIndex() == 1;
   gridView_->setMaps(grid_.blocks, grid_.heads, image_.gridHeight, image_.gridWidth,
                      image_.prefixTokens, linear ? grid_.linear : grid_.softmax);
+  const int p = query_ - image_.prefixTokens;
+  gridView_->setQueryCell(p >= 0 ? QPoint(p % image_.gridWidth, p / image_.gridWidth)
+                                 : QPoint(-1, -1));
   gridView_->setCurrent(block_, head_);
 }
 
