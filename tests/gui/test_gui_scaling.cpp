@@ -27,6 +27,7 @@
 #include "engine/store/run_store.h"
 #include "tests/gui/gui_test_support.h"
 #include "widgets/log_axis_ticker.h"
+#include "widgets/plot_hover.h"
 #include "widgets/run_browser.h"
 #include "widgets/scaling_data.h"
 #include "widgets/scaling_form.h"
@@ -749,6 +750,16 @@ class TestGuiScaling : public QObject {
     QVERIFY2(view.summaryText().contains(QLatin1String("0.5 to 5.8 during the points")),
              qPrintable(view.summaryText()));
     QVERIFY(view.summaryText().contains(QLatin1String("Error bars")));
+    // The hover tooltip on a point names its resolution and the load it was measured under
+    // (the highest of the resolution's points: softmax 5.8, linear 4 at 896 px).
+    QCustomPlot* latency = view.plot(ScalingMetric::Latency);
+    latency->replot();
+    auto* hover = latency->findChild<adala::widgets::PlotHover*>();
+    QVERIFY(hover);
+    const QCPGraph* linear = view.curve(ScalingMetric::Latency, "linear");
+    const QPointF at = linear->coordsToPixels(896, 60);
+    QVERIFY2(hover->textAt(at).contains(QLatin1String("896 px (load 5.8)")),
+             qPrintable(hover->textAt(at)));
 
     // The old CSV (no spread): the medians' crossover, said to be medians only.
     QVERIFY(view.loadCsv(csv_, &error));
