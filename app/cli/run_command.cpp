@@ -27,7 +27,8 @@ std::vector<int> parse_stages(const std::string& text) {
   std::vector<int> stages;
   for (const auto& part : split_list(text)) {
     if (part.size() != 1 || part[0] < '0' || part[0] > '3')
-      throw UsageError("--stages: \"" + part + "\" is not a stage (use numbers 0..3, e.g. 0,1,2,3)");
+      throw UsageError("--stages: \"" + part +
+                       "\" is not a stage (use numbers 0..3, e.g. 0,1,2,3)");
     const int stage = part[0] - '0';
     if (std::find(stages.begin(), stages.end(), stage) != stages.end())
       throw UsageError("--stages: stage " + part + " is listed twice");
@@ -101,6 +102,12 @@ static int run_stages(const Args& args, ProgressEvents* events) {
   bool allow_nonfinite = false;
   app.add_flag("--allow-nonfinite", allow_nonfinite,
                "load weights holding NaN or Inf with a warning instead of refusing them");
+  int64_t profile_steps = 0;
+  app.add_option("--profile-steps", profile_steps,
+                 "profile this many steps of each training stage (from its second step) and "
+                 "log where their time goes: phases and operators (also profile-<stage>.md in "
+                 "the run folder)")
+      ->check(CLI::Range(int64_t(0), int64_t(1000)));
   std::string progress = "bar";
   app.add_option("--progress", progress,
                  "bar: a progress bar on stderr; jsonl: also one JSON object per line on stderr "
@@ -108,13 +115,15 @@ static int run_stages(const Args& args, ProgressEvents* events) {
                  "rank 0 only, except an error)")
       ->check(CLI::IsMember({"bar", "jsonl"}));
   if (!parse_command_line(app, args)) return 0;
-  if (config_path.empty() && resume.empty()) throw UsageError("missing CONFIG.json (see adala run --help)");
+  if (config_path.empty() && resume.empty())
+    throw UsageError("missing CONFIG.json (see adala run --help)");
 #ifdef ADALA_HAVE_DIST
   DistEnvironment dist = dist_environment_from_process();
   if (!backend.empty()) dist.backend = backend;
   if (dist.backend == "nccl")
-    throw UsageError("--backend nccl: this build has no NCCL process group (Gloo only; Gloo "
-                     "also runs CUDA tensors, through the host)");
+    throw UsageError(
+        "--backend nccl: this build has no NCCL process group (Gloo only; Gloo "
+        "also runs CUDA tensors, through the host)");
   if (nproc > 1) {
     if (dist.distributed())
       throw UsageError("--nproc: this process is already rank " + std::to_string(dist.rank) +
@@ -141,6 +150,7 @@ static int run_stages(const Args& args, ProgressEvents* events) {
   if (runs_dir_option->count()) config.runs_dir = runs_dir;
   options.device = device;
   options.allow_nonfinite = allow_nonfinite;
+  options.profile_steps = profile_steps;
   // Started by --nproc, torchrun or Slurm: join the group (a world of one needs none).
 #ifdef ADALA_HAVE_DIST
   options.parallel = join_data_parallel(dist);

@@ -100,6 +100,8 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& i
   TrainingLoopSpec spec{stage_name(1), cfg, images.size(), seed,
                         ctx_.checkpoint_path(stage_name(1))};
   spec.parallel = ctx_.parallel.get();
+  spec.profile_steps = ctx_.profile_steps;
+  spec.profile_path = ctx_.profile_path(stage_name(1));
   const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
                                      std::string("stages.") + stage_name(1) + ".batch_size");
   TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);

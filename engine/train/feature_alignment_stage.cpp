@@ -1,3 +1,4 @@
+#include <ATen/record_function.h>
 #include <torch/autograd.h>
 #include <torch/nn/functional/loss.h>
 
@@ -11,13 +12,19 @@ StepOutput FeatureAlignmentStage::loss(VisionTransformer& teacher, VisionTransfo
   std::vector<torch::Tensor> target;
   torch::Tensor target_features;
   {
+    RECORD_USER_SCOPE("stage 2: teacher forward");
     torch::NoGradGuard no_grad;
     target = teacher->hidden_states(batch);
     target_features = teacher->norm->forward(target.back());
   }
-  auto states = student->hidden_states(batch);
+  std::vector<torch::Tensor> states;
   StepOutput out;
-  out.loss = torch::mse_loss(student->norm->forward(states.back()), target_features);
+  {
+    RECORD_USER_SCOPE("stage 2: student forward + loss");
+    states = student->hidden_states(batch);
+    out.loss = torch::mse_loss(student->norm->forward(states.back()), target_features);
+  }
+  RECORD_USER_SCOPE("stage 2: per-block MSE");
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> per_block;
   for (size_t b = 1; b < states.size(); ++b)
@@ -44,8 +51,11 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
   student->set_attention_mode(AttentionMode::Linear);
   student->train();
   const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
-  TrainingLoopSpec spec{stage_name(2), cfg, images.size(), seed, ctx_.checkpoint_path(stage_name(2))};
+  TrainingLoopSpec spec{stage_name(2), cfg, images.size(), seed,
+                        ctx_.checkpoint_path(stage_name(2))};
   spec.parallel = ctx_.parallel.get();
+  spec.profile_steps = ctx_.profile_steps;
+  spec.profile_path = ctx_.profile_path(stage_name(2));
   const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
                                      std::string("stages.") + stage_name(2) + ".batch_size");
   // "qkv": only the linear attention's q/k/v projections learn (the paper's "tuning only QKV").

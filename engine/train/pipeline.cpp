@@ -34,8 +34,12 @@ bool selected(const std::vector<int>& stages, int s) {
 
 class StageTimer {
  public:
-  StageTimer(PipelineResult& r, const std::string& stage) : r_(r), stage_(stage), t0_(std::chrono::steady_clock::now()) {}
-  ~StageTimer() { r_.stage_seconds[stage_] += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+  StageTimer(PipelineResult& r, const std::string& stage)
+      : r_(r), stage_(stage), t0_(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    r_.stage_seconds[stage_] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  }
 
  private:
   PipelineResult& r_;
@@ -80,7 +84,8 @@ PipelineData open_pipeline_data(ExperimentConfig& c, const std::vector<int>& sta
   };
   PipelineData data;
   data.train = open(c.data.train, "data.train");
-  data.eval = source_key(c.data.eval) == source_key(c.data.train) ? data.train : open(c.data.eval, "data.eval");
+  data.eval = source_key(c.data.eval) == source_key(c.data.train) ? data.train
+                                                                  : open(c.data.eval, "data.eval");
   data.eval.transform = c.data.eval.transform;
   data.alignment = source_key(c.data.alignment) == source_key(c.data.train)
                        ? data.train
@@ -89,7 +94,8 @@ PipelineData open_pipeline_data(ExperimentConfig& c, const std::vector<int>& sta
   if (c.num_classes_from_data && data.train.dataset->has_labels())
     c.model.num_classes = int64_t(data.train.dataset->class_names().size());
 
-  auto refuse_unlabelled = [&](const StageData& d, const std::string& field, const std::string& why) {
+  auto refuse_unlabelled = [&](const StageData& d, const std::string& field,
+                               const std::string& why) {
     if (!d.dataset->has_labels())
       throw ConfigError(field, d.dataset->describe() + ": no labels, which " + why + " needs");
     const int64_t classes = int64_t(d.dataset->class_names().size());
@@ -102,7 +108,8 @@ PipelineData open_pipeline_data(ExperimentConfig& c, const std::vector<int>& sta
     const int64_t batch = c.stage(stage).batch_size;
     if (d.size() < batch)
       throw ConfigError(field, d.dataset->describe() + ": fewer images than one batch of " +
-                                   std::to_string(batch) + " (stages." + stage_name(stage) + ".batch_size)");
+                                   std::to_string(batch) + " (stages." + stage_name(stage) +
+                                   ".batch_size)");
   };
   refuse_unlabelled(data.eval, "data.eval", "top-1 evaluation");
   for (int s : stages) {
@@ -147,7 +154,8 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
                             EventSink& sink, JobControl& control) {
   ExperimentConfig c = config;  // num_classes may come from the data
   for (int s : requested.stages)
-    if (s < 0 || s > 3) throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
+    if (s < 0 || s > 3)
+      throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
   // The method (config "method") runs the selected stages it has, except those the config
   // switches off ("enabled": false).
   PipelineOptions options = requested;
@@ -179,6 +187,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
 
   StageContext ctx{c, device, sink, control, result.run_dir};
   ctx.parallel = options.parallel;
+  ctx.profile_steps = options.profile_steps;
   const PipelineData data = open_pipeline_data(c, options.stages);
   const StageData& train = data.train;
   const StageData& test = data.eval;
@@ -284,7 +293,8 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
     StageTimer timer(result, stage_name(3));
     student->set_attention_mode(AttentionMode::Linear);
     if (!advance_to(3)) {
-      ctx.log("fine_tuning: student starts from " + std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
+      ctx.log("fine_tuning: student starts from " +
+              std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
       if (!head_fits(student)) {
         ctx.log("fine_tuning: the checkpoint's head has " +
                 std::to_string(student->config().num_classes) + " classes, the data " +

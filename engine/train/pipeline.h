@@ -27,6 +27,8 @@ struct PipelineOptions {
   // batch; rank 0 alone creates and writes the run folder (its path reaches the other ranks),
   // checkpoints and stage outputs, and the others read them from there when resuming.
   std::shared_ptr<DataParallel> parallel = nullptr;
+  // Steps of each training stage to profile and report (engine/train/step_profiler.h); 0: none.
+  int64_t profile_steps = 0;
 };
 
 struct PipelineResult {

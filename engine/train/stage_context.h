@@ -21,10 +21,17 @@ struct StageContext {
   std::string run_dir;  // checkpoints go to run_dir/checkpoints/<stage>.pt
   // Data parallelism over processes (engine/dist); null for one process.
   std::shared_ptr<DataParallel> parallel = nullptr;
+  // Steps of each training stage to profile (TrainingLoopSpec::profile_steps); 0: none.
+  int64_t profile_steps = 0;
   std::string checkpoint_path(const std::string& stage) const {
     return run_dir.empty() ? std::string() : run_dir + "/checkpoints/" + stage + ".pt";
   }
-  void log(const std::string& message) const { sink.on_event(LogEvent{LogEvent::Level::Info, message}); }
+  std::string profile_path(const std::string& stage) const {
+    return run_dir.empty() ? std::string() : run_dir + "/profile-" + stage + ".md";
+  }
+  void log(const std::string& message) const {
+    sink.on_event(LogEvent{LogEvent::Level::Info, message});
+  }
 };
 
 }  // namespace adala

@@ -8,15 +8,18 @@
 
 #include <torch/autograd.h>
 #include <torch/nn/utils/clip_grad.h>
+#include <ATen/record_function.h>
 
 #include <fmt/format.h>
 
 #include "engine/core/attention.h"
 #include "engine/core/fused_adamw.h"
 #include "engine/core/linear_eps_scope.h"
+#include "engine/core/text_file.h"
 #include "engine/train/data_parallel.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/stage_checkpoint.h"
+#include "engine/train/step_profiler.h"
 
 namespace adala {
 
@@ -151,6 +154,21 @@ void TrainingLoop::stop_on_nonfinite(const std::string& what, int64_t step,
   throw NonFiniteLossError(message);
 }
 
+void TrainingLoop::report_profile(const StepProfile& profile) {
+  const std::string table = format_step_profile(profile);
+  std::string where;
+  if (!spec_.profile_path.empty()) {
+    try {
+      write_text(spec_.profile_path, table);
+      where = " (also in " + spec_.profile_path + ")";
+    } catch (const std::exception& e) {
+      where = std::string(" (not written: ") + e.what() + ")";
+    }
+  }
+  sink_.on_event(
+      LogEvent{LogEvent::Level::Info, "profile of stage " + spec_.stage + where + ":\n" + table});
+}
+
 void TrainingLoop::report_health(StepMetrics& m, const std::vector<BlockHealth>& health,
                                  const std::map<int64_t, double>& grad_nonfinite) {
   int64_t blocks = 0;
@@ -235,6 +253,13 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
   double waited = 0.0, stepped = 0.0;  // since the previous report
   double reducing = 0.0;               // seconds in the gradient all-reduce, ditto
   int64_t reduced_steps = 0;
+  std::unique_ptr<StepProfiler> profiler;
+  if (spec_.profile_steps > 0 && start_step_ < total_steps_) {
+    // The session's first step warms caches and allocators up: from the second where there is one.
+    const int64_t first = start_step_ + (total_steps_ - start_step_ > 1 ? 1 : 0);
+    profiler = std::make_unique<StepProfiler>(spec_.stage, first,
+                                              std::min(spec_.profile_steps, total_steps_ - first));
+  }
   for (int64_t step = start_step_; step < total_steps_; ++step) {
     const auto before_pause = Clock::now();
     bool stop = control_.cancel_requested() || control_.wait_while_paused();
@@ -262,22 +287,30 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     // non-finite counts (which name the block when the loss goes bad) run every step.
     probe.clear();
     probe.set_normaliser_stats(report);
+    if (profiler) profiler->before_step(step);
     StepOutput out;
     {
+      RECORD_USER_SCOPE("step: forward + loss");
       const HealthProbe::Scope probing(&probe);
       const AutocastScope autocast(device_, precision_);
       out = step_fn(indices, step);
     }
     // The global batch's loss: the mean of the ranks' (equal) slices' means, so a non-finite
     // loss on any rank stops every rank at the same step.
-    double loss = out.loss.item<double>();
+    double loss = [&] {
+      RECORD_USER_SCOPE("step: loss to host");
+      return out.loss.item<double>();
+    }();
     if (parallel) loss = average_value(*parallel, loss);
     if (!std::isfinite(loss))
       stop_on_nonfinite("the loss is " + std::to_string(loss), step,
                         first_nonfinite_block(probe.values()), started);
     // Backward outside autocast (its ops follow the forward's types), in float32 from the loss.
-    auto loss32 = out.loss.to(torch::kFloat);
-    (scaler_ ? scaler_->scale(loss32) : loss32).backward();
+    {
+      RECORD_USER_SCOPE("step: backward");
+      auto loss32 = out.loss.to(torch::kFloat);
+      (scaler_ ? scaler_->scale(loss32) : loss32).backward();
+    }
     // The global batch's gradient: the mean of the ranks' (before unscaling, so that an
     // overflow on any rank is seen by all).
     if (parallel) {
@@ -288,7 +321,10 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       ++reduced_steps;
     }
     const bool found_inf = scaler_ && scaler_->unscale(params_);
-    const auto grad_nonfinite = gradient_health_.nonfinite_counts();
+    const auto grad_nonfinite = [&] {
+      RECORD_USER_SCOPE("step: gradient checks");
+      return gradient_health_.nonfinite_counts();
+    }();
     if (!scaler_)
       for (const auto& [block, count] : grad_nonfinite)
         if (count > 0)
@@ -308,6 +344,7 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
                       scaler_->scale_value(),
                       scaler_->scale_value() * scaler_->options().backoff_factor)});
     } else {
+      RECORD_USER_SCOPE("step: clip + optimiser");
       if (c.grad_clip > 0) torch::nn::utils::clip_grad_norm_(params_, c.grad_clip);
       optimizer_->step();
     }
@@ -318,6 +355,7 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     waited += out.data_wait_seconds;
     stepped += dt;
     if (report) {
+      RECORD_USER_SCOPE("step: metrics and events");
       StepMetrics m;
       m.stage = spec_.stage;
       m.step = done;
@@ -346,6 +384,10 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
       report_health(m, probe.values(), grad_nonfinite);
       waited = stepped = 0.0;
       sink_.on_event(m);
+    }
+    if (profiler && profiler->after_step(step)) {
+      report_profile(profiler->result());
+      profiler.reset();
     }
     if (c.checkpoint_every > 0 && done % c.checkpoint_every == 0 && done < total_steps_) save(done);
   }

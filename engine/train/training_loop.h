@@ -25,6 +25,7 @@
 namespace adala {
 
 class DataParallel;
+struct StepProfile;
 
 struct StepOutput {
   torch::Tensor loss;                 // scalar with a graph to the trained parameters
@@ -52,6 +53,11 @@ struct TrainingLoopSpec {
   // averages the loss, the gradients and the per-block MSE over the ranks, and only rank 0
   // writes checkpoints; the step function trains on this rank's slice of each batch.
   DataParallel* parallel = nullptr;
+  // Profile this many steps (from the second this session runs) with LibTorch's operator
+  // profiler and log where their time goes (engine/train/step_profiler.h); 0: off. With
+  // profile_path set, the table is also written there (Markdown).
+  int64_t profile_steps = 0;
+  std::string profile_path{};
 };
 
 // The loop's numerics: the step function's forward runs under autocast at the stage's
@@ -92,6 +98,7 @@ class TrainingLoop {
   [[noreturn]] void stop_on_nonfinite(const std::string& what, int64_t step,
                                       const NonFiniteLocation& where,
                                       std::chrono::steady_clock::time_point started);
+  void report_profile(const StepProfile& profile);
   void report_health(StepMetrics& m, const std::vector<BlockHealth>& health,
                      const std::map<int64_t, double>& grad_nonfinite);
 

@@ -5,10 +5,13 @@
 #include <QtTest/QtTest>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "engine/train/stage_catalog.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
+#include "engine/train/step_profiler.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/micro_config.h"
 
@@ -286,6 +289,79 @@ class TestStages : public QObject {
                         s->message.find("step 6") != std::string::npos;
     QVERIFY(failed_event);
     QCOMPARE(sink.steps("teacher").size(), size_t(5));
+  }
+
+  void step_profiler_counts_phases_and_operators() {
+    // Steps 0-4; the window is steps 1-3: four 64x64 products a step inside a named phase.
+    StepProfiler profiler("teacher", 1, 3);
+    auto a = torch::randn({64, 64});
+    bool done = false;
+    for (int64_t step = 0; step < 5; ++step) {
+      profiler.before_step(step);
+      {
+        RECORD_USER_SCOPE("stage 9: known work");
+        for (int i = 0; i < 4; ++i) a = torch::mm(a, a).tanh();
+      }
+      const bool ended = profiler.after_step(step);
+      QCOMPARE(ended, step == 3);
+      done |= ended;
+    }
+    QVERIFY(done);
+    const StepProfile& p = profiler.result();
+    QCOMPARE(p.first_step, int64_t(2));
+    QCOMPARE(p.steps, int64_t(3));
+    QCOMPARE(p.phases.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(p.phases[0].name), QString("stage 9: known work"));
+    QCOMPARE(p.phases[0].calls_per_step, 1.0);
+    double mm_calls = 0, tanh_calls = 0, self_sum = 0;
+    for (const auto& op : p.operators) {
+      if (op.name == "aten::mm") mm_calls = op.calls_per_step;
+      if (op.name == "aten::tanh") tanh_calls = op.calls_per_step;
+      QVERIFY2(op.ms_per_step >= 0, op.name.c_str());
+      self_sum += op.ms_per_step;
+    }
+    QCOMPARE(mm_calls, 4.0);
+    QCOMPARE(tanh_calls, 4.0);
+    // Self times add up to no more than the phase around them, which is within the wall time.
+    QVERIFY2(self_sum <= p.phases[0].ms_per_step * 1.0001 + 1e-6,
+             qPrintable(QString("%1 > %2").arg(self_sum).arg(p.phases[0].ms_per_step)));
+    QVERIFY(p.phases[0].ms_per_step <= p.wall_ms_per_step * 1.0001 + 1e-6);
+    const std::string table = format_step_profile(p);
+    QVERIFY2(table.find("| └ stage 9: known work |") != std::string::npos, table.c_str());
+    QVERIFY2(table.find("| aten::mm | 4 |") != std::string::npos, table.c_str());
+    QVERIFY_EXCEPTION_THROWN(StepProfiler("x", 0, 0), std::invalid_argument);
+  }
+
+  void training_loop_writes_the_profile_of_its_steps() {
+    const std::string dir = fresh_dir("profile");
+    std::filesystem::create_directories(dir);
+    StageConfig config = micro_config().teacher;
+    torch::nn::Linear model(3, 1);
+    TrainingLoopSpec spec{"teacher", config, 32, 1, ""};
+    spec.profile_steps = 2;
+    spec.profile_path = dir + "/profile-teacher.md";
+    RecordingSink sink;
+    JobControl control;
+    TrainingLoop loop(spec, *model, model->parameters(), sink, control);
+    const auto x = torch::rand({8, 3});
+    loop.run([&](const at::Tensor&, int64_t) {
+      StepOutput out;
+      out.loss = model->forward(x).pow(2).mean();
+      return out;
+    });
+    std::ifstream in(spec.profile_path);
+    QVERIFY2(in.good(), spec.profile_path.c_str());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string table = text.str();
+    for (const char* row : {"steps 2-3 (2 profiled)", "| step: forward + loss |",
+                            "| step: backward |", "| step: clip + optimiser |", "aten::addmm"})
+      QVERIFY2(table.find(row) != std::string::npos, (std::string(row) + " in\n" + table).c_str());
+    bool logged = false;
+    for (const auto& e : sink.events())
+      if (const auto* log = std::get_if<LogEvent>(&e))
+        logged |= log->message.find("profile of stage teacher (also in " + spec.profile_path) == 0;
+    QVERIFY(logged);
   }
 
   void teacher_learns_a_separable_task() {
