@@ -12,6 +12,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "engine/core/linear_training_kernel.h"
 #include "engine/core/device.h"
 #include "engine/core/memory_reuse.h"
 
@@ -87,6 +88,7 @@ const std::map<std::string, Command>& command_table() {
 struct CommonOptions {
   int threads = 0;  // 0 (not given): all cores
   bool force_threads = false;
+  std::string linear_kernel = "fused";
 };
 
 // More threads than this per core only slow a run down (and a typo like 99999 would take
@@ -100,6 +102,10 @@ void declare_common_options(CLI::App& app, CommonOptions& options) {
       ->check(adala::cli::positive_number());
   app.add_flag("--force-threads", options.force_threads,
                "allow --threads above " + std::to_string(kMaxThreadsPerCore) + " x the cores");
+  app.add_option("--linear-kernel", options.linear_kernel,
+                 "linear attention in training: fused (the fused autograd kernel) or batched "
+                 "(the formula under autograd, as before it; for comparisons)")
+      ->check(CLI::IsMember({"fused", "batched"}));
 }
 
 void check_common_options(const CommonOptions& options) {
@@ -163,6 +169,7 @@ int main(int argc, char** argv) {
   }
   try {
     adala::configure_threads(options.threads);
+    adala::set_linear_training_kernel(adala::parse_linear_training_kernel(options.linear_kernel));
     return it->second.run({line.begin() + 1, line.end()});
   } catch (const adala::cli::UsageError& e) {
     std::cerr << fmt::format("adala {}: {}\n", name, e.what());

@@ -8,6 +8,7 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
+#include "engine/core/linear_training_kernel.h"
 #include "engine/core/linear_attention_features.h"
 #include "engine/core/numerical_health.h"
 #include "engine/core/precision.h"
@@ -54,8 +55,12 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   torch::Tensor out;
   {
     const Fp32Region fp32;
-    out = needs_grad ? linear_attention_autograd(h.q, h.k, h.v, eps_)
-                     : linear_attention_blocked(h.q, h.k, h.v, eps_);
+    if (!needs_grad)
+      out = linear_attention_blocked(h.q, h.k, h.v, eps_);
+    else if (linear_training_kernel() == LinearTrainingKernel::Fused)
+      out = linear_attention_autograd(h.q, h.k, h.v, eps_);
+    else
+      out = linear_attention(h.q, h.k, h.v, eps_);
   }
   return project_output(merge_heads(out), h);
 }

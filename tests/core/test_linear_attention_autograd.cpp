@@ -3,12 +3,15 @@
 // allocates.
 #include <torch/torch.h>
 
+#include <set>
+
 #include <QtTest/QtTest>
 
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/attention.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
+#include "engine/core/linear_training_kernel.h"
 #include "engine/core/row_major_gemm.h"
 
 using namespace adala;
@@ -277,6 +280,47 @@ class TestLinearAttentionAutograd : public QObject {
                   // The padding beyond each row is left alone.
                   QVERIFY(torch::equal(c_store.narrow(1, n, pad), padding_before));
                 }
+  }
+
+  // --linear-kernel batched: the module trains through the batched formula (no fused node in
+  // its graph) with the same value and gradients; the switch is process-wide and reversible.
+  void the_batched_formula_can_be_selected_for_training() {
+    auto graph_names = [](const torch::Tensor& t) {
+      std::string names;
+      std::vector<torch::autograd::Node*> todo{t.grad_fn().get()};
+      std::set<torch::autograd::Node*> seen;
+      while (!todo.empty()) {
+        auto* node = todo.back();
+        todo.pop_back();
+        if (!node || !seen.insert(node).second) continue;
+        names += node->name() + ";";
+        for (const auto& edge : node->next_edges()) todo.push_back(edge.function.get());
+      }
+      return names;
+    };
+    LinearAttention attn(32, 4, true, 1e-6);
+    auto x = torch::randn({2, 17, 32});
+    QCOMPARE(linear_training_kernel(), LinearTrainingKernel::Fused);
+    auto fused_out = attn->forward(x);
+    const auto fused_grad = torch::autograd::grad({fused_out.sum()}, {attn->qkv->weight})[0];
+    set_linear_training_kernel(parse_linear_training_kernel("batched"));
+    auto batched_out = attn->forward(x);
+    const auto batched_grad = torch::autograd::grad({batched_out.sum()}, {attn->qkv->weight})[0];
+    set_linear_training_kernel(LinearTrainingKernel::Fused);
+    QVERIFY(graph_names(fused_out).find("LinearAttentionFunction") != std::string::npos);
+    QVERIFY2(graph_names(batched_out).find("LinearAttentionFunction") == std::string::npos,
+             graph_names(batched_out).c_str());
+    QVERIFY(rel_error(batched_out, fused_out) < 1e-5);
+    QVERIFY(rel_error(batched_grad, fused_grad) < 1e-5);
+    QCOMPARE(QString(linear_training_kernel_name(LinearTrainingKernel::Batched)),
+             QString("batched"));
+    try {
+      parse_linear_training_kernel("blocked");
+      QFAIL("no error");
+    } catch (const std::invalid_argument& e) {
+      QCOMPARE(QString(e.what()),
+               QString("linear training kernel \"blocked\": use fused (the default) or batched"));
+    }
   }
 
   void no_n_by_n_or_n_by_d_intermediates_at_16k_tokens() {
