@@ -10,6 +10,8 @@
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -591,6 +593,28 @@ class TestGuiScaling : public QObject {
     QVERIFY(std::abs(panel.view()->curve(ScalingMetric::Gflops, "linear")->data()->at(1)->value -
                      points[3].gflops) < 1e-6);
     QCOMPARE(panel.form()->earlierRunCount(), 1);
+
+    // The run's points in the database carry the spread and the load (in their extras), and
+    // the view drawn from the run has the same error bars as from the CSV.
+    for (const auto& p : points) {
+      const QJsonObject extra =
+          QJsonDocument::fromJson(QByteArray::fromStdString(p.extra_json)).object();
+      const double lo = extra.value("ms_per_img_min").toDouble(-1);
+      const double hi = extra.value("ms_per_img_max").toDouble(-1);
+      QVERIFY2(lo > 0 && lo <= p.ms_per_img && p.ms_per_img <= hi, p.extra_json.c_str());
+      QVERIFY2(extra.value("load_1m").toDouble(-1) >= 0, p.extra_json.c_str());
+    }
+    const auto fromCsv = panel.view()->samples();
+    QVERIFY(panel.openRun(run));
+    const auto fromRun = panel.view()->samples();
+    QCOMPARE(fromRun.size(), fromCsv.size());
+    for (int i = 0; i < fromRun.size(); ++i) {
+      QCOMPARE(fromRun[i].msMin, fromCsv[i].msMin);
+      QCOMPARE(fromRun[i].msMax, fromCsv[i].msMax);
+      QCOMPARE(fromRun[i].load1m, fromCsv[i].load1m);
+    }
+    QVERIFY(panel.view()->errorBars(ScalingMetric::Latency, "linear"));
+    QVERIFY(panel.view()->usesIntervals(ScalingMetric::Latency));
   }
 
   void main_window_has_the_scaling_tab() {
