@@ -2004,6 +2004,14 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source>Attention rollout of token %1 through %2 blocks (heads averaged, 0.5 A + 0.5 I per block); the query&apos;s own cell is left out of the colour scale.</source>
         <translation>토큰 %1의 어텐션 롤아웃, 블록 %2개 (헤드 평균, 블록마다 0.5 A + 0.5 I). 쿼리 자신의 칸은 색 눈금에서 뺍니다.</translation>
     </message>
+    <message>
+        <source>Image</source>
+        <translation>이미지</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 · image %2 (%3 × %4 px input) · attention rollout through %5 blocks (heads averaged, 0.5 A + 0.5 I per block) · query %6 · %7</source>
+        <translation>체크포인트 %1 · 이미지 %2 (입력 %3 × %4 px) · 블록 %5개를 거친 어텐션 롤아웃 (헤드 평균, 블록마다 0.5 A + 0.5 I) · 쿼리 %6 · %7</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::AttentionMsePlot</name>
@@ -4297,6 +4305,10 @@ value %3%4</source>
     <message>
         <source>Inspector view: maps (one block and head), rollout, or grid (blocks × heads).</source>
         <translation>검사기 보기: maps(블록과 헤드 하나), rollout(롤아웃) 또는 grid(블록 × 헤드).</translation>
+    </message>
+    <message>
+        <source>Write the inspector&apos;s figure (PNG or PDF) once its maps are drawn.</source>
+        <translation>맵이 그려지면 검사기 그림(PNG 또는 PDF)을 저장합니다.</translation>
     </message>
 </context>
 </TS>

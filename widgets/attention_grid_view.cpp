@@ -107,6 +107,7 @@ void AttentionGridView::paintEvent(QPaintEvent*) {
     p.drawText(QRect(kLabelWidth + h * (s.width() + kGap), 0, s.width(), kHeaderHeight),
                Qt::AlignCenter, tr("head %1").arg(h));
   for (int b = 0; b < blocks_; ++b) {
+    p.setPen(palette().color(QPalette::Text));  // the rings below draw in white
     p.drawText(QRect(0, kHeaderHeight + b * (s.height() + kGap), kLabelWidth - 6, s.height()),
                Qt::AlignRight | Qt::AlignVCenter, tr("block %1").arg(b));
     for (int h = 0; h < heads_; ++h) {

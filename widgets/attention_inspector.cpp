@@ -332,7 +332,7 @@ Figure AttentionInspector::figure() const {
   f.map = colormap_;
   for (int i = 0; i < 4; ++i) {
     FigurePane pane;
-    pane.title = panes_[i]->title();
+    pane.title = i == ImagePaneIndex ? tr("Image") : panes_[i]->title();
     pane.image = panes_[i]->image();
     pane.ticks = panes_[i]->scaleStripTicks();
     if (query_ >= image_.prefixTokens && haveProbe_) {
@@ -366,6 +366,14 @@ Figure AttentionInspector::figure() const {
                   .arg(head_)
                   .arg(query, scale)
                   .arg(rows_.kl, 0, 'g', 4);
+  if (rollout_)
+    f.caption = tr("Checkpoint %1 · image %2 (%3 × %4 px input) · attention rollout through %5 "
+                   "blocks (heads averaged, 0.5 A + 0.5 I per block) · query %6 · %7")
+                    .arg(QFileInfo(image_.checkpoint).fileName(), image_.description)
+                    .arg(image_.image.width())
+                    .arg(image_.image.height())
+                    .arg(image_.depth)
+                    .arg(query, scale);
   return f;
 }
 

@@ -200,8 +200,14 @@ int main(int argc, char** argv) {
       QApplication::translate(
           "main", "Inspector view: maps (one block and head), rollout, or grid (blocks × heads)."),
       QStringLiteral("view"));
+  const QCommandLineOption exportFigure(
+      {QStringLiteral("export-figure")},
+      QApplication::translate("main",
+                              "Write the inspector's figure (PNG or PDF) once its maps are drawn."),
+      QStringLiteral("file"));
   cli.addOption(colourScale);
   cli.addOption(inspectorView);
+  cli.addOption(exportFigure);
   const QCommandLineOption openSegmentation(
       {QStringLiteral("open-segmentation")},
       QApplication::translate(
@@ -368,6 +374,27 @@ int main(int argc, char** argv) {
       if (view == QLatin1String("rollout")) inspector->setRollout(true);
       if (view == QLatin1String("grid")) inspector->showBlockHeadGrid();
       inspector->setFocus();
+      if (cli.isSet(exportFigure)) {
+        // The figure of the maps asked for: after the rows (and the rollout) have arrived.
+        const QString out = QFileInfo(cli.value(exportFigure)).absoluteFilePath();
+        auto write = [inspector, out](bool rollout) {
+          return [inspector, out, rollout, done = std::make_shared<bool>(false)] {
+            if (*done || inspector->rolloutShown() != rollout) return;
+            if (rollout && inspector->rolloutSoftmax().isEmpty()) return;
+            *done = true;
+            const QString error = inspector->exportFigure(out);
+            std::fprintf(
+                stderr, "adala-workbench: %s\n",
+                qPrintable(error.isEmpty() ? QStringLiteral("figure written to ") + out : error));
+          };
+        };
+        if (view == QLatin1String("rollout"))
+          QObject::connect(inspector, &adala::widgets::AttentionInspector::overviewUpdated,
+                           inspector, write(true));
+        else
+          QObject::connect(inspector, &adala::widgets::AttentionInspector::mapsUpdated, inspector,
+                           write(false));
+      }
     });
   }
   if (cli.isSet(openSegmentation)) {

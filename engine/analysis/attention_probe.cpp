@@ -270,6 +270,10 @@ std::vector<float> AttentionProbe::rollout(int64_t query, bool linear,
           const auto probs = at::softmax(
               at::matmul(q[h].narrow(0, start, len), kt).mul_(c.scale).to(at::kDouble), -1);
           y += at::matmul(r.narrow(0, start, len), probs);
+          // Checked per chunk: a softmax block at N = 65537 takes minutes on two cores.
+          const double within = double(h * n + start + len) / double(heads_ * n);
+          if (progress && !progress((double(depth_ - 1 - b) + within) / double(depth_)))
+            throw ProbeCancelled();
         }
       }
     } else {

@@ -258,6 +258,16 @@ class TestAttentionProbe : public QObject {
     int calls = 0;
     QVERIFY_THROWS_EXCEPTION(ProbeCancelled,
                              probe.rollout(3, false, [&](double) { return ++calls < 1; }));
+    QCOMPARE(calls, 1);  // stopped at the first check, inside block 1's first head
+    // Progress: once per softmax chunk (here one per head) and once per block, rising to 1.
+    std::vector<double> seen;
+    probe.rollout(3, false, [&](double f) {
+      seen.push_back(f);
+      return true;
+    });
+    QCOMPARE(int(seen.size()), int(probe.depth() * (probe.num_heads() + 1)));
+    QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+    QCOMPARE(seen.back(), 1.0);
     QVERIFY_THROWS_EXCEPTION(std::out_of_range, probe.rollout(probe.num_tokens(), true));
   }
 

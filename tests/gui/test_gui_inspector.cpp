@@ -578,6 +578,8 @@ class TestGuiInspector : public QObject {
         QVERIFY(close(pane.pixelColor(inspector_->cellRect(r, c).center()),
                       expectedColour(lin[size_t(1 + r * 7 + c)], vmax)));
     QVERIFY(inspector_->pane(AttentionInspector::SoftmaxPane)->title().contains("rollout"));
+    QVERIFY2(inspector_->figure().caption.contains("attention rollout through 2 blocks"),
+             qPrintable(inspector_->figure().caption));
     inspector_->setRollout(false);
     QVERIFY(!inspector_->pane(AttentionInspector::SoftmaxPane)->title().contains("rollout"));
   }
