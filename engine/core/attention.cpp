@@ -9,6 +9,7 @@
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/linear_training_kernel.h"
+#include "engine/core/softmax_attention_heads.h"
 #include "engine/core/linear_attention_features.h"
 #include "engine/core/numerical_health.h"
 #include "engine/core/precision.h"
@@ -141,6 +142,11 @@ HeadProjections AttentionImpl::project_softmax(const torch::Tensor& x) {
 
 torch::Tensor AttentionImpl::forward_softmax(const torch::Tensor& x) {
   auto h = project_softmax(x);
+  const bool needs_grad = c10::GradMode::is_enabled() &&
+                          (h.q.requires_grad() || h.k.requires_grad() || h.v.requires_grad());
+  if (SoftmaxHeadsScope::active() && !needs_grad && h.q.is_cpu() &&
+      h.q.scalar_type() == torch::kFloat)
+    return proj->forward(merge_heads(softmax_attention_heads(h.q, h.k, h.v, scale_)));
   auto out = softmax_chunk_ > 0 ? softmax_attention_chunked(h.q, h.k, h.v, scale_, softmax_chunk_)
                                 : softmax_attention(h.q, h.k, h.v, scale_);
   return proj->forward(merge_heads(out));

@@ -13,60 +13,15 @@
 
 #include "engine/core/attention_ops.h"
 #include "engine/core/device.h"
+#include "engine/core/head_parallel.h"
 #include "engine/core/linear_attention_rows.h"
 #include "engine/core/row_major_gemm.h"
 
 namespace adala {
 namespace {
 
-// One head's (N, x) matrix inside a 4-d tensor: where it starts and its row stride. Rows are
-// dimension 2 of a (B, H, N, x) tensor and dimension 1 of one stored as (B, N, H, x); the last
-// stride is 1 (checked by the callers).
-template <typename T>
-struct HeadRows {
-  T* data;
-  int64_t stride;
-  T* row(int64_t r) const { return data + r * stride; }
-};
-
-template <typename T>
-HeadRows<T> head_of(const at::Tensor& t, int64_t h) {
-  T* base = t.data_ptr<T>() + (h / t.size(1)) * t.stride(0) + (h % t.size(1)) * t.stride(1);
-  return {base, t.stride(2)};
-}
-
-template <typename T>
-HeadRows<T> head_of_token_major(const at::Tensor& t, int64_t h) {
-  T* base = t.data_ptr<T>() + (h / t.size(2)) * t.stride(0) + (h % t.size(2)) * t.stride(2);
-  return {base, t.stride(1)};
-}
-
 int64_t rows_per_block(int64_t block_rows, int64_t n) {
   return std::max<int64_t>(1, std::min(block_rows, n));
-}
-
-// make_worker() gives one worker's head function (with its own buffers); it runs every head
-// once. With at least as many heads as threads, each thread makes a worker and takes the next
-// head until none is left (OpenBLAS single-threaded meanwhile, so each worker's matmuls run on
-// its own core); otherwise the heads run one after another with the library's threading.
-template <typename MakeWorker>
-void for_each_head(int64_t heads, const MakeWorker& make_worker) {
-  const int64_t threads = at::get_num_threads();
-  if (heads < threads || threads <= 1 || at::in_parallel_region()) {
-    auto work = make_worker();
-    for (int64_t h = 0; h < heads; ++h) work(h);
-    return;
-  }
-  // at::parallel_for does not carry thread-local state (grad mode, the allocator's memory
-  // reporting) to OpenMP workers; each task takes the caller's.
-  const at::ThreadLocalState caller_state;
-  std::atomic<int64_t> next_head{0};
-  const SingleThreadedBlas one_blas_thread_per_worker;
-  at::parallel_for(0, threads, 1, [&](int64_t, int64_t) {
-    at::ThreadLocalStateGuard state_guard(caller_state);
-    auto work = make_worker();
-    for (int64_t h = next_head++; h < heads; h = next_head++) work(h);
-  });
 }
 
 // out: (B, N, H, dv); state: (B, H, d, dv + 1) = phi(K)^T [V | 1] per head, contiguous.

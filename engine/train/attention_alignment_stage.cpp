@@ -6,6 +6,7 @@
 
 #include "engine/core/attention_weight_loss.h"
 #include "engine/core/precision.h"
+#include "engine/core/softmax_attention_heads.h"
 #include "engine/train/attention_weight_alignment.h"
 #include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"
@@ -13,6 +14,8 @@
 namespace adala {
 
 StepOutput AttentionAlignmentStage::loss(VisionTransformer& teacher, const at::Tensor& batch) {
+  // The teacher's softmax attention (the targets) runs without autograd.
+  const SoftmaxHeadsScope softmax_heads;
   StepOutput out;
   torch::Tensor x;
   {

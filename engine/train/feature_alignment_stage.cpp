@@ -2,6 +2,7 @@
 #include <torch/autograd.h>
 #include <torch/nn/functional/loss.h>
 
+#include "engine/core/softmax_attention_heads.h"
 #include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"
 
@@ -14,6 +15,7 @@ StepOutput FeatureAlignmentStage::loss(VisionTransformer& teacher, VisionTransfo
   {
     RECORD_USER_SCOPE("stage 2: teacher forward");
     torch::NoGradGuard no_grad;
+    const SoftmaxHeadsScope softmax_heads;  // the frozen teacher needs no autograd graph
     target = teacher->hidden_states(batch);
     target_features = teacher->norm->forward(target.back());
   }

@@ -13,6 +13,7 @@
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_training_kernel.h"
 #include "engine/core/row_major_gemm.h"
+#include "engine/core/softmax_attention_heads.h"
 
 using namespace adala;
 
@@ -321,6 +322,47 @@ class TestLinearAttentionAutograd : public QObject {
       QCOMPARE(QString(e.what()),
                QString("linear training kernel \"blocked\": use fused (the default) or batched"));
     }
+  }
+
+  // The teacher's no-grad softmax kernel against the formula: row blocks and their rest,
+  // N = 1, strided heads as split_heads makes them, dv != d; and a model forward under the
+  // scope against one without it.
+  void softmax_heads_match_the_formula() {
+    struct Case {
+      int64_t b, h, n, d, dv, block;
+    };
+    for (const Case c : {Case{1, 1, 1, 8, 8, 128}, Case{3, 4, 50, 16, 16, 128},
+                         Case{2, 3, 197, 32, 24, 64}, Case{1, 2, 300, 8, 8, 7}}) {
+      auto qkv = torch::randn({c.b, c.n, 3, c.h, c.d}) * 2;
+      auto q = qkv.select(2, 0).transpose(1, 2), k = qkv.select(2, 1).transpose(1, 2);
+      auto v = torch::randn({c.b, c.h, c.n, c.dv});
+      const double scale = 1.0 / std::sqrt(double(c.d));
+      auto ours = softmax_attention_heads(q, k, v, scale, c.block);
+      auto ref = softmax_attention(q.to(torch::kDouble), k.to(torch::kDouble), v.to(torch::kDouble),
+                                   scale);
+      QCOMPARE(ours.sizes(), ref.sizes());
+      QVERIFY2(rel_error(ours, ref) < 1e-5,
+               qPrintable(QString("N=%1: %2").arg(c.n).arg(rel_error(ours, ref))));
+    }
+    QVERIFY_EXCEPTION_THROWN(
+        softmax_attention_heads(torch::randn({1, 1, 4, 4}).to(torch::kDouble),
+                                torch::randn({1, 1, 4, 4}), torch::randn({1, 1, 4, 4}), 1.0),
+        std::invalid_argument);
+    Attention attn(48, 4, true, 1e-6);
+    attn->set_mode(AttentionMode::Softmax);
+    auto x = torch::randn({3, 37, 48});
+    torch::NoGradGuard no_grad;
+    const auto plain = attn->forward(x);
+    QVERIFY(!SoftmaxHeadsScope::active());
+    torch::Tensor scoped;
+    {
+      const SoftmaxHeadsScope scope;
+      QVERIFY(SoftmaxHeadsScope::active());
+      scoped = attn->forward(x);
+    }
+    QVERIFY(!SoftmaxHeadsScope::active());
+    QVERIFY(rel_error(scoped, plain) < 1e-5);
+    QVERIFY(!torch::equal(scoped, plain));  // the other kernel ran
   }
 
   void no_n_by_n_or_n_by_d_intermediates_at_16k_tokens() {
