@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/query_marker.h"
+
 namespace adala::widgets {
 
 namespace {
@@ -89,22 +91,7 @@ void paintFigure(QPainter& p, const Figure& figure) {
       p.setPen(QPen(Qt::white, 1, Qt::DashLine));
       p.drawRect(toFigure(pane.content));
     }
-    if (!pane.highlight.isEmpty()) {
-      const QRectF cell = toFigure(pane.highlight);
-      if (std::min(cell.width(), cell.height()) >= 10) {
-        p.setPen(QPen(Qt::black, 3));
-        p.drawRect(cell.adjusted(-1, -1, 1, 1));
-        p.setPen(QPen(Qt::white, 1.5));
-        p.drawRect(cell.adjusted(-1, -1, 1, 1));
-      } else {
-        p.setRenderHint(QPainter::Antialiasing);
-        p.setPen(QPen(Qt::black, 3));
-        p.drawEllipse(cell.center(), 8.0, 8.0);
-        p.setPen(QPen(Qt::white, 1.5));
-        p.drawEllipse(cell.center(), 8.0, 8.0);
-        p.setRenderHint(QPainter::Antialiasing, false);
-      }
-    }
+    if (!pane.highlight.isEmpty()) drawQueryMarker(p, toFigure(pane.highlight));
     if (!pane.ticks.isEmpty()) {
       const QRectF strip(r.left(), kMargin + kTitle + tallest + 6, r.width(), kStrip);
       p.setFont(figureFont(0.9));

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <utility>
 
+#include "widgets/query_marker.h"
+
 namespace adala::widgets {
 
 namespace {
@@ -85,26 +87,7 @@ void ImagePane::paintEvent(QPaintEvent*) {
     const QRectF cell(
         toWidget(highlight_.topLeft()),
         toWidget(highlight_.topLeft() + QPoint(highlight_.width(), highlight_.height())));
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setBrush(Qt::NoBrush);
-    if (std::min(cell.width(), cell.height()) >= 10) {
-      p.setPen(QPen(Qt::black, 3));
-      p.drawRect(cell.adjusted(-1, -1, 1, 1));
-      p.setPen(QPen(Qt::white, 1.5));
-      p.drawRect(cell.adjusted(-1, -1, 1, 1));
-    } else {
-      // A patch smaller than a few screen pixels (a 1024 x 1024 input): ring and cross hairs.
-      const QPointF c = cell.center();
-      for (const auto& [color, width] :
-           {std::pair{QColor(Qt::black), 3.0}, std::pair{QColor(Qt::white), 1.5}}) {
-        p.setPen(QPen(color, width));
-        p.drawEllipse(c, 9.0, 9.0);
-        p.drawLine(QPointF(c.x() - 16, c.y()), QPointF(c.x() - 10, c.y()));
-        p.drawLine(QPointF(c.x() + 10, c.y()), QPointF(c.x() + 16, c.y()));
-        p.drawLine(QPointF(c.x(), c.y() - 16), QPointF(c.x(), c.y() - 10));
-        p.drawLine(QPointF(c.x(), c.y() + 10), QPointF(c.x(), c.y() + 16));
-      }
-    }
+    drawQueryMarker(p, cell);
   }
 }
 

@@ -586,33 +586,6 @@ void ScalingView::addCrossoverNote(ScalingMetric metric, const QFont& labelFont)
           ? IntervalCrossover()
           : findIntervalCrossover(metricIntervals(samples_, QLatin1String(kSoftmax), metric),
                                   metricIntervals(samples_, QLatin1String(kLinear), metric));
-  const Crossover& c = crossovers_[m];
-  if (usesIntervals(metric)) {
-    // The line marks where the claim starts, and only where something lies below it.
-    const IntervalCrossover& i = intervalCrossovers_[m];
-    auto* note = new QCPItemText(plot);
-    note->setFont(labelFont);
-    note->setColor(text);
-    note->setBrush(QBrush(palette().color(QPalette::Base)));
-    note->setPadding(QMargins(4, 2, 4, 2));
-    note->setText(crossoverLabel(metric));
-    if (i.claimFrom > i.verdicts.first().resolution) {
-      auto* line = new QCPItemStraightLine(plot);
-      line->point1->setCoords(i.claimFrom, 1);
-      line->point2->setCoords(i.claimFrom, 10);
-      line->setPen(QPen(text, 1.2, Qt::DashDotLine));
-      note->position->setTypeX(QCPItemPosition::ptPlotCoords);
-      note->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-      note->position->setCoords(i.claimFrom, 0.97);
-      note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-      note->setText(QStringLiteral(" ") + note->text());
-    } else {
-      note->position->setType(QCPItemPosition::ptAxisRectRatio);
-      note->position->setCoords(0.98, 0.97);
-      note->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    }
-    return;
-  }
   auto* note = new QCPItemText(plot);
   note->setFont(labelFont);
   note->setColor(text);
@@ -622,14 +595,23 @@ void ScalingView::addCrossoverNote(ScalingMetric metric, const QFont& labelFont)
                     ? (planned_.isEmpty() ? tr("no data: run a benchmark or open a CSV")
                                           : tr("waiting for the first point…"))
                     : crossoverLabel(metric));
-  if (c.outcome == Crossover::Outcome::Crossed) {
+  // The line marks where the curves cross, or, with intervals, where the claim starts (and
+  // only where something lies below it); without one the note sits in the top right corner.
+  double marked = 0;
+  if (usesIntervals(metric)) {
+    const IntervalCrossover& i = intervalCrossovers_[m];
+    if (i.claimFrom > i.verdicts.first().resolution) marked = i.claimFrom;
+  } else if (crossovers_[m].outcome == Crossover::Outcome::Crossed) {
+    marked = crossovers_[m].resolution;
+  }
+  if (marked > 0) {
     auto* line = new QCPItemStraightLine(plot);
-    line->point1->setCoords(c.resolution, 1);
-    line->point2->setCoords(c.resolution, 10);
+    line->point1->setCoords(marked, 1);
+    line->point2->setCoords(marked, 10);
     line->setPen(QPen(text, 1.2, Qt::DashDotLine));
     note->position->setTypeX(QCPItemPosition::ptPlotCoords);
     note->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    note->position->setCoords(c.resolution, 0.97);
+    note->position->setCoords(marked, 0.97);
     note->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     note->setText(QStringLiteral(" ") + note->text());
   } else {
