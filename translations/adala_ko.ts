@@ -2726,6 +2726,14 @@ value %3%4</source>
         <source>Delete run %1 (%2) from the database, with its checkpoints and weights on disk? This cannot be undone.</source>
         <translation>실행 %1 (%2)을(를) 데이터베이스에서 삭제하고 디스크의 체크포인트와 가중치도 지울까요? 되돌릴 수 없습니다.</translation>
     </message>
+    <message>
+        <source>The list shows the runs as last read.</source>
+        <translation>목록은 마지막으로 읽은 실행을 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Trying again in a moment (F5 to retry now).</source>
+        <translation>잠시 후 다시 시도합니다(지금 다시 읽으려면 F5).</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::RunCompareTable</name>

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -58,7 +59,8 @@ class RunFilterProxy : public QSortFilterProxyModel {
  protected:
   bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
     auto* m = sourceModel();
-    if (!status_.isEmpty() && m->index(row, RunBrowser::StatusColumn, parent).data(kStatusRole).toString() != status_)
+    if (!status_.isEmpty() &&
+        m->index(row, RunBrowser::StatusColumn, parent).data(kStatusRole).toString() != status_)
       return false;
     if (text_.isEmpty()) return true;
     for (const auto& word : text_.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
@@ -95,7 +97,8 @@ QColor statusColor(const QString& status) {
 QString localTime(const std::string& iso) {
   if (iso.empty()) return {};
   auto t = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODateWithMs);
-  return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString::fromStdString(iso);
+  return t.isValid() ? t.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                     : QString::fromStdString(iso);
 }
 
 }  // namespace
@@ -121,7 +124,8 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   layout->addLayout(filterRow);
 
   model_ = new QStandardItemModel(0, ColumnCount, this);
-  model_->setHorizontalHeaderLabels({tr("ID"), tr("Name"), tr("Status"), tr("Stage"), tr("Best"), tr("Tags"), tr("Created")});
+  model_->setHorizontalHeaderLabels(
+      {tr("ID"), tr("Name"), tr("Status"), tr("Stage"), tr("Best"), tr("Tags"), tr("Created")});
   auto* proxy = new RunFilterProxy(this);
   proxy_ = proxy;
   proxy_->setSourceModel(model_);
@@ -168,7 +172,8 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   connect(view_, &QTreeView::doubleClicked, this, [this](const QModelIndex& index) {
     emit runOpened(index.sibling(index.row(), IdColumn).data(kIdRole).toLongLong());
   });
-  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunBrowser::updateButtons);
+  connect(view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &RunBrowser::updateButtons);
   connect(openButton_, &QPushButton::clicked, this, [this] {
     const auto ids = selectedRuns();
     if (!ids.isEmpty()) emit runOpened(ids.first());
@@ -184,9 +189,12 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   connect(refreshButton, &QPushButton::clicked, this, &RunBrowser::refresh);
   connect(view_, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
     QMenu menu(this);
-    menu.addAction(openButton_->text(), openButton_, &QPushButton::click)->setEnabled(openButton_->isEnabled());
-    menu.addAction(compareButton_->text(), compareButton_, &QPushButton::click)->setEnabled(compareButton_->isEnabled());
-    menu.addAction(resumeButton_->text(), resumeButton_, &QPushButton::click)->setEnabled(resumeButton_->isEnabled());
+    menu.addAction(openButton_->text(), openButton_, &QPushButton::click)
+        ->setEnabled(openButton_->isEnabled());
+    menu.addAction(compareButton_->text(), compareButton_, &QPushButton::click)
+        ->setEnabled(compareButton_->isEnabled());
+    menu.addAction(resumeButton_->text(), resumeButton_, &QPushButton::click)
+        ->setEnabled(resumeButton_->isEnabled());
     menu.addSeparator();
     for (QAction* a : {renameAction_, tagsAction_, notesAction_, deleteAction_}) menu.addAction(a);
     menu.exec(view_->viewport()->mapToGlobal(pos));
@@ -222,15 +230,20 @@ void RunBrowser::setFilterText(const QString& text) {
 
 void RunBrowser::refresh() {
   const QList<qint64> selected = selectedRuns();
-  model_->removeRows(0, model_->rowCount());
   message_->clear();
 #ifdef ADALA_HAVE_STORE
   if (dbPath_.isEmpty() || !QFileInfo::exists(dbPath_)) {
-    message_->setText(tr("No run database yet at %1: it is created by the first run.").arg(dbPath_));
+    model_->removeRows(0, model_->rowCount());
+    message_->setText(
+        tr("No run database yet at %1: it is created by the first run.").arg(dbPath_));
     updateButtons();
     emit refreshed();
     return;
   }
+  // Rows are built apart and replace the shown ones only when the whole read succeeded: a read
+  // that fails (another process holding or rewriting the file at that moment) leaves the list
+  // as last read, says why, and tries again shortly.
+  QList<QList<QStandardItem*>> rows;
   try {
     store::RunStore db(dbPath_.toStdString(), store::OpenMode::ReadOnly);
     for (const auto& run : db.list_runs()) {
@@ -255,11 +268,12 @@ void RunBrowser::refresh() {
       } else if (!stages.empty()) {
         const auto& s = stages.back();
         const qint64 step = std::max<int64_t>(0, s.last_step);
-        row[StageColumn]->setText(tr("%1 %2 (%3/%4)")
-                                      .arg(s.index)
-                                      .arg(QString::fromStdString(s.stage).replace(QLatin1Char('_'), QLatin1Char(' ')))
-                                      .arg(step)
-                                      .arg(s.total_steps));
+        row[StageColumn]->setText(
+            tr("%1 %2 (%3/%4)")
+                .arg(s.index)
+                .arg(QString::fromStdString(s.stage).replace(QLatin1Char('_'), QLatin1Char(' ')))
+                .arg(step)
+                .arg(s.total_steps));
         row[StageColumn]->setToolTip(
             tr("%1 · stage status: %2")
                 .arg(row[StageColumn]->text(), QString::fromStdString(s.status)));
@@ -313,10 +327,22 @@ void RunBrowser::refresh() {
               .trimmed());
       row[TagsColumn]->setToolTip(row[TagsColumn]->text());
       row[BestColumn]->setToolTip(row[BestColumn]->text());
-      model_->appendRow(row);
+      rows << row;
     }
+    model_->removeRows(0, model_->rowCount());
+    for (const auto& row : rows) model_->appendRow(row);
+    failedReads_ = 0;
   } catch (const std::exception& e) {
-    message_->setText(tr("Cannot read %1: %2").arg(dbPath_, QString::fromUtf8(e.what())));
+    for (const auto& row : rows) qDeleteAll(row);
+    QString text = tr("Cannot read %1: %2").arg(dbPath_, QString::fromUtf8(e.what()));
+    if (model_->rowCount() > 0)
+      text += QLatin1Char('\n') + tr("The list shows the runs as last read.");
+    if (failedReads_ < kReadRetries) {
+      ++failedReads_;
+      text += QLatin1Char(' ') + tr("Trying again in a moment (F5 to retry now).");
+      QTimer::singleShot(1000 * failedReads_, this, &RunBrowser::refresh);
+    }
+    message_->setText(text);
   }
 #else
   message_->setText(tr("This build has no run database."));
@@ -336,7 +362,8 @@ void RunBrowser::refresh() {
 
 QList<qint64> RunBrowser::selectedRuns() const {
   QList<qint64> ids;
-  for (const auto& index : view_->selectionModel()->selectedRows(IdColumn)) ids << index.data(kIdRole).toLongLong();
+  for (const auto& index : view_->selectionModel()->selectedRows(IdColumn))
+    ids << index.data(kIdRole).toLongLong();
   return ids;
 }
 
@@ -344,7 +371,8 @@ void RunBrowser::selectRun(qint64 id) {
   for (int r = 0; r < proxy_->rowCount(); ++r) {
     const auto index = proxy_->index(r, IdColumn);
     if (index.data(kIdRole).toLongLong() == id) {
-      view_->selectionModel()->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+      view_->selectionModel()->select(index,
+                                      QItemSelectionModel::Select | QItemSelectionModel::Rows);
       view_->scrollTo(index);
     }
   }

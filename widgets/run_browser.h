@@ -23,7 +23,16 @@ namespace adala::widgets {
 class RunBrowser : public QWidget {
   Q_OBJECT
  public:
-  enum Column { IdColumn, NameColumn, StatusColumn, StageColumn, BestColumn, TagsColumn, CreatedColumn, ColumnCount };
+  enum Column {
+    IdColumn,
+    NameColumn,
+    StatusColumn,
+    StageColumn,
+    BestColumn,
+    TagsColumn,
+    CreatedColumn,
+    ColumnCount
+  };
 
   explicit RunBrowser(QWidget* parent = nullptr);
 
@@ -89,6 +98,9 @@ class RunBrowser : public QWidget {
   QPushButton* resumeButton_ = nullptr;
   QLabel* message_ = nullptr;
   qint64 pausedRun_ = -1;
+  // Reads that failed in a row; each schedules one more try, up to kReadRetries.
+  static constexpr int kReadRetries = 3;
+  int failedReads_ = 0;
   QAction* renameAction_ = nullptr;
   QAction* tagsAction_ = nullptr;
   QAction* notesAction_ = nullptr;

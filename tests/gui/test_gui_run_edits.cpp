@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -112,6 +113,45 @@ class TestGuiRunEdits : public QObject {
     writer_->add_artifact(second_, "weights", artifact_.toStdString());
     writer_->add_tag(first_, "old");
     writer_->flush();
+  }
+
+  // A read that fails (here: the file replaced by garbage for a moment) leaves the runs shown
+  // as last read, says why, and the list reads the database again by itself once it is back.
+  void a_failed_read_keeps_the_list_and_tries_again() {
+    const QString db = dir_ + "/flaky.sqlite";
+    {
+      store::RunStore w(db.toStdString());
+      for (const char* name : {"alpha", "beta"}) w.create_run(name, "{}", "cpu", "1.13", "0.1");
+      w.flush();
+    }  // closed: the file holds everything, no -wal
+    RunBrowser b;
+    b.setDatabasePath(db);
+    QCOMPARE(b.visibleRunCount(), 2);
+    QFile file(db);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    file.close();
+    auto message = [&] {
+      QString text;
+      for (auto* label : b.findChildren<QLabel*>()) text += label->text();
+      return text;
+    };
+    auto writeFile = [&](const QByteArray& content) {
+      QFile f(db);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(content);
+    };
+    writeFile(QByteArray(4096, 'x'));
+    b.refresh();
+    QCOMPARE(b.visibleRunCount(), 2);  // not emptied
+    QCOMPARE(b.nameOf(1), QString("alpha"));
+    QVERIFY2(message().contains("Cannot read") && message().contains("as last read") &&
+                 message().contains("Trying again"),
+             qPrintable(message()));
+    writeFile(bytes);
+    QTRY_VERIFY_WITH_TIMEOUT(!message().contains("Cannot read"), 30000);
+    QCOMPARE(b.visibleRunCount(), 2);
+    QCOMPARE(b.nameOf(2), QString("beta"));
   }
 
   void f2_renames_and_a_bad_name_is_refused_plainly() {
