@@ -8,13 +8,22 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
-#include "engine/core/linear_training_kernel.h"
-#include "engine/core/softmax_attention_heads.h"
 #include "engine/core/linear_attention_features.h"
+#include "engine/core/linear_training_kernel.h"
 #include "engine/core/numerical_health.h"
 #include "engine/core/precision.h"
+#include "engine/core/softmax_attention_heads.h"
 
 namespace adala {
+namespace {
+
+// Whether the attention of these projections is part of an autograd graph.
+bool needs_autograd(const HeadProjections& h) {
+  return c10::GradMode::is_enabled() &&
+         (h.q.requires_grad() || h.k.requires_grad() || h.v.requires_grad());
+}
+
+}  // namespace
 
 HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads) {
   const int64_t b = qkv.size(0), n = qkv.size(1), d = qkv.size(2) / (3 * num_heads);
@@ -51,8 +60,7 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   // faster than the batched formula at every length measured (5 to 16384 tokens, `adala bench
   // attention`); it falls back to linear_attention itself off CPU or with fewer heads than
   // threads.
-  const bool needs_grad = c10::GradMode::is_enabled() &&
-                          (h.q.requires_grad() || h.k.requires_grad() || h.v.requires_grad());
+  const bool needs_grad = needs_autograd(h);
   torch::Tensor out;
   {
     const Fp32Region fp32;
@@ -142,9 +150,7 @@ HeadProjections AttentionImpl::project_softmax(const torch::Tensor& x) {
 
 torch::Tensor AttentionImpl::forward_softmax(const torch::Tensor& x) {
   auto h = project_softmax(x);
-  const bool needs_grad = c10::GradMode::is_enabled() &&
-                          (h.q.requires_grad() || h.k.requires_grad() || h.v.requires_grad());
-  if (SoftmaxHeadsScope::active() && !needs_grad && h.q.is_cpu() &&
+  if (SoftmaxHeadsScope::active() && !needs_autograd(h) && h.q.is_cpu() &&
       h.q.scalar_type() == torch::kFloat)
     return proj->forward(merge_heads(softmax_attention_heads(h.q, h.k, h.v, scale_)));
   auto out = softmax_chunk_ > 0 ? softmax_attention_chunked(h.q, h.k, h.v, scale_, softmax_chunk_)

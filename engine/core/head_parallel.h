@@ -5,6 +5,7 @@
 // head until none is left (OpenBLAS single-threaded meanwhile, so each worker's products run on
 // its own core; a thread that loses its core for a while holds up no fixed share); otherwise
 // the heads run one after another with the library's threading.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -14,6 +15,16 @@
 #include "engine/core/device.h"
 
 namespace adala {
+
+// Rows per block of a head's N rows: block_rows, at most N, at least 1.
+inline int64_t rows_per_block(int64_t block_rows, int64_t n) {
+  return std::max<int64_t>(1, std::min(block_rows, n));
+}
+
+// The tensor itself when its last stride is 1 (what head_of needs), else a contiguous copy.
+inline at::Tensor with_unit_last_stride(const at::Tensor& t) {
+  return t.stride(-1) == 1 ? t : t.contiguous();
+}
 
 template <typename MakeWorker>
 void for_each_head(int64_t heads, const MakeWorker& make_worker) {

@@ -1,28 +1,20 @@
 #include "engine/core/linear_attention_autograd.h"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <ATen/ATen.h>
-#include <ATen/Parallel.h>
-#include <ATen/ThreadLocalState.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include "engine/core/attention_ops.h"
-#include "engine/core/device.h"
 #include "engine/core/head_parallel.h"
 #include "engine/core/linear_attention_rows.h"
 #include "engine/core/row_major_gemm.h"
 
 namespace adala {
 namespace {
-
-int64_t rows_per_block(int64_t block_rows, int64_t n) {
-  return std::max<int64_t>(1, std::min(block_rows, n));
-}
 
 // out: (B, N, H, dv); state: (B, H, d, dv + 1) = phi(K)^T [V | 1] per head, contiguous.
 template <typename T>
@@ -137,8 +129,7 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
     const auto &q = saved[0], &k = saved[1], &v = saved[2], &state = saved[3], &out = saved[4];
     const double eps = ctx->saved_data["eps"].toDouble();
     const int64_t block_rows = ctx->saved_data["block_rows"].toInt();
-    auto g = grads[0].to(q.scalar_type());
-    if (g.stride(3) != 1) g = g.contiguous();
+    const auto g = with_unit_last_stride(grads[0].to(q.scalar_type()));
     const int64_t b = q.size(0), heads = q.size(1), n = q.size(2), d = q.size(3);
     const int64_t dv = v.size(3);
     auto dq = at::empty({b, n, heads, d}, q.options()), dk = at::empty_like(dq);
@@ -170,12 +161,9 @@ at::Tensor linear_attention_autograd(const at::Tensor& q, const at::Tensor& k, c
   if (block_rows < 1) throw std::invalid_argument("linear_attention_autograd: block_rows < 1");
   if (!q.is_cpu() || !k.is_cpu() || !v.is_cpu()) return linear_attention(q, k, v, eps);
   const auto type = q.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
-  auto unit_last_stride = [&](const at::Tensor& t) {
-    auto c = t.to(type);
-    return c.stride(3) == 1 ? c : c.contiguous();
-  };
-  auto out = LinearAttentionFunction::apply(unit_last_stride(q), unit_last_stride(k),
-                                            unit_last_stride(v), eps, block_rows);
+  auto out = LinearAttentionFunction::apply(with_unit_last_stride(q.to(type)),
+                                            with_unit_last_stride(k.to(type)),
+                                            with_unit_last_stride(v.to(type)), eps, block_rows);
   return as_head_major(out).to(q.scalar_type());
 }
 

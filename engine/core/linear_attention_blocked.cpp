@@ -1,15 +1,13 @@
 #include "engine/core/linear_attention_blocked.h"
 
 #include <algorithm>
-#include <atomic>
 
 #include <ATen/Parallel.h>
-#include <ATen/ThreadLocalState.h>
 #include <c10/core/GradMode.h>
 
 #include "engine/core/attention_ops.h"
-#include "engine/core/device.h"
 #include "engine/core/elu_plus_one_kernel.h"
+#include "engine/core/head_parallel.h"
 
 namespace adala {
 
@@ -34,27 +32,18 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   if (q.stride(3) != 1 || k.stride(3) != 1)
     return linear_attention_blocked(q.contiguous(), k.contiguous(), v, eps, block_rows);
   const int64_t n = q.size(2), d = q.size(3), dv = v.size(3);
-  const int64_t block = std::max<int64_t>(1, std::min(block_rows, n));
+  const int64_t block = rows_per_block(block_rows, n);
   auto q3 = q.reshape({bh, n, d}), k3 = k.reshape({bh, n, d}), v3 = v.reshape({bh, n, dv});
   auto out = at::empty({bh, n, dv}, q.options());
-  // at::parallel_for does not carry thread-local state (inference mode, grad mode, the
-  // allocator's memory reporting) to OpenMP workers; each task takes the caller's.
-  const at::ThreadLocalState caller_state;
-  // One task per thread, each taking the next (batch, head) pair until none is left: on a
-  // shared machine a thread that loses its core for a while no longer holds up a fixed share.
-  const int64_t workers = std::min<int64_t>(bh, at::get_num_threads());
-  std::atomic<int64_t> next_head{0};
-  const SingleThreadedBlas one_blas_thread_per_worker;
-  at::parallel_for(0, workers, 1, [&](int64_t, int64_t) {
-    at::ThreadLocalStateGuard state_guard(caller_state);
+  for_each_head(bh, [&] {
     auto opts = q.options();
     // kvx = [phi(K)^T V | phi(K)^T 1]: one matmul per query block gives the numerators and,
     // in its last column, the normaliser.
     auto phi = at::empty({block, d}, opts), kvx = at::empty({d, dv + 1}, opts);
     auto obuf = at::empty({block, dv + 1}, opts), ksum = at::empty({d}, opts);
-    auto kv = kvx.narrow(1, 0, dv);
-    float* phi_data = phi.data_ptr<float>();
-    for (int64_t h = next_head++; h < bh; h = next_head++) {
+    return [&, phi, kvx, obuf, ksum](int64_t h) mutable {
+      auto kv = kvx.narrow(1, 0, dv);
+      float* phi_data = phi.data_ptr<float>();
       kv.zero_();
       ksum.zero_();
       auto kh = k3[h], vh = v3[h], qh = q3[h];
@@ -76,7 +65,7 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
         divide_rows_by_last_column(ob.data_ptr<float>(), dv + 1, out_head + r * dv, dv, len, dv,
                                    static_cast<float>(eps));
       }
-    }
+    };
   });
   return out.view({q.size(0), q.size(1), n, dv});
 }

@@ -40,11 +40,11 @@ at::Tensor softmax_attention_heads(const at::Tensor& q, const at::Tensor& k, con
     if (!t->is_cpu() || t->scalar_type() != at::kFloat)
       throw std::invalid_argument("softmax_attention_heads: float32 CPU tensors only");
   if (block_rows < 1) throw std::invalid_argument("softmax_attention_heads: block_rows < 1");
-  auto unit_last_stride = [](const at::Tensor& t) { return t.stride(3) == 1 ? t : t.contiguous(); };
-  const auto qc = unit_last_stride(q), kc = unit_last_stride(k), vc = unit_last_stride(v);
+  const auto qc = with_unit_last_stride(q), kc = with_unit_last_stride(k),
+             vc = with_unit_last_stride(v);
   const int64_t b = q.size(0), heads = q.size(1), n = q.size(2), d = q.size(3), dv = v.size(3);
   auto out = at::empty({b, n, heads, dv}, q.options());
-  const int64_t block = std::max<int64_t>(1, std::min(block_rows, n));
+  const int64_t block = rows_per_block(block_rows, n);
   const float alpha = static_cast<float>(scale);
   for_each_head(b * heads, [&] {
     return [&, s = std::vector<float>(size_t(block * n)), p = std::vector<float>(size_t(block * n)),

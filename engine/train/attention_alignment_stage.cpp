@@ -100,11 +100,7 @@ void AttentionAlignmentStage::run(VisionTransformer& teacher, const StageData& i
                       "method hedgehog trains the feature map in Stage 1, but this model has none");
   train_only(teacher->parameters(), params);
   const uint64_t seed = uint64_t(ctx_.config.seed) + 1;
-  TrainingLoopSpec spec{stage_name(1), cfg, images.size(), seed,
-                        ctx_.checkpoint_path(stage_name(1))};
-  spec.parallel = ctx_.parallel.get();
-  spec.profile_steps = ctx_.profile_steps;
-  spec.profile_path = ctx_.profile_path(stage_name(1));
+  const TrainingLoopSpec spec = stage_loop_spec(ctx_, stage_name(1), cfg, images.size(), seed);
   const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
                                      std::string("stages.") + stage_name(1) + ".batch_size");
   TrainingLoop loop(spec, *teacher, params, ctx_.sink, ctx_.control);

@@ -12,10 +12,7 @@ void train_classifier(StageContext& ctx, const std::string& stage, VisionTransfo
 void train_classifier(StageContext& ctx, const std::string& stage, VisionTransformer& model,
                       const StageData& train, const StageConfig& cfg, uint64_t seed,
                       std::vector<at::Tensor> params) {
-  TrainingLoopSpec spec{stage, cfg, train.size(), seed, ctx.checkpoint_path(stage)};
-  spec.parallel = ctx.parallel.get();
-  spec.profile_steps = ctx.profile_steps;
-  spec.profile_path = ctx.profile_path(stage);
+  const TrainingLoopSpec spec = stage_loop_spec(ctx, stage, cfg, train.size(), seed);
   const RankSlice slice =
       rank_slice(cfg.batch_size, spec.parallel, "stages." + stage + ".batch_size");
   TrainingLoop loop(spec, *model, std::move(params), ctx.sink, ctx.control);

@@ -53,11 +53,7 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
   student->set_attention_mode(AttentionMode::Linear);
   student->train();
   const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
-  TrainingLoopSpec spec{stage_name(2), cfg, images.size(), seed,
-                        ctx_.checkpoint_path(stage_name(2))};
-  spec.parallel = ctx_.parallel.get();
-  spec.profile_steps = ctx_.profile_steps;
-  spec.profile_path = ctx_.profile_path(stage_name(2));
+  const TrainingLoopSpec spec = stage_loop_spec(ctx_, stage_name(2), cfg, images.size(), seed);
   const RankSlice slice = rank_slice(cfg.batch_size, spec.parallel,
                                      std::string("stages.") + stage_name(2) + ".batch_size");
   // "qkv": only the linear attention's q/k/v projections learn (the paper's "tuning only QKV").

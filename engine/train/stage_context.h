@@ -26,9 +26,6 @@ struct StageContext {
   std::string checkpoint_path(const std::string& stage) const {
     return run_dir.empty() ? std::string() : run_dir + "/checkpoints/" + stage + ".pt";
   }
-  std::string profile_path(const std::string& stage) const {
-    return run_dir.empty() ? std::string() : run_dir + "/profile-" + stage + ".md";
-  }
   void log(const std::string& message) const {
     sink.on_event(LogEvent{LogEvent::Level::Info, message});
   }

@@ -70,6 +70,11 @@ class FineTuningStage {
   std::string stage_;
 };
 
+// The training loop's spec for one of the pipeline's stages: its checkpoint in the run folder,
+// the run's data parallelism and step profiling.
+TrainingLoopSpec stage_loop_spec(const StageContext& ctx, const std::string& stage,
+                                 const StageConfig& cfg, int64_t dataset_size, uint64_t seed);
+
 // Parameters a stage may update: everything but the softmax branch of linear-mode blocks
 // (unused there) and, when include_head is false, the classifier.
 std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool include_head);
