@@ -129,16 +129,18 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
   {
     PeakMemoryProbe probe(o.device);  // baseline: inputs in place, libraries initialised
     std::vector<at::Tensor> results;
+    int warmup_runs = 0;
     auto times = time_runs_ms(
         [&] {
           results.clear();
           results = run_point_once(kernel, q, k, v, chunk, g);
         },
-        o.warmup, o.repeats, o.device, o.point_budget_s);
+        o.warmup, o.repeats, o.device, o.point_budget_s, nullptr, &warmup_runs);
     results.clear();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
     r["runs"] = int64_t(times.size());
+    r["warmup_runs"] = int64_t(warmup_runs);
     r["min_ms"] = *std::min_element(times.begin(), times.end());
     r["rss"] = mem.rss_bytes;
     r["alloc"] = mem.allocator_bytes;
@@ -197,6 +199,7 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
         p.median_ms = r.at("median_ms").get<double>();
         p.min_ms = r.at("min_ms").get<double>();
         p.timed_runs = r.at("runs").get<int>();
+        p.warmup_runs = r.at("warmup_runs").get<int>();
         p.peak_rss_bytes = r.at("rss").get<int64_t>();
         p.peak_alloc_bytes = r.at("alloc").get<int64_t>();
       } catch (const std::exception& e) {
@@ -236,16 +239,18 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
   std::string out;
   std::string line = fmt::sprintf(
       "attention kernels%s: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
-      "of up to %d after %d warm-up; GFLOP/s at 2 FLOPs per MAC%s;\npeak memory measured above "
+      "of up to %d after %d warm-up\n(more, up to %d, until one no longer page-faults: 'warm' = "
+      "warm-up runs); GFLOP/s at 2 FLOPs per MAC%s;\npeak memory measured above "
       "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
       "peak)\n",
       o.train ? ", forward + backward (gradients of q, k and v)" : "", (long long)o.batch,
       (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(), at::get_num_threads(),
-      o.repeats, o.warmup, o.train ? ", 3 MACs per forward MAC" : "");
+      o.repeats, o.warmup, kMaxSettlingRuns, o.train ? ", 3 MACs per forward MAC" : "");
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
-  line = fmt::sprintf("%7s  %-16s %6s %11s %4s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
-                      "ms", "runs", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
+  line =
+      fmt::sprintf("%7s  %-16s %6s %11s %4s %4s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
+                   "ms", "runs", "warm", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
   out += line;
   std::map<int64_t, const AttentionBenchPoint*> softmax, chunked;
   for (const auto& p : points) {
@@ -279,9 +284,10 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
         mr = fmt::sprintf("%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes),
                           ref_mark);
     }
-    line = fmt::sprintf("%7lld  %-16s %6s %11.2f %4d %9.1f %11s %11s %9s %9s\n",
+    line = fmt::sprintf("%7lld  %-16s %6s %11.2f %4d %4d %9.1f %11s %11s %9s %9s\n",
                         (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms,
-                        p.timed_runs, p.gflops(), format_bytes(double(p.peak_rss_bytes)).c_str(),
+                        p.timed_runs, p.warmup_runs, p.gflops(),
+                        format_bytes(double(p.peak_rss_bytes)).c_str(),
                         format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr);
     out += line;
   }

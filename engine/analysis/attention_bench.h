@@ -65,7 +65,7 @@ struct AttentionBenchPoint {
   std::string note;  // why it did not run, or what went wrong
   int64_t chunk = 0;
   double median_ms = 0, min_ms = 0;
-  int timed_runs = 0;
+  int timed_runs = 0, warmup_runs = 0;
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
   double macs = 0;
   double gflops() const { return ran && median_ms > 0 ? 2.0 * macs / (median_ms * 1e6) : 0.0; }

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/resource.h>
+
 #include <torch/cuda.h>
 
 #include "engine/core/device.h"
@@ -25,21 +27,40 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+long minor_page_faults() {
+  rusage usage{};
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt : -1;
+}
+
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
                                  const c10::Device& device, double budget_s,
-                                 const std::function<void()>& first_warmup) {
+                                 const std::function<void()>& first_warmup, int* warmup_runs) {
   using clock = std::chrono::steady_clock;
-  double last_warmup_ms = 0;
-  if (warmup <= 0 && first_warmup) first_warmup();
-  for (int i = 0; i < warmup; ++i) {
+  double last_warmup_ms = 0, warmup_total_ms = 0;
+  int runs = 0;
+  // One warm-up run; returns the pages it faulted.
+  auto warm_up = [&](bool first) {
+    const long faults_before = minor_page_faults();
     const auto start = clock::now();
-    if (i == 0 && first_warmup)
+    if (first && first_warmup)
       first_warmup();
     else
       fn();
     synchronize_device(device);
     last_warmup_ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+    warmup_total_ms += last_warmup_ms;
+    ++runs;
+    return faults_before < 0 ? 0 : minor_page_faults() - faults_before;
+  };
+  if (warmup <= 0 && first_warmup) first_warmup();
+  long faults = 0;
+  for (int i = 0; i < warmup; ++i) faults = warm_up(i == 0);
+  for (int extra = 0; warmup > 0 && faults > kSettledRunPageFaults && extra < kMaxSettlingRuns;
+       ++extra) {
+    if (budget_s > 0 && warmup_total_ms + last_warmup_ms > budget_s * 500.0) break;
+    faults = warm_up(false);
   }
+  if (warmup_runs) *warmup_runs = runs;
   synchronize_device(device);
   if (budget_s > 0 && last_warmup_ms > 0) {
     const int affordable = static_cast<int>(budget_s * 1000.0 / last_warmup_ms);

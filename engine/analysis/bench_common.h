@@ -20,13 +20,29 @@ void synchronize_device(const c10::Device& device);
 // Median of the values (0 for none).
 double median(std::vector<double> values);
 
+// A warm-up run that page-faults no more than this many pages counts as settled.
+constexpr long kSettledRunPageFaults = 64;
+// Warm-up runs added, at most, until one is settled.
+constexpr int kMaxSettlingRuns = 8;
+
 // Runs fn `warmup` times, then `repeats` timed times; returns each timed run in milliseconds.
+// With warmup >= 1, warm-up goes on (up to kMaxSettlingRuns more runs, and while the warm-up
+// has taken under half of budget_s) until a run page-faults no more than kSettledRunPageFaults
+// pages: until then the allocator's heaps are still growing to the run's working set (the
+// first three or four runs of the fused attention kernel at N = 16384 fault ~45000 pages and
+// take up to twice as long, though freed memory is kept for reuse), which a training
+// loop pays in its first steps only. warmup_runs, when given, receives how many warm-up runs
+// took place.
 // budget_s > 0: fewer timed runs (at least one) when the last warm-up run shows that `repeats`
 // of them would take longer than that. first_warmup, when given, replaces fn for the first
 // warm-up run (e.g. fn under an operation counter); with warmup == 0 it runs once, untimed.
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
                                  const c10::Device& device, double budget_s = 0,
-                                 const std::function<void()>& first_warmup = nullptr);
+                                 const std::function<void()>& first_warmup = nullptr,
+                                 int* warmup_runs = nullptr);
+
+// Minor page faults of this process so far (getrusage); -1 where they cannot be read.
+long minor_page_faults();
 
 // The 1-minute load average (/proc/loadavg); -1 where it cannot be read.
 double load_average();

@@ -356,7 +356,7 @@ std::string format_peer_report(const PeerReport& r, const PeerOptions& o) {
   std::string out;
   auto add = [&](const char* format, auto... args) { out += fmt::sprintf(format, args...); };
   add("engine vs PyTorch peer (torch %s) on %s: %s, input %lldx%lld, batch %lld, %d threads "
-      "(OpenBLAS 1), median of %d after %d warm-up\n",
+      "(OpenBLAS 1), median of %d after %d warm-up (more until one no longer page-faults)\n",
       r.peer_torch_version.empty() ? "?" : r.peer_torch_version.c_str(), o.device.c_str(),
       o.preset.c_str(), (long long)o.resolution, (long long)o.resolution, (long long)o.batch,
       r.threads, o.repeats, o.warmup);

@@ -10,9 +10,11 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "engine/analysis/attention_bench.h"
+#include "engine/analysis/bench_common.h"
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
@@ -219,6 +221,49 @@ class TestBenchmarks : public QObject {
     QVERIFY(4.0 * 12 * 16385 * double(c) <= double(32LL << 20));  // below the mmap threshold
   }
 
+  // Warm-up goes on while a run still page-faults: a run that maps and touches fresh pages for
+  // its first calls settles once it stops; one that never stops gets kMaxSettlingRuns more.
+  void warm_up_settles_once_runs_stop_page_faulting() {
+    const long page = sysconf(_SC_PAGESIZE);
+    const size_t bytes = size_t(page) * 1024;  // 1024 pages: far above kSettledRunPageFaults
+    std::vector<std::pair<void*, size_t>> mappings;
+    auto touch_fresh_pages = [&] {
+      void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      QVERIFY(m != MAP_FAILED);
+      mappings.emplace_back(m, bytes);
+      for (size_t i = 0; i < bytes; i += size_t(page)) static_cast<volatile char*>(m)[i] = 1;
+    };
+    int calls = 0, warmup_runs = -1;
+    auto faults_in_first_three = [&] {
+      if (++calls <= 3) touch_fresh_pages();
+    };
+    auto times =
+        time_runs_ms(faults_in_first_three, 1, 2, c10::Device(c10::kCPU), 0, nullptr, &warmup_runs);
+    QCOMPARE(warmup_runs, 4);  // 3 faulting runs, then one that settled
+    QCOMPARE(times.size(), size_t(2));
+    QCOMPARE(calls, 6);
+
+    // Asked for three warm-ups: no fewer, though the fourth call would have settled anyway.
+    calls = 0;
+    time_runs_ms([&] { ++calls; }, 3, 1, c10::Device(c10::kCPU), 0, nullptr, &warmup_runs);
+    QCOMPARE(warmup_runs, 3);
+    QCOMPARE(calls, 4);
+
+    calls = 0;
+    time_runs_ms([&] { ++calls, touch_fresh_pages(); }, 1, 1, c10::Device(c10::kCPU), 0, nullptr,
+                 &warmup_runs);
+    QCOMPARE(warmup_runs, 1 + kMaxSettlingRuns);
+    QCOMPARE(calls, 2 + kMaxSettlingRuns);
+
+    // No warm-up asked for: none added.
+    calls = 0;
+    time_runs_ms([&] { ++calls, touch_fresh_pages(); }, 0, 1, c10::Device(c10::kCPU), 0, nullptr,
+                 &warmup_runs);
+    QCOMPARE(warmup_runs, 0);
+    QCOMPARE(calls, 1);
+    for (auto [m, size] : mappings) munmap(m, size);
+  }
+
   void attention_bench_small_run_and_skip() {
     AttentionBenchOptions o;
     o.tokens = {64, 256};
@@ -236,9 +281,10 @@ class TestBenchmarks : public QObject {
     for (const auto& p : points) {
       QVERIFY2(p.ran, p.note.c_str());
       QVERIFY(p.median_ms > 0 && p.peak_rss_bytes >= 0 && p.peak_alloc_bytes > 0);
+      QVERIFY(p.warmup_runs >= 1 && p.warmup_runs <= 1 + kMaxSettlingRuns);
     }
     const auto table = QString::fromStdString(format_attention_table(points, o));
-    QVERIFY(table.contains("linear-blocked") && table.contains("x time"));
+    QVERIFY(table.contains("linear-blocked") && table.contains("x time") && table.contains("warm"));
 
     // Pretend only 1 MB is free: plain softmax at N=4096 (2 x 6 x 4096^2 x 4 B) must be skipped.
     o.tokens = {4096};
