@@ -6,6 +6,7 @@ source "$ROOT/scripts/setup.sh"
 # Idle OpenMP threads spin by default and steal the cores from working ones (and from
 # OpenBLAS's pool, which adala sizes like LibTorch's when waits are passive).
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
+export OPENBLAS_THREAD_TIMEOUT="${OPENBLAS_THREAD_TIMEOUT:-12}"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j 1 "$@"
 # Then every parser's fuzz target for a short, bounded time (ADALA_FUZZ_SECONDS each; set
 # ADALA_SKIP_FUZZ=1 to leave it out, e.g. when running a single suite).

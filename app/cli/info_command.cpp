@@ -32,8 +32,9 @@ int info_command(const Args& args) {
   std::printf("intra-op threads %d (hardware %u)\n", at::get_num_threads(),
               std::thread::hardware_concurrency());
   const char* policy = std::getenv("OMP_WAIT_POLICY");
-  std::printf("OpenBLAS threads %d (OMP_WAIT_POLICY=%s)\n", openblas_threads(),
-              policy ? policy : "unset");
+  const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  std::printf("OpenBLAS threads %d (OMP_WAIT_POLICY=%s, OPENBLAS_THREAD_TIMEOUT=%s)\n",
+              openblas_threads(), policy ? policy : "unset", timeout ? timeout : "unset");
 #ifdef ADALA_HAVE_QT
   std::printf("Qt              %s\n", qVersion());
 #else

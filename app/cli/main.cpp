@@ -140,7 +140,7 @@ bool is_help(const std::string& arg) { return arg == "--help" || arg == "-h" || 
 }  // namespace
 
 int main(int argc, char** argv) {
-  adala::reexec_with_passive_openmp_waits(argv);
+  adala::reexec_with_passive_thread_waits(argv);
   adala::keep_freed_memory_for_reuse();
   // --threads N anywhere on the line; everything else, in order, is the command and its own.
   CommonOptions options;

@@ -76,7 +76,7 @@ extern "C" void onTerminationSignal(int) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  adala::reexec_with_passive_openmp_waits(argv);
+  adala::reexec_with_passive_thread_waits(argv);
   adala::keep_freed_memory_for_reuse();
   // --help and --version print and exit: they need no display (an ssh session, a CI log).
   for (int i = 1; i < argc; ++i)

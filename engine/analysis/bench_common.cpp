@@ -85,10 +85,12 @@ double load_average() {
 
 std::string machine_conditions() {
   const char* policy = std::getenv("OMP_WAIT_POLICY");
-  std::string buf =
-      fmt::sprintf("load %.1f on %u cores, OMP_WAIT_POLICY=%s, OpenBLAS %d threads", load_average(),
-                   std::thread::hardware_concurrency(),
-                   policy && *policy ? policy : "(unset: active spin)", openblas_threads());
+  const char* timeout = std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  std::string buf = fmt::sprintf(
+      "load %.1f on %u cores, OMP_WAIT_POLICY=%s, OpenBLAS %d threads (OPENBLAS_THREAD_TIMEOUT=%s)",
+      load_average(), std::thread::hardware_concurrency(),
+      policy && *policy ? policy : "(unset: active spin)", openblas_threads(),
+      timeout && *timeout ? timeout : "unset");
   return buf;
 }
 

@@ -108,12 +108,16 @@ void configure_threads(int threads) {
   at::set_num_threads(threads);
 }
 
-void reexec_with_passive_openmp_waits(char** argv) {
-  if (std::getenv("OMP_WAIT_POLICY")) return;
-  setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+void reexec_with_passive_thread_waits(char** argv) {
+  const bool set_policy = !std::getenv("OMP_WAIT_POLICY");
+  const bool set_timeout = !std::getenv("OPENBLAS_THREAD_TIMEOUT");
+  if (!set_policy && !set_timeout) return;
+  if (set_policy) setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+  if (set_timeout) setenv("OPENBLAS_THREAD_TIMEOUT", kOpenBlasThreadTimeout, 1);
   execv("/proc/self/exe", argv);
   // exec failed: carry on as we are; configure_threads then keeps OpenBLAS at one thread.
-  unsetenv("OMP_WAIT_POLICY");
+  if (set_policy) unsetenv("OMP_WAIT_POLICY");
+  if (set_timeout) unsetenv("OPENBLAS_THREAD_TIMEOUT");
 }
 
 std::string torch_version_string() { return TORCH_VERSION; }

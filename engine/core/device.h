@@ -39,10 +39,18 @@ class SingleThreadedBlas {
   SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
 };
 
-// OpenMP reads OMP_WAIT_POLICY once, when the process starts: where it is not set, this sets
-// it to passive and re-executes the program with the same arguments (and returns only if that
-// fails). Call first thing in main().
-void reexec_with_passive_openmp_waits(char** argv);
+// How long an idle OpenBLAS worker spins before it sleeps, as OPENBLAS_THREAD_TIMEOUT gives it
+// (2^12 cycles, about 2 us; OpenBLAS's own default is 2^28, about 0.1 s). A worker that spins
+// between matmuls, calling sched_yield, takes the core that LibTorch's other thread needs for
+// the element-wise work in between: a vit_small training step at 448^2 on 2 cores took
+// 938-1014 ms with the default, 737-864 ms with short timeouts.
+constexpr const char* kOpenBlasThreadTimeout = "12";
+
+// OpenMP reads OMP_WAIT_POLICY, and OpenBLAS OPENBLAS_THREAD_TIMEOUT, once, when the process
+// starts: where either is not set, this sets it (OMP_WAIT_POLICY=PASSIVE,
+// OPENBLAS_THREAD_TIMEOUT=kOpenBlasThreadTimeout) and re-executes the program with the same
+// arguments (and returns only if that fails). Call first thing in main().
+void reexec_with_passive_thread_waits(char** argv);
 bool cuda_available();
 int cuda_device_count();
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "engine/core/row_prefetch.h"
 #include "engine/core/vector_clones.h"
 
 namespace adala {
@@ -55,19 +56,24 @@ ADALA_VECTOR_CLONES void divide_row(const float* __restrict in, float* __restric
 void elu_plus_one_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride,
                        int64_t rows, int64_t cols) {
   if (in_stride == cols && out_stride == cols) return elu_plus_one_row(in, out, rows * cols);
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead(in, in_stride, r, rows, cols);
     elu_plus_one_row(in + r * in_stride, out + r * out_stride, cols);
+  }
 }
 
 void elu_plus_one_rows_colsum(const float* in, int64_t in_stride, float* out, int64_t out_stride,
                               int64_t rows, int64_t cols, float* colsum) {
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead(in, in_stride, r, rows, cols);
     elu_plus_one_row_sum(in + r * in_stride, out + r * out_stride, colsum, cols);
+  }
 }
 
 void divide_rows_by_last_column(const float* in, int64_t in_stride, float* out, int64_t out_stride,
                                 int64_t rows, int64_t cols, float eps) {
   for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
     const float* row = in + r * in_stride;
     divide_row(row, out + r * out_stride, row[cols] + eps, cols);
   }

@@ -22,7 +22,7 @@
 
 namespace adala {
 
-constexpr int64_t kLinearAttentionAutogradBlockRows = 512;
+constexpr int64_t kLinearAttentionAutogradBlockRows = 256;
 
 // q, k: (B, H, N, d); v: (B, H, N, dv); the result (B, H, N, dv) is a view of a (B, N, H, dv)
 // tensor, so merging the heads back into (B, N, H * dv) needs no copy.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/core/elu_plus_one_kernel.h"
+#include "engine/core/row_prefetch.h"
 #include "engine/core/vector_clones.h"
 
 namespace adala {
@@ -45,6 +46,7 @@ inline void times_phi_derivative_row(const T* __restrict grad, const T* __restri
 ADALA_VECTOR_CLONES void divide_rows_f(const float* numden, int64_t nd_stride, float* out,
                                        int64_t out_stride, int64_t rows, int64_t cols, float eps) {
   for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
     const float* row = numden + r * nd_stride;
     divide_row(row, out + r * out_stride, row[cols] + eps, cols);
   }
@@ -55,9 +57,12 @@ ADALA_VECTOR_CLONES void normaliser_grad_rows_f(const float* phi, int64_t phi_st
                                                 const float* g, int64_t g_stride, float* e,
                                                 int64_t e_stride, int64_t rows, int64_t cols,
                                                 int64_t value_cols, float eps) {
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead(g, g_stride, r, rows, value_cols);
+    prefetch_row_ahead(o, o_stride, r, rows, value_cols);
     normaliser_grad_row(phi + r * phi_stride, z, o + r * o_stride, g + r * g_stride,
                         e + r * e_stride, cols, value_cols, eps);
+  }
 }
 
 ADALA_VECTOR_CLONES void times_phi_derivative_rows_f(const float* grad, int64_t grad_stride,
@@ -65,9 +70,11 @@ ADALA_VECTOR_CLONES void times_phi_derivative_rows_f(const float* grad, int64_t 
                                                      int64_t phi_stride, float* out,
                                                      int64_t out_stride, int64_t rows,
                                                      int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
     times_phi_derivative_row(grad + r * grad_stride, add, phi + r * phi_stride,
                              out + r * out_stride, cols);
+  }
 }
 
 }  // namespace
@@ -131,9 +138,11 @@ void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const flo
 void times_phi_derivative_rows(const double* grad, int64_t grad_stride, const double* add,
                                const double* phi, int64_t phi_stride, double* out,
                                int64_t out_stride, int64_t rows, int64_t cols) {
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
     times_phi_derivative_row(grad + r * grad_stride, add, phi + r * phi_stride,
                              out + r * out_stride, cols);
+  }
 }
 
 }  // namespace adala

@@ -173,16 +173,19 @@ class TestBenchmarks : public QObject {
   }
 
   void command_line_sizes_openblas_by_the_openmp_wait_policy() {
-    // adala re-executes itself with OMP_WAIT_POLICY=PASSIVE where it is unset, and then gives
-    // OpenBLAS as many threads as LibTorch; with spinning OpenMP waits, one.
+    // adala re-executes itself with OMP_WAIT_POLICY=PASSIVE and OPENBLAS_THREAD_TIMEOUT=12
+    // where they are unset (a value that is set stays), and then gives OpenBLAS as many threads
+    // as LibTorch; with spinning OpenMP waits, one.
     const QByteArray dir = qgetenv("ADALA_BINARY_DIR");
     if (dir.isEmpty()) QSKIP("ADALA_BINARY_DIR is not set (run through ctest)");
-    auto info = [&](const QString& policy) {
+    auto info = [&](const QString& policy, const QString& timeout) {
       QProcess p;
       auto env = QProcessEnvironment::systemEnvironment();
       env.remove(QStringLiteral("OPENBLAS_NUM_THREADS"));
       env.remove(QStringLiteral("OMP_WAIT_POLICY"));
+      env.remove(QStringLiteral("OPENBLAS_THREAD_TIMEOUT"));
       if (!policy.isEmpty()) env.insert(QStringLiteral("OMP_WAIT_POLICY"), policy);
+      if (!timeout.isEmpty()) env.insert(QStringLiteral("OPENBLAS_THREAD_TIMEOUT"), timeout);
       p.setProcessEnvironment(env);
       p.setProcessChannelMode(QProcess::MergedChannels);
       p.start(QString::fromLocal8Bit(dir) + QStringLiteral("/bin/adala"),
@@ -190,12 +193,18 @@ class TestBenchmarks : public QObject {
       p.waitForFinished(60000);
       return QString::fromUtf8(p.readAll());
     };
-    QString out = info(QString());
+    QString out = info(QString(), QString());
     QVERIFY2(out.contains(QStringLiteral("intra-op threads 2")), qPrintable(out));
-    QVERIFY2(out.contains(QStringLiteral("OpenBLAS threads 2 (OMP_WAIT_POLICY=PASSIVE)")),
+    QVERIFY2(out.contains(QStringLiteral(
+                 "OpenBLAS threads 2 (OMP_WAIT_POLICY=PASSIVE, OPENBLAS_THREAD_TIMEOUT=12)")),
              qPrintable(out));
-    out = info(QStringLiteral("active"));
-    QVERIFY2(out.contains(QStringLiteral("OpenBLAS threads 1 (OMP_WAIT_POLICY=active)")),
+    out = info(QStringLiteral("active"), QString());
+    QVERIFY2(out.contains(QStringLiteral(
+                 "OpenBLAS threads 1 (OMP_WAIT_POLICY=active, OPENBLAS_THREAD_TIMEOUT=12)")),
+             qPrintable(out));
+    out = info(QString(), QStringLiteral("20"));
+    QVERIFY2(out.contains(QStringLiteral(
+                 "OpenBLAS threads 2 (OMP_WAIT_POLICY=PASSIVE, OPENBLAS_THREAD_TIMEOUT=20)")),
              qPrintable(out));
   }
 

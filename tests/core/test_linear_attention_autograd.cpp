@@ -230,8 +230,8 @@ class TestLinearAttentionAutograd : public QObject {
     QVERIFY(rel_error(fused_grads[0], ref_grads[0]) < 1e-5);
   }
 
-  // The kernel's products: every transpose pair, alpha and beta, padded row strides, an empty
-  // inner dimension; through CBLAS (row_major_gemm) and the at::mm fallback, float and double.
+  // The kernel's products: every transpose pair, alpha and beta (beta = 0 over a C of NaN),
+  // padded row strides, an empty inner dimension; through CBLAS (row_major_gemm) and the at::mm fallback, float and double.
   void row_major_gemm_matches_mm() {
     qInfo("products through %s", row_major_gemm_uses_cblas() ? "CBLAS" : "at::mm");
     const int64_t m = 7, n = 5, pad = 3;
@@ -249,9 +249,12 @@ class TestLinearAttentionAutograd : public QObject {
                   auto c_store = torch::randn({m, n + pad}, type);
                   auto a = a_store.narrow(1, 0, ta ? m : k), b = b_store.narrow(1, 0, tb ? k : n);
                   auto op_a = ta ? a.t() : a, op_b = tb ? b.t() : b;
+                  // With beta = 0, C's old values are not read: NaN there must not leak.
+                  if (beta == 0.0) c_store.narrow(1, 0, n).fill_(NAN);
                   auto c_before = c_store.narrow(1, 0, n).clone();
                   auto padding_before = c_store.narrow(1, n, pad).clone();
-                  auto expected = alpha * torch::mm(op_a, op_b) + beta * c_before;
+                  auto expected = alpha * torch::mm(op_a, op_b);
+                  if (beta != 0.0) expected = expected + beta * c_before;
                   const int64_t lda = a_store.size(1), ldb = b_store.size(1);
                   const int64_t ldc = c_store.size(1);
                   if (type == torch::kDouble)
