@@ -8,30 +8,39 @@
 #include <QSettings>
 #include <QString>
 
+#include "tests/support/test_dirs.h"
+
 namespace gui_test {
 
+// ADALA_TEST_TMP/gui/<name>-<pid>, emptied first: a suite and its _shipped_threads twin run at
+// the same time under ctest -j, and with one folder each emptied the other's files.
 inline QString freshDir(const QString& name) {
-  const QString dir = QStringLiteral(ADALA_TEST_TMP) + QStringLiteral("/gui/") + name;
-  QDir(dir).removeRecursively();
-  QDir().mkpath(dir);
+  const QString dir = QString::fromStdString(adala_test::fresh_test_dir("gui", name.toStdString()));
   return dir;
 }
 
 inline void isolateSettings() {
   QSettings::setDefaultFormat(QSettings::IniFormat);
-  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, QStringLiteral(ADALA_TEST_TMP) + QStringLiteral("/gui/settings"));
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                     freshDir(QStringLiteral("settings")));
 }
 
 // fmnist_micro, 256 images, `steps` optimiser steps per stage (`teacherSteps` for Stage 0).
-inline QString writeTinyExperiment(const QString& dir, const QString& name, int steps = 5, int teacherSteps = 5) {
+inline QString writeTinyExperiment(const QString& dir, const QString& name, int steps = 5,
+                                   int teacherSteps = 5) {
   // No augmentation: the teacher's augment_batch costs far more than a micro-model step.
   auto stage = [](int maxSteps, double lr) {
-    return QJsonObject{{"max_steps", maxSteps}, {"batch_size", 32}, {"lr", lr}, {"log_every", 1}, {"augment", false}};
+    return QJsonObject{{"max_steps", maxSteps},
+                       {"batch_size", 32},
+                       {"lr", lr},
+                       {"log_every", 1},
+                       {"augment", false}};
   };
   QJsonObject doc{
       {"name", name},
       {"seed", 3},
-      {"threads", 1},  // a micro model gains nothing from two threads, and loses a lot on a busy machine
+      {"threads",
+       1},  // a micro model gains nothing from two threads, and loses a lot on a busy machine
       {"model", QJsonObject{{"preset", "fmnist_micro"}}},
       {"data", QJsonObject{{"train_limit", 256}, {"test_limit", 256}, {"alignment_limit", 256}}},
       {"stages", QJsonObject{{"teacher", stage(teacherSteps, 0.002)},
