@@ -50,35 +50,38 @@ void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v
   });
 }
 
-// out (the forward's) and g: (B, N, H, dv) with unit last stride; dq, dk: (B, N, H, d);
-// dvv: (B, N, H, dv).
+// g: (B, N, H, dv) with unit last stride; dq, dk: (B, N, H, d); dvv: (B, N, H, dv).
 template <typename T>
 void backward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
-                    const at::Tensor& state, const at::Tensor& out, const at::Tensor& g,
-                    at::Tensor& dq, at::Tensor& dk, at::Tensor& dvv, T eps, int64_t block_rows) {
+                    const at::Tensor& state, const at::Tensor& g, at::Tensor& dq, at::Tensor& dk,
+                    at::Tensor& dvv, T eps, int64_t block_rows) {
   const int64_t n = q.size(2), d = q.size(3), dv = v.size(3), ds = dv + 1;
   const int64_t block = rows_per_block(block_rows, n);
   for_each_head(q.size(0) * q.size(1), [&] {
     return [&, phi = std::vector<T>(size_t(block * d)), dphi = std::vector<T>(size_t(block * d)),
-            e = std::vector<T>(size_t(block * ds)), dsx = std::vector<T>(size_t(d * ds)),
-            z = std::vector<T>(size_t(d)), dz = std::vector<T>(size_t(d))](int64_t h) mutable {
+            e = std::vector<T>(size_t(block * ds)), inv_den = std::vector<T>(size_t(block)),
+            dsx = std::vector<T>(size_t(d * ds)), z = std::vector<T>(size_t(d)),
+            dz = std::vector<T>(size_t(d))](int64_t h) mutable {
       const auto qh = head_of<T>(q, h), kh = head_of<T>(k, h), vh = head_of<T>(v, h);
       const T* sx = head_of<T>(state, h).data;
-      const auto oh = head_of_token_major<T>(out, h), gh = head_of_token_major<T>(g, h);
+      const auto gh = head_of_token_major<T>(g, h);
       const auto dqh = head_of_token_major<T>(dq, h), dkh = head_of_token_major<T>(dk, h);
       const auto dvh = head_of_token_major<T>(dvv, h);
       for (int64_t c = 0; c < d; ++c) z[size_t(c)] = sx[c * ds + dv];
-      // Queries: dQ and dS = phi(Q)^T E, recomputing phi(Q); the normaliser is phi(Q) z.
+      // Queries, recomputing phi(Q_b) and den = phi(Q_b) z + eps: E = [g / den | e_den] with
+      // P = (g / den) S_num^T, e_den = -(phi(Q_b) . P) / den (= -(g . out) / den, without
+      // reading the output); dphi(Q_b) = E S^T = P + e_den z^T; dS += phi(Q_b)^T E.
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
         phi_rows(qh.row(r), qh.stride, phi.data(), d, len, d);
-        normaliser_grad_rows(phi.data(), d, z.data(), oh.row(r), oh.stride, gh.row(r), gh.stride,
-                             e.data(), ds, len, d, dv, eps);
-        // dphi(Q_b) = E S^T
-        row_major_gemm(false, true, len, d, ds, T(1), e.data(), ds, sx, ds, T(0), dphi.data(), d);
+        scale_by_inverse_normaliser_rows(phi.data(), d, z.data(), gh.row(r), gh.stride, e.data(),
+                                         ds, inv_den.data(), len, d, dv, eps);
+        row_major_gemm(false, true, len, d, dv, T(1), e.data(), ds, sx, ds, T(0), dphi.data(), d);
+        normaliser_gradient_rows(phi.data(), d, dphi.data(), d, inv_den.data(), z.data(), e.data(),
+                                 ds, len, d, dv);
         times_phi_derivative_rows(dphi.data(), d, nullptr, phi.data(), d, dqh.row(r), dqh.stride,
                                   len, d);
-        // dS += phi(Q_b)^T E (the first block overwrites)
+        // (the first block overwrites dS)
         row_major_gemm(true, false, d, ds, len, T(1), phi.data(), d, e.data(), ds,
                        r == 0 ? T(0) : T(1), dsx.data(), ds);
       }
@@ -116,8 +119,7 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
       forward_heads<double>(q, k, v, out, state, eps, block_rows);
     else
       forward_heads<float>(q, k, v, out, state, static_cast<float>(eps), block_rows);
-    // The output costs nothing to keep: the module's output projection saves the same storage.
-    ctx->save_for_backward({q, k, v, state, out});
+    ctx->save_for_backward({q, k, v, state});
     ctx->saved_data["eps"] = eps;
     ctx->saved_data["block_rows"] = block_rows;
     return out;
@@ -126,7 +128,7 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
   static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                  torch::autograd::variable_list grads) {
     const auto saved = ctx->get_saved_variables();
-    const auto &q = saved[0], &k = saved[1], &v = saved[2], &state = saved[3], &out = saved[4];
+    const auto &q = saved[0], &k = saved[1], &v = saved[2], &state = saved[3];
     const double eps = ctx->saved_data["eps"].toDouble();
     const int64_t block_rows = ctx->saved_data["block_rows"].toInt();
     const auto g = with_unit_last_stride(grads[0].to(q.scalar_type()));
@@ -135,10 +137,9 @@ class LinearAttentionFunction : public torch::autograd::Function<LinearAttention
     auto dq = at::empty({b, n, heads, d}, q.options()), dk = at::empty_like(dq);
     auto dvv = at::empty({b, n, heads, dv}, q.options());
     if (q.scalar_type() == at::kDouble)
-      backward_heads<double>(q, k, v, state, out, g, dq, dk, dvv, eps, block_rows);
+      backward_heads<double>(q, k, v, state, g, dq, dk, dvv, eps, block_rows);
     else
-      backward_heads<float>(q, k, v, state, out, g, dq, dk, dvv, static_cast<float>(eps),
-                            block_rows);
+      backward_heads<float>(q, k, v, state, g, dq, dk, dvv, static_cast<float>(eps), block_rows);
     return {as_head_major(dq), as_head_major(dk), as_head_major(dvv), at::Tensor(), at::Tensor()};
   }
 };

@@ -8,10 +8,11 @@
 //   forward   S = phi(K)^T [V | 1] (d x (dv + 1)) block by block, phi fused with the column sum
 //             that is S's last column; then per query block one matmul phi(Q_b) S gives the
 //             numerators and the normaliser, and one pass divides them into the output.
-//   saved     q, k, v, S per head and the output (which the module's output projection keeps
-//             anyway); no N x d intermediate.
+//   saved     q, k, v and S per head; no N x d intermediate, not even the output.
 //   backward  per query block, recomputed: phi(Q_b) and den = phi(Q_b) S_den + eps; then
-//             E = [g / den | -(g . out) / den], dQ = (E S^T) * phi'(Q), dS += phi(Q_b)^T E;
+//             P = (g / den) S_num^T, whose row dot phi(Q_b) is g . out, so the normaliser's
+//             gradient e = -(phi(Q_b) . P) / den needs no read of the output;
+//             dQ = (P + e S_den^T) * phi'(Q), dS += phi(Q_b)^T [g / den | e];
 //             per key block: phi(K_b), dK = (V dS_num^T + dS_den) * phi'(K), dV = phi(K_b) dS_num.
 //             phi'(x) = min(phi(x), 1), so the backward's only exps are the two phi passes.
 // Two matmuls of N x d x (dv + 1) in the forward, four in the backward (the forward's three

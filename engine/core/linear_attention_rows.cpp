@@ -25,12 +25,21 @@ inline T dot(const T* __restrict a, const T* __restrict b, int64_t n) {
 }
 
 template <typename T>
-inline void normaliser_grad_row(const T* __restrict phi, const T* __restrict z,
-                                const T* __restrict o, const T* __restrict g, T* __restrict e,
-                                int64_t cols, int64_t value_cols, T eps) {
+inline void scale_by_inverse_normaliser_row(const T* __restrict phi, const T* __restrict z,
+                                            const T* __restrict g, T* __restrict e,
+                                            T* __restrict inv_den, int64_t cols, int64_t value_cols,
+                                            T eps) {
   const T inv = T(1) / (dot(phi, z, cols) + eps);
+  *inv_den = inv;
   for (int64_t i = 0; i < value_cols; ++i) e[i] = g[i] * inv;
-  e[value_cols] = -dot(g, o, value_cols) * inv;
+}
+
+template <typename T>
+inline void normaliser_gradient_row(const T* __restrict phi, T* __restrict p, T inv_den,
+                                    const T* __restrict z, T* __restrict e_last, int64_t cols) {
+  const T grad = -dot(phi, p, cols) * inv_den;
+  *e_last = grad;
+  for (int64_t i = 0; i < cols; ++i) p[i] += grad * z[i];
 }
 
 template <typename T>
@@ -52,17 +61,27 @@ ADALA_VECTOR_CLONES void divide_rows_f(const float* numden, int64_t nd_stride, f
   }
 }
 
-ADALA_VECTOR_CLONES void normaliser_grad_rows_f(const float* phi, int64_t phi_stride,
-                                                const float* z, const float* o, int64_t o_stride,
-                                                const float* g, int64_t g_stride, float* e,
-                                                int64_t e_stride, int64_t rows, int64_t cols,
-                                                int64_t value_cols, float eps) {
+ADALA_VECTOR_CLONES void scale_by_inverse_normaliser_rows_f(const float* phi, int64_t phi_stride,
+                                                            const float* z, const float* g,
+                                                            int64_t g_stride, float* e,
+                                                            int64_t e_stride, float* inv_den,
+                                                            int64_t rows, int64_t cols,
+                                                            int64_t value_cols, float eps) {
   for (int64_t r = 0; r < rows; ++r) {
     prefetch_row_ahead(g, g_stride, r, rows, value_cols);
-    prefetch_row_ahead(o, o_stride, r, rows, value_cols);
-    normaliser_grad_row(phi + r * phi_stride, z, o + r * o_stride, g + r * g_stride,
-                        e + r * e_stride, cols, value_cols, eps);
+    scale_by_inverse_normaliser_row(phi + r * phi_stride, z, g + r * g_stride, e + r * e_stride,
+                                    inv_den + r, cols, value_cols, eps);
   }
+}
+
+ADALA_VECTOR_CLONES void normaliser_gradient_rows_f(const float* phi, int64_t phi_stride, float* p,
+                                                    int64_t p_stride, const float* inv_den,
+                                                    const float* z, float* e, int64_t e_stride,
+                                                    int64_t rows, int64_t cols,
+                                                    int64_t value_cols) {
+  for (int64_t r = 0; r < rows; ++r)
+    normaliser_gradient_row(phi + r * phi_stride, p + r * p_stride, inv_den[r], z,
+                            e + r * e_stride + value_cols, cols);
 }
 
 ADALA_VECTOR_CLONES void times_phi_derivative_rows_f(const float* grad, int64_t grad_stride,
@@ -112,21 +131,36 @@ void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* 
   }
 }
 
-void normaliser_grad_rows(const float* phi, int64_t phi_stride, const float* z, const float* o,
-                          int64_t o_stride, const float* g, int64_t g_stride, float* e,
-                          int64_t e_stride, int64_t rows, int64_t cols, int64_t value_cols,
-                          float eps) {
-  normaliser_grad_rows_f(phi, phi_stride, z, o, o_stride, g, g_stride, e, e_stride, rows, cols,
-                         value_cols, eps);
+void scale_by_inverse_normaliser_rows(const float* phi, int64_t phi_stride, const float* z,
+                                      const float* g, int64_t g_stride, float* e, int64_t e_stride,
+                                      float* inv_den, int64_t rows, int64_t cols,
+                                      int64_t value_cols, float eps) {
+  scale_by_inverse_normaliser_rows_f(phi, phi_stride, z, g, g_stride, e, e_stride, inv_den, rows,
+                                     cols, value_cols, eps);
 }
 
-void normaliser_grad_rows(const double* phi, int64_t phi_stride, const double* z, const double* o,
-                          int64_t o_stride, const double* g, int64_t g_stride, double* e,
-                          int64_t e_stride, int64_t rows, int64_t cols, int64_t value_cols,
-                          double eps) {
+void scale_by_inverse_normaliser_rows(const double* phi, int64_t phi_stride, const double* z,
+                                      const double* g, int64_t g_stride, double* e,
+                                      int64_t e_stride, double* inv_den, int64_t rows, int64_t cols,
+                                      int64_t value_cols, double eps) {
   for (int64_t r = 0; r < rows; ++r)
-    normaliser_grad_row(phi + r * phi_stride, z, o + r * o_stride, g + r * g_stride,
-                        e + r * e_stride, cols, value_cols, eps);
+    scale_by_inverse_normaliser_row(phi + r * phi_stride, z, g + r * g_stride, e + r * e_stride,
+                                    inv_den + r, cols, value_cols, eps);
+}
+
+void normaliser_gradient_rows(const float* phi, int64_t phi_stride, float* p, int64_t p_stride,
+                              const float* inv_den, const float* z, float* e, int64_t e_stride,
+                              int64_t rows, int64_t cols, int64_t value_cols) {
+  normaliser_gradient_rows_f(phi, phi_stride, p, p_stride, inv_den, z, e, e_stride, rows, cols,
+                             value_cols);
+}
+
+void normaliser_gradient_rows(const double* phi, int64_t phi_stride, double* p, int64_t p_stride,
+                              const double* inv_den, const double* z, double* e, int64_t e_stride,
+                              int64_t rows, int64_t cols, int64_t value_cols) {
+  for (int64_t r = 0; r < rows; ++r)
+    normaliser_gradient_row(phi + r * phi_stride, p + r * p_stride, inv_den[r], z,
+                            e + r * e_stride + value_cols, cols);
 }
 
 void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const float* add,

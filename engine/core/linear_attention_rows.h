@@ -19,17 +19,28 @@ void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* ou
 void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,
                                int64_t out_stride, int64_t rows, int64_t cols, double eps);
 
-// Backward, the gradient with respect to [numerator | normaliser] of each row, from the output
-// o, its gradient g and den = phi[r] . z + eps (z = phi(K)^T 1, phi the row's phi(q)):
-//   e[r][c] = g[r][c] / den (c < value_cols),  e[r][value_cols] = -(g[r] . o[r]) / den.
-void normaliser_grad_rows(const float* phi, int64_t phi_stride, const float* z, const float* o,
-                          int64_t o_stride, const float* g, int64_t g_stride, float* e,
-                          int64_t e_stride, int64_t rows, int64_t cols, int64_t value_cols,
-                          float eps);
-void normaliser_grad_rows(const double* phi, int64_t phi_stride, const double* z, const double* o,
-                          int64_t o_stride, const double* g, int64_t g_stride, double* e,
-                          int64_t e_stride, int64_t rows, int64_t cols, int64_t value_cols,
-                          double eps);
+// Backward, first half of the gradient with respect to [numerator | normaliser] of each row,
+// from the output's gradient g and den = phi[r] . z + eps (z = phi(K)^T 1, phi the row's
+// phi(q)): e[r][c] = g[r][c] / den (c < value_cols), and inv_den[r] = 1 / den.
+void scale_by_inverse_normaliser_rows(const float* phi, int64_t phi_stride, const float* z,
+                                      const float* g, int64_t g_stride, float* e, int64_t e_stride,
+                                      float* inv_den, int64_t rows, int64_t cols,
+                                      int64_t value_cols, float eps);
+void scale_by_inverse_normaliser_rows(const double* phi, int64_t phi_stride, const double* z,
+                                      const double* g, int64_t g_stride, double* e,
+                                      int64_t e_stride, double* inv_den, int64_t rows, int64_t cols,
+                                      int64_t value_cols, double eps);
+
+// Backward, second half: p holds P = (g / den) S_num^T, so that phi[r] . p[r] = g[r] . out[r]
+// (out = phi(Q) S_num / den) without reading the output. Writes the normaliser's gradient
+// e[r][value_cols] = -(phi[r] . p[r]) * inv_den[r] and adds its share to p:
+// p[r][c] += e[r][value_cols] * z[c], making p the gradient with respect to phi(q).
+void normaliser_gradient_rows(const float* phi, int64_t phi_stride, float* p, int64_t p_stride,
+                              const float* inv_den, const float* z, float* e, int64_t e_stride,
+                              int64_t rows, int64_t cols, int64_t value_cols);
+void normaliser_gradient_rows(const double* phi, int64_t phi_stride, double* p, int64_t p_stride,
+                              const double* inv_den, const double* z, double* e, int64_t e_stride,
+                              int64_t rows, int64_t cols, int64_t value_cols);
 
 // Backward through phi: out[r][c] = (grad[r][c] + add[c]) * phi'(x) with phi'(x) = 1 for
 // x >= 0, exp(x) = phi(x) otherwise, i.e. min(phi(x), 1), computed from phi[r][c]. add may be
