@@ -15,6 +15,15 @@
 #include "engine/core/device.h"
 
 namespace adala {
+namespace {
+
+// Minor page faults of this process so far (getrusage); -1 where they cannot be read.
+long minor_page_faults() {
+  rusage usage{};
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt : -1;
+}
+
+}  // namespace
 
 void synchronize_device(const c10::Device& device) {
   if (device.is_cuda()) torch::cuda::synchronize(device.index());
@@ -25,11 +34,6 @@ double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const size_t n = values.size();
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-long minor_page_faults() {
-  rusage usage{};
-  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt : -1;
 }
 
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,

@@ -41,9 +41,6 @@ std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, in
                                  const std::function<void()>& first_warmup = nullptr,
                                  int* warmup_runs = nullptr);
 
-// Minor page faults of this process so far (getrusage); -1 where they cannot be read.
-long minor_page_faults();
-
 // The 1-minute load average (/proc/loadavg); -1 where it cannot be read.
 double load_average();
 

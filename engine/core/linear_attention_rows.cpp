@@ -52,15 +52,6 @@ inline void times_phi_derivative_row(const T* __restrict grad, const T* __restri
   }
 }
 
-ADALA_VECTOR_CLONES void divide_rows_f(const float* numden, int64_t nd_stride, float* out,
-                                       int64_t out_stride, int64_t rows, int64_t cols, float eps) {
-  for (int64_t r = 0; r < rows; ++r) {
-    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
-    const float* row = numden + r * nd_stride;
-    divide_row(row, out + r * out_stride, row[cols] + eps, cols);
-  }
-}
-
 ADALA_VECTOR_CLONES void scale_by_inverse_normaliser_rows_f(const float* phi, int64_t phi_stride,
                                                             const float* z, const float* g,
                                                             int64_t g_stride, float* e,
@@ -120,7 +111,7 @@ void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stri
 
 void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
                                int64_t out_stride, int64_t rows, int64_t cols, float eps) {
-  divide_rows_f(numden, nd_stride, out, out_stride, rows, cols, eps);
+  divide_rows_by_last_column(numden, nd_stride, out, out_stride, rows, cols, eps);
 }
 
 void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,

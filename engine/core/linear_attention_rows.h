@@ -13,7 +13,8 @@ void phi_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride
 void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stride, int64_t rows,
               int64_t cols, double* colsum = nullptr);
 
-// Forward output: out[r][c] = numden[r][c] / (numden[r][cols] + eps), c < cols.
+// Forward output: out[r][c] = numden[r][c] / (numden[r][cols] + eps), c < cols (in float32,
+// the blocked inference kernel's divide_rows_by_last_column).
 void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
                                int64_t out_stride, int64_t rows, int64_t cols, float eps);
 void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,

@@ -15,8 +15,7 @@ namespace gui_test {
 // ADALA_TEST_TMP/gui/<name>-<pid>, emptied first: a suite and its _shipped_threads twin run at
 // the same time under ctest -j, and with one folder each emptied the other's files.
 inline QString freshDir(const QString& name) {
-  const QString dir = QString::fromStdString(adala_test::fresh_test_dir("gui", name.toStdString()));
-  return dir;
+  return QString::fromStdString(adala_test::fresh_test_dir("gui", name.toStdString()));
 }
 
 inline void isolateSettings() {
@@ -39,8 +38,8 @@ inline QString writeTinyExperiment(const QString& dir, const QString& name, int 
   QJsonObject doc{
       {"name", name},
       {"seed", 3},
-      {"threads",
-       1},  // a micro model gains nothing from two threads, and loses a lot on a busy machine
+      // A micro model gains nothing from two threads, and loses a lot on a busy machine.
+      {"threads", 1},
       {"model", QJsonObject{{"preset", "fmnist_micro"}}},
       {"data", QJsonObject{{"train_limit", 256}, {"test_limit", 256}, {"alignment_limit", 256}}},
       {"stages", QJsonObject{{"teacher", stage(teacherSteps, 0.002)},
