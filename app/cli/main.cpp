@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
     return line.empty() ? 2 : 0;
   }
   const std::string name = line[0];
+  if (name == "bench") adala::share_one_malloc_arena();  // no other thread has run yet
   auto it = command_table().find(name);
   if (it == command_table().end()) {
     std::cerr << fmt::format("adala: unknown command \"{}\" (see adala --help)\n", name);

@@ -32,18 +32,46 @@ inline float elu_plus_one(float x) {
   return x < 0.0f ? e : x + 1.0f;
 }
 
-ADALA_VECTOR_CLONES void elu_plus_one_row(const float* __restrict in, float* __restrict out,
-                                          int64_t n) {
+inline __attribute__((always_inline)) void elu_plus_one_row_body(const float* __restrict in,
+                                                                 float* __restrict out, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = elu_plus_one(in[i]);
 }
 
-ADALA_VECTOR_CLONES void elu_plus_one_row_sum(const float* __restrict in, float* __restrict out,
-                                              float* __restrict sum, int64_t n) {
+inline __attribute__((always_inline)) void elu_plus_one_row_sum_body(const float* __restrict in,
+                                                                     float* __restrict out,
+                                                                     float* __restrict sum,
+                                                                     int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     const float y = elu_plus_one(in[i]);
     out[i] = y;
     sum[i] += y;
   }
+}
+
+// The exp's polynomial is a chain of multiply-adds: the AVX2 version is built with FMA, which
+// target_clones("avx2") leaves out (GCC names one feature per clone), so these are written out
+// as C++ function versions, dispatched the same way when the program loads.
+__attribute__((target("avx512f"))) void elu_plus_one_row(const float* in, float* out, int64_t n) {
+  elu_plus_one_row_body(in, out, n);
+}
+__attribute__((target("avx2,fma"))) void elu_plus_one_row(const float* in, float* out, int64_t n) {
+  elu_plus_one_row_body(in, out, n);
+}
+__attribute__((target("default"))) void elu_plus_one_row(const float* in, float* out, int64_t n) {
+  elu_plus_one_row_body(in, out, n);
+}
+
+__attribute__((target("avx512f"))) void elu_plus_one_row_sum(const float* in, float* out,
+                                                             float* sum, int64_t n) {
+  elu_plus_one_row_sum_body(in, out, sum, n);
+}
+__attribute__((target("avx2,fma"))) void elu_plus_one_row_sum(const float* in, float* out,
+                                                              float* sum, int64_t n) {
+  elu_plus_one_row_sum_body(in, out, sum, n);
+}
+__attribute__((target("default"))) void elu_plus_one_row_sum(const float* in, float* out,
+                                                             float* sum, int64_t n) {
+  elu_plus_one_row_sum_body(in, out, sum, n);
 }
 
 ADALA_VECTOR_CLONES void divide_row(const float* __restrict in, float* __restrict out,
@@ -54,18 +82,24 @@ ADALA_VECTOR_CLONES void divide_row(const float* __restrict in, float* __restric
 }  // namespace
 
 void elu_plus_one_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride,
-                       int64_t rows, int64_t cols) {
-  if (in_stride == cols && out_stride == cols) return elu_plus_one_row(in, out, rows * cols);
+                       int64_t rows, int64_t cols, const RowStream& also, const RowStream& also2) {
+  if (in_stride == cols && out_stride == cols && !also.base && !also2.base)
+    return elu_plus_one_row(in, out, rows * cols);
   for (int64_t r = 0; r < rows; ++r) {
     prefetch_row_ahead(in, in_stride, r, rows, cols);
+    prefetch_row_ahead(also, r, rows);
+    prefetch_row_ahead(also2, r, rows);
     elu_plus_one_row(in + r * in_stride, out + r * out_stride, cols);
   }
 }
 
 void elu_plus_one_rows_colsum(const float* in, int64_t in_stride, float* out, int64_t out_stride,
-                              int64_t rows, int64_t cols, float* colsum) {
+                              int64_t rows, int64_t cols, float* colsum, const RowStream& also,
+                              const RowStream& also2) {
   for (int64_t r = 0; r < rows; ++r) {
     prefetch_row_ahead(in, in_stride, r, rows, cols);
+    prefetch_row_ahead(also, r, rows);
+    prefetch_row_ahead(also2, r, rows);
     elu_plus_one_row_sum(in + r * in_stride, out + r * out_stride, colsum, cols);
   }
 }

@@ -8,15 +8,20 @@
 // normal float) instead of giving a denormal or 0, so phi stays strictly positive.
 #include <cstdint>
 
+#include "engine/core/row_prefetch.h"
+
 namespace adala {
 
 // out[r * out_stride + c] = phi(in[r * in_stride + c]) for r < rows, c < cols.
+// Rows of `also` (up to two streams, same row count) are prefetched alongside the input's.
 void elu_plus_one_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride,
-                       int64_t rows, int64_t cols);
+                       int64_t rows, int64_t cols, const RowStream& also = {},
+                       const RowStream& also2 = {});
 
 // The same, and colsum[c] += sum over r of phi(in[r * in_stride + c]) (cols entries).
 void elu_plus_one_rows_colsum(const float* in, int64_t in_stride, float* out, int64_t out_stride,
-                              int64_t rows, int64_t cols, float* colsum);
+                              int64_t rows, int64_t cols, float* colsum, const RowStream& also = {},
+                              const RowStream& also2 = {});
 
 // The blocked kernel's last step, out[r * out_stride + c] = in[r * in_stride + c] /
 // (in[r * in_stride + cols] + eps) for c < cols: each row divided by the normaliser that the

@@ -2,6 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "engine/core/elu_plus_one_kernel.h"
 #include "engine/core/row_prefetch.h"
@@ -9,6 +15,39 @@
 
 namespace adala {
 namespace {
+
+// Rows are computed in chunks of this many floats into an aligned local buffer, then written
+// with non-temporal stores.
+constexpr int64_t kStreamChunk = 64;
+
+inline bool streams_to(const float* out, int64_t out_stride) {
+#if defined(__SSE__)
+  return reinterpret_cast<uintptr_t>(out) % 16 == 0 && out_stride % 4 == 0;
+#else
+  (void)out;
+  (void)out_stride;
+  return false;
+#endif
+}
+
+// dst[0, n) = src[0, n) with stores that bypass the caches (no read of the destination's lines
+// first); src is 16-byte aligned, dst as streams_to checked.
+inline void stream_row(const float* __restrict src, float* __restrict dst, int64_t n) {
+#if defined(__SSE__)
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm_stream_ps(dst + i, _mm_load_ps(src + i));
+  for (; i < n; ++i) dst[i] = src[i];
+#else
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+#endif
+}
+
+// Orders the non-temporal stores before whatever the caller (or another thread) does next.
+inline void stream_fence() {
+#if defined(__SSE__)
+  _mm_sfence();
+#endif
+}
 
 template <typename T>
 inline void divide_row(const T* __restrict in, T* __restrict out, T divisor, int64_t n) {
@@ -78,8 +117,20 @@ ADALA_VECTOR_CLONES void normaliser_gradient_rows_f(const float* phi, int64_t ph
 ADALA_VECTOR_CLONES void times_phi_derivative_rows_f(const float* grad, int64_t grad_stride,
                                                      const float* add, const float* phi,
                                                      int64_t phi_stride, float* out,
-                                                     int64_t out_stride, int64_t rows,
-                                                     int64_t cols) {
+                                                     int64_t out_stride, int64_t rows, int64_t cols,
+                                                     bool stream) {
+  if (stream && streams_to(out, out_stride)) {
+    alignas(64) float chunk[kStreamChunk];
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; c += kStreamChunk) {
+        const int64_t len = std::min(kStreamChunk, cols - c);
+        times_phi_derivative_row(grad + r * grad_stride + c, add ? add + c : nullptr,
+                                 phi + r * phi_stride + c, chunk, len);
+        stream_row(chunk, out + r * out_stride + c, len);
+      }
+    stream_fence();
+    return;
+  }
   for (int64_t r = 0; r < rows; ++r) {
     prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
     times_phi_derivative_row(grad + r * grad_stride, add, phi + r * phi_stride,
@@ -87,18 +138,34 @@ ADALA_VECTOR_CLONES void times_phi_derivative_rows_f(const float* grad, int64_t 
   }
 }
 
+ADALA_VECTOR_CLONES void divide_rows_streaming(const float* numden, int64_t nd_stride, float* out,
+                                               int64_t out_stride, int64_t rows, int64_t cols,
+                                               float eps) {
+  alignas(64) float chunk[kStreamChunk];
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = numden + r * nd_stride;
+    const float den = row[cols] + eps;
+    for (int64_t c = 0; c < cols; c += kStreamChunk) {
+      const int64_t len = std::min(kStreamChunk, cols - c);
+      for (int64_t i = 0; i < len; ++i) chunk[i] = row[c + i] / den;
+      stream_row(chunk, out + r * out_stride + c, len);
+    }
+  }
+  stream_fence();
+}
+
 }  // namespace
 
 void phi_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride, int64_t rows,
-              int64_t cols, float* colsum) {
+              int64_t cols, float* colsum, const RowStream& also, const RowStream& also2) {
   if (colsum)
-    elu_plus_one_rows_colsum(in, in_stride, out, out_stride, rows, cols, colsum);
+    elu_plus_one_rows_colsum(in, in_stride, out, out_stride, rows, cols, colsum, also, also2);
   else
-    elu_plus_one_rows(in, in_stride, out, out_stride, rows, cols);
+    elu_plus_one_rows(in, in_stride, out, out_stride, rows, cols, also, also2);
 }
 
 void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stride, int64_t rows,
-              int64_t cols, double* colsum) {
+              int64_t cols, double* colsum, const RowStream&, const RowStream&) {
   for (int64_t r = 0; r < rows; ++r) {
     const double* x = in + r * in_stride;
     double* y = out + r * out_stride;
@@ -110,12 +177,15 @@ void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stri
 }
 
 void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, float eps) {
+                               int64_t out_stride, int64_t rows, int64_t cols, float eps,
+                               bool stream) {
+  if (stream && streams_to(out, out_stride))
+    return divide_rows_streaming(numden, nd_stride, out, out_stride, rows, cols, eps);
   divide_rows_by_last_column(numden, nd_stride, out, out_stride, rows, cols, eps);
 }
 
 void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, double eps) {
+                               int64_t out_stride, int64_t rows, int64_t cols, double eps, bool) {
   for (int64_t r = 0; r < rows; ++r) {
     const double* row = numden + r * nd_stride;
     divide_row(row, out + r * out_stride, row[cols] + eps, cols);
@@ -156,18 +226,37 @@ void normaliser_gradient_rows(const double* phi, int64_t phi_stride, double* p, 
 
 void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const float* add,
                                const float* phi, int64_t phi_stride, float* out, int64_t out_stride,
-                               int64_t rows, int64_t cols) {
-  times_phi_derivative_rows_f(grad, grad_stride, add, phi, phi_stride, out, out_stride, rows, cols);
+                               int64_t rows, int64_t cols, bool stream) {
+  times_phi_derivative_rows_f(grad, grad_stride, add, phi, phi_stride, out, out_stride, rows, cols,
+                              stream);
 }
 
 void times_phi_derivative_rows(const double* grad, int64_t grad_stride, const double* add,
                                const double* phi, int64_t phi_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols) {
+                               int64_t out_stride, int64_t rows, int64_t cols, bool) {
   for (int64_t r = 0; r < rows; ++r) {
     prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
     times_phi_derivative_row(grad + r * grad_stride, add, phi + r * phi_stride,
                              out + r * out_stride, cols);
   }
+}
+
+void copy_rows(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t rows,
+               int64_t cols, bool stream) {
+  const bool aligned = streams_to(src, src_stride) && streams_to(dst, dst_stride);
+  for (int64_t r = 0; r < rows; ++r) {
+    if (stream && aligned)
+      stream_row(src + r * src_stride, dst + r * dst_stride, cols);
+    else
+      std::memcpy(dst + r * dst_stride, src + r * src_stride, size_t(cols) * sizeof(float));
+  }
+  if (stream && aligned) stream_fence();
+}
+
+void copy_rows(const double* src, int64_t src_stride, double* dst, int64_t dst_stride, int64_t rows,
+               int64_t cols, bool) {
+  for (int64_t r = 0; r < rows; ++r)
+    std::memcpy(dst + r * dst_stride, src + r * src_stride, size_t(cols) * sizeof(double));
 }
 
 }  // namespace adala

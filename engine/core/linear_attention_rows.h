@@ -3,22 +3,36 @@
 // row by row over strided matrices, in float32 (vectorised, one clone per instruction set) and
 // float64 (for tests against the formula in double precision). phi(x) = elu(x) + 1; in float32
 // it is elu_plus_one_kernel.h's vectorised exp, in float64 std::exp.
+//
+// `stream`: the kernel's outputs are written with non-temporal stores, which skip reading each
+// destination cache line before writing it (a third of an output's memory traffic) and leave
+// it out of the caches. Worth it only for outputs too large to stay cached until their next
+// use; float32 only (float64 ignores it), and only where the destination rows are 16-byte
+// aligned (otherwise ordinary stores). The values are the same either way.
 #include <cstdint>
+
+#include "engine/core/row_prefetch.h"
 
 namespace adala {
 
-// out[r][c] = phi(in[r][c]); with colsum non-null also colsum[c] += sum over r of phi.
+// out[r][c] = phi(in[r][c]); with colsum non-null also colsum[c] += sum over r of phi. The
+// rows of `also` and `also2` (streams the next product reads or writes) are prefetched
+// alongside in float32.
 void phi_rows(const float* in, int64_t in_stride, float* out, int64_t out_stride, int64_t rows,
-              int64_t cols, float* colsum = nullptr);
+              int64_t cols, float* colsum = nullptr, const RowStream& also = {},
+              const RowStream& also2 = {});
 void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stride, int64_t rows,
-              int64_t cols, double* colsum = nullptr);
+              int64_t cols, double* colsum = nullptr, const RowStream& also = {},
+              const RowStream& also2 = {});
 
 // Forward output: out[r][c] = numden[r][c] / (numden[r][cols] + eps), c < cols (in float32,
 // the blocked inference kernel's divide_rows_by_last_column).
 void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, float eps);
+                               int64_t out_stride, int64_t rows, int64_t cols, float eps,
+                               bool stream = false);
 void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, double eps);
+                               int64_t out_stride, int64_t rows, int64_t cols, double eps,
+                               bool stream = false);
 
 // Backward, first half of the gradient with respect to [numerator | normaliser] of each row,
 // from the output's gradient g and den = phi[r] . z + eps (z = phi(K)^T 1, phi the row's
@@ -48,9 +62,14 @@ void normaliser_gradient_rows(const double* phi, int64_t phi_stride, double* p, 
 // null (nothing added).
 void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const float* add,
                                const float* phi, int64_t phi_stride, float* out, int64_t out_stride,
-                               int64_t rows, int64_t cols);
+                               int64_t rows, int64_t cols, bool stream = false);
 void times_phi_derivative_rows(const double* grad, int64_t grad_stride, const double* add,
                                const double* phi, int64_t phi_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols);
+                               int64_t out_stride, int64_t rows, int64_t cols, bool stream = false);
+// dst[r][c] = src[r][c].
+void copy_rows(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t rows,
+               int64_t cols, bool stream = false);
+void copy_rows(const double* src, int64_t src_stride, double* dst, int64_t dst_stride, int64_t rows,
+               int64_t cols, bool stream = false);
 
 }  // namespace adala

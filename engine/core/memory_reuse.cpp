@@ -18,4 +18,10 @@ void keep_freed_memory_for_reuse() {
 #endif
 }
 
+void share_one_malloc_arena() {
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
 }  // namespace adala

@@ -22,4 +22,31 @@ inline void prefetch_row_ahead(const T* base, int64_t stride, int64_t row, int64
   for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, kForWrite ? 1 : 0, 3);
 }
 
+// A strided row stream that a pass over other rows prefetches alongside its own (the matrix
+// that the next product reads, or writes, row by row).
+struct RowStream {
+  const void* base = nullptr;
+  int64_t stride_bytes = 0;
+  int64_t row_bytes = 0;
+  bool for_write = false;
+};
+
+template <typename T>
+RowStream row_stream(const T* base, int64_t stride, int64_t cols, bool for_write = false) {
+  return {base, stride * int64_t(sizeof(T)), cols * int64_t(sizeof(T)), for_write};
+}
+
+// Prefetches row `row + kPrefetchRowsAhead` of the stream when it exists.
+inline void prefetch_row_ahead(const RowStream& s, int64_t row, int64_t rows) {
+  const int64_t ahead = row + kPrefetchRowsAhead;
+  if (!s.base || ahead >= rows) return;
+  const char* p = static_cast<const char*>(s.base) + ahead * s.stride_bytes;
+  for (int64_t b = 0; b < s.row_bytes; b += 64) {
+    if (s.for_write)
+      __builtin_prefetch(p + b, 1, 3);
+    else
+      __builtin_prefetch(p + b, 0, 3);
+  }
+}
+
 }  // namespace adala

@@ -11,6 +11,7 @@
 #include "engine/core/attention.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/linear_attention_autograd.h"
+#include "engine/core/linear_attention_rows.h"
 #include "engine/core/linear_training_kernel.h"
 #include "engine/core/row_major_gemm.h"
 #include "engine/core/softmax_attention_heads.h"
@@ -231,7 +232,8 @@ class TestLinearAttentionAutograd : public QObject {
   }
 
   // The kernel's products: every transpose pair, alpha and beta (beta = 0 over a C of NaN),
-  // padded row strides, an empty inner dimension; through CBLAS (row_major_gemm) and the at::mm fallback, float and double.
+  // padded row strides, an empty inner dimension; through CBLAS (row_major_gemm) and the at::mm
+  // fallback, float and double.
   void row_major_gemm_matches_mm() {
     qInfo("products through %s", row_major_gemm_uses_cblas() ? "CBLAS" : "at::mm");
     const int64_t m = 7, n = 5, pad = 3;
@@ -368,6 +370,48 @@ class TestLinearAttentionAutograd : public QObject {
     QVERIFY(!torch::equal(scoped, plain));  // the other kernel ran
   }
 
+  void streamed_outputs_equal_stored_ones() {
+    // Rows of 70 floats (17 stores of 4 and a tail of 2) at a stride of 80, as one head's rows
+    // in a token-major output; the destination 16-byte aligned (streamed) and one float off
+    // (ordinary stores, the fallback).
+    const int64_t rows = 37, cols = 70, stride = 80;
+    auto grad = torch::randn({rows, cols}), phi = torch::rand({rows, cols}) * 2;
+    auto add = torch::randn({cols}), numden = torch::rand({rows, cols + 1}) + 0.5;
+    for (int64_t offset : {0, 1}) {
+      auto plain = torch::full({rows * stride + 8}, std::nan(""));
+      auto streamed = plain.clone();
+      float* p = plain.data_ptr<float>() + offset;
+      float* t = streamed.data_ptr<float>() + offset;
+      QCOMPARE(reinterpret_cast<uintptr_t>(t) % 16, uintptr_t(offset == 0 ? 0 : 4));
+      auto check = [&](const char* what) {
+        // Bit for bit (the untouched NaN gaps included).
+        QVERIFY2(torch::equal(plain.view(torch::kInt), streamed.view(torch::kInt)), what);
+        // Every row's first cols entries were written, the rest of the stride untouched.
+        auto rows_view = streamed.narrow(0, offset, rows * stride).view({rows, stride});
+        QVERIFY2(torch::isfinite(rows_view.narrow(1, 0, cols)).all().item<bool>(), what);
+        QVERIFY2(torch::isnan(rows_view.narrow(1, cols, stride - cols)).all().item<bool>(), what);
+      };
+      for (const float* added :
+           {static_cast<const float*>(nullptr), static_cast<const float*>(add.data_ptr<float>())}) {
+        times_phi_derivative_rows(grad.data_ptr<float>(), cols, added, phi.data_ptr<float>(), cols,
+                                  p, stride, rows, cols, false);
+        times_phi_derivative_rows(grad.data_ptr<float>(), cols, added, phi.data_ptr<float>(), cols,
+                                  t, stride, rows, cols, true);
+        check("times_phi_derivative_rows");
+      }
+      divide_by_normaliser_rows(numden.data_ptr<float>(), cols + 1, p, stride, rows, cols, 1e-6f,
+                                false);
+      divide_by_normaliser_rows(numden.data_ptr<float>(), cols + 1, t, stride, rows, cols, 1e-6f,
+                                true);
+      check("divide_by_normaliser_rows");
+      auto src = torch::randn({rows, 72});  // rows 16-byte aligned
+      copy_rows(src.data_ptr<float>(), 72, p, stride, rows, cols, false);
+      copy_rows(src.data_ptr<float>(), 72, t, stride, rows, cols, true);
+      check("copy_rows");
+      QVERIFY(torch::equal(plain.narrow(0, offset, cols), src[0].narrow(0, 0, cols)));
+    }
+  }
+
   void no_n_by_n_or_n_by_d_intermediates_at_16k_tokens() {
     const int64_t heads = 4, n = 16384, d = 32;
     const int64_t unit = heads * n * d * 4;  // one (1, H, N, d) float32 tensor: 8 MiB
@@ -377,6 +421,7 @@ class TestLinearAttentionAutograd : public QObject {
     auto v = torch::randn({1, heads, n, d}).requires_grad_();
     auto w = torch::randn({1, heads, n, d});
     int64_t forward_peak = 0, total_peak = 0;
+    Result ours;
     {
       AllocatorPeakTracker tracker;
       {
@@ -385,8 +430,13 @@ class TestLinearAttentionAutograd : public QObject {
         auto grads = torch::autograd::grad({(out * w).sum()}, {q, k, v});
         total_peak = tracker.peak_bytes();
         QCOMPARE(grads[2].sizes(), v.sizes());
+        ours = {out.detach(), grads[0], grads[1], grads[2]};
       }
     }
+    // Outputs of 8 MiB and more are written with non-temporal stores: these are.
+    QString detail;
+    const double err = worst_error(ours, run_with_grads(batched(1e-6), q, k, v, w), &detail);
+    QVERIFY2(err < 1e-5, qPrintable(detail));
     qInfo("N=%lld: allocator peak %.1f MiB forward, %.1f MiB forward + backward (unit %.1f MiB)",
           (long long)n, forward_peak / double(1 << 20), total_peak / double(1 << 20),
           unit / double(1 << 20));
