@@ -17,11 +17,12 @@ namespace adala {
 namespace {
 
 // Outputs (out, and dq, dk, dv) of at least this size are written with non-temporal stores
-// (linear_attention_rows.h): the kernel itself streams four inputs at least as large through
-// the caches meanwhile (32 MiB, the size of this machine's L3), so such an output would not
-// be found there by its next reader anyway. N = 16384, 6 heads x 64: forward + backward 56 ->
-// 50 ms; no change at N = 4096, where each tensor is 6 MiB and stays below this.
-constexpr int64_t kStreamedOutputBytes = int64_t(8) << 20;
+// (linear_attention_rows.h). The backward alone moves seven tensors of that size (q, k, v and
+// g in, dq, dk and dv out), 28 MiB or more, through this machine's 32 MiB L3, so an output
+// written the ordinary way would mostly be evicted before its next reader anyway. 6 heads x 64,
+// forward + backward: N = 16384 (24 MiB tensors) 56 -> 49.5 ms, N = 4096 (6 MiB) 12.2 -> 11.7 ms
+// (medians of 5 and 4 alternating same-binary runs); N = 1024 (1.5 MiB) unchanged either way.
+constexpr int64_t kStreamedOutputBytes = int64_t(4) << 20;
 
 bool streams_outputs(const at::Tensor& out) {
   return out.numel() * int64_t(out.element_size()) >= kStreamedOutputBytes;

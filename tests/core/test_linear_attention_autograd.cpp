@@ -433,7 +433,7 @@ class TestLinearAttentionAutograd : public QObject {
         ours = {out.detach(), grads[0], grads[1], grads[2]};
       }
     }
-    // Outputs of 8 MiB and more are written with non-temporal stores: these are.
+    // Outputs of 4 MiB and more are written with non-temporal stores: these (8 MiB) are.
     QString detail;
     const double err = worst_error(ours, run_with_grads(batched(1e-6), q, k, v, w), &detail);
     QVERIFY2(err < 1e-5, qPrintable(detail));
