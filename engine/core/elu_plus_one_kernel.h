@@ -3,7 +3,7 @@
 // LibTorch's CPU exp in this build is scalar (about 0.8 ns per element here, more than the
 // matmuls of linear attention cost); this kernel uses a Cephes-style exp (range reduction to
 // [-ln2/2, ln2/2], degree-6 polynomial, 2^k from the exponent bits; within 2 ulp of expf) that
-// the compiler vectorises, with one clone per instruction set (AVX-512, AVX2, baseline)
+// the compiler vectorises, with one version per instruction set (AVX-512, AVX2 with FMA, baseline)
 // chosen at load time. Inputs below -87 are clamped to -87 (phi = exp(-87), about 1.6e-38, a
 // normal float) instead of giving a denormal or 0, so phi stays strictly positive.
 #include <cstdint>

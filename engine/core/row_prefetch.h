@@ -11,17 +11,6 @@ namespace adala {
 // How many rows ahead of the one being worked on to prefetch.
 constexpr int64_t kPrefetchRowsAhead = 4;
 
-// Prefetches row `ahead` of a strided stream when it exists (rows: the stream's length).
-template <bool kForWrite = false, typename T>
-inline void prefetch_row_ahead(const T* base, int64_t stride, int64_t row, int64_t rows,
-                               int64_t cols) {
-  const int64_t ahead = row + kPrefetchRowsAhead;
-  if (ahead >= rows) return;
-  const char* p = reinterpret_cast<const char*>(base + ahead * stride);
-  const int64_t bytes = cols * int64_t(sizeof(T));
-  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, kForWrite ? 1 : 0, 3);
-}
-
 // A strided row stream that a pass over other rows prefetches alongside its own (the matrix
 // that the next product reads, or writes, row by row).
 struct RowStream {
@@ -47,6 +36,13 @@ inline void prefetch_row_ahead(const RowStream& s, int64_t row, int64_t rows) {
     else
       __builtin_prefetch(p + b, 0, 3);
   }
+}
+
+// The same for a stream given by its parts (rows: the stream's length).
+template <bool kForWrite = false, typename T>
+inline void prefetch_row_ahead(const T* base, int64_t stride, int64_t row, int64_t rows,
+                               int64_t cols) {
+  prefetch_row_ahead(row_stream(base, stride, cols, kForWrite), row, rows);
 }
 
 }  // namespace adala
