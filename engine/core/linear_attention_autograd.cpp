@@ -12,6 +12,7 @@
 #include "engine/core/head_parallel.h"
 #include "engine/core/linear_attention_rows.h"
 #include "engine/core/row_major_gemm.h"
+#include "engine/core/small_gemm.h"
 
 namespace adala {
 namespace {
@@ -28,6 +29,48 @@ bool streams_outputs(const at::Tensor& out) {
   return out.numel() * int64_t(out.element_size()) >= kStreamedOutputBytes;
 }
 
+// The kernel's products, C = A B and C = A^T B (+ C with accumulate): small_gemm's register
+// tiles in float32, row_major_gemm in float64.
+// nn's epilogue (small_gemm.h) applies to the product, before any accumulation.
+void product_nn(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                int64_t ldb, float* c, int64_t ldc, bool accumulate, bool stream = false,
+                const ProductEpilogue<float>& epilogue = {}) {
+  small_gemm_nn(m, n, k, a, lda, b, ldb, c, ldc, accumulate, stream, epilogue);
+}
+void product_nn(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
+                int64_t ldb, double* c, int64_t ldc, bool accumulate, bool = false,
+                const ProductEpilogue<double>& epilogue = {}) {
+  if (epilogue.empty() || !accumulate) {
+    row_major_gemm(false, false, m, n, k, 1.0, a, lda, b, ldb, accumulate ? 1.0 : 0.0, c, ldc);
+    if (epilogue.empty()) return;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = epilogue.apply(c[i * ldc + j], i, j);
+    return;
+  }
+  std::vector<double> product(size_t(m * n));
+  row_major_gemm(false, false, m, n, k, 1.0, a, lda, b, ldb, 0.0, product.data(), n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * ldc + j] += epilogue.apply(product[size_t(i * n + j)], i, j);
+}
+void product_tn(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
+                int64_t ldb, float* c, int64_t ldc, bool accumulate) {
+  small_gemm_tn(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+}
+void product_tn(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
+                int64_t ldb, double* c, int64_t ldc, bool accumulate) {
+  row_major_gemm(true, false, m, n, k, 1.0, a, lda, b, ldb, accumulate ? 1.0 : 0.0, c, ldc);
+}
+
+// dst (cols x rows, contiguous) = the first cols columns of src (rows x ..., row stride
+// src_stride), transposed: a state's numerator part as the right operand of a product with it
+// transposed (the register tiles read B by rows).
+template <typename T>
+void transpose_columns(const T* src, int64_t src_stride, int64_t rows, int64_t cols, T* dst) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * src_stride + c];
+}
+
 // out: (B, N, H, dv); state: (B, H, d, dv + 1) = phi(K)^T [V | 1] per head, contiguous.
 template <typename T>
 void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, at::Tensor& out,
@@ -35,7 +78,7 @@ void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v
   const int64_t n = q.size(2), d = q.size(3), dv = v.size(3), ds = dv + 1;
   const int64_t block = rows_per_block(block_rows, n);
   for_each_head(q.size(0) * q.size(1), [&] {
-    return [&, phi = std::vector<T>(size_t(block * d)), numden = std::vector<T>(size_t(block * ds)),
+    return [&, phi = std::vector<T>(size_t(block * d)), inv_den = std::vector<T>(size_t(block)),
             ksum = std::vector<T>(size_t(d))](int64_t h) mutable {
       const auto qh = head_of<T>(q, h), kh = head_of<T>(k, h), vh = head_of<T>(v, h);
       const auto oh = head_of_token_major<T>(out, h);
@@ -47,17 +90,17 @@ void forward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v
         phi_rows(kh.row(r), kh.stride, phi.data(), d, len, d, ksum.data(),
                  row_stream(vh.row(r), vh.stride, dv));
         // S[:, :dv] += phi(K_b)^T V_b
-        row_major_gemm(true, false, d, dv, len, T(1), phi.data(), d, vh.row(r), vh.stride, T(1), sx,
-                       ds);
+        product_tn(d, dv, len, phi.data(), d, vh.row(r), vh.stride, sx, ds, true);
       }
       for (int64_t c = 0; c < d; ++c) sx[c * ds + dv] = ksum[size_t(c)];
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
         phi_rows(qh.row(r), qh.stride, phi.data(), d, len, d);
-        // [numerators | normaliser] = phi(Q_b) S
-        row_major_gemm(false, false, len, ds, d, T(1), phi.data(), d, sx, ds, T(0), numden.data(),
-                       ds);
-        divide_by_normaliser_rows(numden.data(), ds, oh.row(r), oh.stride, len, dv, eps, stream);
+        // out = (phi(Q_b) S_num) / (phi(Q_b) z + eps), the division fused with the product.
+        inverse_normaliser_rows(phi.data(), d, ksum.data(), inv_den.data(), len, d, eps);
+        ProductEpilogue<T> divide;
+        divide.row_scale = inv_den.data();
+        product_nn(len, dv, d, phi.data(), d, sx, ds, oh.row(r), oh.stride, false, stream, divide);
       }
     };
   });
@@ -75,13 +118,14 @@ void backward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& 
             e = std::vector<T>(size_t(block * ds)), inv_den = std::vector<T>(size_t(block)),
             dsx = std::vector<T>(size_t(d * ds)), z = std::vector<T>(size_t(d)),
             dz = std::vector<T>(size_t(d)),
-            dv_block = std::vector<T>(stream ? size_t(block * dv) : 0)](int64_t h) mutable {
+            num_t = std::vector<T>(size_t(dv * d))](int64_t h) mutable {
       const auto qh = head_of<T>(q, h), kh = head_of<T>(k, h), vh = head_of<T>(v, h);
       const T* sx = head_of<T>(state, h).data;
       const auto gh = head_of_token_major<T>(g, h);
       const auto dqh = head_of_token_major<T>(dq, h), dkh = head_of_token_major<T>(dk, h);
       const auto dvh = head_of_token_major<T>(dvv, h);
       for (int64_t c = 0; c < d; ++c) z[size_t(c)] = sx[c * ds + dv];
+      transpose_columns(sx, ds, d, dv, num_t.data());  // S_num^T
       // Queries, recomputing phi(Q_b) and den = phi(Q_b) z + eps: E = [g / den | e_den] with
       // P = (g / den) S_num^T, e_den = -(phi(Q_b) . P) / den (= -(g . out) / den, without
       // reading the output); dphi(Q_b) = E S^T = P + e_den z^T; dS += phi(Q_b)^T E.
@@ -90,34 +134,28 @@ void backward_heads(const at::Tensor& q, const at::Tensor& k, const at::Tensor& 
         phi_rows(qh.row(r), qh.stride, phi.data(), d, len, d);
         scale_by_inverse_normaliser_rows(phi.data(), d, z.data(), gh.row(r), gh.stride, e.data(),
                                          ds, inv_den.data(), len, d, dv, eps);
-        row_major_gemm(false, true, len, d, dv, T(1), e.data(), ds, sx, ds, T(0), dphi.data(), d);
-        normaliser_gradient_rows(phi.data(), d, dphi.data(), d, inv_den.data(), z.data(), e.data(),
-                                 ds, len, d, dv);
-        times_phi_derivative_rows(dphi.data(), d, nullptr, phi.data(), d, dqh.row(r), dqh.stride,
-                                  len, d, stream);
+        product_nn(len, d, dv, e.data(), ds, num_t.data(), d, dphi.data(), d, false);
+        query_gradient_rows(phi.data(), d, dphi.data(), d, inv_den.data(), z.data(), e.data(), ds,
+                            dqh.row(r), dqh.stride, len, d, dv, stream);
         // (the first block overwrites dS)
-        row_major_gemm(true, false, d, ds, len, T(1), phi.data(), d, e.data(), ds,
-                       r == 0 ? T(0) : T(1), dsx.data(), ds);
+        product_tn(d, ds, len, phi.data(), d, e.data(), ds, dsx.data(), ds, r != 0);
       }
       // Keys: dK = (V dS_num^T + 1 dS_den^T) * phi'(K), dV = phi(K) dS_num.
       for (int64_t c = 0; c < d; ++c) dz[size_t(c)] = dsx[size_t(c * ds + dv)];
+      transpose_columns(dsx.data(), ds, d, dv, num_t.data());  // dS_num^T
       for (int64_t r = 0; r < n; r += block) {
         const int64_t len = std::min(block, n - r);
         phi_rows(kh.row(r), kh.stride, phi.data(), d, len, d, nullptr,
                  row_stream(vh.row(r), vh.stride, dv),
                  stream ? RowStream{} : row_stream(dvh.row(r), dvh.stride, dv, true));
-        row_major_gemm(false, true, len, d, dv, T(1), vh.row(r), vh.stride, dsx.data(), ds, T(0),
-                       dphi.data(), d);
-        times_phi_derivative_rows(dphi.data(), d, dz.data(), phi.data(), d, dkh.row(r), dkh.stride,
-                                  len, d, stream);
-        if (stream) {
-          row_major_gemm(false, false, len, dv, d, T(1), phi.data(), d, dsx.data(), ds, T(0),
-                         dv_block.data(), dv);
-          copy_rows(dv_block.data(), dv, dvh.row(r), dvh.stride, len, dv, true);
-        } else {
-          row_major_gemm(false, false, len, dv, d, T(1), phi.data(), d, dsx.data(), ds, T(0),
-                         dvh.row(r), dvh.stride);
-        }
+        ProductEpilogue<T> through_phi;  // dK = (V dS_num^T + dz) * phi'(K_b)
+        through_phi.col_add = dz.data();
+        through_phi.phi = phi.data();
+        through_phi.phi_stride = d;
+        product_nn(len, d, dv, vh.row(r), vh.stride, num_t.data(), d, dkh.row(r), dkh.stride, false,
+                   stream, through_phi);
+        product_nn(len, dv, d, phi.data(), d, dsx.data(), ds, dvh.row(r), dvh.stride, false,
+                   stream);
       }
     };
   });

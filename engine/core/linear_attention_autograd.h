@@ -6,17 +6,20 @@
 // (batch, head) pairs one at a time (OpenBLAS single-threaded meanwhile) and rows go through
 // per-thread buffers of block_rows rows:
 //   forward   S = phi(K)^T [V | 1] (d x (dv + 1)) block by block, phi fused with the column sum
-//             that is S's last column; then per query block one matmul phi(Q_b) S gives the
-//             numerators and the normaliser, and one pass divides them into the output.
+//             that is S's last column; then per query block the inverse normaliser
+//             1 / (phi(Q_b) z + eps) and one product phi(Q_b) S_num that divides by it as it
+//             stores the output.
 //   saved     q, k, v and S per head; no N x d intermediate, not even the output.
 //   backward  per query block, recomputed: phi(Q_b) and den = phi(Q_b) S_den + eps; then
 //             P = (g / den) S_num^T, whose row dot phi(Q_b) is g . out, so the normaliser's
 //             gradient e = -(phi(Q_b) . P) / den needs no read of the output;
-//             dQ = (P + e S_den^T) * phi'(Q), dS += phi(Q_b)^T [g / den | e];
-//             per key block: phi(K_b), dK = (V dS_num^T + dS_den) * phi'(K), dV = phi(K_b) dS_num.
+//             dQ = (P + e S_den^T) * phi'(Q) in one pass, dS += phi(Q_b)^T [g / den | e];
+//             per key block: phi(K_b), dK = (V dS_num^T + dS_den) * phi'(K) applied as the
+//             product stores it, dV = phi(K_b) dS_num.
 //             phi'(x) = min(phi(x), 1), so the backward's only exps are the two phi passes.
 // Two matmuls of N x d x (dv + 1) in the forward, four in the backward (the forward's three
-// times, as for any matmul's backward: nothing recomputed but phi). Arithmetic and
+// times, as for any matmul's backward: nothing recomputed but phi), in float32 through
+// small_gemm.h's register tiles (without AVX2, and in float64, row_major_gemm). Arithmetic and
 // accumulation in float32 (float64 for float64 inputs; half types are computed in float32 and
 // the result converted back). Off CPU it is the batched formula under autograd.
 #include <ATen/core/Tensor.h>

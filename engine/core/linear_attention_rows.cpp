@@ -50,12 +50,6 @@ inline void stream_fence() {
 }
 
 template <typename T>
-inline void divide_row(const T* __restrict in, T* __restrict out, T divisor, int64_t n) {
-  const T inv = T(1) / divisor;
-  for (int64_t i = 0; i < n; ++i) out[i] = in[i] * inv;
-}
-
-template <typename T>
 inline T dot(const T* __restrict a, const T* __restrict b, int64_t n) {
   T sum = 0;
 #pragma omp simd reduction(+ : sum)
@@ -73,22 +67,18 @@ inline void scale_by_inverse_normaliser_row(const T* __restrict phi, const T* __
   for (int64_t i = 0; i < value_cols; ++i) e[i] = g[i] * inv;
 }
 
+// The row's normaliser gradient -(phi . p) * inv_den into *e_last, and
+// out[c] = (p[c] + e_last z[c]) * phi'(q[c]), phi' = min(phi, 1), for c in [c0, c0 + n).
 template <typename T>
-inline void normaliser_gradient_row(const T* __restrict phi, T* __restrict p, T inv_den,
-                                    const T* __restrict z, T* __restrict e_last, int64_t cols) {
-  const T grad = -dot(phi, p, cols) * inv_den;
-  *e_last = grad;
-  for (int64_t i = 0; i < cols; ++i) p[i] += grad * z[i];
+inline T normaliser_gradient(const T* __restrict phi, const T* __restrict p, T inv_den,
+                             int64_t cols) {
+  return -dot(phi, p, cols) * inv_den;
 }
 
 template <typename T>
-inline void times_phi_derivative_row(const T* __restrict grad, const T* __restrict add,
-                                     const T* __restrict phi, T* __restrict out, int64_t n) {
-  if (add) {
-    for (int64_t i = 0; i < n; ++i) out[i] = (grad[i] + add[i]) * std::min(phi[i], T(1));
-  } else {
-    for (int64_t i = 0; i < n; ++i) out[i] = grad[i] * std::min(phi[i], T(1));
-  }
+inline void query_gradient_part(const T* __restrict phi, const T* __restrict p, T grad,
+                                const T* __restrict z, T* __restrict out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = (p[i] + grad * z[i]) * std::min(phi[i], T(1));
 }
 
 ADALA_VECTOR_CLONES void scale_by_inverse_normaliser_rows_f(const float* phi, int64_t phi_stride,
@@ -104,54 +94,37 @@ ADALA_VECTOR_CLONES void scale_by_inverse_normaliser_rows_f(const float* phi, in
   }
 }
 
-ADALA_VECTOR_CLONES void normaliser_gradient_rows_f(const float* phi, int64_t phi_stride, float* p,
-                                                    int64_t p_stride, const float* inv_den,
-                                                    const float* z, float* e, int64_t e_stride,
-                                                    int64_t rows, int64_t cols,
-                                                    int64_t value_cols) {
-  for (int64_t r = 0; r < rows; ++r)
-    normaliser_gradient_row(phi + r * phi_stride, p + r * p_stride, inv_den[r], z,
-                            e + r * e_stride + value_cols, cols);
+ADALA_VECTOR_CLONES void inverse_normaliser_rows_f(const float* phi, int64_t phi_stride,
+                                                   const float* z, float* inv_den, int64_t rows,
+                                                   int64_t cols, float eps) {
+  for (int64_t r = 0; r < rows; ++r) inv_den[r] = 1.0f / (dot(phi + r * phi_stride, z, cols) + eps);
 }
 
-ADALA_VECTOR_CLONES void times_phi_derivative_rows_f(const float* grad, int64_t grad_stride,
-                                                     const float* add, const float* phi,
-                                                     int64_t phi_stride, float* out,
-                                                     int64_t out_stride, int64_t rows, int64_t cols,
-                                                     bool stream) {
-  if (stream && streams_to(out, out_stride)) {
-    alignas(64) float chunk[kStreamChunk];
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; c += kStreamChunk) {
-        const int64_t len = std::min(kStreamChunk, cols - c);
-        times_phi_derivative_row(grad + r * grad_stride + c, add ? add + c : nullptr,
-                                 phi + r * phi_stride + c, chunk, len);
-        stream_row(chunk, out + r * out_stride + c, len);
-      }
-    stream_fence();
-    return;
-  }
-  for (int64_t r = 0; r < rows; ++r) {
-    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
-    times_phi_derivative_row(grad + r * grad_stride, add, phi + r * phi_stride,
-                             out + r * out_stride, cols);
-  }
-}
-
-ADALA_VECTOR_CLONES void divide_rows_streaming(const float* numden, int64_t nd_stride, float* out,
-                                               int64_t out_stride, int64_t rows, int64_t cols,
-                                               float eps) {
+ADALA_VECTOR_CLONES void query_gradient_rows_f(const float* phi, int64_t phi_stride, const float* p,
+                                               int64_t p_stride, const float* inv_den,
+                                               const float* z, float* e, int64_t e_stride,
+                                               float* out, int64_t out_stride, int64_t rows,
+                                               int64_t cols, int64_t value_cols, bool stream) {
+  const bool streamed = stream && streams_to(out, out_stride);
   alignas(64) float chunk[kStreamChunk];
   for (int64_t r = 0; r < rows; ++r) {
-    const float* row = numden + r * nd_stride;
-    const float den = row[cols] + eps;
+    const float* phi_r = phi + r * phi_stride;
+    const float* p_r = p + r * p_stride;
+    float* out_r = out + r * out_stride;
+    const float grad = normaliser_gradient(phi_r, p_r, inv_den[r], cols);
+    e[r * e_stride + value_cols] = grad;
+    if (!streamed) {
+      prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
+      query_gradient_part(phi_r, p_r, grad, z, out_r, cols);
+      continue;
+    }
     for (int64_t c = 0; c < cols; c += kStreamChunk) {
       const int64_t len = std::min(kStreamChunk, cols - c);
-      for (int64_t i = 0; i < len; ++i) chunk[i] = row[c + i] / den;
-      stream_row(chunk, out + r * out_stride + c, len);
+      query_gradient_part(phi_r + c, p_r + c, grad, z + c, chunk, len);
+      stream_row(chunk, out_r + c, len);
     }
   }
-  stream_fence();
+  if (streamed) stream_fence();
 }
 
 }  // namespace
@@ -176,22 +149,6 @@ void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stri
   }
 }
 
-void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, float eps,
-                               bool stream) {
-  if (stream && streams_to(out, out_stride))
-    return divide_rows_streaming(numden, nd_stride, out, out_stride, rows, cols, eps);
-  divide_rows_by_last_column(numden, nd_stride, out, out_stride, rows, cols, eps);
-}
-
-void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, double eps, bool) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const double* row = numden + r * nd_stride;
-    divide_row(row, out + r * out_stride, row[cols] + eps, cols);
-  }
-}
-
 void scale_by_inverse_normaliser_rows(const float* phi, int64_t phi_stride, const float* z,
                                       const float* g, int64_t g_stride, float* e, int64_t e_stride,
                                       float* inv_den, int64_t rows, int64_t cols,
@@ -209,54 +166,35 @@ void scale_by_inverse_normaliser_rows(const double* phi, int64_t phi_stride, con
                                     inv_den + r, cols, value_cols, eps);
 }
 
-void normaliser_gradient_rows(const float* phi, int64_t phi_stride, float* p, int64_t p_stride,
-                              const float* inv_den, const float* z, float* e, int64_t e_stride,
-                              int64_t rows, int64_t cols, int64_t value_cols) {
-  normaliser_gradient_rows_f(phi, phi_stride, p, p_stride, inv_den, z, e, e_stride, rows, cols,
-                             value_cols);
+void inverse_normaliser_rows(const float* phi, int64_t phi_stride, const float* z, float* inv_den,
+                             int64_t rows, int64_t cols, float eps) {
+  inverse_normaliser_rows_f(phi, phi_stride, z, inv_den, rows, cols, eps);
 }
 
-void normaliser_gradient_rows(const double* phi, int64_t phi_stride, double* p, int64_t p_stride,
-                              const double* inv_den, const double* z, double* e, int64_t e_stride,
-                              int64_t rows, int64_t cols, int64_t value_cols) {
-  for (int64_t r = 0; r < rows; ++r)
-    normaliser_gradient_row(phi + r * phi_stride, p + r * p_stride, inv_den[r], z,
-                            e + r * e_stride + value_cols, cols);
+void inverse_normaliser_rows(const double* phi, int64_t phi_stride, const double* z,
+                             double* inv_den, int64_t rows, int64_t cols, double eps) {
+  for (int64_t r = 0; r < rows; ++r) inv_den[r] = 1.0 / (dot(phi + r * phi_stride, z, cols) + eps);
 }
 
-void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const float* add,
-                               const float* phi, int64_t phi_stride, float* out, int64_t out_stride,
-                               int64_t rows, int64_t cols, bool stream) {
-  times_phi_derivative_rows_f(grad, grad_stride, add, phi, phi_stride, out, out_stride, rows, cols,
-                              stream);
+void query_gradient_rows(const float* phi, int64_t phi_stride, const float* p, int64_t p_stride,
+                         const float* inv_den, const float* z, float* e, int64_t e_stride,
+                         float* out, int64_t out_stride, int64_t rows, int64_t cols,
+                         int64_t value_cols, bool stream) {
+  query_gradient_rows_f(phi, phi_stride, p, p_stride, inv_den, z, e, e_stride, out, out_stride,
+                        rows, cols, value_cols, stream);
 }
 
-void times_phi_derivative_rows(const double* grad, int64_t grad_stride, const double* add,
-                               const double* phi, int64_t phi_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, bool) {
+void query_gradient_rows(const double* phi, int64_t phi_stride, const double* p, int64_t p_stride,
+                         const double* inv_den, const double* z, double* e, int64_t e_stride,
+                         double* out, int64_t out_stride, int64_t rows, int64_t cols,
+                         int64_t value_cols, bool) {
   for (int64_t r = 0; r < rows; ++r) {
-    prefetch_row_ahead<true>(out, out_stride, r, rows, cols);
-    times_phi_derivative_row(grad + r * grad_stride, add, phi + r * phi_stride,
-                             out + r * out_stride, cols);
+    const double* phi_r = phi + r * phi_stride;
+    const double* p_r = p + r * p_stride;
+    const double grad = normaliser_gradient(phi_r, p_r, inv_den[r], cols);
+    e[r * e_stride + value_cols] = grad;
+    query_gradient_part(phi_r, p_r, grad, z, out + r * out_stride, cols);
   }
-}
-
-void copy_rows(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t rows,
-               int64_t cols, bool stream) {
-  const bool aligned = streams_to(src, src_stride) && streams_to(dst, dst_stride);
-  for (int64_t r = 0; r < rows; ++r) {
-    if (stream && aligned)
-      stream_row(src + r * src_stride, dst + r * dst_stride, cols);
-    else
-      std::memcpy(dst + r * dst_stride, src + r * src_stride, size_t(cols) * sizeof(float));
-  }
-  if (stream && aligned) stream_fence();
-}
-
-void copy_rows(const double* src, int64_t src_stride, double* dst, int64_t dst_stride, int64_t rows,
-               int64_t cols, bool) {
-  for (int64_t r = 0; r < rows; ++r)
-    std::memcpy(dst + r * dst_stride, src + r * src_stride, size_t(cols) * sizeof(double));
 }
 
 }  // namespace adala

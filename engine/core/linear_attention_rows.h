@@ -25,14 +25,12 @@ void phi_rows(const double* in, int64_t in_stride, double* out, int64_t out_stri
               int64_t cols, double* colsum = nullptr, const RowStream& also = {},
               const RowStream& also2 = {});
 
-// Forward output: out[r][c] = numden[r][c] / (numden[r][cols] + eps), c < cols (in float32,
-// the blocked inference kernel's divide_rows_by_last_column).
-void divide_by_normaliser_rows(const float* numden, int64_t nd_stride, float* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, float eps,
-                               bool stream = false);
-void divide_by_normaliser_rows(const double* numden, int64_t nd_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, double eps,
-                               bool stream = false);
+// Forward: inv_den[r] = 1 / (phi[r] . z + eps), the inverse of each row's normaliser
+// (z = phi(K)^T 1); the output is then the product phi(Q) S_num scaled by it (small_gemm.h).
+void inverse_normaliser_rows(const float* phi, int64_t phi_stride, const float* z, float* inv_den,
+                             int64_t rows, int64_t cols, float eps);
+void inverse_normaliser_rows(const double* phi, int64_t phi_stride, const double* z,
+                             double* inv_den, int64_t rows, int64_t cols, double eps);
 
 // Backward, first half of the gradient with respect to [numerator | normaliser] of each row,
 // from the output's gradient g and den = phi[r] . z + eps (z = phi(K)^T 1, phi the row's
@@ -48,28 +46,16 @@ void scale_by_inverse_normaliser_rows(const double* phi, int64_t phi_stride, con
 
 // Backward, second half: p holds P = (g / den) S_num^T, so that phi[r] . p[r] = g[r] . out[r]
 // (out = phi(Q) S_num / den) without reading the output. Writes the normaliser's gradient
-// e[r][value_cols] = -(phi[r] . p[r]) * inv_den[r] and adds its share to p:
-// p[r][c] += e[r][value_cols] * z[c], making p the gradient with respect to phi(q).
-void normaliser_gradient_rows(const float* phi, int64_t phi_stride, float* p, int64_t p_stride,
-                              const float* inv_den, const float* z, float* e, int64_t e_stride,
-                              int64_t rows, int64_t cols, int64_t value_cols);
-void normaliser_gradient_rows(const double* phi, int64_t phi_stride, double* p, int64_t p_stride,
-                              const double* inv_den, const double* z, double* e, int64_t e_stride,
-                              int64_t rows, int64_t cols, int64_t value_cols);
-
-// Backward through phi: out[r][c] = (grad[r][c] + add[c]) * phi'(x) with phi'(x) = 1 for
-// x >= 0, exp(x) = phi(x) otherwise, i.e. min(phi(x), 1), computed from phi[r][c]. add may be
-// null (nothing added).
-void times_phi_derivative_rows(const float* grad, int64_t grad_stride, const float* add,
-                               const float* phi, int64_t phi_stride, float* out, int64_t out_stride,
-                               int64_t rows, int64_t cols, bool stream = false);
-void times_phi_derivative_rows(const double* grad, int64_t grad_stride, const double* add,
-                               const double* phi, int64_t phi_stride, double* out,
-                               int64_t out_stride, int64_t rows, int64_t cols, bool stream = false);
-// dst[r][c] = src[r][c].
-void copy_rows(const float* src, int64_t src_stride, float* dst, int64_t dst_stride, int64_t rows,
-               int64_t cols, bool stream = false);
-void copy_rows(const double* src, int64_t src_stride, double* dst, int64_t dst_stride, int64_t rows,
-               int64_t cols, bool stream = false);
+// e[r][value_cols] = -(phi[r] . p[r]) * inv_den[r], and the gradient with respect to q,
+// out[r][c] = (p[r][c] + e[r][value_cols] z[c]) * phi'(q[r][c]), with phi'(x) = 1 for x >= 0,
+// exp(x) = phi(x) otherwise, i.e. min(phi(x), 1), computed from phi[r][c].
+void query_gradient_rows(const float* phi, int64_t phi_stride, const float* p, int64_t p_stride,
+                         const float* inv_den, const float* z, float* e, int64_t e_stride,
+                         float* out, int64_t out_stride, int64_t rows, int64_t cols,
+                         int64_t value_cols, bool stream = false);
+void query_gradient_rows(const double* phi, int64_t phi_stride, const double* p, int64_t p_stride,
+                         const double* inv_den, const double* z, double* e, int64_t e_stride,
+                         double* out, int64_t out_stride, int64_t rows, int64_t cols,
+                         int64_t value_cols, bool stream = false);
 
 }  // namespace adala

@@ -370,45 +370,42 @@ class TestLinearAttentionAutograd : public QObject {
     QVERIFY(!torch::equal(scoped, plain));  // the other kernel ran
   }
 
+  // The queries' gradient pass: its values against the formula in double precision, and its
+  // streamed rows bit for bit equal to ordinarily stored ones. Rows of 70 floats (a chunk of 64,
+  // then one of 6: a store of 4 and a tail of 2) at a stride of 80, as one head's rows in a
+  // token-major output; the destination 16-byte aligned (streamed) and one float off (ordinary
+  // stores, the fallback).
   void streamed_outputs_equal_stored_ones() {
-    // Rows of 70 floats (17 stores of 4 and a tail of 2) at a stride of 80, as one head's rows
-    // in a token-major output; the destination 16-byte aligned (streamed) and one float off
-    // (ordinary stores, the fallback).
-    const int64_t rows = 37, cols = 70, stride = 80;
-    auto grad = torch::randn({rows, cols}), phi = torch::rand({rows, cols}) * 2;
-    auto add = torch::randn({cols}), numden = torch::rand({rows, cols + 1}) + 0.5;
+    const int64_t rows = 37, cols = 70, stride = 80, value_cols = 5;
+    auto p_in = torch::randn({rows, cols}), phi = torch::rand({rows, cols}) * 2;
+    auto z = torch::rand({cols}), inv_den = torch::rand({rows}) + 0.5;
+    const auto pd = p_in.to(torch::kDouble), phid = phi.to(torch::kDouble);
+    const auto grad_expected = -(phid * pd).sum(1) * inv_den.to(torch::kDouble);
+    const auto out_expected =
+        (pd + grad_expected.unsqueeze(1) * z.to(torch::kDouble)) * phid.clamp_max(1.0);
     for (int64_t offset : {0, 1}) {
       auto plain = torch::full({rows * stride + 8}, std::nan(""));
       auto streamed = plain.clone();
       float* p = plain.data_ptr<float>() + offset;
       float* t = streamed.data_ptr<float>() + offset;
       QCOMPARE(reinterpret_cast<uintptr_t>(t) % 16, uintptr_t(offset == 0 ? 0 : 4));
-      auto check = [&](const char* what) {
-        // Bit for bit (the untouched NaN gaps included).
-        QVERIFY2(torch::equal(plain.view(torch::kInt), streamed.view(torch::kInt)), what);
-        // Every row's first cols entries were written, the rest of the stride untouched.
-        auto rows_view = streamed.narrow(0, offset, rows * stride).view({rows, stride});
-        QVERIFY2(torch::isfinite(rows_view.narrow(1, 0, cols)).all().item<bool>(), what);
-        QVERIFY2(torch::isnan(rows_view.narrow(1, cols, stride - cols)).all().item<bool>(), what);
-      };
-      for (const float* added :
-           {static_cast<const float*>(nullptr), static_cast<const float*>(add.data_ptr<float>())}) {
-        times_phi_derivative_rows(grad.data_ptr<float>(), cols, added, phi.data_ptr<float>(), cols,
-                                  p, stride, rows, cols, false);
-        times_phi_derivative_rows(grad.data_ptr<float>(), cols, added, phi.data_ptr<float>(), cols,
-                                  t, stride, rows, cols, true);
-        check("times_phi_derivative_rows");
-      }
-      divide_by_normaliser_rows(numden.data_ptr<float>(), cols + 1, p, stride, rows, cols, 1e-6f,
-                                false);
-      divide_by_normaliser_rows(numden.data_ptr<float>(), cols + 1, t, stride, rows, cols, 1e-6f,
-                                true);
-      check("divide_by_normaliser_rows");
-      auto src = torch::randn({rows, 72});  // rows 16-byte aligned
-      copy_rows(src.data_ptr<float>(), 72, p, stride, rows, cols, false);
-      copy_rows(src.data_ptr<float>(), 72, t, stride, rows, cols, true);
-      check("copy_rows");
-      QVERIFY(torch::equal(plain.narrow(0, offset, cols), src[0].narrow(0, 0, cols)));
+      auto e_plain = torch::zeros({rows, value_cols + 1}), e_streamed = e_plain.clone();
+      query_gradient_rows(phi.data_ptr<float>(), cols, p_in.data_ptr<float>(), cols,
+                          inv_den.data_ptr<float>(), z.data_ptr<float>(), e_plain.data_ptr<float>(),
+                          value_cols + 1, p, stride, rows, cols, value_cols, false);
+      query_gradient_rows(phi.data_ptr<float>(), cols, p_in.data_ptr<float>(), cols,
+                          inv_den.data_ptr<float>(), z.data_ptr<float>(),
+                          e_streamed.data_ptr<float>(), value_cols + 1, t, stride, rows, cols,
+                          value_cols, true);
+      // Bit for bit (the untouched NaN gaps included).
+      QVERIFY(torch::equal(plain.view(torch::kInt), streamed.view(torch::kInt)));
+      QVERIFY(torch::equal(e_plain, e_streamed));
+      // Every row's first cols entries were written, the rest of the stride untouched.
+      auto rows_view = streamed.narrow(0, offset, rows * stride).view({rows, stride});
+      QVERIFY(torch::isnan(rows_view.narrow(1, cols, stride - cols)).all().item<bool>());
+      QVERIFY(rel_error(rows_view.narrow(1, 0, cols), out_expected) < 1e-6);
+      QVERIFY(rel_error(e_plain.select(1, value_cols), grad_expected) < 1e-6);
+      QVERIFY(torch::equal(e_plain.narrow(1, 0, value_cols), torch::zeros({rows, value_cols})));
     }
   }
 
