@@ -113,6 +113,9 @@ void declare_attention(CLI::App& app, AttentionArgs& a) {
   add_int_list(app, "--tokens", a.o.tokens, "sequence lengths N");
   app.add_option("--repeats", a.o.repeats, "timed runs per point")->check(positive_number());
   app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
+  app.add_option("--min-warmup-ms", a.o.min_warmup_ms,
+                 "warm-up goes on until it has lasted this long (default 200)")
+      ->check(CLI::Range(0.0, 60000.0));
   a.kernels = add_name_list(
       app, "--kernels", a.o.kernels, attention_kernel_names(),
       "attention kernels (with --train: " + comma_list(attention_train_kernel_names()) + ")");
@@ -150,6 +153,7 @@ int bench_attention(AttentionArgs& a) {
   config["train"] = Json(o.train);
   config["repeats"] = Json(o.repeats);
   config["warmup"] = Json(o.warmup);
+  config["min_warmup_ms"] = Json(o.min_warmup_ms);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
   BenchmarkRecord record(

@@ -135,7 +135,7 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
           results.clear();
           results = run_point_once(kernel, q, k, v, chunk, g);
         },
-        o.warmup, o.repeats, o.device, o.point_budget_s, nullptr, &warmup_runs);
+        o.warmup, o.repeats, o.device, o.point_budget_s, nullptr, &warmup_runs, o.min_warmup_ms);
     results.clear();
     const auto mem = probe.result();
     r["median_ms"] = median(times);
@@ -239,13 +239,15 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
   std::string out;
   std::string line = fmt::sprintf(
       "attention kernels%s: (B=%lld, heads=%lld, N, d=%lld) float32, %s, %d threads, median "
-      "of up to %d after %d warm-up\n(more, up to %d, until one no longer page-faults: 'warm' = "
-      "warm-up runs); GFLOP/s at 2 FLOPs per MAC%s;\npeak memory measured above "
+      "of up to %d after %d warm-up\n(more, up to %d, until one no longer page-faults, and for "
+      "at least %.0f ms: 'warm' = warm-up runs); GFLOP/s at 2 FLOPs per MAC%s;\npeak memory "
+      "measured above "
       "the inputs in a fresh process per point (RSS high-water mark / LibTorch allocator "
       "peak)\n",
       o.train ? ", forward + backward (gradients of q, k and v)" : "", (long long)o.batch,
       (long long)o.heads, (long long)o.head_dim, o.device.str().c_str(), at::get_num_threads(),
-      o.repeats, o.warmup, kMaxSettlingRuns, o.train ? ", 3 MACs per forward MAC" : "");
+      o.repeats, o.warmup, kMaxSettlingRuns, o.min_warmup_ms,
+      o.train ? ", 3 MACs per forward MAC" : "");
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n\n";
   line =

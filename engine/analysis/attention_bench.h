@@ -45,6 +45,8 @@ struct AttentionBenchOptions {
   std::vector<int64_t> tokens{196, 576, 1024, 2304, 4096, 9216, 16384};
   std::vector<std::string> kernels{"softmax", "softmax-chunked", "linear", "linear-blocked"};
   int repeats = 3, warmup = 1;
+  // Warm-up also lasts at least this long (time_runs_ms): a point runs in a fresh process.
+  double min_warmup_ms = 200;
   int64_t chunk = 0;  // softmax-chunked query rows; 0: auto_softmax_chunk
   // Time forward + backward (the gradients of q, k and v for a fixed output gradient) instead
   // of the forward alone; MACs then count 3x the forward's (the backward's two products per

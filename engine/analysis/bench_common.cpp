@@ -38,7 +38,8 @@ double median(std::vector<double> values) {
 
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
                                  const c10::Device& device, double budget_s,
-                                 const std::function<void()>& first_warmup, int* warmup_runs) {
+                                 const std::function<void()>& first_warmup, int* warmup_runs,
+                                 double min_warmup_ms) {
   using clock = std::chrono::steady_clock;
   double last_warmup_ms = 0, warmup_total_ms = 0;
   int runs = 0;
@@ -64,6 +65,9 @@ std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, in
     if (budget_s > 0 && warmup_total_ms + last_warmup_ms > budget_s * 500.0) break;
     faults = warm_up(false);
   }
+  while (warmup > 0 && warmup_total_ms < min_warmup_ms &&
+         !(budget_s > 0 && warmup_total_ms + last_warmup_ms > budget_s * 500.0))
+    warm_up(false);
   if (warmup_runs) *warmup_runs = runs;
   synchronize_device(device);
   if (budget_s > 0 && last_warmup_ms > 0) {

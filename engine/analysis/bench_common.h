@@ -32,14 +32,18 @@ constexpr int kMaxSettlingRuns = 8;
 // first three or four runs of the fused attention kernel at N = 16384 fault ~45000 pages and
 // take up to twice as long, though freed memory is kept for reuse), which a training
 // loop pays in its first steps only. warmup_runs, when given, receives how many warm-up runs
-// took place.
+// took place. min_warmup_ms > 0: warm-up also goes on until it has lasted that long (as far as
+// half of budget_s allows): a process that has just started (a benchmark child) or a core
+// that has been idle runs a few-millisecond kernel up to 1.6x slower for its first ~100 ms,
+// whatever the page faults (the fused attention kernel at N = 1024: 4.1-4.2 ms timed after
+// 3 warm-up runs, 2.6 ms after 40).
 // budget_s > 0: fewer timed runs (at least one) when the last warm-up run shows that `repeats`
 // of them would take longer than that. first_warmup, when given, replaces fn for the first
 // warm-up run (e.g. fn under an operation counter); with warmup == 0 it runs once, untimed.
 std::vector<double> time_runs_ms(const std::function<void()>& fn, int warmup, int repeats,
                                  const c10::Device& device, double budget_s = 0,
                                  const std::function<void()>& first_warmup = nullptr,
-                                 int* warmup_runs = nullptr);
+                                 int* warmup_runs = nullptr, double min_warmup_ms = 0);
 
 // The 1-minute load average (/proc/loadavg); -1 where it cannot be read.
 double load_average();

@@ -8,6 +8,7 @@
 #include <QtTest/QtTest>
 
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <sys/mman.h>
@@ -273,11 +274,49 @@ class TestBenchmarks : public QObject {
     for (auto [m, size] : mappings) munmap(m, size);
   }
 
+  // min_warmup_ms: warm-up runs go on until together they have lasted that long, and stop
+  // with the first run that gets there; half of budget_s caps them.
+  void warm_up_lasts_its_minimum_time() {
+    using clock = std::chrono::steady_clock;
+    std::vector<double> durations;
+    auto half_a_millisecond = [&] {
+      const auto start = clock::now();
+      double ms = 0;
+      while (ms < 0.5) ms = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+      durations.push_back(ms);
+    };
+    auto sum_of_first = [&](int runs) {
+      return std::accumulate(durations.begin(), durations.begin() + runs, 0.0);
+    };
+    int warmup_runs = -1;
+    auto times = time_runs_ms(half_a_millisecond, 1, 2, c10::Device(c10::kCPU), 0, nullptr,
+                              &warmup_runs, 20.0);
+    QCOMPARE(times.size(), size_t(2));
+    QCOMPARE(durations.size(), size_t(warmup_runs + 2));
+    QVERIFY2(warmup_runs >= 2 && warmup_runs <= 40, qPrintable(QString::number(warmup_runs)));
+    QVERIFY(sum_of_first(warmup_runs - 1) < 20.0);  // it had not got there one run earlier
+    QVERIFY(sum_of_first(warmup_runs) >= 19.9);     // (fn's own clock: a few us less)
+
+    // A 20 ms budget leaves 10 ms of warm-up, whatever the minimum asks.
+    durations.clear();
+    time_runs_ms(half_a_millisecond, 1, 1, c10::Device(c10::kCPU), 0.02, nullptr, &warmup_runs,
+                 1000.0);
+    QVERIFY(warmup_runs >= 2 && sum_of_first(warmup_runs - 1) <= 10.0);
+    QVERIFY(sum_of_first(warmup_runs) < 20.0);
+
+    // No warm-up asked for: the minimum adds none.
+    durations.clear();
+    time_runs_ms(half_a_millisecond, 0, 1, c10::Device(c10::kCPU), 0, nullptr, &warmup_runs, 20.0);
+    QCOMPARE(warmup_runs, 0);
+    QCOMPARE(durations.size(), size_t(1));
+  }
+
   void attention_bench_small_run_and_skip() {
     AttentionBenchOptions o;
     o.tokens = {64, 256};
     o.repeats = 1;
     o.warmup = 1;
+    o.min_warmup_ms = 0;  // the warm-up count below is the page-fault rule's alone
     o.heads = 2;
     o.head_dim = 16;
     size_t progress_calls = 0;
