@@ -41,17 +41,9 @@ constexpr int64_t kTnChunkRows = 64;
 // nn's leftover columns (n % 8) are gathered into a contiguous buffer, on the stack up to this
 // many rows.
 constexpr int64_t kColumnOnStack = 256;
+const ProductEpilogue<float> kNoEpilogue{};
 
-template <bool kStream>
-ADALA_TILE void store_vector(float* c, __m256 v, bool accumulate) {
-  if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(c));
-  if constexpr (kStream)
-    _mm256_stream_ps(c, v);
-  else
-    _mm256_storeu_ps(c, v);
-}
-
-// Stores one vector of nn's C: row i, columns j .. j + 7.
+// Stores one vector of C, row i, columns j .. j + 7: the epilogue, then the accumulation.
 template <bool kStream>
 ADALA_TILE void finish_vector(float* c, __m256 v, bool accumulate, const ProductEpilogue<float>& e,
                               int64_t i, int64_t j) {
@@ -61,7 +53,11 @@ ADALA_TILE void finish_vector(float* c, __m256 v, bool accumulate, const Product
   if (e.phi)
     v = _mm256_mul_ps(
         v, _mm256_min_ps(_mm256_set1_ps(1.0f), _mm256_loadu_ps(e.phi + i * e.phi_stride + j)));
-  store_vector<kStream>(c, v, accumulate);
+  if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(c));
+  if constexpr (kStream)
+    _mm256_stream_ps(c, v);
+  else
+    _mm256_storeu_ps(c, v);
 }
 
 ADALA_TILE float horizontal_sum(__m256 v) {
@@ -87,12 +83,19 @@ ADALA_TILE float dot(const float* x, const float* y, int64_t n) {
   return sum;
 }
 
-// kRows x 8 kVectors of C = (kRows rows of A) B, over the whole inner dimension k; the tile's
-// first element is C[i0][j0].
-template <int kRows, int kVectors, bool kStream>
-ADALA_TILE void nn_tile(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
-                        int64_t ldc, int64_t k, bool accumulate, const ProductEpilogue<float>& e,
-                        int64_t i0, int64_t j0) {
+// Where A's element (r, p) is: row r of C pairs with A's row r in nn, with its column r in tn
+// (A^T B); p runs over the inner dimension.
+template <bool kTransposedA>
+ADALA_TILE const float* a_element(const float* a, int64_t lda, int64_t r, int64_t p) {
+  return kTransposedA ? a + p * lda + r : a + r * lda + p;
+}
+
+// kRows x 8 kVectors of C = (kRows rows of op(A)) B, over the whole inner dimension k; the
+// tile's first element is C[i0][j0] (for the epilogue).
+template <int kRows, int kVectors, bool kStream, bool kTransposedA>
+ADALA_TILE void tile(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+                     int64_t ldc, int64_t k, bool accumulate, const ProductEpilogue<float>& e,
+                     int64_t i0, int64_t j0) {
   __m256 acc[kRows][kVectors];
   _Pragma("GCC unroll 8") for (int r = 0; r < kRows; ++r)
       _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v) acc[r][v] = _mm256_setzero_ps();
@@ -101,7 +104,7 @@ ADALA_TILE void nn_tile(const float* a, int64_t lda, const float* b, int64_t ldb
     _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v) bv[v] =
         _mm256_loadu_ps(b + p * ldb + 8 * v);
     _Pragma("GCC unroll 8") for (int r = 0; r < kRows; ++r) {
-      const __m256 av = _mm256_broadcast_ss(a + r * lda + p);
+      const __m256 av = _mm256_broadcast_ss(a_element<kTransposedA>(a, lda, r, p));
       _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v) acc[r][v] =
           _mm256_fmadd_ps(av, bv[v], acc[r][v]);
     }
@@ -112,27 +115,33 @@ ADALA_TILE void nn_tile(const float* a, int64_t lda, const float* b, int64_t ldb
 }
 
 // Columns j0 .. j0 + 8 kVectors - 1 of C, all m rows (b and c start at column j0).
-template <int kVectors, bool kStream>
-ADALA_AVX2 void nn_columns(int64_t m, const float* a, int64_t lda, const float* b, int64_t ldb,
-                           float* c, int64_t ldc, int64_t k, bool accumulate,
-                           const ProductEpilogue<float>& e, int64_t j0) {
+template <int kVectors, bool kStream, bool kTransposedA>
+ADALA_AVX2 void columns(int64_t m, const float* a, int64_t lda, const float* b, int64_t ldb,
+                        float* c, int64_t ldc, int64_t k, bool accumulate,
+                        const ProductEpilogue<float>& e, int64_t j0) {
   int64_t i = 0;
   for (; i + kTileRows <= m; i += kTileRows)
-    nn_tile<kTileRows, kVectors, kStream>(a + i * lda, lda, b, ldb, c + i * ldc, ldc, k, accumulate,
-                                          e, i, j0);
-  a += i * lda;
+    tile<kTileRows, kVectors, kStream, kTransposedA>(a_element<kTransposedA>(a, lda, i, 0), lda, b,
+                                                     ldb, c + i * ldc, ldc, k, accumulate, e, i,
+                                                     j0);
+  a = a_element<kTransposedA>(a, lda, i, 0);
   c += i * ldc;
   switch (m - i) {
     case 5:
-      return nn_tile<5, kVectors, kStream>(a, lda, b, ldb, c, ldc, k, accumulate, e, i, j0);
+      return tile<5, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
+                                                      j0);
     case 4:
-      return nn_tile<4, kVectors, kStream>(a, lda, b, ldb, c, ldc, k, accumulate, e, i, j0);
+      return tile<4, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
+                                                      j0);
     case 3:
-      return nn_tile<3, kVectors, kStream>(a, lda, b, ldb, c, ldc, k, accumulate, e, i, j0);
+      return tile<3, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
+                                                      j0);
     case 2:
-      return nn_tile<2, kVectors, kStream>(a, lda, b, ldb, c, ldc, k, accumulate, e, i, j0);
+      return tile<2, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
+                                                      j0);
     case 1:
-      return nn_tile<1, kVectors, kStream>(a, lda, b, ldb, c, ldc, k, accumulate, e, i, j0);
+      return tile<1, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
+                                                      j0);
     default:
       return;
   }
@@ -159,59 +168,13 @@ ADALA_AVX2 void nn_all_columns(int64_t m, int64_t n, int64_t k, const float* a, 
                                const ProductEpilogue<float>& e) {
   int64_t j = 0;
   for (; j + 16 <= n; j += 16)
-    nn_columns<2, kStream>(m, a, lda, b + j, ldb, c + j, ldc, k, accumulate, e, j);
+    columns<2, kStream, false>(m, a, lda, b + j, ldb, c + j, ldc, k, accumulate, e, j);
   if (j + 8 <= n) {
-    nn_columns<1, kStream>(m, a, lda, b + j, ldb, c + j, ldc, k, accumulate, e, j);
+    columns<1, kStream, false>(m, a, lda, b + j, ldb, c + j, ldc, k, accumulate, e, j);
     j += 8;
   }
   for (; j < n; ++j) nn_column(m, a, lda, b + j, ldb, c + j, ldc, k, accumulate, e, j);
   if constexpr (kStream) _mm_sfence();
-}
-
-// kRows x 8 kVectors of C = (kRows columns of A)^T B, over the k rows given.
-template <int kRows, int kVectors>
-ADALA_TILE void tn_tile(const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
-                        int64_t ldc, int64_t k, bool accumulate) {
-  __m256 acc[kRows][kVectors];
-  _Pragma("GCC unroll 8") for (int r = 0; r < kRows; ++r)
-      _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v) acc[r][v] = _mm256_setzero_ps();
-  for (int64_t p = 0; p < k; ++p) {
-    __m256 bv[kVectors];
-    _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v) bv[v] =
-        _mm256_loadu_ps(b + p * ldb + 8 * v);
-    _Pragma("GCC unroll 8") for (int r = 0; r < kRows; ++r) {
-      const __m256 av = _mm256_broadcast_ss(a + p * lda + r);
-      _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v) acc[r][v] =
-          _mm256_fmadd_ps(av, bv[v], acc[r][v]);
-    }
-  }
-  _Pragma("GCC unroll 8") for (int r = 0; r < kRows; ++r)
-      _Pragma("GCC unroll 2") for (int v = 0; v < kVectors; ++v)
-          store_vector<false>(c + r * ldc + 8 * v, acc[r][v], accumulate);
-}
-
-template <int kVectors>
-ADALA_AVX2 void tn_columns(int64_t m, const float* a, int64_t lda, const float* b, int64_t ldb,
-                           float* c, int64_t ldc, int64_t k, bool accumulate) {
-  int64_t i = 0;
-  for (; i + kTileRows <= m; i += kTileRows)
-    tn_tile<kTileRows, kVectors>(a + i, lda, b, ldb, c + i * ldc, ldc, k, accumulate);
-  a += i;
-  c += i * ldc;
-  switch (m - i) {
-    case 5:
-      return tn_tile<5, kVectors>(a, lda, b, ldb, c, ldc, k, accumulate);
-    case 4:
-      return tn_tile<4, kVectors>(a, lda, b, ldb, c, ldc, k, accumulate);
-    case 3:
-      return tn_tile<3, kVectors>(a, lda, b, ldb, c, ldc, k, accumulate);
-    case 2:
-      return tn_tile<2, kVectors>(a, lda, b, ldb, c, ldc, k, accumulate);
-    case 1:
-      return tn_tile<1, kVectors>(a, lda, b, ldb, c, ldc, k, accumulate);
-    default:
-      return;
-  }
 }
 
 // One leftover column of C = A^T B: C[i] = sum over p of A[p][i] B[p], 8 rows of C at a time.
@@ -246,8 +209,9 @@ ADALA_AVX2 void tn_all_columns(int64_t m, int64_t n, int64_t k, const float* a, 
     const float* bp = b + p0 * ldb;
     int64_t j = 0;
     for (; j + 16 <= vector_cols; j += 16)
-      tn_columns<2>(m, ap, lda, bp + j, ldb, c + j, ldc, len, add);
-    if (j < vector_cols) tn_columns<1>(m, ap, lda, bp + j, ldb, c + j, ldc, len, add);
+      columns<2, false, true>(m, ap, lda, bp + j, ldb, c + j, ldc, len, add, kNoEpilogue, j);
+    if (j < vector_cols)
+      columns<1, false, true>(m, ap, lda, bp + j, ldb, c + j, ldc, len, add, kNoEpilogue, j);
   }
   for (int64_t j = vector_cols; j < n; ++j)
     tn_column(m, a, lda, b + j, ldb, c + j, ldc, k, accumulate);

@@ -24,17 +24,10 @@
 #include "engine/core/device.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
+#include "tests/support/relative_error.h"
 
 using namespace adala;
-
-namespace {
-
-double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
-  auto r = ref.to(torch::kDouble);
-  return ((a.to(torch::kDouble) - r).norm() / r.norm()).item<double>();
-}
-
-}  // namespace
+using adala_test::rel_error;
 
 class TestBenchmarks : public QObject {
   Q_OBJECT

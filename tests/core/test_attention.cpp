@@ -11,15 +11,12 @@
 #include "engine/core/elu_plus_one_kernel.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
+#include "tests/support/relative_error.h"
 
 using namespace adala;
+using adala_test::rel_error;
 
 namespace {
-
-double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
-  auto r = ref.to(torch::kDouble);
-  return ((a.to(torch::kDouble) - r).norm() / r.norm()).item<double>();
-}
 
 // out_i = sum_j phi(q_i).phi(k_j) v_j / (sum_j phi(q_i).phi(k_j) + eps), with the full matrix.
 torch::Tensor direct_linear_attention(const torch::Tensor& q, const torch::Tensor& k,

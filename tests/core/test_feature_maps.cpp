@@ -18,18 +18,15 @@
 #include "engine/core/precision.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/core/vit_config_json.h"
+#include "tests/support/relative_error.h"
 
 using namespace adala;
+using adala_test::rel_error;
 
 namespace {
 
 const std::vector<FeatureMapKind> kAllMaps = {FeatureMapKind::Elu1, FeatureMapKind::Relu,
                                               FeatureMapKind::Hedgehog};
-
-double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
-  auto r = ref.to(torch::kDouble);
-  return ((a.to(torch::kDouble) - r).norm() / r.norm()).item<double>();
-}
 
 // Softmax over the last dimension, written out: exp(y - max) / sum.
 torch::Tensor written_softmax(const torch::Tensor& y) {

@@ -15,17 +15,12 @@
 #include "engine/core/linear_training_kernel.h"
 #include "engine/core/row_major_gemm.h"
 #include "engine/core/softmax_attention_heads.h"
+#include "tests/support/relative_error.h"
 
 using namespace adala;
+using adala_test::rel_error;
 
 namespace {
-
-double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
-  auto r = ref.to(torch::kDouble);
-  const double norm = r.norm().item<double>();
-  const double diff = (a.to(torch::kDouble) - r).norm().item<double>();
-  return norm > 0 ? diff / norm : diff;
-}
 
 struct Result {
   torch::Tensor out, dq, dk, dv;

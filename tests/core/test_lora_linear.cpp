@@ -8,15 +8,12 @@
 #include <string>
 
 #include "engine/core/lora_linear.h"
+#include "tests/support/relative_error.h"
 
 using namespace adala;
+using adala_test::rel_error;
 
 namespace {
-
-double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
-  auto r = ref.to(torch::kDouble);
-  return ((a.to(torch::kDouble) - r).norm() / r.norm()).item<double>();
-}
 
 int64_t count(const std::vector<torch::Tensor>& params) {
   int64_t n = 0;

@@ -8,17 +8,12 @@
 #include <QtTest/QtTest>
 
 #include "engine/core/small_gemm.h"
+#include "tests/support/relative_error.h"
 
 using namespace adala;
+using adala_test::rel_error;
 
 namespace {
-
-double rel_error(const torch::Tensor& a, const torch::Tensor& ref) {
-  auto r = ref.to(torch::kDouble);
-  const double norm = r.norm().item<double>();
-  const double diff = (a.to(torch::kDouble) - r).norm().item<double>();
-  return norm > 0 ? diff / norm : diff;
-}
 
 // The largest error of any element relative to the size of the terms summed into it
 // (magnitude: the same computation on absolute values), so that a sum that cancels to almost
