@@ -114,6 +114,21 @@ ADALA_TILE void tile(const float* a, int64_t lda, const float* b, int64_t ldb, f
           finish_vector<kStream>(c + r * ldc + 8 * v, acc[r][v], accumulate, e, i0 + r, j0 + 8 * v);
 }
 
+// The last rows (fewer than a full tile) of a column strip: a tile of exactly that many rows,
+// found by counting down from kRows at compile time.
+template <int kRows, int kVectors, bool kStream, bool kTransposedA>
+ADALA_TILE void row_tail(int64_t rows, const float* a, int64_t lda, const float* b, int64_t ldb,
+                         float* c, int64_t ldc, int64_t k, bool accumulate,
+                         const ProductEpilogue<float>& e, int64_t i0, int64_t j0) {
+  if constexpr (kRows > 0) {
+    if (rows == kRows)
+      return tile<kRows, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e,
+                                                          i0, j0);
+    row_tail<kRows - 1, kVectors, kStream, kTransposedA>(rows, a, lda, b, ldb, c, ldc, k,
+                                                         accumulate, e, i0, j0);
+  }
+}
+
 // Columns j0 .. j0 + 8 kVectors - 1 of C, all m rows (b and c start at column j0).
 template <int kVectors, bool kStream, bool kTransposedA>
 ADALA_AVX2 void columns(int64_t m, const float* a, int64_t lda, const float* b, int64_t ldb,
@@ -124,27 +139,9 @@ ADALA_AVX2 void columns(int64_t m, const float* a, int64_t lda, const float* b, 
     tile<kTileRows, kVectors, kStream, kTransposedA>(a_element<kTransposedA>(a, lda, i, 0), lda, b,
                                                      ldb, c + i * ldc, ldc, k, accumulate, e, i,
                                                      j0);
-  a = a_element<kTransposedA>(a, lda, i, 0);
-  c += i * ldc;
-  switch (m - i) {
-    case 5:
-      return tile<5, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
-                                                      j0);
-    case 4:
-      return tile<4, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
-                                                      j0);
-    case 3:
-      return tile<3, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
-                                                      j0);
-    case 2:
-      return tile<2, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
-                                                      j0);
-    case 1:
-      return tile<1, kVectors, kStream, kTransposedA>(a, lda, b, ldb, c, ldc, k, accumulate, e, i,
-                                                      j0);
-    default:
-      return;
-  }
+  row_tail<kTileRows - 1, kVectors, kStream, kTransposedA>(
+      m - i, a_element<kTransposedA>(a, lda, i, 0), lda, b, ldb, c + i * ldc, ldc, k, accumulate, e,
+      i, j0);
 }
 
 // Column j of C (a leftover beyond the multiples of 8; b and c start at column j): each row a
