@@ -40,18 +40,12 @@ void product_nn(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, co
 void product_nn(int64_t m, int64_t n, int64_t k, const double* a, int64_t lda, const double* b,
                 int64_t ldb, double* c, int64_t ldc, bool accumulate, bool = false,
                 const ProductEpilogue<double>& epilogue = {}) {
-  if (epilogue.empty() || !accumulate) {
-    row_major_gemm(false, false, m, n, k, 1.0, a, lda, b, ldb, accumulate ? 1.0 : 0.0, c, ldc);
-    if (epilogue.empty()) return;
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = epilogue.apply(c[i * ldc + j], i, j);
-    return;
-  }
+  if (epilogue.empty())
+    return row_major_gemm(false, false, m, n, k, 1.0, a, lda, b, ldb, accumulate ? 1.0 : 0.0, c,
+                          ldc);
   std::vector<double> product(size_t(m * n));
   row_major_gemm(false, false, m, n, k, 1.0, a, lda, b, ldb, 0.0, product.data(), n);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      c[i * ldc + j] += epilogue.apply(product[size_t(i * n + j)], i, j);
+  store_product(product.data(), m, n, c, ldc, accumulate, epilogue);
 }
 void product_tn(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
                 int64_t ldb, float* c, int64_t ldc, bool accumulate) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -57,24 +56,30 @@ inline T dot(const T* __restrict a, const T* __restrict b, int64_t n) {
   return sum;
 }
 
+// 1 / (phi . z + eps): the inverse of a row's normaliser.
+template <typename T>
+inline T inverse_normaliser(const T* __restrict phi, const T* __restrict z, int64_t cols, T eps) {
+  return T(1) / (dot(phi, z, cols) + eps);
+}
+
 template <typename T>
 inline void scale_by_inverse_normaliser_row(const T* __restrict phi, const T* __restrict z,
                                             const T* __restrict g, T* __restrict e,
                                             T* __restrict inv_den, int64_t cols, int64_t value_cols,
                                             T eps) {
-  const T inv = T(1) / (dot(phi, z, cols) + eps);
+  const T inv = inverse_normaliser(phi, z, cols, eps);
   *inv_den = inv;
   for (int64_t i = 0; i < value_cols; ++i) e[i] = g[i] * inv;
 }
 
-// The row's normaliser gradient -(phi . p) * inv_den into *e_last, and
-// out[c] = (p[c] + e_last z[c]) * phi'(q[c]), phi' = min(phi, 1), for c in [c0, c0 + n).
+// The row's normaliser gradient, -(phi . p) * inv_den.
 template <typename T>
 inline T normaliser_gradient(const T* __restrict phi, const T* __restrict p, T inv_den,
                              int64_t cols) {
   return -dot(phi, p, cols) * inv_den;
 }
 
+// out[i] = (p[i] + grad z[i]) * phi'(q[i]), phi' = min(phi, 1): n entries of a row's gradient.
 template <typename T>
 inline void query_gradient_part(const T* __restrict phi, const T* __restrict p, T grad,
                                 const T* __restrict z, T* __restrict out, int64_t n) {
@@ -97,7 +102,8 @@ ADALA_VECTOR_CLONES void scale_by_inverse_normaliser_rows_f(const float* phi, in
 ADALA_VECTOR_CLONES void inverse_normaliser_rows_f(const float* phi, int64_t phi_stride,
                                                    const float* z, float* inv_den, int64_t rows,
                                                    int64_t cols, float eps) {
-  for (int64_t r = 0; r < rows; ++r) inv_den[r] = 1.0f / (dot(phi + r * phi_stride, z, cols) + eps);
+  for (int64_t r = 0; r < rows; ++r)
+    inv_den[r] = inverse_normaliser(phi + r * phi_stride, z, cols, eps);
 }
 
 ADALA_VECTOR_CLONES void query_gradient_rows_f(const float* phi, int64_t phi_stride, const float* p,
@@ -173,7 +179,8 @@ void inverse_normaliser_rows(const float* phi, int64_t phi_stride, const float* 
 
 void inverse_normaliser_rows(const double* phi, int64_t phi_stride, const double* z,
                              double* inv_den, int64_t rows, int64_t cols, double eps) {
-  for (int64_t r = 0; r < rows; ++r) inv_den[r] = 1.0 / (dot(phi + r * phi_stride, z, cols) + eps);
+  for (int64_t r = 0; r < rows; ++r)
+    inv_den[r] = inverse_normaliser(phi + r * phi_stride, z, cols, eps);
 }
 
 void query_gradient_rows(const float* phi, int64_t phi_stride, const float* p, int64_t p_stride,

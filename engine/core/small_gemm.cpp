@@ -255,11 +255,7 @@ void small_gemm_nn(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
   // The product into a buffer, then the epilogue on the way into C.
   std::vector<float> product(size_t(m * n));
   through_blas_nn(m, n, k, a, lda, b, ldb, product.data(), n, false);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      const float x = epilogue.apply(product[size_t(i * n + j)], i, j);
-      c[i * ldc + j] = accumulate ? c[i * ldc + j] + x : x;
-    }
+  store_product(product.data(), m, n, c, ldc, accumulate, epilogue);
 }
 
 void small_gemm_tn(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,

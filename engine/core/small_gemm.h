@@ -35,6 +35,18 @@ struct ProductEpilogue {
   }
 };
 
+// C (m x n, row stride ldc) = epilogue(product), or with accumulate C += epilogue(product),
+// for a product computed elsewhere (contiguous m x n): the library fallbacks' epilogue.
+template <typename T>
+void store_product(const T* product, int64_t m, int64_t n, T* c, int64_t ldc, bool accumulate,
+                   const ProductEpilogue<T>& epilogue) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const T x = epilogue.apply(product[i * n + j], i, j);
+      c[i * ldc + j] = accumulate ? c[i * ldc + j] + x : x;
+    }
+}
+
 // C = epilogue(A B), or with accumulate C += epilogue(A B). With stream, C's rows are written
 // with non-temporal stores where C and its row stride are 32-byte aligned
 // (linear_attention_rows.h); the values are the same either way.
