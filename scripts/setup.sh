@@ -10,7 +10,8 @@ PACKAGES=(cmake ninja-build g++ ccache pkg-config zlib1g-dev
   dataset-fashion-mnist python3-torch xvfb xauth imagemagick poppler-utils
   fonts-nanum qt6-translations-l10n
   nlohmann-json3-dev libfmt-dev libssl-dev libcli11-dev libgloo-dev
-  clang libclang-rt-dev)  # clang + libFuzzer: the fuzz targets (scripts/fuzz.sh)
+  clang libclang-rt-dev  # clang + libFuzzer: the fuzz targets (scripts/fuzz.sh)
+  clang-format)          # scripts/format.sh
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -22,6 +23,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The test command checks the formatting before it spends time building.
+if [ "${ADALA_FORMAT_CHECK:-0}" = 1 ]; then bash "$ROOT/scripts/format.sh" --check; fi
 
 export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
 cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \

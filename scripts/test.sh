@@ -2,6 +2,7 @@
 # Set up, build, and run every test suite through ctest.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export ADALA_FORMAT_CHECK="${ADALA_FORMAT_CHECK:-1}"  # scripts/format.sh --check before building
 source "$ROOT/scripts/setup.sh"
 # Idle OpenMP threads spin by default and steal the cores from working ones (and from
 # OpenBLAS's pool, which adala sizes like LibTorch's when waits are passive).

@@ -615,6 +615,94 @@
         <source>Training time</source>
         <translation>학습 시간</translation>
     </message>
+    <message>
+        <source>the model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2의 %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>%1: %2, the teacher (softmax attention) only; stages run: %3.</source>
+        <translation>%1: %2, 교사 모델(소프트맥스 어텐션)만 학습; 실행한 단계: %3.</translation>
+    </message>
+    <message>
+        <source>%1: %2, softmax attention replaced by linear attention; stages run: %3.</source>
+        <translation>%1: %2, 소프트맥스 어텐션을 선형 어텐션으로 교체; 실행한 단계: %3.</translation>
+    </message>
+    <message>
+        <source>%1: %2, softmax attention replaced by linear attention with the method %3 (feature map %4); stages run: %5.</source>
+        <translation>%1: %2, %3 방법(특징 맵 %4)으로 소프트맥스 어텐션을 선형 어텐션으로 교체; 실행한 단계: %5.</translation>
+    </message>
+    <message>
+        <source>Student %1 vs teacher %2, gap %3.</source>
+        <translation>학생 %1 대 교사 %2, 차이 %3.</translation>
+    </message>
+    <message>
+        <source>Student after Stage 2 (teacher&apos;s head) %1 vs teacher %2, gap %3.</source>
+        <translation>2단계 후 학생(교사 분류 헤드) %1 대 교사 %2, 차이 %3.</translation>
+    </message>
+    <message>
+        <source>Teacher %1; the student was not evaluated.</source>
+        <translation>교사 %1; 학생 모델은 평가되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Student %1; the teacher was not evaluated.</source>
+        <translation>학생 %1; 교사 모델은 평가되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>No accuracy was recorded.</source>
+        <translation>기록된 정확도가 없습니다.</translation>
+    </message>
+    <message>
+        <source>%1× (%2 / %3 MB)</source>
+        <translation>%1배 (%2 / %3 MB)</translation>
+    </message>
+    <message>
+        <source>%1× (%2 / %3 ms)</source>
+        <translation>%1배 (%2 / %3 ms)</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>요약</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>ms / image at %1², student / teacher</source>
+        <translation>%1² 이미지당 ms, 학생 / 교사</translation>
+    </message>
+    <message>
+        <source>Peak memory at %1², student / teacher</source>
+        <translation>%1² 최대 메모리, 학생 / 교사</translation>
+    </message>
+    <message>
+        <source>Inference cost at batch 1, measured by adala compare-methods for the student and the comparison&apos;s teacher.</source>
+        <translation>배치 1 추론 비용: adala compare-methods가 학생 모델과 비교의 교사 모델에서 측정한 값입니다.</translation>
+    </message>
+    <message>
+        <source>Inference cost from the run&apos;s scaling table: the model with linear attention (student) against softmax attention (teacher).</source>
+        <translation>실행의 스케일링 표에서 얻은 추론 비용: 선형 어텐션(학생) 모델 대 소프트맥스 어텐션(교사) 모델.</translation>
+    </message>
+    <message>
+        <source>%1: gap %2</source>
+        <translation>%1: 차이 %2</translation>
+    </message>
+    <message>
+        <source>gap %1</source>
+        <translation>차이 %1</translation>
+    </message>
+    <message>
+        <source>The y axis starts at %1, not at 0.</source>
+        <translation>y축은 0이 아니라 %1에서 시작합니다.</translation>
+    </message>
 </context>
 <context>
     <name>ColourScale</name>
@@ -1299,6 +1387,10 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>&lt;tr&gt;&lt;td&gt;R / G&lt;/td&gt;&lt;td&gt;inspector: attention rollout / blocks × heads overview&lt;/td&gt;&lt;/tr&gt;</source>
         <translation>&lt;tr&gt;&lt;td&gt;R / G&lt;/td&gt;&lt;td&gt;검사기: 어텐션 롤아웃 / 블록 × 헤드 개요&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
+    <message>
+        <source> The launcher keeps its unsaved experiment.</source>
+        <translation> 실행기는 저장하지 않은 실험을 그대로 둡니다.</translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2103,22 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>Checkpoint %1 · image %2 (%3 × %4 px input) · attention rollout through %5 blocks (heads averaged, 0.5 A + 0.5 I per block) · query %6 · %7</source>
         <translation>체크포인트 %1 · 이미지 %2 (입력 %3 × %4 px) · 블록 %5개를 거친 어텐션 롤아웃 (헤드 평균, 블록마다 0.5 A + 0.5 I) · 쿼리 %6 · %7</translation>
+    </message>
+    <message>
+        <source>Mean:</source>
+        <translation>평균:</translation>
+    </message>
+    <message>
+        <source>file&apos;s</source>
+        <translation>파일 값</translation>
+    </message>
+    <message>
+        <source>Per-channel values, e.g. 0.5,0.5,0.5 (one value: all channels); empty: the checkpoint&apos;s adala.pretrained_cfg</source>
+        <translation>채널별 값, 예: 0.5,0.5,0.5 (값 하나: 모든 채널); 비우면 체크포인트의 adala.pretrained_cfg</translation>
+    </message>
+    <message>
+        <source>Std:</source>
+        <translation>표준편차:</translation>
     </message>
 </context>
 <context>
@@ -3083,6 +3191,10 @@ value %3%4</source>
         <source>%1 px is listed twice.</source>
         <translation>%1 px가 두 번 들어 있습니다.</translation>
     </message>
+    <message>
+        <source>unsteady: a point&apos;s matmul rate moved by more than 25 %</source>
+        <translation>불안정: 한 지점의 행렬곱 속도가 25 % 넘게 변했습니다</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::ScalingForm</name>
@@ -3185,6 +3297,14 @@ value %3%4</source>
     <message>
         <source>R&amp;un benchmark</source>
         <translation>벤치마크 실행(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Images per forward pass (adala bench scaling --batch): 1 measures latency; training runs at 32-256, where a GPU is no longer launch-bound</source>
+        <translation>순전파 한 번의 이미지 수 (adala bench scaling --batch): 1은 지연 시간을 잽니다; 학습은 32-256에서 돌며, 그때 GPU는 더 이상 실행 호출에 묶이지 않습니다</translation>
+    </message>
+    <message>
+        <source>&amp;Batch:</source>
+        <translation>배치(&amp;B):</translation>
     </message>
 </context>
 <context>
@@ -3500,6 +3620,22 @@ value %3%4</source>
     <message>
         <source>&lt;p&gt;The benchmark is running: a resolution&apos;s points appear once all its rounds are measured.&lt;/p&gt;</source>
         <translation>&lt;p&gt;벤치마크 실행 중: 각 해상도의 측정점은 모든 라운드가 측정되면 나타납니다.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>The benchmark timed a reference matmul before and after every point; its rate moved by more than 25 % during the run, so the machine&apos;s speed changed and the figures are not to be trusted</source>
+        <translation>벤치마크는 각 지점 앞뒤로 기준 행렬곱을 측정했습니다; 실행 중 그 속도가 25 % 넘게 변했으므로 기계 속도가 바뀌었고 수치를 믿을 수 없습니다</translation>
+    </message>
+    <message>
+        <source>%1: figures not to be trusted</source>
+        <translation>%1: 믿을 수 없는 수치</translation>
+    </message>
+    <message>
+        <source>%1 · batch %2</source>
+        <translation>%1 · 배치 %2</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Matmul rate&lt;/b&gt; (reference, read before and after every point): %1 to %2 GFLOP/s&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;행렬곱 속도&lt;/b&gt; (기준, 각 지점 앞뒤로 측정): %1 ~ %2 GFLOP/s&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

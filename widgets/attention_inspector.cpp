@@ -129,6 +129,20 @@ QVBoxLayout* AttentionInspector::buildViewRow() {
       tr("Precision of the forward pass: float32, or bfloat16 autocast (linear attention's "
          "state and normaliser stay float32)"));
   row2->addWidget(precisionCombo_);
+  // What `adala predict --mean/--std` override: the inspector letterboxes images itself, so
+  // of the preprocessing only the normalisation applies here.
+  row2->addWidget(caption(tr("Mean:"), this));
+  meanEdit_ = new QLineEdit(this);
+  stdEdit_ = new QLineEdit(this);
+  for (QLineEdit* edit : {meanEdit_, stdEdit_}) {
+    edit->setPlaceholderText(tr("file's"));
+    edit->setMaximumWidth(110);
+    edit->setToolTip(tr("Per-channel values, e.g. 0.5,0.5,0.5 (one value: all channels); empty: "
+                        "the checkpoint's adala.pretrained_cfg"));
+  }
+  row2->addWidget(meanEdit_);
+  row2->addWidget(caption(tr("Std:"), this));
+  row2->addWidget(stdEdit_);
   row2->addSpacing(8);
   row2->addWidget(caption(tr("Block:"), this));
   blockSlider_ = new QSlider(Qt::Horizontal, this);
@@ -282,6 +296,10 @@ void AttentionInspector::connectControls() {
   connect(precisionCombo_, &QComboBox::currentIndexChanged, this, [this] {
     if (!updatingControls_) scheduleProbe();
   });
+  for (QLineEdit* edit : {meanEdit_, stdEdit_})
+    connect(edit, &QLineEdit::editingFinished, this, [this] {
+      if (!updatingControls_) scheduleProbe();
+    });
   connect(blockSlider_, &QSlider::valueChanged, this, [this](int b) {
     if (!updatingControls_) setBlock(b);
   });
@@ -440,6 +458,8 @@ void AttentionInspector::emitProbe() {
   r.imagePath = imagePath_;
   r.inputSize = sizeCombo_->currentData().toInt();
   r.precision = precision();
+  r.mean = meanEdit_->text().trimmed();
+  r.std = stdEdit_->text().trimmed();
   if (!r.datasetItem && r.imagePath.isEmpty()) return;
   progress_->setValue(0);
   progress_->setVisible(true);
@@ -503,7 +523,9 @@ void AttentionInspector::onProbeReady(const InspectorImage& image) {
           .arg(image.gridWidth)
           .arg(image.patchSize)
           .arg(image.forwardSeconds, 0, 'f', 2)
-          .arg(image.precision));
+          .arg(image.precision) +
+      (image.preprocessingNote.isEmpty() ? QString()
+                                         : QStringLiteral(" · ") + image.preprocessingNote));
   rows_ = AttentionRows{};
   rolloutSoft_.clear();
   rolloutLin_.clear();

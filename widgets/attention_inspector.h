@@ -59,6 +59,10 @@ class AttentionInspector : public QWidget {
   // The forward pass's precision: "fp32" or "bf16" (CPU autocast).
   void setPrecision(const QString& precision);
   QString precision() const;
+  // Normalisation overrides, as comma lists ("0.5,0.5,0.5"); empty: the checkpoint's.
+  QLineEdit* meanEdit() const { return meanEdit_; }
+  QLineEdit* stdEdit() const { return stdEdit_; }
+  QLabel* statusLabel() const { return statusLabel_; }
   void setBlock(int block);
   void setHead(int head);
   // Token index (prefix tokens first); a patch (row, col) is prefix + row * gridWidth + col.
@@ -165,6 +169,8 @@ class AttentionInspector : public QWidget {
   QLabel* imageFileLabel_ = nullptr;
   QComboBox* sizeCombo_ = nullptr;
   QComboBox* precisionCombo_ = nullptr;
+  QLineEdit* meanEdit_ = nullptr;
+  QLineEdit* stdEdit_ = nullptr;
   QSlider* blockSlider_ = nullptr;
   QLabel* blockLabel_ = nullptr;
   QComboBox* headCombo_ = nullptr;

@@ -285,15 +285,15 @@ void RunBrowser::refresh() {
       const auto evals = db.evaluations(run.id);
       double best = std::nan("");
       QString bestText;
-      const std::pair<int, const char*> bestKeys[] = {
-          {3, "top1"}, {2, "top1_teacher_head"}, {0, "top1"}};
-      for (const auto& [stage, key] : bestKeys) {
-        auto it = evals.find(std::string(stage_name(stage)) + "/" + key);
+      std::vector<std::string> bestKeys = student_top1_keys();
+      bestKeys.push_back(teacher_top1_key());
+      for (const std::string& key : bestKeys) {
+        auto it = evals.find(key);
         if (it != evals.end()) {
           best = it->second;
           bestText = tr("top-1 %1% (%2)")
                          .arg(100.0 * it->second, 0, 'f', 1)
-                         .arg(QString::fromLatin1(stage_name(stage)));
+                         .arg(QString::fromStdString(key.substr(0, key.find('/'))));
           break;
         }
       }

@@ -86,6 +86,8 @@ struct ProbeRequest {
   QString imagePath;                           // when !datasetItem
   QString precision = QStringLiteral("fp32");  // of the forward pass: fp32 or bf16 (autocast)
   int inputSize = 0;  // 0 = the model's img_size, -1 = the image's own size, else a square side
+  // Normalisation overrides as comma lists ("0.5,0.5,0.5"); empty = the checkpoint's.
+  QString mean, std;
 };
 
 // What the attention inspector shows: the exact model input (as an 8-bit image) and its grid.
@@ -97,6 +99,8 @@ struct InspectorImage {
   double forwardSeconds = 0.0;
   int datasetSize = 0;  // items in the request's dataset (dataset items only)
   QString precision;    // of the forward pass
+  // The values assumed because the checkpoint does not record them (empty: none).
+  QString preprocessingNote;
   // The image's pixels inside the model input: a non-square image at a square input size is
   // letterboxed (scaled whole, padded with the normalisation mean); empty = all of it.
   QRect content;

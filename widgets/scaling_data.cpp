@@ -12,6 +12,7 @@
 #include <cmath>
 #include <map>
 
+#include "engine/analysis/rate_range.h"
 #include "engine/analysis/scaling_csv.h"
 
 #ifdef ADALA_HAVE_STORE
@@ -53,6 +54,12 @@ void readSpread(const QByteArray& extraJson, ScalingSample& s) {
     spread(value("train_ms_min"), s.trainMs, value("train_ms_max"), &s.trainMsMin, &s.trainMsMax);
   }
   s.load1m = value("load_1m");
+  const double lo = value("matmul_gflops_min"), hi = value("matmul_gflops_max");
+  if (lo <= hi) {  // NaN compares false: left out
+    s.matmulMin = lo;
+    s.matmulMax = hi;
+  }
+  s.unsteady = extra.value(QLatin1String("unsteady")).toBool();
   if (extra.value(QLatin1String("rounds")).isDouble())
     s.rounds = extra.value(QLatin1String("rounds")).toInt();
 }
@@ -77,6 +84,10 @@ ScalingCsvRow rowOf(const ScalingSample& s) {
   row.train_ms_max = s.trainMsMax;
   row.train_ran = !std::isnan(s.trainMs);
   row.load_1m = s.load1m;
+  row.matmul_gflops_min = s.matmulMin;
+  row.matmul_gflops_max = s.matmulMax;
+  row.unsteady = s.unsteady;
+  row.batch = s.batch;
   row.rounds = s.rounds;
   row.ran = s.ran;
   row.note = s.note.toStdString();
@@ -115,6 +126,10 @@ ScalingSample scalingSampleOf(const ScalingCsvRow& row) {
     s.trainMsMax = row.train_ms_max;
   }
   s.load1m = row.load_1m;
+  s.matmulMin = row.matmul_gflops_min;
+  s.matmulMax = row.matmul_gflops_max;
+  s.unsteady = row.unsteady;
+  s.batch = row.batch;
   s.rounds = static_cast<int>(std::min<int64_t>(row.rounds, 1 << 30));
   s.ran = row.ran;
   s.note = QString::fromStdString(row.note);
@@ -203,6 +218,41 @@ IntervalCrossover findIntervalCrossover(const QVector<ScalingInterval>& softmax,
   c.claimFrom = c.verdicts[first].resolution;
   c.linearLower = last == IntervalCrossover::Order::LinearLower;
   return c;
+}
+
+namespace {
+
+RateRange rateRangeOf(const QVector<ScalingSample>& samples, bool* anyPointUnsteady) {
+  RateRange all;
+  *anyPointUnsteady = false;
+  for (const auto& s : samples) {
+    all.add(s.matmulMin);
+    all.add(s.matmulMax);
+    *anyPointUnsteady = *anyPointUnsteady || s.unsteady;
+  }
+  return all;
+}
+
+}  // namespace
+
+RateSpan rateSpanOf(const QVector<ScalingSample>& samples) {
+  bool anyPoint = false;
+  const RateRange all = rateRangeOf(samples, &anyPoint);
+  RateSpan span;
+  if (!all.empty()) {
+    span.lo = all.lo;
+    span.hi = all.hi;
+  }
+  span.unsteady = all.unsteady() || anyPoint;
+  return span;
+}
+
+QString unsteadyText(const QVector<ScalingSample>& samples) {
+  bool anyPoint = false;
+  const RateRange all = rateRangeOf(samples, &anyPoint);
+  if (all.unsteady()) return QString::fromStdString(unsteady_rate_text(all));
+  if (anyPoint) return ScalingData::tr("unsteady: a point's matmul rate moved by more than 25 %");
+  return {};
 }
 
 QStringList modesOf(const QVector<ScalingSample>& samples) {
@@ -306,6 +356,7 @@ QVector<ScalingSample> readScalingRun(const QString& dbPath, qint64 runId, QStri
       s.peakMb = p.peak_mb;
       s.msPerImg = p.ms_per_img;
       s.imgsPerS = p.imgs_per_s;
+      s.batch = p.batch;
       s.ran = p.ran;
       s.note = QString::fromStdString(p.note);
       readSpread(QByteArray::fromStdString(p.extra_json), s);

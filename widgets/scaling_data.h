@@ -29,6 +29,11 @@ struct ScalingSample {
   double msMin = kNone, msMax = kNone, peakMin = kNone, peakMax = kNone;
   double trainMs = kNone, trainMsMin = kNone, trainMsMax = kNone;
   double load1m = kNone;  // the highest 1-minute load average read before its runs
+  // The reference matmul's lowest and highest rate read around its runs, GFLOP/s (NaN: older
+  // files and runs), and whether it moved by more than kUnsteadyRateMove (rate_range.h).
+  double matmulMin = kNone, matmulMax = kNone;
+  bool unsteady = false;
+  qint64 batch = -1;  // images per forward / training step (-1: not recorded)
   int rounds = -1;
   bool ran = true;
   QString note;  // why it did not run
@@ -56,6 +61,18 @@ struct ScalingInterval {
 // memory: lowest..highest round; GFLOPs: analytic, no spread).
 QVector<ScalingInterval> metricIntervals(const QVector<ScalingSample>& samples, const QString& mode,
                                          ScalingMetric metric);
+
+// The run's rate range over every sample's readings, and whether it moved by more than
+// kUnsteadyRateMove; empty where no sample has a reading.
+struct RateSpan {
+  double lo = ScalingSample::kNone, hi = ScalingSample::kNone;
+  bool unsteady = false;
+  bool empty() const { return !(lo > 0); }
+};
+RateSpan rateSpanOf(const QVector<ScalingSample>& samples);
+// "unsteady: matmul rate moved 26 % (100.0-126.0 GFLOP/s)" where the run's rate moved by more
+// than kUnsteadyRateMove, else empty (the benchmark's own words).
+QString unsteadyText(const QVector<ScalingSample>& samples);
 
 // The modes present, in the benchmark's order (softmax, softmax-chunked, linear, then others).
 QStringList modesOf(const QVector<ScalingSample>& samples);
@@ -94,7 +111,7 @@ struct IntervalCrossover {
 IntervalCrossover findIntervalCrossover(const QVector<ScalingInterval>& softmax,
                                         const QVector<ScalingInterval>& linear);
 
-// The paper's ViT-L 1024^2 figures (REFERENCE.md): GFLOPs in its count (attention
+// The paper's ViT-L 1024^2 figures (ViT-AdaLA project page): GFLOPs in its count (attention
 // sub-layers + patch embed, 1 MAC = 1 FLOP) and peak memory.
 struct PaperReference {
   static constexpr int kResolution = 1024;

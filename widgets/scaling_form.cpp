@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -43,6 +44,17 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
   first->addSpacing(8);
   first->addWidget(resolutionLabel);
   first->addWidget(resolutions_, 1);
+  batch_ = new QSpinBox(benchBox);
+  batch_->setRange(1, kMaxScalingBatch);
+  batch_->setValue(1);
+  batch_->setToolTip(
+      tr("Images per forward pass (adala bench scaling --batch): 1 measures latency; training "
+         "runs at 32-256, where a GPU is no longer launch-bound"));
+  auto* batchLabel = new QLabel(tr("&Batch:"), benchBox);
+  batchLabel->setBuddy(batch_);
+  first->addSpacing(8);
+  first->addWidget(batchLabel);
+  first->addWidget(batch_);
   run_ = new QPushButton(tr("R&un benchmark"), benchBox);
   run_->setToolTip(
       tr("Runs adala bench scaling in a separate process; each point in a fresh child process"));
@@ -121,6 +133,8 @@ void ScalingForm::setPresets(const QStringList& presets, const QString& current)
 
 void ScalingForm::setResolutionsText(const QString& text) { resolutions_->setText(text); }
 
+void ScalingForm::setBatch(int batch) { batch_->setValue(batch); }
+
 void ScalingForm::setModes(const QStringList& modes) {
   for (int i = 0; i < 3; ++i) modes_[i]->setChecked(modes.contains(QLatin1String(kModes[i])));
 }
@@ -145,6 +159,7 @@ bool ScalingForm::validate(ScalingRequest* request) {
     resolutions_->setFocus();
     return false;
   }
+  r.batch = batch_->value();
   for (int i = 0; i < 3; ++i)
     if (modes_[i]->isChecked()) r.modes << QString::fromLatin1(kModes[i]);
   if (r.modes.isEmpty()) {
@@ -209,6 +224,7 @@ void ScalingForm::updateButtons() {
   cancel_->setEnabled(running_);
   preset_->setEnabled(!running_);
   resolutions_->setEnabled(!running_);
+  batch_->setEnabled(!running_);
   for (auto* box : modes_) box->setEnabled(!running_);
   openRun_->setEnabled(earlier_->count() > 0);
 }

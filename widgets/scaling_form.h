@@ -1,8 +1,8 @@
 #pragma once
-// The form that starts a resolution-scaling benchmark: model preset, resolutions, attention
-// modes, Run / Cancel and a progress bar; and the earlier benchmark runs of the database to
-// open again. It validates what was typed (a bad resolution list is shown, nothing starts)
-// and emits requests; the caller runs the benchmark and reports back through the slots.
+// The form that starts a resolution-scaling benchmark: model preset, resolutions, batch,
+// attention modes, Run / Cancel and a progress bar; and the earlier benchmark runs of the
+// database to open again. It validates what was typed (a bad resolution list is shown, nothing
+// starts) and emits requests; the caller runs the benchmark and reports back through the slots.
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -16,13 +16,17 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSpinBox;
 
 namespace adala::widgets {
+
+constexpr int kMaxScalingBatch = 4096;
 
 struct ScalingRequest {
   QString preset;
   QVector<int> resolutions;
   QStringList modes;  // softmax, softmax-chunked, linear (in that order)
+  int batch = 1;      // images per forward pass (`adala bench scaling --batch`)
 };
 
 class ScalingForm : public QWidget {
@@ -33,6 +37,7 @@ class ScalingForm : public QWidget {
   void setPresets(const QStringList& presets, const QString& current = QStringLiteral("vit_small"));
   void setResolutionsText(const QString& text);
   void setModes(const QStringList& modes);
+  void setBatch(int batch);
   // The request as typed; false + the message shown (and nothing emitted) when it is invalid.
   bool validate(ScalingRequest* request = nullptr);
 
@@ -46,6 +51,7 @@ class ScalingForm : public QWidget {
 
   QComboBox* presetBox() const { return preset_; }
   QLineEdit* resolutionEdit() const { return resolutions_; }
+  QSpinBox* batchBox() const { return batch_; }
   QCheckBox* modeBox(const QString& mode) const;
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
@@ -71,6 +77,7 @@ class ScalingForm : public QWidget {
 
   QComboBox* preset_ = nullptr;
   QLineEdit* resolutions_ = nullptr;
+  QSpinBox* batch_ = nullptr;
   QCheckBox* modes_[3] = {};
   QPushButton* run_ = nullptr;
   QPushButton* cancel_ = nullptr;

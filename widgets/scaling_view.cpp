@@ -87,6 +87,17 @@ ScalingView::ScalingView(QWidget* parent) : QWidget(parent) {
   toolbar->addWidget(exportPngButton_);
   toolbar->addWidget(exportCsvButton_);
   layout->addLayout(toolbar);
+  flag_ = new QLabel(this);
+  flag_->setObjectName(QStringLiteral("unsteadyFlag"));
+  flag_->setWordWrap(true);
+  flag_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  flag_->setStyleSheet(QStringLiteral("color: #c62828; font-weight: bold;"));
+  flag_->setToolTip(
+      tr("The benchmark timed a reference matmul before and after every point; its rate moved "
+         "by more than 25 % during the run, so the machine's speed changed and the figures are "
+         "not to be trusted"));
+  flag_->hide();
+  layout->addWidget(flag_);
 
   auto* grid = new QGridLayout;
   const QString titles[] = {tr("Compute"), tr("Peak memory"), tr("Latency")};
@@ -466,7 +477,12 @@ void ScalingView::rebuild() {
   }
   updateSourceLine();
   summary_->setText(summaryHtml());
+  const QString flag = unsteadyFlag();
+  flag_->setText(flag.isEmpty() ? QString() : tr("%1: figures not to be trusted").arg(flag));
+  flag_->setVisible(!flag.isEmpty());
 }
+
+QString ScalingView::unsteadyFlag() const { return unsteadyText(samples_); }
 
 void ScalingView::addMeasuredCurves(ScalingMetric metric, const QStringList& modes,
                                     ValueSpan& values) {
@@ -623,8 +639,13 @@ void ScalingView::addCrossoverNote(ScalingMetric metric, const QFont& labelFont)
 
 void ScalingView::updateSourceLine() {
   QString preset;
-  for (const auto& s : samples_)
+  qint64 batch = -1;
+  for (const auto& s : samples_) {
     if (!s.preset.isEmpty()) preset = s.preset;
+    if (s.batch > 0) batch = s.batch;
+  }
+  if (batch > 0)
+    preset = tr("%1 · batch %2").arg(preset.isEmpty() ? tr("unknown model") : preset).arg(batch);
   sourceLabel_->setText(samples_.isEmpty()
                             ? (planned_.isEmpty() ? tr("No benchmark loaded.")
                                                   : tr("Benchmark running: each point is drawn "
@@ -655,6 +676,7 @@ QString ScalingView::summaryHtml() const {
                 .arg(names[m], crossoverText(ScalingMetric(m)).toHtmlEscaped());
   html += QStringLiteral("</table>");
   html += loadHtml();
+  html += rateHtml();
   html += notMeasuredHtml();
   html += savingsHtml();
   html +=
@@ -699,6 +721,19 @@ QString ScalingView::loadHtml() const {
                 lo == hi
                     ? QString::number(hi, 'f', 1)
                     : tr("%1 to %2").arg(QString::number(lo, 'f', 1), QString::number(hi, 'f', 1)));
+  return html;
+}
+
+// The reference matmul's rate over the run, and the flag where it moved too much.
+QString ScalingView::rateHtml() const {
+  const RateSpan span = rateSpanOf(samples_);
+  if (span.empty()) return {};
+  QString html = tr("<p><b>Matmul rate</b> (reference, read before and after every point): "
+                    "%1 to %2 GFLOP/s</p>")
+                     .arg(QString::number(span.lo, 'f', 1), QString::number(span.hi, 'f', 1));
+  if (span.unsteady)
+    html += QStringLiteral("<p style=\"color:#c62828\"><b>%1</b></p>")
+                .arg(unsteadyFlag().toHtmlEscaped());
   return html;
 }
 

@@ -72,6 +72,10 @@ class ScalingView : public QWidget {
   QString crossoverText(ScalingMetric metric) const;   // the whole sentence (summary)
   QString crossoverLabel(ScalingMetric metric) const;  // short, drawn on the plot
   QString summaryText() const;
+  // The benchmark's flag where its reference-matmul rate moved by more than 25 % ("unsteady:
+  // matmul rate moved 26 % (100.0-126.0 GFLOP/s)"), shown above the summary; empty otherwise.
+  QString unsteadyFlag() const;
+  QLabel* flagLabel() const { return flag_; }
   QPushButton* exportPngButton() const { return exportPngButton_; }
   QPushButton* exportCsvButton() const { return exportCsvButton_; }
 
@@ -93,6 +97,7 @@ class ScalingView : public QWidget {
   void updateSourceLine();
   QString summaryHtml() const;
   QString loadHtml() const;
+  QString rateHtml() const;
   QString medianCrossoverText(ScalingMetric metric) const;
   QString hoverKeyText(double key) const;
   QString intervalText(ScalingMetric metric) const;
@@ -103,6 +108,7 @@ class ScalingView : public QWidget {
 
   QCustomPlot* plots_[kScalingMetricCount] = {};
   QLabel* summary_ = nullptr;
+  QLabel* flag_ = nullptr;  // the unsteady flag, hidden while there is none
   QLabel* sourceLabel_ = nullptr;
   QCheckBox* paperBox_ = nullptr;
   QPushButton* exportPngButton_ = nullptr;

@@ -1,5 +1,7 @@
 #include "widgets/stage_launcher.h"
 
+#include <iterator>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -90,6 +92,7 @@ const char* const kStageShortNames[] = {
     QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "1 attention"),
     QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "2 feature"),
     QT_TRANSLATE_NOOP("adala::widgets::StageLauncher", "3 fine-tune")};
+static_assert(std::size(kStageShortNames) == kStageCount, "one short name per stage of kStages");
 
 }  // namespace
 
@@ -180,6 +183,7 @@ QWidget* StageLauncher::buildDataPage() {
 
 void StageLauncher::onDataEdited() {
   if (filling_) return;
+  edited_ = true;
   const QJsonObject data = dataForm_->applyTo(document_.value(QStringLiteral("data")).toObject());
   if (data.isEmpty())
     document_.remove(QStringLiteral("data"));
@@ -195,7 +199,7 @@ QWidget* StageLauncher::buildStagesPage() {
   auto* stagesPage = new QWidget;
   auto* grid = new QGridLayout(stagesPage);
   grid->setHorizontalSpacing(4);
-  for (int s = 0; s < 4; ++s) {
+  for (int s = 0; s < kStageCount; ++s) {
     stageChecks_[s] = new QCheckBox(tr(kStageShortNames[s]), stagesPage);
     stageChecks_[s]->setChecked(true);
     stageChecks_[s]->setToolTip(tr("Run %1").arg(stageTitle(s)));
@@ -207,7 +211,7 @@ QWidget* StageLauncher::buildStagesPage() {
     auto* label = new QLabel(tr(param.label), stagesPage);
     label->setToolTip(QStringLiteral("stages.<stage>.%1").arg(QString::fromLatin1(param.key)));
     grid->addWidget(label, row, 0);
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < kStageCount; ++s) {
       const QString path =
           QStringLiteral("stages.%1.%2").arg(stageNames()[s], QString::fromLatin1(param.key));
       auto* edit = addLineField(path, tr("default"),
@@ -258,7 +262,7 @@ QHBoxLayout* StageLauncher::buildRunButtons() {
 // One progress bar and status line per stage.
 QGridLayout* StageLauncher::buildProgressGrid() {
   auto* progress = new QGridLayout;
-  for (int s = 0; s < 4; ++s) {
+  for (int s = 0; s < kStageCount; ++s) {
     progress->addWidget(new QLabel(stageTitle(s), this), 2 * s, 0, 1, 2);
     bars_[s] = new QProgressBar(this);
     bars_[s]->setRange(0, 1);
@@ -354,6 +358,7 @@ bool StageLauncher::saveFile(const QString& path) {
     return false;
   }
   file.write(QJsonDocument(document_).toJson(QJsonDocument::Indented));
+  edited_ = false;
   filePath_ = QFileInfo(path).absoluteFilePath();
   fileLabel_->setText(QFileInfo(path).fileName());
   fileLabel_->setToolTip(filePath_);
@@ -363,9 +368,10 @@ bool StageLauncher::saveFile(const QString& path) {
 
 void StageLauncher::setDocument(const QJsonObject& document) {
   document_ = document;
+  edited_ = false;
   // A stage switched off in the file is unticked; the rest run.
   const QJsonObject stages = document_.value(QStringLiteral("stages")).toObject();
-  for (int s = 0; s < 4; ++s)
+  for (int s = 0; s < kStageCount; ++s)
     stageChecks_[s]->setChecked(
         stages.value(stageNames()[s]).toObject().value(QStringLiteral("enabled")).toBool(true));
   fillForm();
@@ -389,13 +395,13 @@ QComboBox* StageLauncher::combo(const QString& path) const { return combos_.valu
 
 QList<int> StageLauncher::selectedStages() const {
   QList<int> stages;
-  for (int s = 0; s < 4; ++s)
+  for (int s = 0; s < kStageCount; ++s)
     if (stageChecks_[s]->isChecked()) stages << s;
   return stages;
 }
 
 void StageLauncher::setSelectedStages(const QList<int>& stages) {
-  for (int s = 0; s < 4; ++s) stageChecks_[s]->setChecked(stages.contains(s));
+  for (int s = 0; s < kStageCount; ++s) stageChecks_[s]->setChecked(stages.contains(s));
 }
 
 void StageLauncher::fillForm() {
@@ -426,6 +432,7 @@ void StageLauncher::fillForm() {
 
 void StageLauncher::onFieldEdited(const QString& path, const QString& text) {
   if (filling_) return;
+  edited_ = true;
   const bool isText = combos_.contains(path) || path == QLatin1String("name") ||
                       path == QLatin1String("teacher.weights") ||
                       path == QLatin1String("output.runs_dir");
@@ -525,7 +532,7 @@ void StageLauncher::start() {
 }
 
 void StageLauncher::resetProgress() {
-  for (int s = 0; s < 4; ++s) {
+  for (int s = 0; s < kStageCount; ++s) {
     bars_[s]->setRange(0, 1);
     bars_[s]->setValue(0);
     barLabels_[s]->clear();
@@ -543,7 +550,7 @@ void StageLauncher::onJobStarted(const JobState& state) {
   runProcesses_ = std::max(1, state.processes);
   resetProgress();
   if (!startedStages_.isEmpty())
-    for (int s = 0; s < 4; ++s)
+    for (int s = 0; s < kStageCount; ++s)
       if (!startedStages_.contains(s)) barLabels_[s]->setText(tr("not in this run"));
   startedStages_.clear();
   appendLog(tr("Run %1 started in %2").arg(state.runId).arg(state.runDir));
@@ -553,7 +560,7 @@ void StageLauncher::onJobStarted(const JobState& state) {
 void StageLauncher::onSteps(const QVector<StepUpdate>& steps) {
   if (steps.isEmpty()) return;
   // Only the newest step of each stage matters for the bars.
-  for (int s = 0; s < 4; ++s) {
+  for (int s = 0; s < kStageCount; ++s) {
     const StepUpdate* last = nullptr;
     for (const auto& m : steps)
       if (stageIndex(m.stage) == s) last = &m;

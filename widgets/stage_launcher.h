@@ -12,6 +12,7 @@
 
 #include <functional>
 
+#include "engine/train/stage_catalog.h"
 #include "widgets/run_types.h"
 
 class QCheckBox;
@@ -83,6 +84,8 @@ class StageLauncher : public QWidget {
   QLabel* stageStatus(int stage) const { return barLabels_[stage]; }
   FieldProblem problem() const { return problem_; }
   bool isRunning() const { return running_; }
+  // Whether the form was edited since it was last loaded, saved or replaced by a run's config.
+  bool hasUnsavedEdits() const { return edited_; }
 
  public slots:
   void revalidate();
@@ -129,15 +132,15 @@ class StageLauncher : public QWidget {
   QHash<QString, QWidget*> widgets_;
   QLabel* fileLabel_ = nullptr;
   QTabWidget* tabs_ = nullptr;
-  QCheckBox* stageChecks_[4] = {};
-  QProgressBar* bars_[4] = {};
-  QLabel* barLabels_[4] = {};
+  QCheckBox* stageChecks_[kStageCount] = {};
+  QProgressBar* bars_[kStageCount] = {};
+  QLabel* barLabels_[kStageCount] = {};
   DataSourceForm* dataForm_ = nullptr;
   // Per stage: the data-wait share of each report times the steps it covers, the steps
   // covered, and the last step reported (for the stage's mean when it ends).
-  double waitedSteps_[4] = {};
-  qint64 countedSteps_[4] = {};
-  qint64 lastStep_[4] = {};
+  double waitedSteps_[kStageCount] = {};
+  qint64 countedSteps_[kStageCount] = {};
+  qint64 lastStep_[kStageCount] = {};
   QLabel* problemLabel_ = nullptr;
   QPushButton* startButton_ = nullptr;
   QPushButton* pauseButton_ = nullptr;
@@ -148,6 +151,7 @@ class StageLauncher : public QWidget {
   FieldProblem problem_;
   QList<int> startedStages_;  // of the run this form started, until it reports in
   bool running_ = false;
+  bool edited_ = false;
   bool paused_ = false;
   int runProcesses_ = 1;  // of the running job
   int activeStage_ = -1;  // the stage training now (its bar reads "paused" while paused)

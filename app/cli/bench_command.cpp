@@ -1,4 +1,5 @@
-// `adala bench attention|scaling|flops|peer|loader`: benchmarks of the engine on this machine.
+// `adala bench attention|scaling|stage2|flops|peer|loader`: benchmarks of the engine on this
+// machine.
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
+#include "engine/analysis/stage2_bench.h"
 #include "engine/core/device.h"
 #include "engine/core/precision.h"
 #include "engine/core/vit_config.h"
@@ -202,7 +204,9 @@ void declare_scaling(CLI::App& app, ScalingArgs& a) {
                  "fp32, or bf16 / fp16 autocast (linear attention stays fp32; fp16 needs CUDA)")
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
   app.add_option("--csv", a.csv, "also write the points to this CSV file");
-  app.add_flag("--train-step", a.o.train_step, "also time one training step per point");
+  app.add_flag("--train-step", a.o.train_step,
+               "also time one training step per point (at --batch, in rounds like inference)");
+  app.add_flag("--train-only", a.o.train_only, "time the training step alone (no inference)");
   app.add_flag("--no-count", a.no_count, "no measured MACs (operator count)");
   app.add_option("--memory-margin", a.o.memory_margin,
                  "a point runs where margin x its estimate fits the memory available")
@@ -250,7 +254,8 @@ int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
   config["repeats"] = Json(o.repeats);
   config["rounds"] = Json(o.rounds);
   config["warmup"] = Json(o.warmup);
-  config["train_step"] = Json(o.train_step);
+  config["train_step"] = Json(o.train_step || o.train_only);
+  config["train_only"] = Json(o.train_only);
   config["precision"] = Json(o.precision);
   config["threads"] = Json(at::get_num_threads());
   config["conditions"] = Json(machine_conditions());
@@ -305,6 +310,76 @@ int bench_scaling(ScalingArgs& a) {
     events.error(e.what());
     throw;
   }
+}
+
+struct Stage2Args {
+  Stage2BenchOptions o;
+  std::string device = "cpu", db;
+  bool in_process = false;
+};
+
+void declare_stage2(CLI::App& app, Stage2Args& a) {
+  app.add_option("--preset", a.o.preset, "vit_small, vit_base, vit_large, ...");
+  app.add_option("--res", a.o.resolution, "input side, pixels")->check(positive_number());
+  app.add_option("--batch", a.o.batch, "images per step")->check(positive_number());
+  add_name_list(app, "--modes", a.o.modes, stage2_mode_names(), "the student's attention");
+  app.add_option("--precision", a.o.precision,
+                 "fp32, or bf16 / fp16 autocast around the forward passes (fp16 needs CUDA)")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+  app.add_option("--repeats", a.o.repeats, "timed steps per mode and round")
+      ->check(positive_number());
+  app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
+  app.add_option("--rounds", a.o.rounds, "interleaved rounds (softmax, linear, linear, ...)")
+      ->check(positive_number());
+  app.add_option("--round-budget", a.o.round_budget_s,
+                 "seconds: rounds after the first only where one takes at most this long")
+      ->check(positive_number());
+  app.add_option("--point-budget", a.o.point_budget_s,
+                 "seconds: fewer timed steps where one step takes long")
+      ->check(positive_number());
+  app.add_option("--device", a.device, "cpu, cuda or auto");
+  app.add_flag("--in-process", a.in_process, "no child process per mode and round");
+  app.add_option("--db", a.db, "the run database, or none (not recorded)");
+}
+
+int bench_stage2(Stage2Args& a) {
+  Stage2BenchOptions& o = a.o;
+  o.device = resolve_device(a.device);
+  o.isolate = !a.in_process;
+  try {
+    check_precision_supported(precision_from_string(o.precision), o.device);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--precision: ") + e.what());
+  }
+  try {
+    vit_preset(o.preset);
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--preset: ") + e.what());
+  }
+  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
+  Json config = Json::object();
+  config["benchmark"] = Json("stage2");
+  config["preset"] = Json(o.preset);
+  config["resolution"] = Json(o.resolution);
+  config["batch"] = Json(o.batch);
+  config["modes"] = string_array(o.modes);
+  config["precision"] = Json(o.precision);
+  config["repeats"] = Json(o.repeats);
+  config["rounds"] = Json(o.rounds);
+  config["warmup"] = Json(o.warmup);
+  config["threads"] = Json(at::get_num_threads());
+  config["conditions"] = Json(machine_conditions());
+  BenchmarkRecord record(a.db,
+                         "bench stage2 " + o.preset + " " + std::to_string(o.resolution) +
+                             "px batch " + std::to_string(o.batch),
+                         config, o.device.str());
+  const auto points = run_stage2_bench(o, progress_bar("bench stage2"));
+  record.add(points, o);
+  record.finish();
+  std::printf("%s", format_stage2_table(points, o).c_str());
+  bool all_ran = true;
+  for (const auto& p : points) all_ran = all_ran && p.ran;
+  return all_ran ? 0 : 1;
 }
 
 struct FlopsArgs {
@@ -384,6 +459,7 @@ int bench_command(const Args& args) {
   app.require_subcommand(1);
   AttentionArgs attention;
   ScalingArgs scaling;
+  Stage2Args stage2;
   FlopsArgs flops;
   PeerArgs peer;
   LoaderBenchArgs loader;
@@ -400,6 +476,12 @@ int bench_command(const Args& args) {
                                       "softmax; recorded as a benchmark run after each "
                                       "resolution, which the workbench plots (Scaling tab)"),
                   scaling);
+  declare_stage2(*app.add_subcommand("stage2",
+                                     "Stage 2's training step (teacher forward, student forward "
+                                     "and backward, AdamW) per student attention mode: ms per "
+                                     "step and img/s, modes interleaved in rounds (a fresh child "
+                                     "process each on CPU); recorded as a benchmark run"),
+                 stage2);
   declare_flops(*app.add_subcommand("flops",
                                     "the analytic FLOP model: per-layer MACs, whole-model and "
                                     "attention-only totals, and the paper's ViT-L 1024^2 figures"),
@@ -422,11 +504,12 @@ int bench_command(const Args& args) {
   }
   if (args[0].rfind("-", 0) != 0 && !has_subcommand(app, args[0]))
     throw UsageError("unknown benchmark \"" + args[0] +
-                     "\" (expected attention, scaling, flops, peer or loader)");
+                     "\" (expected attention, scaling, stage2, flops, peer or loader)");
   if (!parse_command_line(app, args)) return 0;
   const std::string what = chosen_subcommand(app)->get_name();
   if (what == "attention") return bench_attention(attention);
   if (what == "scaling") return bench_scaling(scaling);
+  if (what == "stage2") return bench_stage2(stage2);
   if (what == "flops") return bench_flops(flops);
   if (what == "loader") return bench_loader(loader);
   return bench_peer(peer);

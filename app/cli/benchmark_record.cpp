@@ -14,6 +14,15 @@ namespace {
 
 double mb(int64_t bytes) { return bytes < 0 ? store::BenchmarkPoint::kNone : double(bytes) / 1e6; }
 
+// The reference matmul's rate around the point (rate_range.h; absent in runs recorded before
+// the probe), as the CSV's columns name it.
+void add_rates(Json& extra, const RateRange& rates) {
+  if (rates.empty()) return;
+  extra["matmul_gflops_min"] = Json(rates.lo);
+  extra["matmul_gflops_max"] = Json(rates.hi);
+  extra["unsteady"] = Json(rates.unsteady());
+}
+
 store::BenchmarkPoint point_of(const ScalingPoint& p) {
   store::BenchmarkPoint b;
   b.benchmark = "scaling";
@@ -45,6 +54,7 @@ store::BenchmarkPoint point_of(const ScalingPoint& p) {
     if (p.peak_rss_max_bytes >= 0) extra["peak_mb_max"] = Json(mb(p.peak_rss_max_bytes));
   }
   if (p.load_1m >= 0) extra["load_1m"] = Json(p.load_1m);
+  add_rates(extra, p.rates);
   if (p.train_ran || !p.train_note.empty()) {
     extra["train_ran"] = Json(p.train_ran);
     extra["train_note"] = Json(p.train_note);
@@ -53,6 +63,7 @@ store::BenchmarkPoint point_of(const ScalingPoint& p) {
       extra["train_ms_min"] = Json(p.train_ms_min);
       extra["train_ms_max"] = Json(p.train_ms_max);
       extra["train_timed_runs"] = Json(p.train_timed_runs);
+      extra["train_rounds"] = Json(p.train_rounds);
       extra["train_peak_mb"] = Json(mb(p.train_peak_rss_bytes));
       extra["train_peak_alloc_mb"] = Json(mb(p.train_peak_alloc_bytes));
     }
@@ -84,6 +95,34 @@ store::BenchmarkPoint point_of(const AttentionBenchPoint& p, const AttentionBenc
     extra["min_ms"] = Json(p.min_ms);
     extra["gflop_per_s"] = Json(p.gflops());  // 2 FLOPs per multiply-add
   }
+  add_rates(extra, p.rates);
+  b.extra_json = extra.dump();
+  return b;
+}
+
+store::BenchmarkPoint point_of(const Stage2BenchPoint& p, const Stage2BenchOptions& o) {
+  store::BenchmarkPoint b;
+  b.benchmark = "stage2";
+  b.preset = o.preset;
+  b.mode = p.mode;
+  b.resolution = o.resolution;
+  b.batch = o.batch;
+  b.ran = p.ran;
+  b.note = p.note;
+  Json extra = Json::object();
+  extra["precision"] = Json(o.precision);
+  if (p.ran) {
+    b.peak_mb = mb(p.peak_rss_bytes);
+    b.peak_alloc_mb = mb(p.peak_alloc_bytes);
+    b.ms_per_img = p.step_ms / double(o.batch);
+    b.imgs_per_s = p.imgs_per_s;
+    extra["step_ms"] = Json(p.step_ms);
+    extra["step_ms_min"] = Json(p.step_ms_min);
+    extra["step_ms_max"] = Json(p.step_ms_max);
+    extra["timed_runs"] = Json(p.timed_runs);
+    extra["rounds"] = Json(p.rounds);
+  }
+  add_rates(extra, p.rates);
   b.extra_json = extra.dump();
   return b;
 }
@@ -143,6 +182,14 @@ void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>& points,
   session_.store()->add_benchmark_points(run_id(), rows);
 }
 
+void BenchmarkRecord::add(const std::vector<Stage2BenchPoint>& points,
+                          const Stage2BenchOptions& options) {
+  if (!recording()) return;
+  std::vector<store::BenchmarkPoint> rows;
+  for (const auto& p : points) rows.push_back(point_of(p, options));
+  session_.store()->add_benchmark_points(run_id(), rows);
+}
+
 void BenchmarkRecord::add(const PeerReport& r, const PeerOptions& o) {
   if (!recording()) return;
   store::RunStore& db = *session_.store();
@@ -184,6 +231,7 @@ BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string
 BenchmarkRecord::~BenchmarkRecord() = default;
 void BenchmarkRecord::add(const std::vector<ScalingPoint>&) {}
 void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>&, const AttentionBenchOptions&) {}
+void BenchmarkRecord::add(const std::vector<Stage2BenchPoint>&, const Stage2BenchOptions&) {}
 void BenchmarkRecord::add(const PeerReport&, const PeerOptions&) {}
 void BenchmarkRecord::add_artifact(const std::string&, const std::string&) {}
 void BenchmarkRecord::finish() {}

@@ -1,5 +1,6 @@
 #pragma once
-// A benchmark run in the run database (kind "benchmark"): `adala bench scaling|attention|peer`
+// A benchmark run in the run database (kind "benchmark"): `adala bench
+// scaling|attention|stage2|peer`
 // create it `running` before the first point, add points as they are measured and mark it
 // `done` at the end; a record destroyed before finish() (an exception) marks the run `failed`,
 // a killed process leaves it to be read as `interrupted`, with the points measured so far.
@@ -11,6 +12,7 @@
 #include "engine/analysis/attention_bench.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
+#include "engine/analysis/stage2_bench.h"
 #include "engine/core/json.h"
 #include "engine/run/run_session.h"
 
@@ -31,6 +33,7 @@ class BenchmarkRecord {
 
   void add(const std::vector<ScalingPoint>& points);
   void add(const std::vector<AttentionBenchPoint>& points, const AttentionBenchOptions& options);
+  void add(const std::vector<Stage2BenchPoint>& points, const Stage2BenchOptions& options);
   void add(const PeerReport& report, const PeerOptions& options);
   // A file the benchmark wrote (e.g. kind "scaling_csv": `adala report` shows its table).
   void add_artifact(const std::string& kind, const std::string& path);

@@ -21,6 +21,7 @@
 #include "engine/core/device.h"
 #include "engine/core/vision_transformer.h"
 #include "engine/run/run_session.h"
+#include "engine/train/linearisation_method.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/run_model.h"
 #ifdef ADALA_HAVE_STORE
@@ -99,8 +100,8 @@ std::vector<LinearisationMethod> parse_methods(const std::string& list) {
 }
 
 // The experiment as the method runs it: the config's document with "method" set, re-validated;
-// lolcats and hedgehog bring their own feature map, so the config's model.feature_map is left
-// to the methods that use it.
+// lolcats, hedgehog and performer bring their own feature map, so the config's
+// model.feature_map is left to the methods that use it.
 ExperimentConfig method_config(const ExperimentConfig& base, LinearisationMethod m,
                                const std::string& teacher_path) {
   Json doc = base.source;
@@ -115,21 +116,25 @@ ExperimentConfig method_config(const ExperimentConfig& base, LinearisationMethod
 }  // namespace
 
 int compare_methods_command(const Args& args) {
+  std::string described, names, listed;
+  for (const auto& m : kLinearisationMethods) {
+    described += fmt::format("{}{} ({})", described.empty() ? "" : ", ", m.name, m.summary);
+    names += (names.empty() ? "" : ",") + std::string(m.name);
+    listed += (listed.empty() ? "" : ", ") + std::string(m.name);
+  }
   CLI::App app{
       "Linearisation methods on the same model, data and budget, from one shared teacher (Stage "
-      "0 runs once): adala (Stages 1-2-3), lolcats (Hedgehog feature map by per-block output "
-      "MSE, then LoRA on q/k/v/proj in Stage 3), hedgehog (feature map by attention-weight "
-      "cross-entropy, then Stage 3), naive (swap, Stage 3 only). Writes comparison.md and "
-      "comparison.csv: top-1, gap to the teacher, ms/img and peak memory at the config's "
-      "resolution and at 4x its side. Each method's run is recorded with the tags "
-      "\"comparison:<folder>\" and \"method:<name>\".",
+      "0 runs once): " +
+          described +
+          ". Writes comparison.md and comparison.csv: top-1, gap to the teacher, ms/img and peak "
+          "memory at the config's resolution and at 4x its side. Each method's run is recorded "
+          "with the tags \"comparison:<folder>\" and \"method:<name>\".",
       "adala compare-methods"};
   prepare_command_app(app);
-  std::string config_path, device_name, out_dir, db, methods_list = "adala,lolcats,hedgehog,naive";
+  std::string config_path, device_name, out_dir, db, methods_list = names;
   int repeats = 5;
   app.add_option("CONFIG", config_path, "the experiment (experiments/*.json)")->required();
-  app.add_option("--methods", methods_list, "comma-separated: adala, lolcats, hedgehog, naive")
-      ->capture_default_str();
+  app.add_option("--methods", methods_list, "comma-separated: " + listed)->capture_default_str();
   CLI::Option* out_option = app.add_option(
       "--out", out_dir, "the output folder (default: a new run folder + -comparison)");
   app.add_option("--device", device_name, "auto, cpu or cuda");

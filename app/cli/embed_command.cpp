@@ -21,6 +21,7 @@ int embed_command(const Args& args) {
   std::string weights, out, tokens = "cls", device = "auto";
   std::vector<std::string> inputs;
   InferOptions options;
+  CheckpointOptions checkpoint;
   app.add_option("WEIGHTS", weights, "a .safetensors checkpoint")->required();
   app.add_option("IMAGES", inputs, "image files and folders")->required();
   app.add_option("-o,--output", out, "the .safetensors file to write")->required();
@@ -29,9 +30,12 @@ int embed_command(const Args& args) {
                  "token (images x N x D)")
       ->check(CLI::IsMember({"cls", "patch", "all"}));
   add_inference_options(app, options, device);
+  add_checkpoint_options(app, checkpoint);
   if (!parse_command_line(app, args)) return 0;
 
-  InferenceModel model = load_inference_model(weights, resolve_device(device));
+  InferenceModel model =
+      load_inference_model(weights, resolve_device(device), checkpoint.load_options());
+  if (!model.preprocessing_note.empty()) std::cerr << "note: " << model.preprocessing_note << "\n";
   const std::vector<ImageInput> sets = open_image_inputs(inputs, model.data.in_chans);
   const Embeddings e = embed_images(model, sets, token_selection_from_string(tokens), options);
   write_embeddings(out, e, weights);

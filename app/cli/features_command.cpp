@@ -17,6 +17,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/inference_options.h"
 #include "app/cli/run_argument.h"
 #include "engine/core/device.h"
 #include "engine/infer/feature_comparison.h"
@@ -74,6 +75,7 @@ int features_command(const Args& args) {
   std::string run, teacher_path, db, image, dataset, out_dir, device = "auto";
   int64_t index = -1;
   int pixels = 224;
+  CheckpointOptions checkpoint;
   app.add_option("RUN", run, "a run folder, run id or name, or a student .safetensors")->required();
   app.add_option("--teacher", teacher_path, "the teacher's .safetensors (default: the run's)");
   app.add_option("--db", db, "the run database RUN is looked up in");
@@ -89,6 +91,7 @@ int features_command(const Args& args) {
   app.add_option("--size", pixels, "at least this many pixels across in the PNGs (nearest upscaling)")
       ->check(positive_number());
   app.add_option("--device", device, "auto, cpu or cuda");
+  add_checkpoint_options(app, checkpoint);  // for both models
   if (!parse_command_line(app, args)) return 0;
   if (index < 0 && image.empty()) throw UsageError("give --image-index I or --image FILE");
 
@@ -110,8 +113,11 @@ int features_command(const Args& args) {
     if (teacher_path.empty()) teacher_path = paths.teacher;
   }
   const c10::Device dev = resolve_device(device);
-  InferenceModel teacher = load_inference_model(teacher_path, dev);
-  InferenceModel student = load_inference_model(student_path, dev);
+  const InferenceLoadOptions load = checkpoint.load_options();
+  InferenceModel teacher = load_inference_model(teacher_path, dev, load);
+  InferenceModel student = load_inference_model(student_path, dev, load);
+  for (const InferenceModel* m : {&teacher, &student})
+    if (!m->preprocessing_note.empty()) std::cerr << "note: " << m->preprocessing_note << "\n";
   const int64_t channels = student.model->config().in_chans;
   FeatureImage picked;
   if (!image.empty()) {

@@ -9,10 +9,13 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/inference_options.h"
 #include "engine/core/json.h"
 #include "engine/core/preset_match.h"
 #include "engine/core/safetensors.h"
 #include "engine/core/weight_mapping.h"
+#include "engine/core/weights_file_config.h"
+#include "engine/infer/preprocessing.h"
 #include "engine/train/pretrained_config.h"
 
 namespace adala::cli {
@@ -31,6 +34,48 @@ std::string one_line(std::string text, size_t limit) {
   return text;
 }
 
+// The model and the preprocessing that predict / embed / export would use with the same options
+// (still from the header alone), or why they cannot load the file.
+void print_what_commands_use(const SafetensorsReader& reader, const std::string& path,
+                             const CheckpointOptions& options) {
+  ViTConfig config;
+  InferenceLoadOptions load;
+  try {
+    load = options.load_options();
+    config = config_of_safetensors(reader, path, load.architecture);
+  } catch (const std::exception& e) {
+    std::printf("uses      cannot load: %s\n", e.what());
+    return;
+  }
+  const auto& meta = reader.metadata();
+  std::string source = load.architecture.model      ? "--model-config"
+                       : meta.count("adala.config") ? "adala.config"
+                       : config.name != "custom"    ? "the preset its shapes fit"
+                                                    : "its shapes and --heads";
+  if (load.architecture.heads > 0 && source != "its shapes and --heads")
+    source += ", heads from --heads";
+  std::printf(
+      "uses      %s (from %s): D=%lld depth=%lld heads=%lld patch=%lld img=%lld classes=%lld\n",
+      config.name.c_str(), source.c_str(),
+      static_cast<long long>(config.embed_dim),
+              static_cast<long long>(config.depth), static_cast<long long>(config.num_heads),
+              static_cast<long long>(config.patch_size), static_cast<long long>(config.img_size),
+              static_cast<long long>(config.num_classes));
+  try {
+    const PretrainedConfig data = apply_preprocessing_overrides(
+        pretrained_config_from_metadata(meta, config), load.preprocessing);
+    const std::string note = assumed_preprocessing_note(
+        path, meta.count(kPretrainedConfigKey) > 0, data, load.preprocessing);
+    std::printf("data      %s, %lld classes%s (%s)\n", describe_preprocessing(data).c_str(),
+                static_cast<long long>(data.num_classes),
+                data.label_names.empty() ? "" : " (named)",
+                note.empty() ? "from the file and the options" : "assumed in part");
+    if (!note.empty()) std::printf("          note: %s\n", note.c_str());
+  } catch (const std::exception& e) {
+    std::printf("data      malformed: %s\n", e.what());
+  }
+}
+
 }  // namespace
 
 int inspect_weights_command(const Args& args) {
@@ -42,8 +87,10 @@ int inspect_weights_command(const Args& args) {
   prepare_command_app(app);
   std::string path;
   bool stream = false;
+  CheckpointOptions checkpoint;
   app.add_option("FILE", path, "a .safetensors file")->required();
   app.add_flag("--stream", stream, "read with plain file reads instead of mmap");
+  add_checkpoint_options(app, checkpoint);
   if (!parse_command_line(app, args)) return 0;
   const ReadMode mode = stream ? ReadMode::Stream : ReadMode::Mmap;
   SafetensorsReader reader(path, mode);
@@ -79,25 +126,6 @@ int inspect_weights_command(const Args& args) {
   } else {
     std::printf("metadata  %zu entr%s\n", meta.size(), meta.size() == 1 ? "y" : "ies");
     for (const auto& [k, v] : meta) std::printf("  %s = %s\n", k.c_str(), one_line(v, 160).c_str());
-  }
-
-  if (auto it = meta.find(kPretrainedConfigKey); it != meta.end()) {
-    // The data settings predict and embed will use (not checked against the model here).
-    try {
-      const PretrainedConfig d = parse_pretrained_config(it->second);
-      auto list = [](const std::vector<double>& v) {
-        std::string s;
-        for (double x : v) s += (s.empty() ? "" : ", ") + fmt::format("{:g}", x);
-        return "[" + s + "]";
-      };
-      std::printf("data      %lldx%lldx%lld, crop %s %g, mean %s, std %s, %lld classes%s\n",
-                  static_cast<long long>(d.in_chans), static_cast<long long>(d.resolution),
-                  static_cast<long long>(d.resolution), d.crop_mode.c_str(), d.crop_pct,
-                  list(d.mean).c_str(), list(d.std).c_str(), static_cast<long long>(d.num_classes),
-                  d.label_names.empty() ? "" : " (named)");
-    } catch (const std::exception& e) {
-      std::printf("data      malformed: %s\n", e.what());
-    }
   }
 
   size_t name_width = 4, dtype_width = 5, shape_width = 5;
@@ -148,6 +176,7 @@ int inspect_weights_command(const Args& args) {
   if (!guess.best.empty() || !guess.reason.empty())
     std::printf("best      %s%s%s\n", guess.best.c_str(), guess.best.empty() ? "" : ": ",
                 guess.reason.c_str());
+  print_what_commands_use(reader, path, checkpoint);
   return 0;
 }
 

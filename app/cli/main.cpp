@@ -40,8 +40,8 @@ const std::map<std::string, Command>& command_table() {
         "Stage 2 table"}},
       {"compare-methods",
        {compare_methods_command,
-        "CONFIG.json [--methods adala,lolcats,hedgehog,naive]: methods from one teacher, one "
-        "table"}},
+        "CONFIG.json [--methods NAME,...]: linearisation methods from one teacher, one table "
+        "(compare-methods --help lists them)"}},
 #ifdef ADALA_HAVE_IMAGE_FILES
       {"data",
        {data_command,
@@ -103,9 +103,10 @@ void declare_common_options(CLI::App& app, CommonOptions& options) {
   app.add_flag("--force-threads", options.force_threads,
                "allow --threads above " + std::to_string(kMaxThreadsPerCore) + " x the cores");
   app.add_option("--linear-kernel", options.linear_kernel,
-                 "linear attention in training: fused (the fused autograd kernel) or batched "
-                 "(the formula under autograd, as before it; for comparisons)")
-      ->check(CLI::IsMember({"fused", "batched"}));
+                 "linear attention in training: fused (the fused autograd kernel on CPU, the "
+                 "padded form elsewhere), batched (the formula under autograd, as before it; for "
+                 "comparisons) or padded (few large LibTorch operations, CUDA's path)")
+      ->check(CLI::IsMember(adala::linear_training_kernel_names()));
 }
 
 void check_common_options(const CommonOptions& options) {

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -61,6 +63,54 @@ void print_table(const PredictResult& r) {
   }
 }
 
+// Beside the CSV: "scores.csv" -> "scores.confusion.csv" (label rows, predicted columns).
+std::string confusion_path(const std::string& csv) {
+  std::filesystem::path p(csv);
+  return (p.parent_path() / (p.stem().string() + ".confusion.csv")).string();
+}
+
+void write_confusion_csv(const std::string& path, const PredictResult& r) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot write the confusion matrix");
+  const int64_t k = r.confusion.size(0);
+  const int64_t* m = r.confusion.data_ptr<int64_t>();
+  out << "label/predicted";
+  for (int64_t j = 0; j < k; ++j) out << "," << csv_field(class_label(r, j));
+  out << "\n";
+  for (int64_t i = 0; i < k; ++i) {
+    out << csv_field(class_label(r, i));
+    for (int64_t j = 0; j < k; ++j) out << "," << m[i * k + j];
+    out << "\n";
+  }
+  if (!out.flush()) throw std::runtime_error(path + ": cannot write the confusion matrix");
+}
+
+// Top-1 and top-5 per labelled input (and over all), then accuracy per class.
+void print_accuracy(std::ostream& out, const PredictResult& r) {
+  int64_t images = 0, correct = 0, correct5 = 0;
+  for (const auto& a : r.accuracy) {
+    out << fmt::format("top-1 {:.4f} ({}/{})  top-5 {:.4f}  {}\n", a.top1(), a.correct, a.images,
+                       a.top5(), a.origin);
+    images += a.images;
+    correct += a.correct;
+    correct5 += a.correct_top5;
+  }
+  if (r.accuracy.size() > 1 && images > 0)
+    out << fmt::format("top-1 {:.4f} ({}/{})  top-5 {:.4f}  all\n", double(correct) / double(images),
+                       correct, images, double(correct5) / double(images));
+  if (images == 0) return;
+  const std::vector<double> per_class = r.per_class_accuracy();
+  out << "per class (top-1, images):\n";
+  const int64_t k = r.confusion.size(0);
+  const int64_t* m = r.confusion.data_ptr<int64_t>();
+  for (size_t c = 0; c < per_class.size(); ++c) {
+    if (std::isnan(per_class[c])) continue;
+    int64_t total = 0;
+    for (int64_t j = 0; j < k; ++j) total += m[int64_t(c) * k + j];
+    out << fmt::format("  {:<24} {:.4f}  {}\n", class_label(r, int64_t(c)), per_class[c], total);
+  }
+}
+
 }  // namespace
 
 int predict_command(const Args& args) {
@@ -73,6 +123,8 @@ int predict_command(const Args& args) {
   std::string weights, classes_file, csv, logits_out, device = "auto";
   std::vector<std::string> inputs;
   PredictOptions options;
+  CheckpointOptions checkpoint;
+  bool list = false;
   app.add_option("WEIGHTS", weights, "a .safetensors checkpoint")->required();
   app.add_option("IMAGES", inputs, "image files and folders (class sub-folders: labelled)")
       ->required();
@@ -82,14 +134,21 @@ int predict_command(const Args& args) {
                  "checkpoint's)");
   app.add_option("--csv", csv, "write the scores as CSV to this file (- for stdout)");
   app.add_option("--logits", logits_out, "write the logits (images x classes) as safetensors");
+  app.add_flag("--list", list,
+               "list every image's classes even when the inputs are class folders (which "
+               "otherwise print only their accuracy)");
   add_inference_options(app, options, device);
+  add_checkpoint_options(app, checkpoint);
   if (!parse_command_line(app, args)) return 0;
 
   if (!classes_file.empty()) options.class_names = read_class_names(classes_file);
-  InferenceModel model = load_inference_model(weights, resolve_device(device));
+  InferenceModel model =
+      load_inference_model(weights, resolve_device(device), checkpoint.load_options());
+  if (!model.preprocessing_note.empty()) std::cerr << "note: " << model.preprocessing_note << "\n";
   const std::vector<ImageInput> sets = open_image_inputs(inputs, model.data.in_chans);
   const PredictResult result = predict(model, sets, options);
   for (const auto& note : result.notes) std::cerr << "note: " << note << "\n";
+  const bool folders_only = !result.accuracy.empty() && result.accuracy.size() == sets.size();
 
   const int64_t top = std::min(options.top, model.model->config().num_classes);
   if (csv == "-") {
@@ -99,9 +158,11 @@ int predict_command(const Args& args) {
     if (!out) throw std::runtime_error(csv + ": cannot write the CSV file");
     write_csv(out, result, top);
     if (!out.flush()) throw std::runtime_error(csv + ": cannot write the CSV file");
-  } else {
+  } else if (list || !folders_only) {
     print_table(result);
   }
+  if (!csv.empty() && csv != "-" && !result.accuracy.empty())
+    write_confusion_csv(confusion_path(csv), result);
   if (!logits_out.empty()) {
     std::vector<std::string> paths;
     for (const auto& p : result.items) paths.push_back(p.path);
@@ -110,16 +171,7 @@ int predict_command(const Args& args) {
         {{"adala.predict.weights", weights}, {"adala.predict.paths", Json(paths).dump()}});
   }
   // Accuracy lines go to stdout unless the CSV does.
-  std::ostream& summary = csv == "-" ? std::cerr : std::cout;
-  int64_t images = 0, correct = 0;
-  for (const auto& a : result.accuracy) {
-    summary << fmt::format("top-1 {:.4f} ({}/{}) {}\n", a.top1(), a.correct, a.images, a.origin);
-    images += a.images;
-    correct += a.correct;
-  }
-  if (result.accuracy.size() > 1)
-    summary << fmt::format("top-1 {:.4f} ({}/{}) all\n",
-                           images > 0 ? double(correct) / double(images) : 0.0, correct, images);
+  print_accuracy(csv == "-" ? std::cerr : std::cout, result);
   return 0;
 }
 

@@ -96,8 +96,9 @@ static int run_stages(const Args& args, ProgressEvents* events) {
       ->check(CLI::Range(1, 1024));
   std::string backend;
   app.add_option("--backend", backend,
-                 "gloo (CPUs, and GPUs through the host) or nccl (GPUs; needs a CUDA LibTorch "
-                 "with NCCL); default gloo, or ADALA_DIST_BACKEND")
+                 "gloo (CPUs, and GPUs through the host) or nccl (GPUs, each rank on "
+                 "cuda:LOCAL_RANK, also for a world of one; needs a CUDA LibTorch with NCCL); "
+                 "default gloo, or ADALA_DIST_BACKEND")
       ->check(CLI::IsMember({"gloo", "nccl"}));
   bool allow_nonfinite = false;
   app.add_flag("--allow-nonfinite", allow_nonfinite,
@@ -120,10 +121,13 @@ static int run_stages(const Args& args, ProgressEvents* events) {
 #ifdef ADALA_HAVE_DIST
   DistEnvironment dist = dist_environment_from_process();
   if (!backend.empty()) dist.backend = backend;
-  if (dist.backend == "nccl")
-    throw UsageError(
-        "--backend nccl: this build has no NCCL process group (Gloo only; Gloo "
-        "also runs CUDA tensors, through the host)");
+  if (dist.backend == "nccl") {
+    if (!nccl_available()) throw UsageError(nccl_unavailable_message());
+    if (device == "cpu")
+      throw UsageError(
+          "--backend nccl: NCCL runs each rank on cuda:LOCAL_RANK, not on --device cpu; use "
+          "--backend gloo");
+  }
   if (nproc > 1) {
     if (dist.distributed())
       throw UsageError("--nproc: this process is already rank " + std::to_string(dist.rank) +
@@ -133,7 +137,10 @@ static int run_stages(const Args& args, ProgressEvents* events) {
   }
 #else
   if (nproc > 1) throw UsageError("--nproc: this build has no data parallelism (libgloo-dev)");
-  if (backend == "nccl") throw UsageError("--backend nccl: this build has no data parallelism");
+  if (backend == "nccl")
+    throw UsageError(
+        "--backend nccl: this build has no data parallelism (no c10d process group); use one "
+        "process");
 #endif
 
   ExperimentConfig config;
@@ -149,6 +156,10 @@ static int run_stages(const Args& args, ProgressEvents* events) {
   if (stages_option->count()) options.stages = parse_stages(stages);
   if (runs_dir_option->count()) config.runs_dir = runs_dir;
   options.device = device;
+#ifdef ADALA_HAVE_DIST
+  // NCCL: each rank on its own GPU, as torchrun's LOCAL_RANK numbers them.
+  if (dist.backend == "nccl") options.device = "cuda:" + std::to_string(dist.local_rank);
+#endif
   options.allow_nonfinite = allow_nonfinite;
   options.profile_steps = profile_steps;
   // Started by --nproc, torchrun or Slurm: join the group (a world of one needs none).

@@ -224,6 +224,21 @@ RunInfo resolve_run(RunStore& store, const std::string& id_or_name) {
 
 // --- sub-commands -------------------------------------------------------------------------
 
+// Stages the run was started with (its folder's stages.json), at least those recorded: a run
+// killed in its first stage has recorded only that one.
+size_t planned_stage_count(const RunInfo& run, size_t recorded) {
+  std::ifstream in(run.folder + "/stages.json");  // written by run_pipeline
+  if (run.folder.empty() || !in) return recorded;  // folder gone: what the database knows
+  try {
+    std::ostringstream text;
+    text << in.rdbuf();
+    const Json planned = parse_json_strict(text.str());
+    return planned.is_array() ? std::max(recorded, planned.size()) : recorded;
+  } catch (const std::exception&) {
+    return recorded;
+  }
+}
+
 // "3 points" / "1 point"
 std::string point_count(size_t n) { return std::to_string(n) + (n == 1 ? " point" : " points"); }
 
@@ -246,7 +261,8 @@ int list_runs(const RunsOptions& o, std::ostream& out) {
       const auto stages = store.stages(run.id);
       const auto done = std::count_if(stages.begin(), stages.end(),
                                       [](const auto& stage) { return stage.status == "done"; });
-      progress = std::to_string(done) + "/" + std::to_string(stages.size());
+      progress =
+          std::to_string(done) + "/" + std::to_string(planned_stage_count(run, stages.size()));
     }
     rows.push_back({std::to_string(run.id), run.name, run.kind, run.status, progress,
                     short_time(run.started_at), duration_of(run),

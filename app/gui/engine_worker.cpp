@@ -1,4 +1,5 @@
-// Engine headers first (LibTorch's headers must precede Qt's; see TOOLCHAIN.md).
+// Engine headers first (LibTorch's headers must precede Qt's: Qt's `slots` macro breaks ATen's
+// ivalue_inl.h).
 #include "engine/core/json.h"
 #include "engine/run/run_session.h"
 #include "engine/train/cancellation.h"

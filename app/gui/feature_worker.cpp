@@ -1,4 +1,5 @@
-// LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
+// LibTorch (through the engine headers) before any Qt header: Qt's `slots` macro breaks ATen's
+// ivalue_inl.h.
 #include "engine/infer/feature_comparison.h"
 #include "engine/infer/inspection_dataset.h"
 #include "engine/infer/resolution_sweep.h"

@@ -1,4 +1,5 @@
-// LibTorch (through the engine headers) before any Qt header: see TOOLCHAIN.md.
+// LibTorch (through the engine headers) before any Qt header: Qt's `slots` macro breaks ATen's
+// ivalue_inl.h.
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/linear_eps_scope.h"
 #include "engine/core/precision.h"
@@ -27,9 +28,11 @@ using namespace adala::widgets;
 struct InspectionWorker::State {
   std::shared_ptr<AttentionProbe> probe;
   std::string modelPath;
+  PretrainedConfig recorded;  // the file's settings (or the defaults it gets)
+  bool fileHasSettings = true;
+  PretrainedConfig data;      // with the request's overrides
   std::filesystem::file_time_type modelTime{};
   VisionTransformer model{nullptr};
-  PretrainedConfig data;  // the checkpoint's normalisation (timm's pretrained_cfg)
   std::shared_ptr<const Dataset> dataset;
   std::string datasetKey;
 };
@@ -113,6 +116,27 @@ cv::Mat letterbox(const cv::Mat& image, int side, int patch, const PretrainedCon
   return out;
 }
 
+// The request's mean / std fields ("0.5,0.5,0.5"); a field that is no list of numbers is an error
+// naming it.
+PreprocessingOverrides normalisation_overrides(const ProbeRequest& request) {
+  PreprocessingOverrides o;
+  auto numbers = [](const QString& text, const char* name) {
+    std::vector<double> values;
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+      bool ok = false;
+      const double v = part.trimmed().toDouble(&ok);
+      if (!ok)
+        throw std::runtime_error(std::string(name) + ": \"" + part.trimmed().toStdString() +
+                                 "\" is not a number");
+      values.push_back(v);
+    }
+    return values;
+  };
+  if (!request.mean.isEmpty()) o.mean = numbers(request.mean, "Mean");
+  if (!request.std.isEmpty()) o.std = numbers(request.std, "Std");
+  return o;
+}
+
 }  // namespace
 
 void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
@@ -126,10 +150,15 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     if (!s.model || s.modelPath != path || s.modelTime != mtime) {
       InferenceModel loaded = load_inference_model(path, c10::Device(c10::kCPU));
       s.model = loaded.model;
-      s.data = std::move(loaded.data);
+      s.recorded = std::move(loaded.data);
+      s.fileHasSettings = loaded.preprocessing_note.empty();
       s.modelPath = path;
       s.modelTime = mtime;
     }
+    const PreprocessingOverrides overrides = normalisation_overrides(request);
+    s.data = apply_preprocessing_overrides(s.recorded, overrides);
+    const QString preprocessingNote = QString::fromStdString(
+        assumed_preprocessing_note(path, s.fileHasSettings, s.data, overrides));
     const ViTConfig& cfg = s.model->config();
     const int patch = static_cast<int>(cfg.patch_size);
     const int channels = static_cast<int>(cfg.in_chans);
@@ -222,6 +251,7 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     out.heads = static_cast<int>(probe->num_heads());
     out.checkpoint = request.checkpoint;
     out.description = description;
+    out.preprocessingNote = preprocessingNote;
     out.datasetSize = datasetSize;
     out.precision = request.precision;
     out.forwardSeconds = probe->forward_seconds();

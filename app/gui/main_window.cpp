@@ -466,6 +466,12 @@ bool MainWindow::openRun(qint64 id) {
   plotShowsLive_ = false;
   loadHealth(id);
   loadFeatures(id);
+  // The launcher offers the run's configuration to edit or run again, unless it holds work of
+  // the user's (a live run, or edits not saved).
+  const bool keepLauncher = launcher_->isRunning() || launcher_->hasUnsavedEdits();
+  if (!keepLauncher) showRecordedConfig(id);
+  const QString launcherNote =
+      keepLauncher ? tr(" The launcher keeps its unsaved experiment.") : QString();
   const auto checkpoints = runCheckpoints(id);
   if (!checkpoints.isEmpty()) inspector_->setCheckpoints(checkpoints, checkpoints.last().second);
   curves_->loadRuns(controller_->databasePath(), {id});
@@ -473,11 +479,11 @@ bool MainWindow::openRun(qint64 id) {
   QString summaryError;
   if (!summary_->loadRun(controller_->databasePath(), id, &summaryError)) {
     showTab(PlotTab);
-    updateStatus(tr("Showing run %1 (%2 checkpoints); no summary: %3").arg(id).arg(checkpoints.size()).arg(summaryError));
+    updateStatus(tr("Showing run %1 (%2 checkpoints); no summary: %3").arg(id).arg(checkpoints.size()).arg(summaryError) + launcherNote);
     return true;
   }
   showTab(SummaryTab);
-  updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()));
+  updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()) + launcherNote);
   return true;
 }
 

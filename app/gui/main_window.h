@@ -47,6 +47,7 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   widgets::StageLauncher* launcher() const { return launcher_; }
+  QLabel* statusLabel() const { return statusLabel_; }
   widgets::AttentionMsePlot* msePlot() const { return plot_; }
   widgets::HealthHeatmap* healthHeatmap() const { return health_; }
   widgets::AttentionInspector* inspector() const { return inspector_; }

@@ -75,6 +75,7 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
                 QStringLiteral("--preset"),   request.preset,
                 QStringLiteral("--res"),      resolutions.join(QLatin1Char(',')),
                 QStringLiteral("--modes"),    request.modes.join(QLatin1Char(',')),
+                QStringLiteral("--batch"),    QString::number(request.batch),
                 QStringLiteral("--csv"),      csvPath_,
                 QStringLiteral("--db"),       dbPath.isEmpty() ? QStringLiteral("none") : dbPath,
                 QStringLiteral("--progress"), QStringLiteral("jsonl")};

@@ -68,6 +68,33 @@ void pad_range(QCPAxis* axis, bool log) {
   axis->setRange(r);
 }
 
+const QColor kNoteColor(150, 30, 30);
+
+// The mark of a value axis that does not start at 0: two slanted strokes across the axis line
+// near its foot, the line cut between them. Needs the plot laid out (replotted) first.
+void add_axis_break(QCustomPlot& plot, const QCPAxisRect* rect) {
+  const double x = rect->left(), y = rect->bottom() - 12;
+  auto* gap = new QCPItemRect(&plot);
+  gap->setLayer(QStringLiteral("overlay"));
+  gap->setClipToAxisRect(false);
+  gap->setPen(Qt::NoPen);
+  gap->setBrush(Qt::white);
+  gap->topLeft->setType(QCPItemPosition::ptAbsolute);
+  gap->bottomRight->setType(QCPItemPosition::ptAbsolute);
+  gap->topLeft->setCoords(x - 2, y - 3);
+  gap->bottomRight->setCoords(x + 2, y + 3);
+  for (double dy : {-3.0, 3.0}) {
+    auto* stroke = new QCPItemLine(&plot);
+    stroke->setLayer(QStringLiteral("overlay"));
+    stroke->setClipToAxisRect(false);
+    stroke->setPen(QPen(QColor(90, 90, 90), 1.2));
+    stroke->start->setType(QCPItemPosition::ptAbsolute);
+    stroke->end->setType(QCPItemPosition::ptAbsolute);
+    stroke->start->setCoords(x - 6, y + dy + 2.5);
+    stroke->end->setCoords(x + 6, y + dy - 2.5);
+  }
+}
+
 // A hidden widget gets no resize events: the plot's viewport is set directly.
 void set_size(QCustomPlot& plot, const ChartStyle& style) {
   plot.resize(qsize(style.size));
@@ -253,35 +280,36 @@ QImage render_bar_chart(const BarChart& chart, const ChartStyle& style) {
     // After the range is set (below) the bars know where they are; labels go on top.
     label_bars = true;
   }
+  const double unit = chart.percent ? 100.0 : 1.0;
+  const bool zoomed = !chart.log_y && chart.y_range_set && !chart.y_range.from_zero();
   if (chart.log_y) {
     const double lo = std::isfinite(low) ? low : 1e-6;
     y->setRange(lo / 2.0, std::max(top, lo) * 2.0);
+  } else if (chart.y_range_set) {
+    // The bars still start at 0 (a base value would be added to them): the axis cuts them.
+    y->setRange(chart.y_range.lower * unit, chart.y_range.upper * unit);
   } else {
     y->setRange(0, top > 0 ? top * 1.15 : 1.0);
   }
-  if (label_bars) {
-    set_size(plot, style);
-    plot.replot(
-        QCustomPlot::rpImmediateRefresh);  // lays the axes out: the bars' pixel positions are known
-    QLocale locale;
-    for (QCPBars* bars : all_bars) {
-      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
-        const QPointF tip = bars->dataPixelPosition(int(it - bars->data()->constBegin()));
-        auto* label = new QCPItemText(&plot);
-        label->setClipToAxisRect(false);
-        label->position->setType(QCPItemPosition::ptAbsolute);
-        label->position->setCoords(tip.x(), tip.y() - 2);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setFont(base_font(7));
-        label->setColor(QColor(60, 60, 60));
-        const double v = it->value;
-        label->setText(chart.percent ? locale.toString(v, 'f', 1)
-                                     : (std::abs(v) >= 1e-4 && std::abs(v) < 1e5
-                                            ? locale.toString(v, 'g', 3)
-                                            : locale.toString(v, 'e', 1)));
-      }
-    }
+  const double reference = chart.reference * unit;
+  const bool gap_arrow = std::isfinite(reference) && !all_bars.isEmpty() &&
+                         !all_bars.front()->data()->isEmpty() && !chart.log_y;
+  if (gap_arrow) {
+    auto* line = new QCPItemStraightLine(&plot);
+    line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    line->point1->setCoords(0, reference);
+    line->point2->setCoords(1, reference);
   }
+  if (!chart.note.empty() && !gap_arrow) {  // under the title
+    auto* note = new QCPTextElement(&plot, qs(chart.note), base_font(8.5, true));
+    note->setTextColor(kNoteColor);
+    note->setMargins(QMargins(0, 0, 0, 2));
+    const int row = chart.title.empty() ? 0 : 1;
+    plot.plotLayout()->insertRow(row);
+    plot.plotLayout()->addElement(row, 0, note);
+  }
+  // Everything that takes room in the layout comes before it is laid out (below), so that the
+  // items placed in pixels after it stay where they belong.
   if (chart.groups.size() > 1) {  // under the axes, never on the bars
     plot.legend->setVisible(true);
     plot.legend->setFont(base_font(7.5));
@@ -295,6 +323,62 @@ QImage render_bar_chart(const BarChart& chart, const ChartStyle& style) {
     plot.plotLayout()->setRowStretchFactor(row, 0.001);
     plot.legend->setWrap(6);
     plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  }
+  if (label_bars || zoomed || gap_arrow) {
+    set_size(plot, style);
+    plot.replot(
+        QCustomPlot::rpImmediateRefresh);  // lays the axes out: the bars' pixel positions are known
+  }
+  if (zoomed) add_axis_break(plot, plot.axisRect());
+  if (gap_arrow) {
+    // From the reference down (or up) to the last bar's top, beside the bar, labelled.
+    const QCPBars* bars = all_bars.front();
+    const int last = bars->data()->size() - 1;
+    const QPointF tip = bars->dataPixelPosition(last);
+    const double key = (bars->data()->constBegin() + last)->key;
+    const double half = std::abs(x->coordToPixel(key + bars->width() / 2) - x->coordToPixel(key));
+    const QPointF top_end(tip.x() + half + 8, y->coordToPixel(reference));
+    const QPointF bottom_end(top_end.x(), tip.y());
+    auto* arrow = new QCPItemLine(&plot);
+    arrow->setClipToAxisRect(false);
+    arrow->setPen(QPen(kNoteColor, 1.2));
+    arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 6, 7));
+    arrow->setTail(QCPLineEnding(QCPLineEnding::esSpikeArrow, 6, 7));
+    arrow->start->setType(QCPItemPosition::ptAbsolute);
+    arrow->end->setType(QCPItemPosition::ptAbsolute);
+    arrow->start->setCoords(top_end);
+    arrow->end->setCoords(bottom_end);
+    if (!chart.note.empty()) {
+      auto* label = new QCPItemText(&plot);
+      label->setClipToAxisRect(false);
+      label->position->setType(QCPItemPosition::ptAbsolute);
+      label->position->setCoords(top_end.x() + 5, (top_end.y() + bottom_end.y()) / 2);
+      label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+      label->setFont(base_font(8.5, true));
+      label->setColor(kNoteColor);
+      label->setText(qs(chart.note));
+    }
+  }
+  if (label_bars) {
+    QLocale locale;
+    for (QCPBars* bars : all_bars) {
+      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+        const QPointF tip = bars->dataPixelPosition(int(it - bars->data()->constBegin()));
+        auto* label = new QCPItemText(&plot);
+        label->setClipToAxisRect(false);
+        label->position->setType(QCPItemPosition::ptAbsolute);
+        label->position->setCoords(tip.x(), tip.y() - 2);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setFont(base_font(7));
+        label->setColor(QColor(60, 60, 60));
+        const double v = it->value;
+        // On a cut axis the bars' difference is small: as many decimals as the tables give.
+        label->setText(chart.percent ? locale.toString(v, 'f', zoomed ? 2 : 1)
+                                     : (std::abs(v) >= 1e-4 && std::abs(v) < 1e5
+                                            ? locale.toString(v, 'g', 3)
+                                            : locale.toString(v, 'e', 1)));
+      }
+    }
   }
   return finish(plot, style);
 }

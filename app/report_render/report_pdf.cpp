@@ -11,6 +11,7 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QScreen>
 #include <QTextBlock>
@@ -19,8 +20,10 @@
 #include <QTextLayout>
 #include <QUrl>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+#include <vector>
 
 #include "app/report_render/report_pdf.h"
 
@@ -42,11 +45,12 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString esc(const std::string& s) { return qs(s).toHtmlEscaped(); }
 
 // Lets long paths wrap inside table cells: a zero-width space after every '/'.
-QString breakable(const std::string& s) {
-  QString e = esc(s);
-  if (e.size() > 24) e.replace('/', QStringLiteral("/&#8203;"));
-  return e;
+QString with_path_breaks(const std::string& s) {
+  QString t = qs(s);
+  if (t.size() > 24) t.replace('/', QStringLiteral("/\u200B"));
+  return t;
 }
+QString breakable(const std::string& s) { return with_path_breaks(s).toHtmlEscaped(); }
 
 // The resolution QTextDocument treats HTML pixel lengths in (Qt's qt_defaultDpi()).
 double layout_dpi() {
@@ -60,28 +64,121 @@ const char* const kFigureScheme = "adala-figure";
 
 struct PdfLayout {
   double content_logical_width = 660;  // HTML pixels across the text area
+  // For measuring table cells as the document lays them out: the paint device, its pixels
+  // per HTML pixel, the text area's width in its pixels.
+  QPaintDevice* device = nullptr;
+  double device_per_logical = 1;
+  double content_device_width = 0;
 };
 
-QString rich_table(const ReportTable& t) {
+constexpr double kTablePointSize = 8.5;
+constexpr int kCellPadding = 3;  // HTML pixels, each side
+
+QFont table_font(double point_size, bool bold) {
+  QFont font = QApplication::font();
+  font.setPointSizeF(point_size);
+  font.setBold(bold);
+  return font;
+}
+
+// The widest word (split at blanks and at breakable()'s zero-width spaces) and the whole text.
+struct TextWidth {
+  double word = 0, whole = 0;
+};
+TextWidth measure(const QFontMetricsF& metrics, const QString& text) {
+  TextWidth w;
+  w.whole = metrics.horizontalAdvance(text);
+  static const QRegularExpression breaks(QStringLiteral("[\\s\\x{200B}]+"));
+  for (const QString& word : text.split(breaks, Qt::SkipEmptyParts))
+    w.word = std::max(w.word, metrics.horizontalAdvance(word));
+  return w;
+}
+
+// Column widths (percent of the table's width) measured with the cells' font, so that no
+// number or duration breaks inside: a numeric column is as wide as its widest cell, a text
+// column at least as wide as its longest word, and wraps only at blanks; what is left goes to
+// the text columns whose cells would wrap, as far as their text (or the document's width) asks,
+// and the rest to every column in proportion.
+// Empty when even that does not fit at this point size.
+std::vector<double> column_percents(const ReportTable& t, const PdfLayout& layout,
+                                    double point_size) {
+  const size_t n = t.header.size();
+  const double total = layout.content_device_width;
+  if (n == 0 || !layout.device || total <= 0) return {};
+  const QFontMetricsF cell(table_font(point_size, false), layout.device);
+  const QFontMetricsF head(table_font(point_size, true), layout.device);
+  // Padding, border and a little room for the layout's rounding.
+  const double extra = (2 * kCellPadding + 3) * layout.device_per_logical;
+  std::vector<double> need(n, 0), want(n, 0);
+  for (size_t c = 0; c < n; ++c) {
+    const bool numeric = c < t.numeric.size() && t.numeric[c];
+    // Headings wrap at blanks before any cell does.
+    need[c] = measure(head, qs(t.header[c])).word;
+    for (const auto& row : t.rows) {
+      if (c >= row.size()) continue;
+      const TextWidth w = measure(cell, with_path_breaks(row[c]));
+      need[c] = std::max(need[c], numeric ? w.whole : std::min(w.word, 0.4 * total));
+      want[c] = std::max(want[c], w.whole);
+    }
+    const int hint = c < t.widths.size() ? t.widths[c] : 0;
+    need[c] += extra;
+    want[c] = std::max({want[c] + extra, hint * total / 100.0, need[c]});
+  }
+  double needed = 0, wanted = 0;
+  for (size_t c = 0; c < n; ++c) {
+    needed += need[c];
+    wanted += want[c] - need[c];
+  }
+  if (needed > total) return {};
+  const double room = total - needed;
+  double want_sum = 0;
+  for (double w : want) want_sum += w;
+  std::vector<double> width(n);
+  for (size_t c = 0; c < n; ++c)
+    width[c] = wanted <= room
+                   ? want[c] + (room - wanted) * want[c] / want_sum  // the rest in proportion
+                   : need[c] + room * (want[c] - need[c]) / wanted;
+  std::vector<double> percents;
+  for (double w : width) percents.push_back(std::floor(w / total * 10000) / 100);
+  return percents;
+}
+
+QString rich_table(const ReportTable& t, const PdfLayout& layout) {
+  // A table too wide for its columns' words is set smaller; if it is too wide even then, the
+  // columns are left to Qt.
+  double point_size = kTablePointSize;
+  std::vector<double> percents;
+  for (double size : {kTablePointSize, kTablePointSize - 1, kTablePointSize - 2}) {
+    point_size = size;
+    percents = column_percents(t, layout, size);
+    if (!percents.empty()) break;
+  }
   QString out = QStringLiteral(
-      "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" "
-      "style=\"border-collapse: collapse; border-color: #b8c2cc; font-size: "
-      "8.5pt;\">\n<thead><tr>");
+                    "<table border=\"1\" cellspacing=\"0\" cellpadding=\"%1\" width=\"100%\" "
+                    "style=\"border-collapse: collapse; border-color: #b8c2cc; font-size: "
+                    "%2pt;\">\n<thead><tr>")
+                    .arg(kCellPadding)
+                    .arg(point_size);
+  auto numeric = [&](size_t c) { return c < t.numeric.size() && t.numeric[c]; };
   auto align = [&](size_t c) {
-    return c < t.numeric.size() && t.numeric[c] ? QStringLiteral("right") : QStringLiteral("left");
+    return numeric(c) ? QStringLiteral("right") : QStringLiteral("left");
   };
   for (size_t c = 0; c < t.header.size(); ++c) {
-    const int width = c < t.widths.size() ? t.widths[c] : 0;
+    const QString width = c < percents.size()
+                              ? QStringLiteral(" width=\"%1%\"").arg(percents[c], 0, 'f', 2)
+                              : QString();
     out += QStringLiteral("<th bgcolor=\"#e6ebf1\" align=\"%1\"%2>%3</th>")
-               .arg(align(c), width > 0 ? QStringLiteral(" width=\"%1%\"").arg(width) : QString(),
-                    esc(t.header[c]));
+               .arg(align(c), width, esc(t.header[c]));
   }
   out += QStringLiteral("</tr></thead>\n");
   for (size_t r = 0; r < t.rows.size(); ++r) {
     out += r % 2 ? QStringLiteral("<tr bgcolor=\"#f7f9fb\">") : QStringLiteral("<tr>");
     for (size_t c = 0; c < t.header.size(); ++c) {
       const std::string cell = c < t.rows[r].size() ? t.rows[r][c] : std::string();
-      out += QStringLiteral("<td align=\"%1\">%2</td>").arg(align(c), breakable(cell));
+      // Numbers and durations ("1 min 38 s") stay on one line.
+      const QString text = numeric(c) ? esc(cell).replace(QLatin1Char(' '), QLatin1String("&nbsp;"))
+                                      : breakable(cell);
+      out += QStringLiteral("<td align=\"%1\">%2</td>").arg(align(c), text);
     }
     out += QStringLiteral("</tr>\n");
   }
@@ -97,33 +194,7 @@ QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, cons
     return breaks.count(key) ? QStringLiteral(" page-break-before: always;") : QString();
   };
   QString out;
-  out += QStringLiteral(
-      "<html><head><style>"
-      "h1 { font-size: 20pt; color: #14304f; }"
-      "h2 { font-size: 15pt; color: #14304f; margin-top: 0px; margin-bottom: 8px; }"
-      "h3 { font-size: 11.5pt; color: #1d1d1f; margin-top: 14px; margin-bottom: 4px; }"
-      "p { margin-top: 4px; margin-bottom: 4px; }"
-      "</style></head><body>\n");
-  out += QStringLiteral("<h1>%1</h1>\n").arg(esc(doc.title));
-  for (const auto& line : doc.meta)
-    out += QStringLiteral("<p><span style=\"color: #57606a; font-size: 9pt;\">%1</span></p>\n")
-               .arg(breakable(line));
-  out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(AdalaReport::tr("Contents")));
-  out += QStringLiteral(
-      "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
-  for (int i = 0; i < int(doc.sections.size()); ++i) {
-    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i])
-                                                                  : QStringLiteral("0");
-    out +=
-        QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
-            .arg(QString::number(i + 1), esc(doc.sections[size_t(i)].title), page);
-  }
-  out += QStringLiteral("</table>\n");
-
-  for (int i = 0; i < int(doc.sections.size()); ++i) {
-    const ReportSection& s = doc.sections[size_t(i)];
-    out += QStringLiteral("<h2 style=\"page-break-before: always;\">%1. %2</h2>\n")
-               .arg(QString::number(i + 1), esc(s.title));
+  auto blocks = [&](const ReportSection& s) {
     for (const auto& b : s.blocks) {
       switch (b.kind) {
         case ReportBlock::Kind::Subheading: {
@@ -153,7 +224,7 @@ QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, cons
           out += QStringLiteral("</td></tr></table>\n");
           break;
         case ReportBlock::Kind::Table:
-          out += rich_table(b.table);
+          out += rich_table(b.table, layout);
           break;
         case ReportBlock::Kind::Figure: {
           const ReportFigure& f = doc.figures[size_t(b.figure)];
@@ -176,6 +247,38 @@ QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, cons
         }
       }
     }
+  };
+  out += QStringLiteral(
+      "<html><head><style>"
+      "h1 { font-size: 20pt; color: #14304f; }"
+      "h2 { font-size: 15pt; color: #14304f; margin-top: 0px; margin-bottom: 8px; }"
+      "h3 { font-size: 11.5pt; color: #1d1d1f; margin-top: 14px; margin-bottom: 4px; }"
+      "p { margin-top: 4px; margin-bottom: 4px; }"
+      "</style></head><body>\n");
+  out += QStringLiteral("<h1>%1</h1>\n").arg(esc(doc.title));
+  for (const auto& line : doc.meta)
+    out += QStringLiteral("<p><span style=\"color: #57606a; font-size: 9pt;\">%1</span></p>\n")
+               .arg(breakable(line));
+  // The summary, as an abstract, then the contents: the first two level-2 headings.
+  out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(doc.summary.title));
+  blocks(doc.summary);
+  out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(AdalaReport::tr("Contents")));
+  out += QStringLiteral(
+      "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
+  for (int i = 0; i < int(doc.sections.size()); ++i) {
+    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i])
+                                                                  : QStringLiteral("0");
+    out +=
+        QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
+            .arg(QString::number(i + 1), esc(doc.sections[size_t(i)].title), page);
+  }
+  out += QStringLiteral("</table>\n");
+
+  for (int i = 0; i < int(doc.sections.size()); ++i) {
+    const ReportSection& s = doc.sections[size_t(i)];
+    out += QStringLiteral("<h2 style=\"page-break-before: always;\">%1. %2</h2>\n")
+               .arg(QString::number(i + 1), esc(s.title));
+    blocks(s);
   }
   out += QStringLiteral("</body></html>\n");
   return out;
@@ -220,6 +323,9 @@ WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
   const QSizeF page(paint.width(), paint.height() - footer_height);
   PdfLayout layout;
   layout.content_logical_width = std::floor(page.width() / device_per_logical) - 2;
+  layout.device = &writer;
+  layout.device_per_logical = device_per_logical;
+  layout.content_device_width = page.width();
 
   QTextDocument text;
   text.documentLayout()->setPaintDevice(&writer);
@@ -272,13 +378,14 @@ WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
         changed = true;
       }
     }
-    // Pages of the section headings (the first level-2 heading is the contents).
+    // Pages of the section headings (the first two level-2 headings are the summary's and
+    // the contents').
     QVector<int> pages;
-    bool first = true;
+    int front = 2;
     for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
       if (b.blockFormat().headingLevel() != 2) continue;
-      if (first) {
-        first = false;
+      if (front > 0) {
+        --front;
         continue;
       }
       pages << top_page(b) + 1;

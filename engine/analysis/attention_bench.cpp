@@ -163,6 +163,7 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
   std::vector<AttentionBenchPoint> points;
   const size_t total = o.tokens.size() * o.kernels.size();
   const bool isolate = o.isolate && o.device.is_cpu();
+  RateProbes probes(o.rate_probe ? o.rate_probe : default_rate_probe(o.device, isolate));
   for (int64_t n : o.tokens) {
     for (const auto& kernel : o.kernels) {
       if (progress) progress(points.size(), total, "N=" + std::to_string(n) + " " + kernel);
@@ -187,14 +188,21 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
       }
       try {
         Json r;
-        if (isolate) {
-          auto outcome = run_in_child([&] { return measure_point(o, kernel, n, p.chunk).dump(); },
-                                      o.timeout_s);
-          if (!outcome.ok) throw std::runtime_error(outcome.error);
-          r = parse_json_strict(outcome.payload);
-        } else {
-          r = measure_point(o, kernel, n, p.chunk);
+        probes.before();
+        try {
+          if (isolate) {
+            auto outcome = run_in_child([&] { return measure_point(o, kernel, n, p.chunk).dump(); },
+                                        o.timeout_s);
+            if (!outcome.ok) throw std::runtime_error(outcome.error);
+            r = parse_json_strict(outcome.payload);
+          } else {
+            r = measure_point(o, kernel, n, p.chunk);
+          }
+        } catch (...) {
+          probes.after(p.rates);
+          throw;
         }
+        probes.after(p.rates);
         p.ran = true;
         p.median_ms = r.at("median_ms").get<double>();
         p.min_ms = r.at("min_ms").get<double>();
@@ -249,10 +257,18 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
       o.repeats, o.warmup, kMaxSettlingRuns, o.min_warmup_ms,
       o.train ? ", 3 MACs per forward MAC" : "");
   out += line;
-  out += "conditions at the end: " + machine_conditions() + "\n\n";
-  line =
-      fmt::sprintf("%7s  %-16s %6s %11s %4s %4s %9s %11s %11s %9s %9s\n", "N", "kernel", "chunk",
-                   "ms", "runs", "warm", "GFLOP/s", "peak RSS", "alloc peak", "x time", "x memory");
+  out += "conditions at the end: " + machine_conditions() + "\n";
+  RateRange rates;
+  for (const auto& p : points) rates.merge(p.rates);
+  out += "matmul rate (" + reference_matmul_text(o.device) +
+         ", read before and after every point): " + rate_range_text(rates) + "\n";
+  if (rates.unsteady())
+    out += unsteady_rate_text(rates) +
+           ": the machine's speed changed during the run, these figures are not to be trusted\n";
+  out += "\n";
+  line = fmt::sprintf("%7s  %-16s %6s %11s %4s %4s %9s %11s %11s %9s %9s %12s\n", "N", "kernel",
+                      "chunk", "ms", "runs", "warm", "GFLOP/s", "peak RSS", "alloc peak", "x time",
+                      "x memory", "matmul GF/s");
   out += line;
   std::map<int64_t, const AttentionBenchPoint*> softmax, chunked;
   for (const auto& p : points) {
@@ -286,18 +302,21 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
         mr = fmt::sprintf("%.3f%s", double(p.peak_rss_bytes) / double(ref->peak_rss_bytes),
                           ref_mark);
     }
-    line = fmt::sprintf("%7lld  %-16s %6s %11.2f %4d %4d %9.1f %11s %11s %9s %9s\n",
-                        (long long)p.tokens, p.kernel.c_str(), chunk.c_str(), p.median_ms,
-                        p.timed_runs, p.warmup_runs, p.gflops(),
-                        format_bytes(double(p.peak_rss_bytes)).c_str(),
-                        format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr);
+    line = fmt::sprintf(
+        "%7lld  %-16s %6s %11.2f %4d %4d %9.1f %11s %11s %9s %9s %12s\n", (long long)p.tokens,
+        p.kernel.c_str(), chunk.c_str(), p.median_ms, p.timed_runs, p.warmup_runs, p.gflops(),
+        format_bytes(double(p.peak_rss_bytes)).c_str(),
+        format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr, rate_range_cell(p.rates));
     out += line;
   }
   out +=
       "\nx time / x memory: relative to plain softmax at the same N (suffix c: to "
       "softmax-chunked,\n"
-      "where plain softmax was skipped); memory ratios use the RSS peaks.\n";
+      "where plain softmax was skipped); memory ratios use the RSS peaks.\nmatmul GF/s: the "
+      "reference matmul's rate read before and after the point ('!': it moved by more than " +
+      fmt::sprintf("%.0f", 100.0 * kUnsteadyRateMove) + " %).\n";
   out += format_fused_speedups(points);
+  if (rates.unsteady()) out += unsteady_rate_text(rates) + "\n";
   return out;
 }
 

@@ -58,6 +58,8 @@ struct AttentionBenchOptions {
   bool isolate = true;           // CPU: a fresh child process per point
   double point_budget_s = 120;   // fewer timed repeats (>= 1) where they would take longer
   double timeout_s = 900;
+  // Read before and after every point (bench_common.h); null: default_rate_probe.
+  RateProbe rate_probe;
 };
 
 struct AttentionBenchPoint {
@@ -70,6 +72,7 @@ struct AttentionBenchPoint {
   int timed_runs = 0, warmup_runs = 0;
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
   double macs = 0;
+  RateRange rates;  // the reference matmul's rate read before and after the point
   double gflops() const { return ran && median_ms > 0 ? 2.0 * macs / (median_ms * 1e6) : 0.0; }
 };
 
@@ -82,7 +85,9 @@ double attention_point_macs(const std::string& kernel, int64_t batch_heads, int6
 
 // One row per (N, kernel) with time, GFLOP/s (2 per MAC), both peak figures and the ratios
 // to plain softmax at the same N (to softmax-chunked where plain softmax was skipped); then,
-// where both ran, how many times faster linear-fused is than the batched formula per N.
+// where both ran, how many times faster linear-fused is than the batched formula per N. The
+// header gives the run's reference-matmul rate range and, where it moved by more than
+// kUnsteadyRateMove, the unsteady flag.
 std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
                                    const AttentionBenchOptions& options);
 

@@ -10,8 +10,12 @@
 
 #include <sys/resource.h>
 
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
 #include <torch/cuda.h>
 
+#include "engine/analysis/child_process.h"
 #include "engine/core/device.h"
 
 namespace adala {
@@ -113,6 +117,92 @@ std::string busy_machine_warning() {
       "timings can be off by 10x; run with OMP_WAIT_POLICY=PASSIVE for stable figures\n",
       load, std::thread::hardware_concurrency());
   return buf;
+}
+
+std::vector<size_t> round_order(size_t count, int round) {
+  std::vector<size_t> order(count);
+  for (size_t j = 0; j < count; ++j) order[j] = round % 2 == 0 ? j : count - 1 - j;
+  return order;
+}
+
+ReferenceMatmul reference_matmul_for(const c10::Device& device) {
+  ReferenceMatmul m;
+  if (device.is_cuda()) m.n = 4096;
+  return m;
+}
+
+std::string reference_matmul_text(const c10::Device& device) {
+  const ReferenceMatmul m = reference_matmul_for(device);
+  const std::string runs =
+      fmt::sprintf("median of >= %d runs over >= %.0f ms", m.repeats, m.min_ms);
+  if (device.is_cuda())
+    return fmt::sprintf("float32 %lld^3 at::mm on %s, %s", (long long)m.n, device.str().c_str(),
+                        runs.c_str());
+  return fmt::sprintf("float32 %lld^3 at::mm, %d threads, %s", (long long)m.n, m.threads,
+                      runs.c_str());
+}
+
+double reference_matmul_gflops(const c10::Device& device, const ReferenceMatmul& m) {
+  c10::InferenceMode inference;
+  const int previous_threads = at::get_num_threads();
+  if (device.is_cpu()) configure_threads(m.threads);
+  const auto options = at::TensorOptions().dtype(at::kFloat).device(device);
+  auto a = at::randn({m.n, m.n}, options), b = at::randn({m.n, m.n}, options);
+  auto c = at::empty({m.n, m.n}, options);
+  const auto run_ms = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    at::mm_out(c, a, b);
+    synchronize_device(device);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+  };
+  for (int i = 0; i < 2; ++i) run_ms();
+  std::vector<double> times;
+  double total_ms = 0;
+  constexpr size_t kMaxRuns = 200;
+  while ((int(times.size()) < m.repeats || total_ms < m.min_ms) && times.size() < kMaxRuns) {
+    times.push_back(run_ms());
+    total_ms += times.back();
+  }
+  if (device.is_cpu()) configure_threads(previous_threads);
+  const double flops = 2.0 * double(m.n) * double(m.n) * double(m.n);
+  const double ms = median(times);
+  return ms > 0 ? flops / (ms * 1e6) : RateRange::kNone;
+}
+
+RateProbe default_rate_probe(const c10::Device& device, bool isolate) {
+  const ReferenceMatmul m = reference_matmul_for(device);
+  if (!(device.is_cpu() && isolate))
+    return [device, m] { return reference_matmul_gflops(device, m); };
+  return [m] {
+    const auto outcome = run_in_child(
+        [m] { return fmt::format("{}", reference_matmul_gflops(c10::Device(c10::kCPU), m)); }, 60);
+    if (!outcome.ok) return RateRange::kNone;
+    try {
+      return std::stod(outcome.payload);
+    } catch (const std::exception&) {
+      return RateRange::kNone;
+    }
+  };
+}
+
+double RateProbes::read() {
+  const double gflops = probe_ ? probe_() : RateRange::kNone;
+  all_.add(gflops);
+  return gflops;
+}
+
+void RateProbes::before() {
+  if (!fresh_) last_ = read();
+  fresh_ = false;
+}
+
+void RateProbes::after(RateRange& point) {
+  const double now = read();
+  point.add(last_);
+  point.add(now);
+  last_ = now;
+  fresh_ = true;
 }
 
 std::string format_bytes(double bytes) {

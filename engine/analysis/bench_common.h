@@ -1,12 +1,15 @@
 #pragma once
 // Small pieces every benchmark in engine/analysis shares: progress reporting, timing with a
-// device synchronisation, medians and byte formatting.
+// device synchronisation, medians, the order of interleaved rounds, the reference-matmul rate
+// probe and byte formatting.
 #include <c10/core/Device.h>
 
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "engine/analysis/rate_range.h"
 
 namespace adala {
 
@@ -55,6 +58,55 @@ std::string machine_conditions();
 // 2-thread kernels then swing by 10x or more. OMP_WAIT_POLICY=PASSIVE (read when the process
 // starts) avoids it.
 std::string busy_machine_warning();
+
+// The order in which round `round` (0-based) visits `count` modes: 0 .. count-1 in even
+// rounds, reversed in odd ones (softmax, linear, linear, softmax, ...), so that a slow drift in
+// the machine's speed falls on every mode alike.
+std::vector<size_t> round_order(size_t count, int round);
+
+// One reading of the machine's rate in GFLOP/s (not a finite positive number: no reading).
+using RateProbe = std::function<double()>;
+
+// The reference matmul the probe times: float32 n x n x n at::mm, two warm-up runs, then timed
+// runs until there are at least `repeats` of them and they took at least min_ms together; the
+// rate of their median. On CPU at `threads` intra-op threads: 1024 on 2 threads is 2.1 GFLOP a
+// run, 7-60 ms on this project's 2-core VM (35-300 GFLOP/s), so a reading takes 60-250 ms.
+// On CUDA at 4096.
+struct ReferenceMatmul {
+  int64_t n = 1024;
+  int threads = 2;
+  int repeats = 3;
+  double min_ms = 60;
+};
+ReferenceMatmul reference_matmul_for(const c10::Device& device);
+// "float32 1024^3 at::mm, 2 threads, median of >= 3 runs over >= 60 ms"
+std::string reference_matmul_text(const c10::Device& device);
+
+// One reading in this process (on CPU the thread counts are set for it and restored).
+double reference_matmul_gflops(const c10::Device& device, const ReferenceMatmul& matmul);
+// The probe the benchmarks use unless given one: on CPU with `isolate`, each reading in a fresh
+// child process, like the points (the parent never starts an OpenMP pool of its own, which
+// would also make its later children's pools unusable); otherwise in this process.
+RateProbe default_rate_probe(const c10::Device& device, bool isolate);
+
+// Probes around a sequence of measurements, one reading between each two: before the first,
+// then after each (the reading after one point is the one before the next).
+class RateProbes {
+ public:
+  explicit RateProbes(RateProbe probe) : probe_(std::move(probe)) {}
+  // The reading before the next measurement (taken now unless the last one still stands).
+  void before();
+  // The reading after the measurement, added with the one before it to `point`.
+  void after(RateRange& point);
+  const RateRange& all() const { return all_; }
+
+ private:
+  double read();
+  RateProbe probe_;
+  double last_ = RateRange::kNone;
+  bool fresh_ = false;  // last_ was read after the latest measurement
+  RateRange all_;
+};
 
 // "12.4 GB", "274 MB", "3.1 kB" (decimal units, as memory figures are usually quoted).
 std::string format_bytes(double bytes);

@@ -189,7 +189,8 @@ int64_t vit_memory_estimate(const ViTConfig& c, const std::string& mode, int64_t
 }
 
 size_t scaling_steps_per_resolution(const ScalingOptions& o) {
-  return o.modes.size() * (size_t(std::max(o.rounds, 1)) + (o.train_step ? 1 : 0));
+  const size_t kinds = (o.train_only ? 0 : 1) + (o.train_step || o.train_only ? 1 : 0);
+  return o.modes.size() * size_t(std::max(o.rounds, 1)) * kinds;
 }
 
 namespace {
@@ -229,11 +230,22 @@ std::string memory_check(const ScalingOptions& o, int64_t estimate, double resid
   return skip_note(int64_t(double(estimate) + resident), available);
 }
 
-// Per-round inference results of one point, reduced to medians once all rounds are in.
+// Per-round results of one point (inference or training step), reduced to medians once all
+// rounds are in.
 struct RoundResults {
   std::vector<double> ms, rss, alloc;
   double min_ms = 0, max_ms = 0;  // over every timed run of every round
   int runs = 0;
+
+  void add(const Json& r) {
+    const double lo = r.at("min_ms").get<double>(), hi = r.at("max_ms").get<double>();
+    min_ms = ms.empty() ? lo : std::min(min_ms, lo);
+    max_ms = ms.empty() ? hi : std::max(max_ms, hi);
+    ms.push_back(r.at("median_ms").get<double>());
+    runs += r.at("runs").get<int>();
+    rss.push_back(double(r.at("rss").get<int64_t>()));
+    alloc.push_back(double(r.at("alloc").get<int64_t>()));
+  }
 };
 
 void reduce_rounds(ScalingPoint& p, const RoundResults& r, int64_t batch) {
@@ -250,7 +262,68 @@ void reduce_rounds(ScalingPoint& p, const RoundResults& r, int64_t batch) {
   p.peak_rss_max_bytes = static_cast<int64_t>(*std::max_element(r.rss.begin(), r.rss.end()));
 }
 
+void reduce_train_rounds(ScalingPoint& p, const RoundResults& r) {
+  p.train_ran = true;
+  p.train_rounds = static_cast<int>(r.ms.size());
+  p.train_ms = median(r.ms);
+  p.train_ms_min = r.min_ms;
+  p.train_ms_max = r.max_ms;
+  p.train_timed_runs = r.runs;
+  p.train_peak_rss_bytes = static_cast<int64_t>(median(r.rss));
+  p.train_peak_alloc_bytes = static_cast<int64_t>(median(r.alloc));
+}
+
 void note_load(ScalingPoint& p) { p.load_1m = std::max(p.load_1m, load_average()); }
+
+// One kind of measurement (inference or the training step) of a resolution's points in
+// interleaved rounds (round_order: softmax, linear, linear, softmax, ...), each in a fresh
+// child per mode and round, a rate reading before and after each. A point whose note (`note`:
+// the inference or the training note) is set is skipped; a failure sets it. Rounds after the
+// first run only where the first took at most round_budget_s: at large resolutions a single
+// run per mode takes minutes, and there the modes differ by far more than the machine's noise.
+using MeasureFn = std::function<Json(const ScalingPoint&, int round)>;
+std::vector<RoundResults> run_in_rounds(const ScalingOptions& o, std::vector<ScalingPoint>& at_res,
+                                        std::string ScalingPoint::*note, const std::string& what,
+                                        RateProbes& probes, size_t& done, size_t total,
+                                        const ProgressFn& progress, const MeasureFn& measure) {
+  std::vector<RoundResults> results(at_res.size());
+  const auto started = std::chrono::steady_clock::now();
+  int rounds = o.rounds;
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t i : round_order(at_res.size(), round)) {
+      ScalingPoint& p = at_res[i];
+      if (progress)
+        progress(done, total,
+                 std::to_string(p.resolution) + "px " + p.mode + what +
+                     (o.rounds > 1 ? " round " + std::to_string(round + 1) : ""));
+      ++done;
+      if (!(p.*note).empty()) continue;  // skipped for memory, or failed in an earlier round
+      try {
+        note_load(p);
+        probes.before();
+        Json r;
+        try {
+          r = run_point(o, [&] { return measure(p, round); });
+        } catch (...) {
+          probes.after(p.rates);
+          throw;
+        }
+        probes.after(p.rates);
+        results[i].add(r);
+        if (r.contains("macs")) p.measured_macs = r.at("macs").get<double>();
+      } catch (const std::exception& e) {
+        p.*note = std::string("failed: ") + e.what();
+      }
+    }
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (round == 0 && elapsed > o.round_budget_s) {
+      done += at_res.size() * size_t(rounds - 1);
+      rounds = 1;
+    }
+  }
+  return results;
+}
 
 }  // namespace
 
@@ -260,91 +333,52 @@ std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const Progr
   if (o.rounds < 1) throw std::invalid_argument("rounds must be >= 1");
   if (o.batch < 1) throw std::invalid_argument("batch must be >= 1");
   vit_preset(o.preset);  // throws, naming the known presets
+  const bool train = o.train_step || o.train_only;
   const size_t per_resolution = scaling_steps_per_resolution(o);
   const size_t total = o.resolutions.size() * per_resolution;
+  RateProbes probes(o.rate_probe ? o.rate_probe : default_rate_probe(o.device, o.isolate));
   std::vector<ScalingPoint> points;
   for (size_t ri = 0; ri < o.resolutions.size(); ++ri) {
     const int64_t res = o.resolutions[ri];
     const ViTConfig c = config_at(o.preset, res);
     const double resident = resident_bytes(o, c, res);
-    const size_t first_step = ri * per_resolution;
-    size_t done = first_step;
+    size_t done = ri * per_resolution;
     std::vector<ScalingPoint> at_res;
     for (const auto& mode : o.modes) {
       at_res.push_back(analytic_point(o, c, mode, res));
-      at_res.back().note = memory_check(o, at_res.back().estimate_bytes, resident);
+      at_res.back().note = o.train_only ? "not measured (training step only)"
+                                        : memory_check(o, at_res.back().estimate_bytes, resident);
     }
-
-    // Inference in rounds: each round runs every mode once, in a fresh child each, in turn
-    // (reversed every other round), so slow drift in the machine's speed (other load, clock,
-    // memory state) falls on all modes alike; each mode reports the median over rounds.
-    std::vector<RoundResults> results(at_res.size());
-    const auto started = std::chrono::steady_clock::now();
-    int rounds = o.rounds;
-    for (int round = 0; round < rounds; ++round) {
-      for (size_t j = 0; j < at_res.size(); ++j) {
-        const size_t i = round % 2 == 0 ? j : at_res.size() - 1 - j;
-        ScalingPoint& p = at_res[i];
-        if (progress)
-          progress(done, total,
-                   std::to_string(res) + "px " + p.mode +
-                       (rounds > 1 ? " round " + std::to_string(round + 1) : ""));
-        ++done;
-        if (!p.note.empty()) continue;  // skipped for memory, or failed in an earlier round
-        ScalingOptions once = o;
-        once.count_ops = o.count_ops && round == 0;
-        try {
-          note_load(p);
-          auto r = run_point(o, [&] { return measure_inference(once, c, p.mode, p.chunk); });
-          const double lo = r.at("min_ms").get<double>(), hi = r.at("max_ms").get<double>();
-          const bool first = results[i].ms.empty();
-          results[i].min_ms = first ? lo : std::min(results[i].min_ms, lo);
-          results[i].max_ms = first ? hi : std::max(results[i].max_ms, hi);
-          results[i].ms.push_back(r.at("median_ms").get<double>());
-          results[i].runs += r.at("runs").get<int>();
-          results[i].rss.push_back(double(r.at("rss").get<int64_t>()));
-          results[i].alloc.push_back(double(r.at("alloc").get<int64_t>()));
-          if (r.contains("macs")) p.measured_macs = r.at("macs").get<double>();
-        } catch (const std::exception& e) {
-          p.note = std::string("failed: ") + e.what();
-        }
-      }
-      // Further rounds only where one round is short: at large resolutions a single run per
-      // mode takes minutes, and there the modes differ by far more than the machine's noise.
-      const double elapsed =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (round == 0 && elapsed > o.round_budget_s) rounds = 1;
+    if (!o.train_only) {
+      const auto results = run_in_rounds(o, at_res, &ScalingPoint::note, "", probes, done, total,
+                                         progress, [&](const ScalingPoint& p, int round) {
+                                           ScalingOptions once = o;
+                                           once.count_ops = o.count_ops && round == 0;
+                                           return measure_inference(once, c, p.mode, p.chunk);
+                                         });
+      for (size_t i = 0; i < at_res.size(); ++i)
+        if (at_res[i].note.empty() && !results[i].ms.empty())
+          reduce_rounds(at_res[i], results[i], o.batch);
     }
-    done = first_step + o.modes.size() * size_t(o.rounds);
-    for (size_t i = 0; i < at_res.size(); ++i)
-      if (at_res[i].note.empty() && !results[i].ms.empty())
-        reduce_rounds(at_res[i], results[i], o.batch);
-
-    if (o.train_step) {
-      for (auto& p : at_res) {
-        if (progress) progress(done, total, std::to_string(res) + "px " + p.mode + " train step");
-        ++done;
-        p.train_note = memory_check(o, p.train_estimate_bytes, resident);
-        if (!p.train_note.empty()) continue;
-        try {
-          note_load(p);
-          auto r = run_point(o, [&] { return measure_train_step(o, c, p.mode, p.chunk); });
-          p.train_ran = true;
-          p.train_ms = r.at("median_ms").get<double>();
-          p.train_ms_min = r.at("min_ms").get<double>();
-          p.train_ms_max = r.at("max_ms").get<double>();
-          p.train_timed_runs = r.at("runs").get<int>();
-          p.train_peak_rss_bytes = r.at("rss").get<int64_t>();
-          p.train_peak_alloc_bytes = r.at("alloc").get<int64_t>();
-        } catch (const std::exception& e) {
-          p.train_note = std::string("failed: ") + e.what();
-        }
-      }
+    if (train) {
+      for (auto& p : at_res) p.train_note = memory_check(o, p.train_estimate_bytes, resident);
+      const auto results = run_in_rounds(
+          o, at_res, &ScalingPoint::train_note, " train step", probes, done, total, progress,
+          [&](const ScalingPoint& p, int) { return measure_train_step(o, c, p.mode, p.chunk); });
+      for (size_t i = 0; i < at_res.size(); ++i)
+        if (at_res[i].train_note.empty() && !results[i].ms.empty())
+          reduce_train_rounds(at_res[i], results[i]);
     }
     points.insert(points.end(), at_res.begin(), at_res.end());
   }
   if (progress) progress(total, total, "");
   return points;
+}
+
+RateRange scaling_rate_range(const std::vector<ScalingPoint>& points) {
+  RateRange all;
+  for (const auto& p : points) all.merge(p.rates);
+  return all;
 }
 
 namespace {
@@ -395,14 +429,25 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
                             : (o.precision + " autocast (linear attention in fp32)").c_str(),
       at::get_num_threads(), o.rounds, o.round_budget_s, o.repeats, o.warmup, o.point_budget_s);
   out += line;
-  out += "conditions at the end: " + machine_conditions() + "\n\n";
-  line = fmt::sprintf(
-      "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %17s %3s %4s %8s %7s %7s %5s\n", "res",
-      "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB", "alloc MB",
-      "ms/img", "min-max ms/img", "rnd", "runs", "imgs/s", "x time", "x mem", "load");
-  out += line;
+  out += "conditions at the end: " + machine_conditions() + "\n";
+  const RateRange rates = scaling_rate_range(points);
+  out += "matmul rate (" + reference_matmul_text(o.device) +
+         ", read before and after every point): " + rate_range_text(rates) + "\n";
+  if (rates.unsteady())
+    out += unsteady_rate_text(rates) +
+           ": the machine's speed changed during the run, these figures are not to be trusted\n";
+  out += "\n";
   int64_t last = -1;
+  if (!o.train_only) {
+    line = fmt::sprintf(
+        "%5s %6s  %-15s %5s %9s %9s %9s %9s %9s %9s %10s %17s %3s %4s %8s %7s %7s %5s %12s\n",
+        "res", "tokens", "mode", "chunk", "model", "attn", "measured", "2F/MAC", "peak MB",
+        "alloc MB", "ms/img", "min-max ms/img", "rnd", "runs", "imgs/s", "x time", "x mem", "load",
+        "matmul GF/s");
+    out += line;
+  }
   for (const auto& p : points) {
+    if (o.train_only) break;
     if (last >= 0 && p.resolution != last) out += "\n";
     last = p.resolution;
     const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
@@ -426,19 +471,22 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
     }
     const std::string spread = fmt::sprintf("%.1f-%.1f", p.ms_min, p.ms_max);
     const std::string load = p.load_1m >= 0 ? fmt::sprintf("%.1f", p.load_1m) : "-";
-    line = fmt::sprintf("%9s %9s %10.1f %17s %3d %4d %8.3f %7s %7s %5s\n",
+    line = fmt::sprintf("%9s %9s %10.1f %17s %3d %4d %8.3f %7s %7s %5s %12s\n",
                         mb(p.peak_rss_bytes).c_str(), mb(p.peak_alloc_bytes).c_str(), p.ms_per_img,
-                        spread, p.rounds, p.timed_runs, p.imgs_per_s, tr, mr, load);
+                        spread, p.rounds, p.timed_runs, p.imgs_per_s, tr, mr, load,
+                        rate_range_cell(p.rates));
     out += line;
   }
   bool any_train = false;
   for (const auto& p : points) any_train = any_train || p.train_ran || !p.train_note.empty();
   if (any_train) {
-    out += "\none training step (forward, MSE to a fixed target, backward, AdamW), batch " +
-           std::to_string(o.batch) + "\n";
-    line = fmt::sprintf("%5s %6s  %-15s %10s %17s %4s %9s %9s %7s %7s\n", "res", "tokens", "mode",
-                        "ms/step", "min-max ms/step", "runs", "peak MB", "alloc MB", "x time",
-                        "x mem");
+    out += std::string(o.train_only ? "" : "\n") +
+           "one training step (forward, MSE to a fixed target, backward, AdamW), batch " +
+           std::to_string(o.batch) + ", per point the median over up to " +
+           std::to_string(o.rounds) + " rounds ('rnd', the modes interleaved as above)\n";
+    line = fmt::sprintf("%5s %6s  %-15s %10s %17s %3s %4s %8s %9s %9s %7s %7s %12s\n", "res",
+                        "tokens", "mode", "ms/step", "min-max ms/step", "rnd", "runs", "imgs/s",
+                        "peak MB", "alloc MB", "x time", "x mem", "matmul GF/s");
     out += line;
     last = -1;
     for (const auto& p : points) {
@@ -459,11 +507,12 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
           mr = fmt::sprintf(
               "%.3f%s", double(p.train_peak_rss_bytes) / double(ref->train_peak_rss_bytes), mark);
       }
-      line = fmt::sprintf("%5lld %6lld  %-15s %10.1f %17s %4d %9s %9s %7s %7s\n",
+      line = fmt::sprintf("%5lld %6lld  %-15s %10.1f %17s %3d %4d %8.2f %9s %9s %7s %7s %12s\n",
                           (long long)p.resolution, (long long)p.tokens, p.mode.c_str(), p.train_ms,
-                          fmt::sprintf("%.1f-%.1f", p.train_ms_min, p.train_ms_max),
-                          p.train_timed_runs, mb(p.train_peak_rss_bytes).c_str(),
-                          mb(p.train_peak_alloc_bytes).c_str(), tr, mr);
+                          fmt::sprintf("%.1f-%.1f", p.train_ms_min, p.train_ms_max), p.train_rounds,
+                          p.train_timed_runs, 1000.0 * double(o.batch) / p.train_ms,
+                          mb(p.train_peak_rss_bytes).c_str(), mb(p.train_peak_alloc_bytes).c_str(),
+                          tr, mr, rate_range_cell(p.rates));
       out += line;
     }
   }
@@ -471,7 +520,10 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
       "\nx time / x mem: relative to plain softmax at the same resolution (suffix c: to "
       "softmax-chunked, where plain softmax was skipped).\nmin-max: the fastest and slowest "
       "single timed run over all rounds; load: the highest 1-minute load average read before "
-      "the point's runs.\n";
+      "the point's runs;\nmatmul GF/s: the reference matmul's lowest and highest rate read "
+      "around the point's runs ('!': it moved by more than " +
+      fmt::sprintf("%.0f", 100.0 * kUnsteadyRateMove) + " %).\n";
+  if (rates.unsteady()) out += unsteady_rate_text(rates) + "\n";
   return out;
 }
 
@@ -510,11 +562,17 @@ ScalingCsvRow scaling_csv_row(const ScalingPoint& p) {
     row.train_ms_min = p.train_ms_min;
     row.train_ms_max = p.train_ms_max;
     row.train_timed_runs = p.train_timed_runs;
+    row.train_rounds = p.train_rounds;
     row.train_peak_rss_mb = megabytes(p.train_peak_rss_bytes);
     row.train_peak_alloc_mb = megabytes(p.train_peak_alloc_bytes);
   }
   row.rounds = p.rounds;
   if (p.load_1m >= 0) row.load_1m = p.load_1m;
+  if (!p.rates.empty()) {
+    row.matmul_gflops_min = p.rates.lo;
+    row.matmul_gflops_max = p.rates.hi;
+  }
+  row.unsteady = p.rates.unsteady();
   return row;
 }
 

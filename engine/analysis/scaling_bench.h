@@ -30,7 +30,10 @@ struct ScalingOptions {
   // the first took at most round_budget_s for all modes together.
   int rounds = 3;
   double round_budget_s = 150;
-  bool train_step = false;  // also time one training step per point (separate child)
+  // Also time one training step per point, in rounds like the inference points (a fresh
+  // child per mode and round, the modes interleaved); train_only: the training step alone.
+  bool train_step = false;
+  bool train_only = false;
   bool count_ops = true;    // measured MACs: the first warm-up forward runs under an OpCounter
   // Timed repeats are cut (to at least one) where the warm-up shows they would take longer
   // than this in all: a 2048^2 point can take minutes per forward on a small CPU.
@@ -44,6 +47,8 @@ struct ScalingOptions {
   int64_t available_bytes = -1;  // -1: MemAvailable when each point starts
   bool isolate = true;
   double timeout_s = 1800;
+  // Read before and after every measurement (bench_common.h); null: default_rate_probe.
+  RateProbe rate_probe;
 };
 
 struct ScalingPoint {
@@ -72,19 +77,28 @@ struct ScalingPoint {
   double train_ms = 0;
   double train_ms_min = 0, train_ms_max = 0;  // fastest and slowest timed step
   int train_timed_runs = 0;
+  int train_rounds = 0;  // rounds that measured the training step (train_ms: their median)
   int64_t train_peak_rss_bytes = -1, train_peak_alloc_bytes = -1, train_estimate_bytes = 0;
+  // The reference matmul's rate read before and after each of the point's measurements.
+  RateRange rates;
 };
 
 // Our working-memory estimate of one point beyond what is in place before it (bytes).
 int64_t vit_memory_estimate(const ViTConfig& config, const std::string& mode, int64_t resolution,
                             int64_t batch, int64_t chunk, bool train);
 
-// Progress steps per resolution: every mode in every round, and the training steps.
+// Progress steps per resolution: every mode in every round, for inference and the training
+// step.
 size_t scaling_steps_per_resolution(const ScalingOptions& options);
 
 std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& options,
                                             const ProgressFn& progress = nullptr);
 
+// The rate range over all the points' readings.
+RateRange scaling_rate_range(const std::vector<ScalingPoint>& points);
+
+// The table, with the run's matmul rate range and, where it moved by more than
+// kUnsteadyRateMove, the unsteady flag.
 std::string format_scaling_table(const std::vector<ScalingPoint>& points,
                                  const ScalingOptions& options);
 // The CSV of `--csv` (engine/analysis/scaling_csv.h): one row per point.

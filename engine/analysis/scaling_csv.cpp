@@ -126,6 +126,10 @@ const std::vector<Column>& columns() {
       real_column("train_ms_min", &Row::train_ms_min),
       real_column("train_ms_max", &Row::train_ms_max),
       real_column("load_1m", &Row::load_1m),
+      real_column("matmul_gflops_min", &Row::matmul_gflops_min),
+      real_column("matmul_gflops_max", &Row::matmul_gflops_max),
+      flag_column("unsteady", &Row::unsteady, false),
+      integer_column("train_rounds", &Row::train_rounds, 0, kMaxCount),
   };
   return table;
 }
@@ -286,6 +290,10 @@ SpreadFault spread_fault(const Row& row) {
       return {s.min_name,
               fmt::format("{} is above {} ({})", real_text(s.min), s.max_name, real_text(s.max))};
   }
+  if (row.matmul_gflops_min > row.matmul_gflops_max)
+    return {"matmul_gflops_min",
+            fmt::format("{} is above matmul_gflops_max ({})", real_text(row.matmul_gflops_min),
+                        real_text(row.matmul_gflops_max))};
   return {};
 }
 

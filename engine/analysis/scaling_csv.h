@@ -39,7 +39,7 @@ struct ScalingCsvRow {
   std::string train_note;
   double train_ms = kNone, train_peak_rss_mb = kNone, train_peak_alloc_mb = kNone;
   int64_t train_timed_runs = -1;
-  int64_t rounds = -1;
+  int64_t rounds = -1, train_rounds = -1;
   // The spread of each measured point (empty in files written before it was recorded: no
   // spread known): the fastest and slowest single timed run over all rounds (ms_per_img, the
   // median, lies between them), the lowest and highest round's peak RSS, the fastest and
@@ -48,6 +48,11 @@ struct ScalingCsvRow {
   double peak_rss_mb_min = kNone, peak_rss_mb_max = kNone;
   double train_ms_min = kNone, train_ms_max = kNone;
   double load_1m = kNone;
+  // The reference matmul's rate read before and after each of the point's measurements
+  // (rate_range.h), GFLOP/s, and whether it moved by more than kUnsteadyRateMove over them
+  // (empty in files written before the probe: no rate known, not flagged).
+  double matmul_gflops_min = kNone, matmul_gflops_max = kNone;
+  bool unsteady = false;
 };
 
 // The columns, in the order the writer puts them.
@@ -64,7 +69,8 @@ void save_scaling_csv(const std::string& path, const std::vector<ScalingCsvRow>&
 // gflops, gflops_attention_only and peak_mb are read as gmacs_model, gmacs_attention_only and
 // peak_rss_mb). `resolution` and `mode` are required. A spread must hold its median: a min
 // above the median or the max, a max below the median, is an error (as is a negative or
-// non-finite number in any column). `source` names the input in errors.
+// non-finite number in any column, and a matmul rate minimum above its maximum). `source`
+// names the input in errors.
 std::vector<ScalingCsvRow> read_scaling_csv(std::istream& in, const std::string& source);
 std::vector<ScalingCsvRow> load_scaling_csv(const std::string& path);
 

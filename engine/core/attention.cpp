@@ -9,6 +9,7 @@
 #include "engine/core/linear_attention_autograd.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/linear_attention_features.h"
+#include "engine/core/linear_attention_padded.h"
 #include "engine/core/linear_training_kernel.h"
 #include "engine/core/numerical_health.h"
 #include "engine/core/precision.h"
@@ -34,14 +35,20 @@ HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads) {
 torch::Tensor merge_heads(const torch::Tensor& x) { return x.transpose(1, 2).flatten(2); }
 
 LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps,
-                                         FeatureMapKind feature_map_kind)
+                                         FeatureMapKind feature_map_kind,
+                                         const PerformerOptions& performer)
     : num_heads_(num_heads), eps_(eps) {
   qkv = register_module("qkv",
                         torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
   proj = register_module("proj", torch::nn::Linear(dim, dim));
   if (feature_map_kind != FeatureMapKind::Elu1)
-    feature_map =
-        register_module("feature_map", FeatureMap(feature_map_kind, num_heads, dim / num_heads));
+    feature_map = register_module(
+        "feature_map", FeatureMap(feature_map_kind, num_heads, dim / num_heads, performer));
+}
+
+void LinearAttentionImpl::set_block_index(int64_t index) {
+  block_index_ = index;
+  if (feature_map) feature_map->set_block_index(index);
 }
 
 HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
@@ -58,8 +65,8 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   // Training (Stages 1 to 3, the segmentation heads' backbone, `bench scaling --train-step`)
   // runs the fused autograd kernel. At inference the head-parallel blocked kernel is ~10x
   // faster than the batched formula at every length measured (5 to 16384 tokens, `adala bench
-  // attention`); it falls back to linear_attention itself off CPU or with fewer heads than
-  // threads.
+  // attention`); it falls back to the padded form off CPU and to linear_attention itself with
+  // fewer heads than threads.
   const bool needs_grad = needs_autograd(h);
   torch::Tensor out;
   {
@@ -67,7 +74,9 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
     if (!needs_grad)
       out = linear_attention_blocked(h.q, h.k, h.v, eps_);
     else if (linear_training_kernel() == LinearTrainingKernel::Fused)
-      out = linear_attention_autograd(h.q, h.k, h.v, eps_);
+      out = linear_attention_autograd(h.q, h.k, h.v, eps_);  // off CPU: the padded form
+    else if (linear_training_kernel() == LinearTrainingKernel::Padded)
+      out = linear_attention_padded(h.q, h.k, h.v, eps_);
     else
       out = linear_attention(h.q, h.k, h.v, eps_);
   }
@@ -77,10 +86,13 @@ torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
 torch::Tensor LinearAttentionImpl::forward_with_feature_map(const HeadProjections& h) {
   // phi itself runs in the float32 region too (hedgehog's W x and softmax included).
   torch::Tensor phi_q, phi_k, out;
+  feature_map->begin_forward();
   {
     const Fp32Region fp32;
     phi_q = feature_map->query_features(h.q);
     phi_k = feature_map->key_features(h.k);
+    if (feature_map->kind() == FeatureMapKind::Performer)
+      phi_q = performer_unit_normalised_queries(phi_q, phi_k);
     out = linear_attention_from_features(phi_q, phi_k, h.v, eps_);
   }
   out = proj_forward(merge_heads(out));
@@ -134,14 +146,14 @@ void LinearAttentionImpl::merge_lora() {
 }
 
 AttentionImpl::AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps,
-                             FeatureMapKind feature_map)
+                             FeatureMapKind feature_map, const PerformerOptions& performer)
     : num_heads_(num_heads), scale_(1.0 / std::sqrt(static_cast<double>(dim / num_heads))) {
   if (dim % num_heads != 0) throw std::invalid_argument("Attention: dim must divide by heads");
   qkv = register_module("qkv",
                         torch::nn::Linear(torch::nn::LinearOptions(dim, 3 * dim).bias(qkv_bias)));
   proj = register_module("proj", torch::nn::Linear(dim, dim));
-  linear =
-      register_module("linear", LinearAttention(dim, num_heads, qkv_bias, linear_eps, feature_map));
+  linear = register_module(
+      "linear", LinearAttention(dim, num_heads, qkv_bias, linear_eps, feature_map, performer));
 }
 
 HeadProjections AttentionImpl::project_softmax(const torch::Tensor& x) {

@@ -22,15 +22,17 @@ struct HeadProjections {
 class LinearAttentionImpl : public torch::nn::Module {
  public:
   LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps,
-                      FeatureMapKind feature_map = FeatureMapKind::Elu1);
+                      FeatureMapKind feature_map = FeatureMapKind::Elu1,
+                      const PerformerOptions& performer = {});
   torch::Tensor forward(const torch::Tensor& x);
   HeadProjections project(const torch::Tensor& x);
   double eps() const { return eps_; }
   // The stage's eps may differ from the model's (a larger one in half precision).
   void set_eps(double eps) { eps_ = eps; }
-  // The block this module belongs to, as the numerical-health probe reports it (-1: none).
+  // The block this module belongs to, as the numerical-health probe reports it (-1: none);
+  // performer's random features are drawn from the block's own stream.
   int64_t block_index() const { return block_index_; }
-  void set_block_index(int64_t index) { block_index_ = index; }
+  void set_block_index(int64_t index);
   FeatureMapKind feature_map_kind() const {
     return feature_map ? feature_map->kind() : FeatureMapKind::Elu1;
   }
@@ -68,7 +70,8 @@ TORCH_MODULE(LinearAttention);
 class AttentionImpl : public torch::nn::Module {
  public:
   AttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double linear_eps,
-                FeatureMapKind feature_map = FeatureMapKind::Elu1);
+                FeatureMapKind feature_map = FeatureMapKind::Elu1,
+                const PerformerOptions& performer = {});
 
   torch::Tensor forward(const torch::Tensor& x);
   torch::Tensor forward_softmax(const torch::Tensor& x);

@@ -8,7 +8,7 @@ namespace adala {
 // phi(x) = ELU(x) + 1, written so that it never rounds to exactly 0 in half precision.
 at::Tensor elu_plus_one(const at::Tensor& x);
 
-// softmax(Q K^T * scale) V.
+// softmax(Q K^T * scale) V. On CUDA with LibTorch 2.1 or later: at::scaled_dot_product_attention.
 at::Tensor softmax_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                              double scale);
 

@@ -14,9 +14,9 @@ torch::nn::LayerNorm layer_norm(int64_t dim, double eps) {
 
 BlockImpl::BlockImpl(const ViTConfig& c) {
   norm1 = register_module("norm1", layer_norm(c.embed_dim, c.norm_eps));
-  attn = register_module("attn",
-                         Attention(c.embed_dim, c.num_heads, c.qkv_bias, c.linear_attention_eps,
-                                   feature_map_kind_from_string(c.feature_map)));
+  attn = register_module(
+      "attn", Attention(c.embed_dim, c.num_heads, c.qkv_bias, c.linear_attention_eps,
+                        feature_map_kind_from_string(c.feature_map), performer_options(c)));
   if (c.layer_scale) ls1 = register_module("ls1", LayerScale(c.embed_dim, c.layer_scale_init));
   norm2 = register_module("norm2", layer_norm(c.embed_dim, c.norm_eps));
   mlp = register_module("mlp", Mlp(c.embed_dim, c.mlp_hidden()));

@@ -4,26 +4,39 @@
 
 namespace adala {
 
+namespace {
+
+struct KindName {
+  FeatureMapKind kind;
+  const char* name;
+};
+
+// The one list of maps and their names, the default first.
+constexpr KindName kKinds[] = {{FeatureMapKind::Elu1, "elu1"},
+                               {FeatureMapKind::Relu, "relu"},
+                               {FeatureMapKind::Hedgehog, "hedgehog"},
+                               {FeatureMapKind::Performer, "performer"}};
+
+}  // namespace
+
 const char* to_string(FeatureMapKind kind) {
-  switch (kind) {
-    case FeatureMapKind::Elu1:
-      return "elu1";
-    case FeatureMapKind::Relu:
-      return "relu";
-    case FeatureMapKind::Hedgehog:
-      return "hedgehog";
-  }
-  return "elu1";
+  for (const auto& k : kKinds)
+    if (k.kind == kind) return k.name;
+  return kKinds[0].name;
 }
 
 const std::vector<std::string>& feature_map_names() {
-  static const std::vector<std::string> names = {"elu1", "relu", "hedgehog"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& k : kKinds) out.emplace_back(k.name);
+    return out;
+  }();
   return names;
 }
 
 FeatureMapKind feature_map_kind_from_string(const std::string& name) {
-  for (auto kind : {FeatureMapKind::Elu1, FeatureMapKind::Relu, FeatureMapKind::Hedgehog})
-    if (name == to_string(kind)) return kind;
+  for (const auto& k : kKinds)
+    if (name == k.name) return k.kind;
   std::string allowed;
   for (const auto& n : feature_map_names()) allowed += (allowed.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown feature map \"" + name + "\" (allowed: " + allowed + ")");

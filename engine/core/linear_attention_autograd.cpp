@@ -10,6 +10,7 @@
 
 #include "engine/core/attention_ops.h"
 #include "engine/core/head_parallel.h"
+#include "engine/core/linear_attention_padded.h"
 #include "engine/core/linear_attention_rows.h"
 #include "engine/core/row_major_gemm.h"
 #include "engine/core/small_gemm.h"
@@ -216,7 +217,8 @@ at::Tensor linear_attention_autograd(const at::Tensor& q, const at::Tensor& k, c
                                 shape_text(k) + " and v " + shape_text(v) +
                                 " must be (B, H, N, d), (B, H, N, d) and (B, H, N, dv)");
   if (block_rows < 1) throw std::invalid_argument("linear_attention_autograd: block_rows < 1");
-  if (!q.is_cpu() || !k.is_cpu() || !v.is_cpu()) return linear_attention(q, k, v, eps);
+  if (!q.is_cpu() || !k.is_cpu() || !v.is_cpu())
+    return linear_attention_padded(q, k, v, eps).to(q.scalar_type());
   const auto type = q.scalar_type() == at::kDouble ? at::kDouble : at::kFloat;
   auto out = LinearAttentionFunction::apply(with_unit_last_stride(q.to(type)),
                                             with_unit_last_stride(k.to(type)),

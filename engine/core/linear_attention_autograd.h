@@ -21,7 +21,8 @@
 // times, as for any matmul's backward: nothing recomputed but phi), in float32 through
 // small_gemm.h's register tiles (without AVX2, and in float64, row_major_gemm). Arithmetic and
 // accumulation in float32 (float64 for float64 inputs; half types are computed in float32 and
-// the result converted back). Off CPU it is the batched formula under autograd.
+// the result converted back). Off CPU it is the padded form under LibTorch's autograd
+// (linear_attention_padded.h), the result converted back to q's type.
 #include <ATen/core/Tensor.h>
 
 namespace adala {

@@ -8,6 +8,7 @@
 #include "engine/core/attention_ops.h"
 #include "engine/core/elu_plus_one_kernel.h"
 #include "engine/core/head_parallel.h"
+#include "engine/core/linear_attention_padded.h"
 
 namespace adala {
 
@@ -26,6 +27,7 @@ at::Tensor linear_attention_blocked(const at::Tensor& q, const at::Tensor& k, co
   const bool needs_grad =
       c10::GradMode::is_enabled() && (q.requires_grad() || k.requires_grad() || v.requires_grad());
   const int64_t bh = q.dim() == 4 ? q.size(0) * q.size(1) : 0;
+  if (!q.is_cpu()) return linear_attention_padded(q, k, v, eps).to(q.scalar_type());
   if (needs_grad || !q.is_cpu() || q.dim() != 4 || q.scalar_type() != at::kFloat ||
       k.scalar_type() != at::kFloat || v.scalar_type() != at::kFloat || bh < at::get_num_threads())
     return linear_attention(q, k, v, eps);

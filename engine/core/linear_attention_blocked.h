@@ -15,9 +15,9 @@
 //   - phi(K)^T V accumulates block by block (addmm_) beside phi(K)^T 1, so one matmul per
 //     query block gives numerators and normaliser, and one vector pass divides them into the
 //     output.
-// Forward only (no autograd graph): it falls back to linear_attention when gradients are
-// needed, off CPU, for non-float32 inputs, or when there are fewer (batch, head) pairs than
-// threads.
+// Forward only (no autograd graph): off CPU it runs linear_attention_padded (the result in
+// q's type); on CPU it falls back to linear_attention when gradients are needed, for
+// non-float32 inputs, or when there are fewer (batch, head) pairs than threads.
 #include <ATen/ATen.h>
 
 namespace adala {

@@ -17,15 +17,21 @@ void set_linear_training_kernel(LinearTrainingKernel kernel) { current() = kerne
 
 LinearTrainingKernel linear_training_kernel() { return current(); }
 
+const std::vector<std::string>& linear_training_kernel_names() {
+  static const std::vector<std::string> names{"fused", "batched", "padded"};
+  return names;
+}
+
 LinearTrainingKernel parse_linear_training_kernel(const std::string& name) {
-  if (name == "fused") return LinearTrainingKernel::Fused;
-  if (name == "batched") return LinearTrainingKernel::Batched;
+  const auto& names = linear_training_kernel_names();
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<LinearTrainingKernel>(i);
   throw std::invalid_argument("linear training kernel \"" + name +
-                              "\": use fused (the default) or batched");
+                              "\": use fused (the default), batched or padded");
 }
 
 const char* linear_training_kernel_name(LinearTrainingKernel kernel) {
-  return kernel == LinearTrainingKernel::Fused ? "fused" : "batched";
+  return linear_training_kernel_names().at(static_cast<size_t>(kernel)).c_str();
 }
 
 }  // namespace adala

@@ -225,10 +225,11 @@ void save_weights(VisionTransformer& model, const std::string& path,
   write_safetensors(path, tensors, meta);
 }
 
-VisionTransformer load_model(const std::string& path, const c10::Device& device, ReadMode mode) {
+VisionTransformer load_model(const std::string& path, const c10::Device& device, ReadMode mode,
+                             const ArchitectureHint& hint) {
   SafetensorsReader reader(path, mode);
   const auto& meta = reader.metadata();
-  const ViTConfig config = config_of_safetensors(reader, path);
+  const ViTConfig config = config_of_safetensors(reader, path, hint);
   VisionTransformer model(config);
   LoadOptions options;
   options.mode = mode;

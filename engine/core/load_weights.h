@@ -23,6 +23,7 @@
 
 #include "engine/core/safetensors.h"
 #include "engine/core/vision_transformer.h"
+#include "engine/core/weights_file_config.h"
 
 namespace adala {
 
@@ -83,11 +84,11 @@ LoadReport load_weights(VisionTransformer& model, std::map<std::string, at::Tens
 void save_weights(VisionTransformer& model, const std::string& path,
                   const std::map<std::string, std::string>& metadata = {});
 
-// Rebuilds a model from a file: the config comes from "adala.config" when present, otherwise
-// from the best-matching preset for the tensor shapes (config_from_shapes); weights load
+// Rebuilds a model from a file: the config comes from the hint's model, "adala.config" or the
+// tensor shapes, with the hint's head count (config_of_safetensors); weights load
 // strictly (non-finite values refused); attention modes are restored from "adala.attention_modes";
 // then moved to device.
 VisionTransformer load_model(const std::string& path, const c10::Device& device,
-                             ReadMode mode = ReadMode::Mmap);
+                             ReadMode mode = ReadMode::Mmap, const ArchitectureHint& hint = {});
 
 }  // namespace adala

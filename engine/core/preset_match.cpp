@@ -182,12 +182,30 @@ PresetGuess guess_preset(const ShapeMap& shapes) {
   return g;
 }
 
-ViTConfig config_from_shapes(const ShapeMap& shapes) {
+ViTConfig config_from_shapes(const ShapeMap& shapes, int64_t heads) {
   const auto g = guess_preset(shapes);
-  if (g.matches.empty())
-    throw std::invalid_argument("no ViT preset fits these tensors: " + g.reason);
   const auto s = summarise_vit_shapes(shapes);
-  ViTConfig c = vit_preset(g.best);
+  ViTConfig c;
+  if (!g.matches.empty()) {
+    c = vit_preset(g.best);
+  } else if (heads > 0 && s.valid && s.depth > 0 && s.mlp_hidden > 0 && s.problems.empty()) {
+    // No preset, but the user gave what the shapes cannot say: the rest is read off them.
+    c.name = "custom";
+    c.embed_dim = s.embed_dim;
+    c.depth = s.depth;
+    c.patch_size = s.patch_size;
+    c.in_chans = s.in_chans;
+    c.mlp_ratio = double(s.mlp_hidden) / double(s.embed_dim);
+    // mlp_hidden() truncates: keep the ratio on the right side of the integer.
+    if (c.mlp_hidden() != s.mlp_hidden)
+      c.mlp_ratio = (double(s.mlp_hidden) + 0.5) / double(s.embed_dim);
+    c.qkv_bias = s.qkv_bias;
+    c.class_token = s.class_token;
+    c.num_register_tokens = s.num_register_tokens;
+    c.layer_scale = s.layer_scale;
+  } else {
+    throw std::invalid_argument("no ViT preset fits these tensors: " + g.reason);
+  }
   if (s.img_size() > 0) c.img_size = s.img_size();
   if (s.pos_prefix == 0 && c.num_prefix_tokens() > 0)
     c.no_embed_class = true;
@@ -196,6 +214,8 @@ ViTConfig config_from_shapes(const ShapeMap& shapes) {
   else if (s.pos_prefix > 0)
     c.no_embed_class = true;  // Meta layout: cls slot only, folded into cls_token at load
   c.num_classes = s.num_classes;
+  if (heads > 0) c.num_heads = heads;
+  c.validate();
   return c;
 }
 

@@ -43,8 +43,10 @@ std::vector<std::string> matching_presets(const ShapeMap& shapes);
 PresetGuess guess_preset(const ShapeMap& shapes);
 
 // A config with these shapes: the best matching preset, adjusted to the file's image size,
-// position-embedding layout and classifier width. Throws std::invalid_argument when no preset
-// fits (the message says what differs from the closest).
-ViTConfig config_from_shapes(const ShapeMap& shapes);
+// position-embedding layout and classifier width. `heads` > 0 sets the head count, and then a
+// file that fits no preset gets a config read off its shapes alone. Throws
+// std::invalid_argument when no preset fits and no head count is given (the message says what
+// differs from the closest), or when the head count does not divide the width.
+ViTConfig config_from_shapes(const ShapeMap& shapes, int64_t heads = 0);
 
 }  // namespace adala

@@ -46,6 +46,14 @@ void ViTConfig::validate() const {
   } catch (const std::invalid_argument& e) {
     require(false, std::string("feature_map: ") + e.what());
   }
+  // The same ranges as vit_config_fields() gives the experiment reader.
+  for (const char* name : {"performer_features", "performer_redraw_interval", "performer_seed"}) {
+    const ViTConfigField& field = *find_vit_config_field(name);
+    const int64_t value = this->*std::get<int64_t ViTConfig::*>(field.member);
+    require(value >= int64_t(field.min) && value <= int64_t(field.max),
+            std::string(name) + " must be in [" + std::to_string(int64_t(field.min)) + ", " +
+                std::to_string(int64_t(field.max)) + "], got " + std::to_string(value));
+  }
 }
 
 const std::vector<ViTConfigField>& vit_config_fields() {
@@ -69,6 +77,9 @@ const std::vector<ViTConfigField>& vit_config_fields() {
       {"num_classes", &C::num_classes, 0, 100000},
       {"linear_attention_eps", &C::linear_attention_eps, 0.0, 1.0, true},
       {"feature_map", &C::feature_map, 0.0, 0.0, false, &feature_map_names()},
+      {"performer_features", &C::performer_features, 0, 65536},
+      {"performer_redraw_interval", &C::performer_redraw_interval, 0, 1e12},
+      {"performer_seed", &C::performer_seed, 0, 1e12},
   };
   return fields;
 }

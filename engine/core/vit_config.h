@@ -33,8 +33,14 @@ struct ViTConfig {
   double norm_eps = 1e-6;
   int64_t num_classes = 0;  // 0: no classifier head
   double linear_attention_eps = 1e-6;
-  // The linear path's feature map phi: "elu1", "relu" or "hedgehog" (feature_map_kind.h).
+  // The linear path's feature map phi: "elu1", "relu", "hedgehog" or "performer"
+  // (feature_map_kind.h).
   std::string feature_map = "elu1";
+  // Performer only (performer_feature_map.h): random features per head (0: max(d, d ln d),
+  // d = head_dim), training-mode forward calls per redraw of W (0: never) and W's seed.
+  int64_t performer_features = 0;
+  int64_t performer_redraw_interval = 0;
+  int64_t performer_seed = 0;
 
   int64_t head_dim() const { return embed_dim / num_heads; }
   int64_t mlp_hidden() const { return static_cast<int64_t>(embed_dim * mlp_ratio); }

@@ -1,5 +1,7 @@
 #include "engine/core/weights_file_config.h"
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -24,25 +26,57 @@ ShapeMap our_shapes(const SafetensorsReader& reader) {
 
 }  // namespace
 
-ViTConfig config_of_safetensors(const SafetensorsReader& reader, const std::string& path) {
+ViTConfig config_of_safetensors(const SafetensorsReader& reader, const std::string& path,
+                                const ArchitectureHint& hint) {
+  const auto with_heads = [&](ViTConfig c) {
+    if (hint.heads > 0) c.num_heads = hint.heads;
+    try {
+      c.validate();
+    } catch (const std::exception& e) {
+      throw std::runtime_error(path + ": " + e.what());
+    }
+    return c;
+  };
+  if (hint.model) return with_heads(*hint.model);
   const auto& meta = reader.metadata();
   if (auto it = meta.find("adala.config"); it != meta.end()) {
+    ViTConfig recorded;
     try {
-      return vit_config_from_json(parse_json_strict(it->second));
+      recorded = vit_config_from_json(parse_json_strict(it->second));
     } catch (const std::exception& e) {
       throw std::runtime_error(
           path + ": metadata \"adala.config\" is not a usable ViT config: " + e.what());
     }
+    return with_heads(recorded);
   }
   try {
-    return config_from_shapes(our_shapes(reader));
+    return config_from_shapes(our_shapes(reader), hint.heads);
   } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": no \"adala.config\" metadata and " + e.what());
+    std::string message = path + ": no \"adala.config\" metadata and " + e.what();
+    if (hint.heads <= 0)
+      message +=
+          ". The tensors cannot say the number of attention heads: give it with --heads N, or "
+          "the whole architecture with --model-config FILE.json (ViTConfig fields)";
+    throw std::runtime_error(message);
   }
 }
 
-ViTConfig config_of_weights_file(const std::string& path) {
-  return config_of_safetensors(SafetensorsReader(path), path);
+ViTConfig config_of_weights_file(const std::string& path, const ArchitectureHint& hint) {
+  return config_of_safetensors(SafetensorsReader(path), path, hint);
+}
+
+ViTConfig read_model_config_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot read the model config");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    ViTConfig c = vit_config_from_json(parse_json_strict(text.str()));
+    c.validate();
+    return c;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
 }
 
 int64_t head_classes_of_weights_file(const std::string& path) {

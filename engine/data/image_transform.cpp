@@ -20,30 +20,38 @@ struct AxisTaps {
   int64_t stride = 0;
 };
 
-// PIL's precompute_coeffs for the bilinear (triangle) filter, antialiased when shrinking.
-AxisTaps axis_taps(int64_t in_size, double box_start, double box_length, int64_t out_size) {
+double bicubic_kernel(double x) {
+  constexpr double a = -0.5;
+  x = std::abs(x);
+  if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+  if (x < 2.0) return (((x - 5.0) * x + 8.0) * x - 4.0) * a;
+  return 0.0;
+}
+
+// PIL's precompute_coeffs, antialiased when shrinking: the filter is widened by the scale.
+AxisTaps axis_taps(int64_t in_size, double box_start, double box_length, int64_t out_size,
+                   Interpolation interpolation) {
   const double scale = box_length / double(out_size);
   const double filter_scale = std::max(scale, 1.0);
-  const double support = 1.0 * filter_scale;
+  const double support = resample_support(interpolation) * filter_scale;
   AxisTaps t;
   t.stride = int64_t(std::ceil(support)) * 2 + 1;
   t.first.resize(size_t(out_size));
   t.count.resize(size_t(out_size));
   t.weights.assign(size_t(out_size * t.stride), 0.0f);
+  std::vector<double> w(size_t(t.stride));
   for (int64_t o = 0; o < out_size; ++o) {
     const double center = box_start + (double(o) + 0.5) * scale;
     const int64_t lo = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
     const int64_t hi = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in_size);
     const int64_t n = std::min(std::max<int64_t>(hi - lo, 0), t.stride);
     double total = 0.0;
-    std::vector<double> w(static_cast<size_t>(n));
     for (int64_t k = 0; k < n; ++k) {
-      const double x = (double(k + lo) - center + 0.5) / filter_scale;
-      w[size_t(k)] = std::max(0.0, 1.0 - std::abs(x));
+      w[size_t(k)] = resample_kernel(interpolation, (double(k + lo) - center + 0.5) / filter_scale);
       total += w[size_t(k)];
     }
     for (int64_t k = 0; k < n; ++k)
-      t.weights[size_t(o * t.stride + k)] = float(total > 0 ? w[size_t(k)] / total : 0.0);
+      t.weights[size_t(o * t.stride + k)] = float(total != 0.0 ? w[size_t(k)] / total : 0.0);
     t.first[size_t(o)] = lo;
     t.count[size_t(o)] = n;
   }
@@ -72,6 +80,34 @@ bool is_identity(const std::vector<double>& mean, const std::vector<double>& std
 
 }  // namespace
 
+const char* to_string(Interpolation interpolation) {
+  return interpolation == Interpolation::Bicubic ? "bicubic" : "bilinear";
+}
+
+Interpolation interpolation_from_string(const std::string& name) {
+  if (name == "bilinear") return Interpolation::Bilinear;
+  if (name == "bicubic") return Interpolation::Bicubic;
+  throw std::invalid_argument("unknown interpolation \"" + name +
+                              "\" (allowed: bilinear, bicubic)");
+}
+
+double resample_kernel(Interpolation interpolation, double x) {
+  if (interpolation == Interpolation::Bicubic) return bicubic_kernel(x);
+  return std::max(0.0, 1.0 - std::abs(x));
+}
+
+double resample_support(Interpolation interpolation) {
+  return interpolation == Interpolation::Bicubic ? 2.0 : 1.0;
+}
+
+const char* to_string(CropMode mode) { return mode == CropMode::Squash ? "squash" : "center"; }
+
+CropMode crop_mode_from_string(const std::string& name) {
+  if (name == "center") return CropMode::Center;
+  if (name == "squash") return CropMode::Squash;
+  throw std::invalid_argument("unknown crop mode \"" + name + "\" (allowed: center, squash)");
+}
+
 CropBox random_resized_crop_box(int64_t height, int64_t width, std::array<double, 2> scale,
                                 std::array<double, 2> ratio,
                                 const std::function<double()>& uniform) {
@@ -99,13 +135,15 @@ CropBox random_resized_crop_box(int64_t height, int64_t width, std::array<double
   return {(height - h) / 2, (width - w) / 2, h, w};
 }
 
-EvalGeometry eval_resize_crop_geometry(int64_t height, int64_t width, int64_t res,
-                                       double crop_pct) {
+EvalGeometry eval_resize_crop_geometry(int64_t height, int64_t width, int64_t res, double crop_pct,
+                                       CropMode mode) {
   const int64_t size = static_cast<int64_t>(std::floor(double(res) / crop_pct));
   EvalGeometry g;
-  // torchvision's Resize(int): the shorter side becomes `size`, the longer int(size * long /
-  // short).
-  if (width <= height) {
+  // Squash: torchvision's Resize((size, size)). Center: Resize(int), the shorter side becomes
+  // `size`, the longer int(size * long / short).
+  if (mode == CropMode::Squash) {
+    g.resized_height = g.resized_width = size;
+  } else if (width <= height) {
     g.resized_width = size;
     g.resized_height = static_cast<int64_t>(double(size) * double(height) / double(width));
   } else {
@@ -118,15 +156,20 @@ EvalGeometry eval_resize_crop_geometry(int64_t height, int64_t width, int64_t re
 }
 
 at::Tensor resize_box(const at::Tensor& image, double top, double left, double box_height,
-                      double box_width, int64_t out_height, int64_t out_width) {
+                      double box_width, int64_t out_height, int64_t out_width,
+                      Interpolation interpolation) {
   check_image(image);
   const int64_t c = image.size(0), h = image.size(1), w = image.size(2);
-  const AxisTaps xs = axis_taps(w, left, box_width, out_width);
-  const AxisTaps ys = axis_taps(h, top, box_height, out_height);
+  const AxisTaps xs = axis_taps(w, left, box_width, out_width, interpolation);
+  const AxisTaps ys = axis_taps(h, top, box_height, out_height, interpolation);
   const int64_t row_lo = ys.first.empty() ? 0 : *std::min_element(ys.first.begin(), ys.first.end());
   int64_t row_hi = row_lo;
   for (size_t o = 0; o < ys.first.size(); ++o) row_hi = std::max(row_hi, ys.first[o] + ys.count[o]);
   const uint8_t* src = image.data_ptr<uint8_t>();
+  // Bicubic's negative lobes overshoot. PIL's 8-bit resample clips (and rounds) to [0, 255]
+  // after each pass, so each pass's output is clamped to [0, 255] here too, without the
+  // rounding; a no-op for bilinear (non-negative weights) beyond float round-off.
+  const auto clamp = [](float v) { return std::min(std::max(v, 0.0f), 255.0f); };
   // Horizontal pass over the rows the vertical taps touch, then the vertical pass. The buffer
   // stays with the decode thread (every element is written before it is read).
   thread_local std::vector<float> rows;
@@ -140,7 +183,7 @@ at::Tensor resize_box(const at::Tensor& image, double top, double left, double b
         const uint8_t* p = in + xs.first[size_t(x)];
         float acc = 0.0f;
         for (int64_t t = 0; t < xs.count[size_t(x)]; ++t) acc += k[t] * float(p[t]);
-        out[x] = acc;
+        out[x] = clamp(acc);
       }
     }
   at::Tensor result = at::empty({c, out_height, out_width}, at::kFloat);
@@ -155,6 +198,7 @@ at::Tensor resize_box(const at::Tensor& image, double top, double left, double b
             rows.data() + (ch * (row_hi - row_lo) + (ys.first[size_t(y)] + t - row_lo)) * out_width;
         for (int64_t x = 0; x < out_width; ++x) out[x] += k[t] * in[x];
       }
+      for (int64_t x = 0; x < out_width; ++x) out[x] = clamp(out[x]);
     }
   return result;
 }
@@ -192,16 +236,16 @@ at::Tensor apply_transform(const at::Tensor& image, const TransformSpec& spec, b
     const CropBox box =
         random_resized_crop_box(h, w, spec.scale, spec.ratio, [&] { return rng.uniform(); });
     x = resize_box(image, double(box.top), double(box.left), double(box.height), double(box.width),
-                   res, res);
+                   res, res, spec.interpolation);
     flip = rng.uniform() < spec.hflip;
   } else {
-    const EvalGeometry g = eval_resize_crop_geometry(h, w, res, spec.crop_pct);
+    const EvalGeometry g = eval_resize_crop_geometry(h, w, res, spec.crop_pct, spec.crop_mode);
     // The crop of the resized image, resampled directly: output pixel (i, j) of the crop is
     // pixel (top + i, left + j) of the full resize.
     const double sy = double(h) / double(g.resized_height),
                  sx = double(w) / double(g.resized_width);
     x = resize_box(image, double(g.crop.top) * sy, double(g.crop.left) * sx, double(res) * sy,
-                   double(res) * sx, res, res);
+                   double(res) * sx, res, res, spec.interpolation);
   }
   float* p = x.data_ptr<float>();
   for (int64_t ch = 0; ch < c; ++ch) {

@@ -1,8 +1,9 @@
 #pragma once
 // Per-sample transforms with timm / DINOv2 conventions: training RandomResizedCrop + horizontal
-// flip, evaluation resize-shorter-side to res / crop_pct then centre crop, then normalisation.
-// The geometry follows torchvision (integer boxes, Python's round-half-even); resampling is
-// antialiased bilinear as PIL's. Plain C++ loops: no intra-op threads inside decode threads.
+// flip, evaluation resize (shorter side, or both sides for "squash") to res / crop_pct then
+// centre crop, then normalisation. The geometry follows torchvision (integer boxes, Python's
+// round-half-even); resampling is PIL's antialiased bilinear or bicubic. Plain C++ loops: no
+// intra-op threads inside decode threads.
 #include <ATen/core/Tensor.h>
 
 #include <array>
@@ -14,6 +15,23 @@
 #include "engine/data/split_mix.h"
 
 namespace adala {
+
+// The resampling filter, as PIL's: bilinear (triangle, support 1) or bicubic (Keys' cubic with
+// a = -0.5, support 2); both widened by the scale factor when shrinking (antialiasing).
+enum class Interpolation { Bilinear, Bicubic };
+const char* to_string(Interpolation interpolation);  // "bilinear" | "bicubic"
+// Throws std::invalid_argument naming the allowed values.
+Interpolation interpolation_from_string(const std::string& name);
+// The filter's kernel at offset x (in source pixels at scale one) and its support.
+double resample_kernel(Interpolation interpolation, double x);
+double resample_support(Interpolation interpolation);
+
+// timm's evaluation crop_mode: "center" resizes the shorter side to floor(res / crop_pct)
+// (aspect kept), "squash" both sides (aspect lost); then a res x res centre crop. At crop_pct
+// 1 squash is the whole image resized to res x res.
+enum class CropMode { Center, Squash };
+const char* to_string(CropMode mode);  // "center" | "squash"
+CropMode crop_mode_from_string(const std::string& name);
 
 // A box in pixels of the source image.
 struct CropBox {
@@ -30,24 +48,30 @@ CropBox random_resized_crop_box(int64_t height, int64_t width, std::array<double
                                 std::array<double, 2> ratio,
                                 const std::function<double()>& uniform);
 
-// timm's evaluation geometry: the shorter side resized to floor(res / crop_pct) (the longer
-// side as torchvision's Resize computes it), then a res x res centre crop of that.
+// timm's evaluation geometry: Center: the shorter side resized to floor(res / crop_pct) (the
+// longer side as torchvision's Resize computes it); Squash: both sides to floor(res /
+// crop_pct). Then a res x res centre crop of that.
 struct EvalGeometry {
   int64_t resized_height = 0, resized_width = 0;
   CropBox crop;  // in the resized image
 };
-EvalGeometry eval_resize_crop_geometry(int64_t height, int64_t width, int64_t res, double crop_pct);
+EvalGeometry eval_resize_crop_geometry(int64_t height, int64_t width, int64_t res, double crop_pct,
+                                       CropMode mode = CropMode::Center);
 
 // Resamples `box` of a (C, H, W) uint8 image to (C, out_h, out_w) float in [0, 255] with
-// PIL's antialiased bilinear filter (taps clamped to the whole image, as PIL's box resize).
+// PIL's antialiased filter (taps clamped to the whole image, as PIL's box resize).
 at::Tensor resize_box(const at::Tensor& image, double top, double left, double box_height,
-                      double box_width, int64_t out_height, int64_t out_width);
+                      double box_width, int64_t out_height, int64_t out_width,
+                      Interpolation interpolation = Interpolation::Bilinear);
 
 struct TransformSpec {
-  // "timm": training RandomResizedCrop + flip, evaluation resize + centre crop, both to
-  // `resolution`. "none": the image as it is (its size must equal `resolution`), only scaled to
-  // [0, 1] and normalised; the stages' batch augmentation (shifts and flips) applies instead.
+  // "timm": training RandomResizedCrop + flip, evaluation resize (`crop_mode`) + centre crop,
+  // both to `resolution` with `interpolation`. "none": the image as it is (its size must equal
+  // `resolution`), only scaled to [0, 1] and normalised; the stages' batch augmentation (shifts
+  // and flips) applies instead.
   std::string preprocess = "timm";
+  Interpolation interpolation = Interpolation::Bilinear;
+  CropMode crop_mode = CropMode::Center;
   int64_t resolution = 224;
   double crop_pct = 0.875;
   std::array<double, 2> scale{0.08, 1.0};

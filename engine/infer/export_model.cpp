@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include <map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -23,10 +24,22 @@ std::pair<int64_t, std::string> split_block(const std::string& name) {
 
 }  // namespace
 
-ExportSummary export_model(const std::string& weights, const std::string& out) {
-  InferenceModel m = load_inference_model(weights, c10::Device(c10::kCPU));
+ExportSummary export_model(const std::string& weights, const std::string& out,
+                           const InferenceLoadOptions& options,
+                           const std::vector<std::string>& class_names) {
+  InferenceModel m = load_inference_model(weights, c10::Device(c10::kCPU), options);
+  if (!class_names.empty()) {
+    if (int64_t(class_names.size()) != m.data.num_classes)
+      throw std::runtime_error(std::to_string(class_names.size()) + " class names, but " +
+                               weights + " has " + std::to_string(m.data.num_classes) +
+                               " outputs");
+    m.data.label_names = class_names;
+    // The same checks as when the file is read back (distinct, non-empty names).
+    pretrained_config_from_json(pretrained_config_to_json(m.data));
+  }
   const auto modes = m.model->attention_modes();
   ExportSummary summary;
+  summary.preprocessing_note = m.preprocessing_note;
   for (auto mode : modes)
     ++(mode == AttentionMode::Linear ? summary.linear_blocks : summary.softmax_blocks);
 

@@ -6,6 +6,9 @@
 // `adala predict`) rebuilds the same model from it with no flags.
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "engine/infer/inference_model.h"
 
 namespace adala {
 
@@ -13,9 +16,15 @@ struct ExportSummary {
   int64_t tensors = 0, parameters = 0;
   int64_t linear_blocks = 0, softmax_blocks = 0;
   int64_t dropped_tensors = 0;  // the branches that never run
+  std::string preprocessing_note;  // the values assumed and now recorded (preprocessing.h)
 };
 
-// Throws std::runtime_error naming the file (unreadable weights, bad metadata, write failure).
-ExportSummary export_model(const std::string& weights, const std::string& out);
+// `options` say what the file cannot (its architecture, preprocessing); they are written into
+// the exported metadata, with `class_names` (non-empty: one per output of the head), so the
+// next command needs no flags. Throws std::runtime_error naming the file (unreadable weights,
+// bad metadata, class names that do not fit the head, write failure).
+ExportSummary export_model(const std::string& weights, const std::string& out,
+                           const InferenceLoadOptions& options = {},
+                           const std::vector<std::string>& class_names = {});
 
 }  // namespace adala

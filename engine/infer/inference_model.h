@@ -7,6 +7,8 @@
 #include <string>
 
 #include "engine/core/vision_transformer.h"
+#include "engine/core/weights_file_config.h"
+#include "engine/infer/preprocessing.h"
 #include "engine/train/pretrained_config.h"
 
 namespace adala {
@@ -14,12 +16,23 @@ namespace adala {
 struct InferenceModel {
   std::string path;
   VisionTransformer model{nullptr};
-  PretrainedConfig data;
+  PretrainedConfig data;  // the file's settings with the user's overrides applied
   c10::Device device{c10::kCPU};
+  // Which values were assumed rather than read from the file or given (empty: none); commands
+  // print it, the inspector shows it (preprocessing.h).
+  std::string preprocessing_note;
+};
+
+// What the user says beyond the file: its architecture, and preprocessing overrides.
+struct InferenceLoadOptions {
+  ArchitectureHint architecture;
+  PreprocessingOverrides preprocessing;
 };
 
 // Throws std::runtime_error starting with the path (missing file, not a ViT, malformed
-// metadata naming its field). The model is in eval mode on `device`.
-InferenceModel load_inference_model(const std::string& path, const c10::Device& device);
+// metadata naming its field, a bad override naming its option). The model is in eval mode on
+// `device`.
+InferenceModel load_inference_model(const std::string& path, const c10::Device& device,
+                                    const InferenceLoadOptions& options = {});
 
 }  // namespace adala

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <torch/utils.h>
 
+#include <limits>
 #include <stdexcept>
 
 #include "engine/core/linear_eps_scope.h"
@@ -57,6 +58,9 @@ PredictResult predict(InferenceModel& model, const std::vector<ImageInput>& inpu
                              " class names, but the model has " + std::to_string(classes) +
                              " outputs");
   const int64_t top = std::min(options.top, classes);
+  const int64_t top5 = std::min<int64_t>(5, classes);
+  result.confusion = at::zeros({classes, classes}, at::kLong);
+  int64_t* confusion = result.confusion.data_ptr<int64_t>();
   std::vector<at::Tensor> logits;
   auto forward = [&](const at::Tensor& images) { return model.model->forward(images); };
   for (const ImageInput& input : inputs) {
@@ -72,6 +76,7 @@ PredictResult predict(InferenceModel& model, const std::vector<ImageInput>& inpu
                           [&](const Batch& b, const at::Tensor& out) {
                             logits.push_back(out);
                             const auto [scores, indices] = at::softmax(out, 1).topk(top, 1);
+                            const at::Tensor best5 = std::get<1>(out.topk(top5, 1));
                             for (int64_t i = 0; i < out.size(0); ++i) {
                               Prediction p;
                               p.path = input.dataset->item_name(b.indices[size_t(i)]);
@@ -85,7 +90,11 @@ PredictResult predict(InferenceModel& model, const std::vector<ImageInput>& inpu
                               if (p.label >= 0) {
                                 ++accuracy.images;
                                 // Top-1 as the pipeline counts it: the arg-max of the logits.
-                                if (out[i].argmax().item<int64_t>() == p.label) ++accuracy.correct;
+                                const int64_t predicted = out[i].argmax().item<int64_t>();
+                                if (predicted == p.label) ++accuracy.correct;
+                                if (best5[i].eq(p.label).any().item<bool>())
+                                  ++accuracy.correct_top5;
+                                ++confusion[p.label * classes + predicted];
                               }
                               result.items.push_back(std::move(p));
                             }
@@ -94,6 +103,20 @@ PredictResult predict(InferenceModel& model, const std::vector<ImageInput>& inpu
   }
   result.logits = logits.empty() ? at::empty({0, classes}) : at::cat(logits, 0);
   return result;
+}
+
+std::vector<double> PredictResult::per_class_accuracy() const {
+  std::vector<double> out;
+  if (!confusion.defined()) return out;
+  const int64_t k = confusion.size(0);
+  const int64_t* m = confusion.data_ptr<int64_t>();
+  for (int64_t c = 0; c < k; ++c) {
+    int64_t total = 0;
+    for (int64_t j = 0; j < k; ++j) total += m[c * k + j];
+    out.push_back(total > 0 ? double(m[c * k + c]) / double(total)
+                            : std::numeric_limits<double>::quiet_NaN());
+  }
+  return out;
 }
 
 }  // namespace adala

@@ -38,7 +38,9 @@ struct Prediction {
 struct InputAccuracy {
   std::string origin;
   int64_t images = 0, correct = 0;
+  int64_t correct_top5 = 0;  // the label among the 5 highest logits (all of them when <= 5)
   double top1() const { return images > 0 ? double(correct) / double(images) : 0.0; }
+  double top5() const { return images > 0 ? double(correct_top5) / double(images) : 0.0; }
 };
 
 struct PredictResult {
@@ -46,7 +48,12 @@ struct PredictResult {
   at::Tensor logits;                     // (images, num_classes) float32, CPU
   std::vector<std::string> class_names;  // the model's outputs (empty: unnamed)
   std::vector<InputAccuracy> accuracy;   // one per class-folder input
+  // (num_classes, num_classes) int64 over every labelled image: row = label, column = arg-max.
+  at::Tensor confusion;
   std::vector<std::string> notes;
+
+  // Per class of the confusion matrix: correct / labelled (NaN for a class with no images).
+  std::vector<double> per_class_accuracy() const;
 };
 
 // The evaluation transform `model` uses at options.resolution (0: its own).

@@ -20,10 +20,10 @@ constexpr std::array<Rgb, 10> kTableau10 = {{{31, 119, 180},
 Rgb palette_color(size_t index) { return kTableau10[index % kTableau10.size()]; }
 
 Rgb mode_color(const std::string& mode) {
-  if (mode == "softmax" || mode == "teacher") return kTableau10[0];  // blue
-  if (mode == "linear" || mode == "student") return kTableau10[2];   // green
-  if (mode == "softmax-chunked") return kTableau10[1];               // orange
-  return kTableau10[4];                                              // purple
+  if (mode == kSoftmaxMode || mode == "teacher") return kTableau10[0];  // blue
+  if (mode == kLinearMode || mode == "student") return kTableau10[2];   // green
+  if (mode == "softmax-chunked") return kTableau10[1];                  // orange
+  return kTableau10[4];                                                 // purple
 }
 
 }  // namespace adala::report

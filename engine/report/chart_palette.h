@@ -17,6 +17,11 @@ struct Rgb {
 // gets colour i (mod 10). Blocks, runs and other unnamed series.
 Rgb palette_color(size_t index);
 
+// The attention modes the teacher and the student run, as the scaling benchmark names them
+// (engine/analysis/scaling_bench.h) in its CSV's "mode" column.
+inline constexpr const char* kSoftmaxMode = "softmax";
+inline constexpr const char* kLinearMode = "linear";
+
 // The colour of an attention mode or model role: softmax and the teacher (softmax attention)
 // blue, linear and the student (linear attention) green, softmax-chunked orange; any other
 // name purple.

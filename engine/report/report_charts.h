@@ -3,6 +3,7 @@
 // points and colours, bars), not how. The application draws them (QCustomPlot, see
 // app/report_render/chart_render.h) into PNGs at print resolution.
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,18 @@ struct LineChart {
   bool x_log = false;
 };
 
+// A bar chart's value axis, in the units of the values.
+struct AxisRange {
+  double lower = 0, upper = 1;
+  bool from_zero() const { return lower == 0; }
+};
+
+// The value axis for bars of these values (non-finite ones left out). From 0 where that
+// shows their differences; where they differ by little against their height (a one-point
+// gap between 88% and 89%) it starts a bit below the smallest and ends a bit above the
+// largest, at round numbers, so the difference is visible. Never below 0.
+AxisRange bar_value_range(const std::vector<double>& values);
+
 struct BarChart {
   std::string title, x_label, y_label;
   std::vector<std::string> categories;  // along x
@@ -30,6 +43,13 @@ struct BarChart {
   bool percent = false;             // y values in [0, 1] shown as percent
   bool log_y = false;
   bool value_labels = true;  // the value above each bar (when there are few bars)
+  // A linear axis set by the document (bar_value_range, in the units of y); automatic when
+  // not set. One that does not start at 0 is drawn with a break mark at its foot.
+  bool y_range_set = false;
+  AxisRange y_range;
+  // A dashed line across the bars at this value (e.g. the teacher's accuracy); NaN: none.
+  double reference = std::numeric_limits<double>::quiet_NaN();
+  std::string note;  // written over the bars, in the upper left corner ("gap −0.99 pt")
 };
 
 struct Size {

@@ -67,9 +67,9 @@ bool is_fraction_key(const std::string& key) {
 
 // Evaluation keys in a reading order: by stage, then the known keys first.
 int eval_order(const std::string& key) {
-  if (key == "teacher/top1") return 0;
-  if (key == "feature_alignment/top1_teacher_head") return 1;
-  if (key == "fine_tuning/top1") return 2;
+  if (key == kTeacherTop1) return 0;
+  if (key == kStage2StudentTop1) return 1;
+  if (key == kStudentTop1) return 2;
   const int stage = stage_index(section_part(key, 0));
   return 10 + (stage < 0 ? 9 : stage);
 }
@@ -136,6 +136,7 @@ class DocumentBuilder {
     doc_.meta.push_back(arg(tr("Run database: %1"), {m_.db_path}));
     doc_.warnings = m_.warnings;
 
+    summary();
     overview();
     configuration();
     stages();
@@ -281,19 +282,18 @@ class DocumentBuilder {
   }
 
   static Text eval_label(const std::string& key) {
-    if (key == "teacher/top1") return tr("Teacher (softmax attention), top-1");
-    if (key == "feature_alignment/top1_teacher_head")
-      return tr("Student after Stage 2 (teacher's head), top-1");
-    if (key == "fine_tuning/top1") return tr("Student (linear attention), top-1");
+    if (key == kTeacherTop1) return tr("Teacher (softmax attention), top-1");
+    if (key == kStage2StudentTop1) return tr("Student after Stage 2 (teacher's head), top-1");
+    if (key == kStudentTop1) return tr("Student (linear attention), top-1");
     const std::string stage = section_part(key, 0), name = section_part(key, 1);
     const std::string where = stage_index(stage) >= 0 ? stage_title(stage) : stage;
     if (to_lower_ascii(name) == "miou") return arg(tr("%1, mIoU"), {where});
     return where + " · " + name;
   }
   static Text eval_short_label(const std::string& key) {
-    if (key == "teacher/top1") return tr("Teacher");
-    if (key == "feature_alignment/top1_teacher_head") return tr("Student (Stage 2)");
-    if (key == "fine_tuning/top1") return tr("Student");
+    if (key == kTeacherTop1) return tr("Teacher");
+    if (key == kStage2StudentTop1) return tr("Student (Stage 2)");
+    if (key == kStudentTop1) return tr("Student");
     return section_part(key, 1);
   }
   Text eval_value(const std::string& key, double v) const {
@@ -308,6 +308,126 @@ class DocumentBuilder {
     style.size.height =
         rows == 1 ? o_.chart.size.height : int(o_.chart.size.height * 0.75 * double(rows));
     return style;
+  }
+
+  // --- the summary: the report's abstract -------------------------------------------------
+
+  // "#1 fm-tiny: vit_tiny on fashion-mnist, softmax attention replaced by ..."
+  Text adapted_text(const ReportRun& r) const {
+    const Headline& h = r.headline;
+    const Text model = h.preset.empty() ? tr("the model") : h.preset;
+    const Text subject = h.dataset.empty() ? model : arg(tr("%1 on %2"), {model, h.dataset});
+    std::vector<std::string> indices;
+    bool adapted = false;
+    for (const auto& st : r.stages) {
+      indices.push_back(st.index >= 0 ? std::to_string(st.index) : st.stage);
+      adapted = adapted || st.index > 0;
+    }
+    const Text stages = indices.empty() ? tr("none") : join(indices, ", ");
+    if (!adapted)
+      return arg(tr("%1: %2, the teacher (softmax attention) only; stages run: %3."),
+                 {r.label(), subject, stages});
+    if (h.method.empty())
+      return arg(tr("%1: %2, softmax attention replaced by linear attention; stages run: %3."),
+                 {r.label(), subject, stages});
+    return arg(tr("%1: %2, softmax attention replaced by linear attention with the method %3 "
+                  "(feature map %4); stages run: %5."),
+               {r.label(), subject, h.method, h.feature_map, stages});
+  }
+
+  // "Student 83.37% vs teacher 85.12%, gap −1.75 pt."
+  Text headline_text(const Headline& h) const {
+    const bool teacher = finite(h.teacher_top1), student = finite(h.student_top1);
+    if (teacher && student)
+      return arg(h.student_key == kStudentTop1
+                     ? tr("Student %1 vs teacher %2, gap %3.")
+                     : tr("Student after Stage 2 (teacher's head) %1 vs teacher %2, gap %3."),
+                 {pct(h.student_top1), pct(h.teacher_top1), points(h.gap_points)});
+    if (teacher)
+      return arg(tr("Teacher %1; the student was not evaluated."), {pct(h.teacher_top1)});
+    if (student)
+      return arg(tr("Student %1; the teacher was not evaluated."), {pct(h.student_top1)});
+    return tr("No accuracy was recorded.");
+  }
+
+  // "0.95× (10.9 / 11.5 ms)": the student's cost over the teacher's, then both.
+  Text cost_ratio(double student, double teacher, bool memory) const {
+    if (!finite(student) || !finite(teacher) || teacher <= 0) return {};
+    const std::vector<std::string> values = {to_fixed(loc_, student / teacher, 2), num(student, 3),
+                                             num(teacher, 3)};
+    return arg(memory ? tr("%1× (%2 / %3 MB)") : tr("%1× (%2 / %3 ms)"), values);
+  }
+
+  void summary() {
+    ReportSection& s = doc_.summary;
+    s.id = "summary";
+    s.title = tr("Summary");
+    if (m_.runs.empty()) return;
+    if (m_.comparison()) {
+      std::vector<std::string> items;
+      for (const auto& r : m_.runs)
+        items.push_back(adapted_text(r) + " " + headline_text(r.headline));
+      add_block(s, ReportBlock::Kind::Bullets, {}, items);
+    } else {
+      paragraph(s, adapted_text(m_.runs.front()));
+      paragraph(s, headline_text(m_.runs.front().headline));
+    }
+
+    ReportTable t;
+    t.header.push_back(tr("Result"));
+    if (m_.comparison())
+      for (const auto& r : m_.runs) t.header.push_back(r.label());
+    else
+      t.header.push_back(tr("Value"));
+    t.numeric = std::vector<bool>(t.header.size(), true);
+    t.numeric[0] = false;
+    auto add_row = [&](const Text& label, const std::function<Text(const Headline&)>& value) {
+      Row row{label};
+      bool any = false;
+      for (const auto& r : m_.runs) {
+        row.push_back(value(r.headline));
+        any = any || !row.back().empty();
+      }
+      if (any) t.rows.push_back(row);
+    };
+    add_row(eval_label(kTeacherTop1), [this](const Headline& h) { return pct(h.teacher_top1); });
+    for (const std::string& key : student_top1_keys())
+      add_row(eval_label(key), [this, key](const Headline& h) {
+        return h.student_key == key ? pct(h.student_top1) : Text();
+      });
+    add_row(tr("Gap to the teacher (student − teacher)"),
+            [this](const Headline& h) { return points(h.gap_points); });
+    std::set<int64_t> resolutions;
+    std::set<Headline::CostSource> sources;
+    for (const auto& r : m_.runs)
+      for (const auto& c : r.headline.costs) {
+        resolutions.insert(c.resolution);
+        sources.insert(r.headline.cost_source);
+      }
+    auto cost_at = [](const Headline& h, int64_t res) -> const CostPoint* {
+      for (const auto& c : h.costs)
+        if (c.resolution == res) return &c;
+      return nullptr;
+    };
+    for (int64_t res : resolutions) {
+      const std::string side = std::to_string(res);
+      add_row(arg(tr("ms / image at %1², student / teacher"), {side}), [&](const Headline& h) {
+        const CostPoint* c = cost_at(h, res);
+        return c ? cost_ratio(c->student_ms, c->teacher_ms, false) : Text();
+      });
+      add_row(arg(tr("Peak memory at %1², student / teacher"), {side}), [&](const Headline& h) {
+        const CostPoint* c = cost_at(h, res);
+        return c ? cost_ratio(c->student_mb, c->teacher_mb, true) : Text();
+      });
+    }
+    if (t.rows.empty()) return;
+    table(s, t);
+    if (sources.count(Headline::CostSource::Comparison))
+      paragraph(s, tr("Inference cost at batch 1, measured by adala compare-methods for the "
+                      "student and the comparison's teacher."));
+    if (sources.count(Headline::CostSource::Scaling))
+      paragraph(s, tr("Inference cost from the run's scaling table: the model with linear "
+                      "attention (student) against softmax attention (teacher)."));
   }
 
   // --- sections --------------------------------------------------------------------------
@@ -625,38 +745,61 @@ class DocumentBuilder {
     Row gap{tr("Gap to the teacher (student − teacher)")};
     bool any_gap = false;
     for (const auto& r : m_.runs) {
-      gap.push_back(
-          points(100.0 * (value_of(r, "fine_tuning/top1") - value_of(r, "teacher/top1"))));
+      gap.push_back(points(100.0 * (value_of(r, kStudentTop1) - value_of(r, kTeacherTop1))));
       any_gap = any_gap || !gap.back().empty();
     }
     if (any_gap) t.rows.push_back(gap);
     table(s, t);
 
-    bool any_iou = false, any_accuracy = false;
-    for (const auto& key : ordered) {
-      if (!is_fraction_key(key)) continue;
-      (contains(to_lower_ascii(section_part(key, 1)), "iou") ? any_iou : any_accuracy) = true;
+    // The bars: the teacher and the student the headline compares where every run has both
+    // (an intermediate value such as Stage 2's would stretch the axis over the gap), else
+    // every accuracy and mIoU.
+    bool pair = true;
+    std::set<std::string> students;
+    for (const auto& r : m_.runs) {
+      pair = pair && finite(r.headline.teacher_top1) && finite(r.headline.student_top1);
+      students.insert(r.headline.student_key);
     }
+    std::vector<std::string> bar_keys;
+    for (const auto& key : ordered)
+      if (pair ? key == kTeacherTop1 || students.count(key) : is_fraction_key(key))
+        bar_keys.push_back(key);
+    bool any_iou = false, any_accuracy = false;
+    for (const auto& key : bar_keys)
+      (contains(to_lower_ascii(section_part(key, 1)), "iou") ? any_iou : any_accuracy) = true;
     BarChart bars;
     bars.title = any_iou && any_accuracy ? tr("Top-1 accuracy and mIoU")
                                          : (any_iou ? tr("mIoU") : tr("Top-1 accuracy"));
     bars.y_label = tr("%");
     bars.percent = true;
-    for (const auto& key : ordered)
-      if (is_fraction_key(key)) bars.categories.push_back(eval_short_label(key));
+    for (const auto& key : bar_keys) bars.categories.push_back(eval_short_label(key));
     if (bars.categories.empty()) return;
+    std::vector<double> values;
     for (const auto& r : m_.runs) {
       ChartSeries g;
       g.name = r.label();
       g.color = palette_color(bars.groups.size());
-      for (const auto& key : ordered)
-        if (is_fraction_key(key)) g.y.push_back(value_of(r, key));
+      for (const auto& key : bar_keys) g.y.push_back(value_of(r, key));
+      values.insert(values.end(), g.y.begin(), g.y.end());
       bars.groups.push_back(g);
     }
+    bars.y_range = bar_value_range(values);
+    bars.y_range_set = true;
+    if (pair) {
+      std::vector<std::string> gaps;
+      for (const auto& r : m_.runs)
+        gaps.push_back(m_.comparison()
+                           ? arg(tr("%1: gap %2"), {id_label(r.id), points(r.headline.gap_points)})
+                           : arg(tr("gap %1"), {points(r.headline.gap_points)}));
+      bars.note = join(gaps, " · ");
+      if (!m_.comparison()) bars.reference = m_.runs.front().headline.teacher_top1;
+    }
+    std::string caption = tr("Test-set accuracy of the teacher and the student.");
+    if (!bars.y_range.from_zero())
+      caption += " " + arg(tr("The y axis starts at %1, not at 0."), {pct(bars.y_range.lower)});
     ChartStyle style = o_.chart;
     style.size.height = int(o_.chart.size.height * 0.8);
-    bar_figure(s, std::move(bars), style, tr("Test-set accuracy of the teacher and the student."),
-               "accuracy");
+    bar_figure(s, std::move(bars), style, caption, "accuracy");
   }
 
   static Text variant_label(const std::string& v) {
@@ -688,7 +831,7 @@ class DocumentBuilder {
         t.numeric.push_back(true);
       }
       for (const auto& row : c.rows) {
-        std::vector<Text> cells = {row.method == "teacher" ? tr("Teacher") : Text(row.method),
+        std::vector<Text> cells = {row.method == kTeacherMethod ? tr("Teacher") : Text(row.method),
                                    id_label(row.run), pct(row.top1), points(row.gap_points)};
         for (int64_t res : c.resolutions) {
           const auto ms = row.ms_per_img.find(res);

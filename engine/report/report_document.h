@@ -56,6 +56,10 @@ struct ReportDocument {
   std::vector<std::string>
       meta;              // lines under the title: generated when, by what, from which database
   std::string language;  // BCP-47 name of the locale used ("en", "ko")
+  // The result, as a paper's abstract: what was adapted, "student X% vs teacher Y%, gap Z pt"
+  // and the headline table. Every writer puts it under the title, before the contents; it is
+  // not one of `sections` (not in the contents). Id "summary"; no blocks only without runs.
+  ReportSection summary;
   std::vector<ReportSection> sections;
   std::vector<ReportFigure> figures;
   std::vector<std::string> warnings;  // missing artifacts and other problems (also in the Overview)

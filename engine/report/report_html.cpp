@@ -55,6 +55,51 @@ void html_table(std::string& out, const ReportTable& t) {
   out += "</tbody></table>\n";
 }
 
+// One section: its heading and its blocks.
+void html_section(std::string& out, const ReportDocument& doc, const ReportSection& s,
+                  const FigureRenderer& png) {
+  out += "<section id=\"" + esc(s.id) + "\">\n<h2>" + esc(s.title) + "</h2>\n";
+  for (const auto& b : s.blocks) {
+    switch (b.kind) {
+      case ReportBlock::Kind::Subheading:
+        out += "<h3>" + esc(b.text) + "</h3>\n";
+        break;
+      case ReportBlock::Kind::Paragraph:
+        out += "<p>" + esc(b.text) + "</p>\n";
+        break;
+      case ReportBlock::Kind::Bullets:
+        out += "<ul>\n";
+        for (const auto& item : b.items) out += "<li>" + esc(item) + "</li>\n";
+        out += "</ul>\n";
+        break;
+      case ReportBlock::Kind::Notice:
+        out += "<div class=\"notice\" role=\"note\"><strong>" + esc(b.text) + "</strong>";
+        if (!b.items.empty()) {
+          out += "<ul>";
+          for (const auto& item : b.items) out += "<li>" + esc(item) + "</li>";
+          out += "</ul>";
+        }
+        out += "</div>\n";
+        break;
+      case ReportBlock::Kind::Table:
+        html_table(out, b.table);
+        break;
+      case ReportBlock::Kind::Figure: {
+        const ReportFigure& f = doc.figures[size_t(b.figure)];
+        const std::string bytes = png ? png(f) : std::string();
+        out += "<figure id=\"" + esc(f.name) + "\">";
+        if (!bytes.empty())
+          out += "<img src=\"data:image/png;base64," + base64(bytes) + "\" width=\"" +
+                 std::to_string(f.display.width) + "\" height=\"" +
+                 std::to_string(f.display.height) + "\" alt=\"" + esc(f.caption) + "\">";
+        out += "<figcaption>" + esc(figure_caption(f)) + "</figcaption></figure>\n";
+        break;
+      }
+    }
+  }
+  out += "</section>\n";
+}
+
 }  // namespace
 
 std::string render_html(const ReportDocument& doc, const FigureRenderer& png) {
@@ -68,54 +113,14 @@ std::string render_html(const ReportDocument& doc, const FigureRenderer& png) {
   out += "<header>\n<h1>" + esc(doc.title) + "</h1>\n";
   for (const auto& line : doc.meta) out += "<p class=\"meta\">" + esc(line) + "</p>\n";
   out += "</header>\n";
+  html_section(out, doc, doc.summary, png);
 
   out += "<nav class=\"toc\">\n<h2>" + esc(AdalaReport::tr("Contents")) + "</h2>\n<ol>\n";
   for (const auto& s : doc.sections)
     out += "<li><a href=\"#" + esc(s.id) + "\">" + esc(s.title) + "</a></li>\n";
   out += "</ol>\n</nav>\n";
 
-  for (const auto& s : doc.sections) {
-    out += "<section id=\"" + esc(s.id) + "\">\n<h2>" + esc(s.title) + "</h2>\n";
-    for (const auto& b : s.blocks) {
-      switch (b.kind) {
-        case ReportBlock::Kind::Subheading:
-          out += "<h3>" + esc(b.text) + "</h3>\n";
-          break;
-        case ReportBlock::Kind::Paragraph:
-          out += "<p>" + esc(b.text) + "</p>\n";
-          break;
-        case ReportBlock::Kind::Bullets:
-          out += "<ul>\n";
-          for (const auto& item : b.items) out += "<li>" + esc(item) + "</li>\n";
-          out += "</ul>\n";
-          break;
-        case ReportBlock::Kind::Notice:
-          out += "<div class=\"notice\" role=\"note\"><strong>" + esc(b.text) + "</strong>";
-          if (!b.items.empty()) {
-            out += "<ul>";
-            for (const auto& item : b.items) out += "<li>" + esc(item) + "</li>";
-            out += "</ul>";
-          }
-          out += "</div>\n";
-          break;
-        case ReportBlock::Kind::Table:
-          html_table(out, b.table);
-          break;
-        case ReportBlock::Kind::Figure: {
-          const ReportFigure& f = doc.figures[size_t(b.figure)];
-          const std::string bytes = png ? png(f) : std::string();
-          out += "<figure id=\"" + esc(f.name) + "\">";
-          if (!bytes.empty())
-            out += "<img src=\"data:image/png;base64," + base64(bytes) + "\" width=\"" +
-                   std::to_string(f.display.width) + "\" height=\"" +
-                   std::to_string(f.display.height) + "\" alt=\"" + esc(f.caption) + "\">";
-          out += "<figcaption>" + esc(figure_caption(f)) + "</figcaption></figure>\n";
-          break;
-        }
-      }
-    }
-    out += "</section>\n";
-  }
+  for (const auto& s : doc.sections) html_section(out, doc, s, png);
   out += "<footer>" + esc(join(doc.meta, " · ")) + "</footer>\n</body>\n</html>\n";
   return out;
 }

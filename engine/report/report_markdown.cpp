@@ -42,6 +42,41 @@ void md_table(std::string& out, const ReportTable& t) {
   out += '\n';
 }
 
+// One section: an anchor, its heading, its blocks.
+void md_section(std::string& out, const ReportDocument& doc, const ReportSection& s,
+                const std::vector<bool>& drawn, const std::string& folder_name) {
+  out += "<a id=\"" + s.id + "\"></a>\n\n## " + md(s.title) + "\n\n";
+  for (const auto& b : s.blocks) {
+    switch (b.kind) {
+      case ReportBlock::Kind::Subheading:
+        out += "### " + md(b.text) + "\n\n";
+        break;
+      case ReportBlock::Kind::Paragraph:
+        out += md(b.text) + "\n\n";
+        break;
+      case ReportBlock::Kind::Bullets:
+        for (const auto& item : b.items) out += "- " + md(item) + "\n";
+        out += '\n';
+        break;
+      case ReportBlock::Kind::Notice:
+        out += "> **" + md(b.text) + "**\n";
+        for (const auto& item : b.items) out += "> - " + md(item) + "\n";
+        out += '\n';
+        break;
+      case ReportBlock::Kind::Table:
+        md_table(out, b.table);
+        break;
+      case ReportBlock::Kind::Figure: {
+        const ReportFigure& f = doc.figures[size_t(b.figure)];
+        if (drawn[size_t(b.figure)])
+          out += "![" + md(f.caption) + "](" + folder_name + "/" + f.name + ".png)\n\n";
+        out += "*" + md(figure_caption(f)) + "*\n\n";
+        break;
+      }
+    }
+  }
+}
+
 std::string spaces_escaped(std::string text) {
   for (size_t at = text.find(' '); at != std::string::npos; at = text.find(' ', at + 3))
     text.replace(at, 1, "%20");
@@ -82,43 +117,14 @@ WriteResult write_markdown(const ReportDocument& doc, const std::string& path,
   std::string out;
   out += "# " + md(doc.title) + "\n\n";
   for (const auto& line : doc.meta) out += md(line) + "  \n";
-  out += "\n## " + md(AdalaReport::tr("Contents")) + "\n\n";
+  out += '\n';
+  md_section(out, doc, doc.summary, drawn, folder_name);
+  out += "## " + md(AdalaReport::tr("Contents")) + "\n\n";
   for (size_t i = 0; i < doc.sections.size(); ++i)
     out += std::to_string(i + 1) + ". [" + md(doc.sections[i].title) + "](#" + doc.sections[i].id +
            ")\n";
   out += '\n';
-  for (const auto& s : doc.sections) {
-    out += "<a id=\"" + s.id + "\"></a>\n\n## " + md(s.title) + "\n\n";
-    for (const auto& b : s.blocks) {
-      switch (b.kind) {
-        case ReportBlock::Kind::Subheading:
-          out += "### " + md(b.text) + "\n\n";
-          break;
-        case ReportBlock::Kind::Paragraph:
-          out += md(b.text) + "\n\n";
-          break;
-        case ReportBlock::Kind::Bullets:
-          for (const auto& item : b.items) out += "- " + md(item) + "\n";
-          out += '\n';
-          break;
-        case ReportBlock::Kind::Notice:
-          out += "> **" + md(b.text) + "**\n";
-          for (const auto& item : b.items) out += "> - " + md(item) + "\n";
-          out += '\n';
-          break;
-        case ReportBlock::Kind::Table:
-          md_table(out, b.table);
-          break;
-        case ReportBlock::Kind::Figure: {
-          const ReportFigure& f = doc.figures[size_t(b.figure)];
-          if (drawn[size_t(b.figure)])
-            out += "![" + md(f.caption) + "](" + folder_name + "/" + f.name + ".png)\n\n";
-          out += "*" + md(figure_caption(f)) + "*\n\n";
-          break;
-        }
-      }
-    }
-  }
+  for (const auto& s : doc.sections) md_section(out, doc, s, drawn, folder_name);
   if (!write_file_atomically(path, out, &r.error)) return r;
   r.ok = true;
   r.files.push_back(path);

@@ -69,6 +69,84 @@ std::string ablation_folder_of(const std::vector<std::string>& tags) {
   return {};
 }
 
+// The student's cost against the teacher's by resolution, from a scaling table: its linear
+// attention rows against its softmax ones (the same model).
+std::vector<CostPoint> scaling_costs(const CsvTable& table) {
+  std::map<int64_t, CostPoint> by_resolution;
+  std::set<int64_t> student, teacher;
+  for (const auto& cells : table.rows) {
+    std::vector<std::pair<std::string, std::string>> fields;
+    for (size_t c = 0; c < table.header.size() && c < cells.size(); ++c)
+      fields.emplace_back(table.header[c], cells[c]);
+    ScalingCsvRow row;
+    try {
+      row = scaling_csv_row_from_fields(fields, table.path);
+    } catch (const ScalingCsvError&) {  // a row the table cannot hold: no cost from it
+      continue;
+    }
+    const bool linear = row.mode == kLinearMode;
+    if (!linear && row.mode != kSoftmaxMode) continue;
+    CostPoint& point = by_resolution[row.resolution];
+    point.resolution = row.resolution;
+    (linear ? point.student_ms : point.teacher_ms) = row.ms_per_img;
+    (linear ? point.student_mb : point.teacher_mb) = row.peak_rss_mb;
+    (linear ? student : teacher).insert(row.resolution);
+  }
+  std::vector<CostPoint> out;
+  for (const auto& [resolution, point] : by_resolution)
+    if (student.count(resolution) && teacher.count(resolution)) out.push_back(point);
+  return out;
+}
+
+void read_headline(store::RunStore& store, ReportRun& run) {
+  const store::RunOverview overview = store::load_run_overview(store, run.id);
+  Headline& h = run.headline;
+  h.teacher_top1 = overview.teacher_top1;
+  h.student_top1 = overview.student_top1;
+  h.gap_points = overview.gap_points;
+  h.student_key = overview.student_top1_key;
+  h.method = overview.method;
+  h.feature_map = overview.feature_map;
+  h.preset = overview.preset;
+  const auto dataset = run.config.find("data.dataset");
+  if (dataset != run.config.end()) h.dataset = dataset->second;
+  for (const auto& data : run.scaling) {
+    if (!data.problem.empty() || !h.costs.empty()) continue;
+    h.costs = scaling_costs(data.table);
+    if (!h.costs.empty()) h.cost_source = Headline::CostSource::Scaling;
+  }
+}
+
+// The run's own compare-methods measurements against its comparison's teacher, where it is
+// one of the methods of a comparison.
+void comparison_costs(const MethodComparison& comparison, ReportRun& run) {
+  const MethodRow *student = nullptr, *teacher = nullptr;
+  for (const auto& row : comparison.rows) {
+    if (row.method == kTeacherMethod)
+      teacher = &row;
+    else if (row.run == run.id)
+      student = &row;
+  }
+  if (!student || !teacher) return;
+  auto at = [](const std::map<int64_t, double>& values, int64_t resolution, double scale) {
+    const auto it = values.find(resolution);
+    return it == values.end() || it->second < 0 ? kNaN : it->second * scale;
+  };
+  std::vector<CostPoint> costs;
+  for (int64_t res : comparison.resolutions) {
+    CostPoint p;
+    p.resolution = res;
+    p.student_ms = at(student->ms_per_img, res, 1.0);
+    p.teacher_ms = at(teacher->ms_per_img, res, 1.0);
+    p.student_mb = at(student->peak_bytes, res, 1e-6);
+    p.teacher_mb = at(teacher->peak_bytes, res, 1e-6);
+    costs.push_back(p);
+  }
+  if (costs.empty()) return;
+  run.headline.costs = costs;
+  run.headline.cost_source = Headline::CostSource::Comparison;
+}
+
 int64_t now_msecs() {
   using namespace std::chrono;
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
@@ -354,6 +432,7 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
         run.scaling.push_back(data);
       }
     }
+    read_headline(store, run);
     model.runs.push_back(run);
   }
 
@@ -397,7 +476,7 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       double teacher = kNaN;
       if (by_variant.count("a")) {
         const auto evals = store.evaluations(by_variant["a"]->id);
-        const auto it = evals.find("teacher/top1");
+        const auto it = evals.find(kTeacherTop1);
         if (it != evals.end()) teacher = it->second;
       }
       for (const auto& [variant, info] : by_variant) {
@@ -405,7 +484,7 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
         row.variant = variant;
         row.run = info->id;
         const auto evals = store.evaluations(info->id);
-        const auto it = evals.find(variant == "a" ? "teacher/top1" : "fine_tuning/top1");
+        const auto it = evals.find(variant == "a" ? kTeacherTop1 : kStudentTop1);
         if (it != evals.end()) row.top1 = it->second;
         row.gap_points = variant == "a" ? 0.0 : 100.0 * (row.top1 - teacher);
         ablation.rows.push_back(row);
@@ -458,7 +537,7 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
         row.method = method;
         row.run = info->id;
         for (const auto& [key, value] : store.evaluations(info->id)) {
-          if (key == (method == "teacher" ? "teacher/top1" : "fine_tuning/top1")) row.top1 = value;
+          if (key == (method == kTeacherMethod ? kTeacherTop1 : kStudentTop1)) row.top1 = value;
           for (auto [prefix, target] : {std::pair{"comparison/ms_per_img@", &row.ms_per_img},
                                         std::pair{"comparison/peak_bytes@", &row.peak_bytes}}) {
             const std::string p(prefix);
@@ -476,17 +555,19 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       // The teacher first, then the methods in the order they ran.
       std::sort(comparison.rows.begin(), comparison.rows.end(),
                 [](const MethodRow& a, const MethodRow& b) {
-                  if ((a.method == "teacher") != (b.method == "teacher"))
-                    return a.method == "teacher";
+                  if ((a.method == kTeacherMethod) != (b.method == kTeacherMethod))
+                    return a.method == kTeacherMethod;
                   return a.run < b.run;
                 });
       double teacher = kNaN;
       for (const auto& row : comparison.rows)
-        if (row.method == "teacher") teacher = row.top1;
+        if (row.method == kTeacherMethod) teacher = row.top1;
       for (auto& row : comparison.rows)
-        row.gap_points = row.method == "teacher" ? 0.0 : 100.0 * (row.top1 - teacher);
+        row.gap_points = row.method == kTeacherMethod ? 0.0 : 100.0 * (row.top1 - teacher);
       comparison.resolutions.assign(resolutions.begin(), resolutions.end());
-      if (!comparison.rows.empty()) model.method_comparisons.push_back(comparison);
+      if (comparison.rows.empty()) continue;
+      for (auto& run : model.runs) comparison_costs(comparison, run);
+      model.method_comparisons.push_back(comparison);
     }
   }
   return model;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/report/report_charts.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala::store {
 class RunStore;
@@ -21,6 +22,15 @@ class RunStore;
 namespace adala::report {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The evaluations the report's headline reads ("stage/key", as RunStore::evaluations gives
+// them, from the stage table): the teacher's top-1, the student's after Stage 3 and after
+// Stage 2 (teacher's head).
+inline const std::string kTeacherTop1 = teacher_top1_key();
+inline const std::string kStudentTop1 = student_top1_keys().at(0);
+inline const std::string kStage2StudentTop1 = student_top1_keys().at(1);
+// The method name (tag "method:teacher") of a method comparison's shared teacher.
+inline constexpr const char* kTeacherMethod = "teacher";
 
 // The engine's stage names in stage order 0..3 (from the stage table).
 const std::vector<std::string>& stage_names();
@@ -96,6 +106,28 @@ struct ScalingData {
   std::string problem;
 };
 
+// The student's inference cost against the teacher's at one input resolution.
+struct CostPoint {
+  int64_t resolution = 0;                       // square input side, pixels
+  double student_ms = kNaN, teacher_ms = kNaN;  // per image
+  double student_mb = kNaN, teacher_mb = kNaN;  // peak memory, MB (1e6 bytes)
+};
+
+// What the run came to, as a report opens with it: the teacher's and the student's top-1 and
+// the gap (read as the workbench's Summary tab reads them, engine/store/run_overview.h), what
+// was adapted, and the inference cost where the run has it recorded.
+struct Headline {
+  double teacher_top1 = kNaN, student_top1 = kNaN;
+  double gap_points = kNaN;  // (student - teacher) * 100
+  std::string student_key;   // the evaluation the student's top-1 is ("" when none)
+  std::string method, feature_map, preset, dataset;  // "" where the run does not say
+  // Where the costs come from: the run's own `adala compare-methods` measurements against
+  // its comparison's teacher, else its scaling table (linear against softmax attention).
+  enum class CostSource { None, Comparison, Scaling };
+  CostSource cost_source = CostSource::None;
+  std::vector<CostPoint> costs;  // by resolution
+};
+
 struct ReportRun {
   int64_t id = 0;
   std::string name, status, device, torch_version, project_version, notes;
@@ -109,6 +141,7 @@ struct ReportRun {
   std::vector<ArtifactRef> artifacts;
   std::vector<ImageArtifact> attention_figures, segmentation_figures;
   std::vector<ScalingData> scaling;
+  Headline headline;
 
   const StageSummary* stage(const std::string& name) const;
   bool has_block_mse() const;

@@ -10,6 +10,8 @@
 #include "engine/core/json.h"
 #include "engine/core/json_paths.h"
 #include "engine/store/run_store.h"
+#include "engine/train/linearisation_method.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala::store {
 namespace {
@@ -113,9 +115,9 @@ RunOverview load_run_overview(RunStore& store, int64_t run) {
     it->final_step = std::max(it->final_step, m.step);
   }
   o.evaluations = store.evaluations(run);
-  if (auto it = o.evaluations.find("teacher/top1"); it != o.evaluations.end())
+  if (auto it = o.evaluations.find(teacher_top1_key()); it != o.evaluations.end())
     o.teacher_top1 = it->second;
-  for (const char* key : {"fine_tuning/top1", "feature_alignment/top1_teacher_head"}) {
+  for (const std::string& key : student_top1_keys()) {
     if (auto it = o.evaluations.find(key); it != o.evaluations.end()) {
       o.student_top1 = it->second;
       o.student_top1_key = key;
@@ -131,12 +133,13 @@ RunOverview load_run_overview(RunStore& store, int64_t run) {
   if (o.method.empty() && !o.config.empty() && !o.config.front().first.empty()) {
     // As engine/train/experiment_config.h chooses it.
     o.method_default = true;
-    o.method = "adala";
+    o.method = kLinearisationMethods[0].name;
   }
   if (o.feature_map.empty()) {
-    // As engine/train/linearisation_method.cpp (method_feature_map) and ViTConfig choose it.
+    // The method's own map, else ViTConfig's default.
     o.feature_map_default = true;
-    o.feature_map = o.method == "lolcats" || o.method == "hedgehog" ? "hedgehog" : "elu1";
+    const LinearisationMethodInfo* method = find_linearisation_method(o.method);
+    o.feature_map = method && *method->feature_map ? method->feature_map : "elu1";
   }
   return o;
 }

@@ -59,6 +59,10 @@ DataSourceConfig read_source(ConfigReader r, const ViTConfig& model) {
   if (fmnist && s.channels != 1) throw ConfigError(r.field("channels"), "Fashion-MNIST is grey: 1");
   TransformSpec& t = s.transform;
   t.preprocess = r.string("preprocess", t.preprocess, {"timm", "none"});
+  t.interpolation = interpolation_from_string(
+      r.string("interpolation", to_string(t.interpolation), {"bilinear", "bicubic"}));
+  t.crop_mode =
+      crop_mode_from_string(r.string("crop_mode", to_string(t.crop_mode), {"center", "squash"}));
   t.crop_pct = r.number("crop_pct", t.crop_pct, 0.0, 1.0, true);
   t.scale = pair_of(r, "scale", t.scale, 1e-6, 1.0);
   t.ratio = pair_of(r, "ratio", t.ratio, 1e-3, 1e3);

@@ -152,13 +152,13 @@ ExperimentConfig parse_experiment_config(const Json& document) {
   c.attention_rows = root.integer("attention_rows", c.attention_rows, 1, 1 << 20);
   c.model = read_model(root.child("model"), c.teacher_weights, c);
   if (const std::string needed = method_feature_map(c.method); !needed.empty()) {
-    // lolcats and hedgehog learn the Hedgehog feature map: it is theirs unless the config says
-    // otherwise, which is an error.
+    // lolcats and hedgehog learn the Hedgehog feature map, performer uses Performer's: the
+    // method's map is theirs unless the config says otherwise, which is an error.
     const auto model = document.find("model");
     if (model != document.end() && model->is_object() && model->contains("feature_map") &&
         c.model.feature_map != needed)
       throw ConfigError("model.feature_map",
-                        "method \"" + std::string(to_string(c.method)) + "\" trains the " + needed +
+                        "method \"" + std::string(to_string(c.method)) + "\" uses the " + needed +
                             " feature map; leave model.feature_map out or "
                             "set it to \"" +
                             needed + "\" (got \"" + c.model.feature_map + "\")");

@@ -1,23 +1,64 @@
 #pragma once
 // How a softmax ViT becomes a linear-attention ViT ("method" in the experiment config):
-//   adala     ViT-AdaLA: Stage 1 attention alignment (per-block output MSE), Stage 2 feature
-//             alignment, Stage 3 fine-tuning of the whole student. The default.
-//   lolcats   LoLCATs: the Hedgehog feature map; Stage 1 trains the linear attention (feature
-//             map included) by per-block output MSE; Stage 3 trains LoRA factors on every
-//             linear-attention q/k/v and output projection, and the head, the rest frozen.
-//   hedgehog  Hedgehog: the Hedgehog feature map trained alone in Stage 1 by the cross-entropy
-//             between softmax and linear attention weights on sampled query rows
-//             (attention_weight_loss.h); then Stage 3 as adala's.
-//   naive     the naive swap: the teacher's weights in linear attention, Stage 3 only.
-// Plain C++ (no torch), so the CLI and the report can include it.
+//   adala      ViT-AdaLA: Stage 1 attention alignment (per-block output MSE), Stage 2 feature
+//              alignment, Stage 3 fine-tuning of the whole student. The default.
+//   lolcats    LoLCATs: the Hedgehog feature map; Stage 1 trains the linear attention (feature
+//              map included) by per-block output MSE; Stage 3 trains LoRA factors on every
+//              linear-attention q/k/v and output projection, and the head, the rest frozen.
+//   hedgehog   Hedgehog: the Hedgehog feature map trained alone in Stage 1 by the cross-entropy
+//              between softmax and linear attention weights on sampled query rows
+//              (attention_weight_loss.h); then Stage 3 as adala's.
+//   performer  ViT-AdaLA's three stages with Performer's random-feature map (FAVOR+, an
+//              unbiased estimate of the softmax kernel, performer_feature_map.h): nothing in
+//              the map is learned, Stage 1 trains q/k/v and the output projection to it.
+//   naive      the naive swap: the teacher's weights in linear attention, Stage 3 only.
+// Plain C++ (no torch), so the CLI and the report can include it; the table below is
+// header-only so that readers without engine/train (the run database) can use it too.
 #include <string>
 #include <vector>
 
 namespace adala {
 
-enum class LinearisationMethod { Adala, Lolcats, Hedgehog, Naive };
+enum class LinearisationMethod { Adala, Lolcats, Hedgehog, Performer, Naive };
 
-// "adala", "lolcats", "hedgehog", "naive"
+struct LinearisationMethodInfo {
+  LinearisationMethod method;
+  const char* name;
+  // The feature map the method needs (a feature_map_kind.h name), or "" for the config's.
+  const char* feature_map;
+  bool stages[4];       // which of Stages 0..3 it runs
+  const char* summary;  // one line, for help texts
+};
+
+// Every method, the default first.
+inline constexpr LinearisationMethodInfo kLinearisationMethods[] = {
+    {LinearisationMethod::Adala, "adala", "", {true, true, true, true}, "Stages 1-2-3"},
+    {LinearisationMethod::Lolcats,
+     "lolcats",
+     "hedgehog",
+     {true, true, false, true},
+     "Hedgehog feature map by per-block output MSE, then LoRA on q/k/v/proj in Stage 3"},
+    {LinearisationMethod::Hedgehog,
+     "hedgehog",
+     "hedgehog",
+     {true, true, false, true},
+     "feature map by attention-weight cross-entropy, then Stage 3"},
+    {LinearisationMethod::Performer,
+     "performer",
+     "performer",
+     {true, true, true, true},
+     "Stages 1-2-3 with Performer's random-feature (FAVOR+) map"},
+    {LinearisationMethod::Naive, "naive", "", {true, false, false, true}, "swap, Stage 3 only"},
+};
+
+// The entry of that name; nullptr when there is none.
+inline const LinearisationMethodInfo* find_linearisation_method(const std::string& name) {
+  for (const auto& m : kLinearisationMethods)
+    if (name == m.name) return &m;
+  return nullptr;
+}
+
+// "adala", "lolcats", "hedgehog", "performer", "naive"
 const char* to_string(LinearisationMethod method);
 // Throws std::invalid_argument naming the bad value and the allowed ones.
 LinearisationMethod linearisation_method_from_string(const std::string& name);
@@ -25,7 +66,8 @@ LinearisationMethod linearisation_method_from_string(const std::string& name);
 const std::vector<std::string>& linearisation_method_names();
 // Whether the method has that stage (0..3): naive has 0 and 3, lolcats and hedgehog 0, 1, 3.
 bool method_uses_stage(LinearisationMethod method, int stage);
-// The feature map the method needs ("hedgehog" for lolcats and hedgehog), or "" for any.
+// The feature map the method needs ("hedgehog" for lolcats and hedgehog, "performer" for
+// performer), or "" for any.
 std::string method_feature_map(LinearisationMethod method);
 
 }  // namespace adala

@@ -20,6 +20,7 @@
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/run_model.h"
+#include "engine/train/stage_runners.h"
 #include "engine/train/stages.h"
 
 namespace adala {
@@ -224,89 +225,73 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
     sink.on_event(ArtifactEvent{stage_name(stage), "weights", path});
   };
 
-  // Stage 0: the teacher.
+  auto data_for = [&](StageDataRole role) -> const StageData& {
+    return role == StageDataRole::Train ? train : alignment_images;
+  };
+  // The evaluation a stage's table entry names, of `model` on the evaluation data.
+  auto evaluate = [&](const StageSpec& spec, VisionTransformer& model) {
+    const double top1 = evaluate_top1(model, test, device, parallel);
+    emit_eval(sink, spec.name, spec.evaluation, top1);
+    return top1;
+  };
+
+  // Stage 0: the teacher, trained here or loaded.
+  const StageSpec& teacher_stage = kStages.front();
   VisionTransformer teacher{nullptr};
-  const std::string teacher_path = stage_output_path(result.run_dir, 0);
+  const std::string teacher_path = stage_output_path(result.run_dir, teacher_stage.index);
   {
-    StageTimer timer(result, stage_name(0));
+    StageTimer timer(result, teacher_stage.name);
     if (fs::exists(teacher_path)) {
       teacher = load_run_model(c, teacher_path, device, options.allow_nonfinite, sink);
       ctx.log("teacher: loaded " + teacher_path);
     } else if (!c.teacher_weights.empty()) {
       teacher = load_run_model(c, c.teacher_weights, device, options.allow_nonfinite, sink);
       ctx.log("teacher: loaded " + c.teacher_weights);
-      save(teacher, 0);
-    } else if (selected(options.stages, 0)) {
+      save(teacher, teacher_stage.index);
+    } else if (selected(options.stages, teacher_stage.index)) {
       teacher = VisionTransformer(c.model);
       teacher->to(device);
-      TeacherPretrainingStage(ctx).run(teacher, train);
-      save(teacher, 0);
+      StageRun run{ctx, teacher, teacher, data_for(teacher_stage.data)};
+      stage_runners()[size_t(teacher_stage.index)](run);
+      save(teacher, teacher_stage.index);
     } else {
       throw ConfigError("teacher.weights", "no teacher: select stage 0 or give pretrained weights");
     }
     teacher->set_attention_mode(AttentionMode::Softmax);
     teacher->init_linear_from_softmax();
     if (head_fits(teacher)) {
-      result.teacher_top1 = evaluate_top1(teacher, test, device, parallel);
-      emit_eval(sink, stage_name(0), "top1", result.teacher_top1);
+      result.teacher_top1 = evaluate(teacher_stage, teacher);
     } else {
       ctx.log("teacher: its head has " + std::to_string(teacher->config().num_classes) +
               " classes, the data " + std::to_string(c.model.num_classes) + ": no teacher top-1");
     }
   }
 
-  // The student of each later stage starts from the latest selected earlier stage.
+  // The student stages, in the table's order: each starts from what its entry says, and a stage
+  // whose weights are already in the run folder is loaded instead of trained (resume).
   VisionTransformer student = clone_model(teacher, device);
-  int latest = 0;
-  auto advance_to = [&](int stage) {
-    const std::string path = stage_output_path(result.run_dir, stage);
-    if (!fs::exists(path)) return false;
-    student = load_run_model(c, path, device, options.allow_nonfinite, sink);
-    latest = stage;
-    ctx.log(std::string(stage_name(stage)) + ": already done, loaded " + path);
-    return true;
-  };
-
-  if (selected(options.stages, 1)) {
-    StageTimer timer(result, stage_name(1));
-    if (!advance_to(1)) {
-      student = clone_model(teacher, device);
-      AttentionAlignmentStage(ctx).run(student, alignment_images);
-      save(student, 1);
-      latest = 1;
+  int latest = teacher_stage.index;
+  for (const StageSpec& spec : kStages) {
+    if (spec.start == StageStart::Fresh || !selected(options.stages, spec.index)) continue;
+    StageTimer timer(result, spec.name);
+    const bool linear = spec.attention == StageAttention::Linear;
+    if (linear) student->set_attention_mode(AttentionMode::Linear);
+    const std::string path = stage_output_path(result.run_dir, spec.index);
+    if (fs::exists(path)) {
+      student = load_run_model(c, path, device, options.allow_nonfinite, sink);
+      latest = spec.index;
+      ctx.log(std::string(spec.name) + ": already done, loaded " + path);
+    } else {
+      if (spec.start == StageStart::Teacher) student = clone_model(teacher, device);
+      StageRun run{ctx, teacher, student, data_for(spec.data), latest};
+      stage_runners()[size_t(spec.index)](run);
+      save(student, spec.index);
+      latest = spec.index;
     }
-  }
-  if (selected(options.stages, 2)) {
-    StageTimer timer(result, stage_name(2));
-    if (!advance_to(2)) {
-      student->set_attention_mode(AttentionMode::Linear);
-      FeatureAlignmentStage(ctx).run(teacher, student, alignment_images);
-      save(student, 2);
-      latest = 2;
-    }
-    student->set_attention_mode(AttentionMode::Linear);
-    if (head_fits(student))
-      emit_eval(sink, stage_name(2), "top1_teacher_head",
-                evaluate_top1(student, test, device, parallel));
-  }
-  if (selected(options.stages, 3)) {
-    StageTimer timer(result, stage_name(3));
-    student->set_attention_mode(AttentionMode::Linear);
-    if (!advance_to(3)) {
-      ctx.log("fine_tuning: student starts from " +
-              std::string(latest == 0 ? "the teacher (naive swap)" : stage_name(latest)));
-      if (!head_fits(student)) {
-        ctx.log("fine_tuning: the checkpoint's head has " +
-                std::to_string(student->config().num_classes) + " classes, the data " +
-                std::to_string(c.model.num_classes) + ": Stage 3 starts a fresh head");
-        student->reset_head(c.model.num_classes);
-      }
-      FineTuningStage(ctx).run(student, train);
-      save(student, 3);
-    }
-    student->set_attention_mode(AttentionMode::Linear);
-    result.student_top1 = evaluate_top1(student, test, device, parallel);
-    emit_eval(sink, stage_name(3), "top1", result.student_top1);
+    if (linear) student->set_attention_mode(AttentionMode::Linear);
+    if (!spec.evaluation || !head_fits(student)) continue;
+    const double top1 = evaluate(spec, student);
+    if (&spec == &kStages.back()) result.student_top1 = top1;
   }
   return result;
 }

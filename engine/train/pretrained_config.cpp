@@ -1,6 +1,7 @@
 #include "engine/train/pretrained_config.h"
 
 #include <set>
+#include <stdexcept>
 
 #include "engine/train/config_reader.h"
 #include "engine/train/experiment_config.h"
@@ -44,7 +45,8 @@ PretrainedConfig pretrained_config_for(const ViTConfig& model, const TransformSp
   c.mean = eval.mean;
   c.std = eval.std;
   c.crop_pct = eval.crop_pct;
-  c.crop_mode = eval.preprocess == "none" ? "none" : "center";
+  c.crop_mode = eval.preprocess == "none" ? "none" : to_string(eval.crop_mode);
+  c.interpolation = to_string(eval.interpolation);
   if (int64_t(class_names.size()) == model.num_classes) c.label_names = class_names;
   return c;
 }
@@ -79,12 +81,7 @@ PretrainedConfig pretrained_config_from_json(const Json& json) {
   c.in_chans = size[0];
   c.resolution = size[1];
   const size_t n = size_t(c.in_chans);
-  c.interpolation = r.string("interpolation", "bilinear");
-  if (c.interpolation != "bilinear")
-    throw ConfigError(r.field("interpolation"),
-                      "unknown value \"" + c.interpolation +
-                          "\" (allowed: bilinear; the transforms resample with PIL's antialiased "
-                          "bilinear filter)");
+  c.interpolation = r.string("interpolation", c.interpolation, {"bilinear", "bicubic"});
   const PretrainedConfig defaults = c.in_chans == 3 ? PretrainedConfig{} : [] {
     PretrainedConfig grey;
     grey.mean = {0.0};
@@ -98,7 +95,7 @@ PretrainedConfig pretrained_config_from_json(const Json& json) {
   if (c.std.size() != 1 && c.std.size() != n)
     throw ConfigError(r.field("std"), "needs 1 or " + std::to_string(n) + " entries");
   c.crop_pct = r.number("crop_pct", c.crop_pct, 0.0, 1.0, true);
-  c.crop_mode = r.string("crop_mode", c.crop_mode, {"center", "none"});
+  c.crop_mode = r.string("crop_mode", c.crop_mode, {"center", "squash", "none"});
   c.num_classes = r.integer("num_classes", 0, 0, kMaxClasses);
   c.label_names = r.strings("label_names", {});
   r.finish();
@@ -146,6 +143,17 @@ PretrainedConfig pretrained_config_from_metadata(const std::map<std::string, std
 TransformSpec evaluation_transform(const PretrainedConfig& c, int64_t resolution) {
   TransformSpec t;
   t.preprocess = c.crop_mode == "none" ? "none" : "timm";
+  // A config built in code (not parsed) may hold anything: name the field as parsing would.
+  try {
+    if (c.crop_mode != "none") t.crop_mode = crop_mode_from_string(c.crop_mode);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(field("crop_mode"), e.what());
+  }
+  try {
+    t.interpolation = interpolation_from_string(c.interpolation);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(field("interpolation"), e.what());
+  }
   t.resolution = resolution > 0 ? resolution : c.resolution;
   t.crop_pct = c.crop_pct;
   t.mean = c.mean;

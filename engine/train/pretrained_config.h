@@ -4,10 +4,11 @@
 // "adala.pretrained_cfg", so `predict` / `embed` use a checkpoint correctly with no flags.
 //
 //   {"input_size": [C, H, W],          C 1 or 3, H == W, 1..65536
-//    "interpolation": "bilinear",      the transforms resample with PIL's antialiased bilinear
+//    "interpolation": "bilinear",      PIL's antialiased "bilinear" or "bicubic" (a = -0.5)
 //    "mean": [..], "std": [..],        1 or C entries; mean in [-1000, 1000], std in [1e-6, 1000]
 //    "crop_pct": 0.875,                in (0, 1]
-//    "crop_mode": "center" | "none",   center: shorter side to H / crop_pct, centre crop (timm);
+//    "crop_mode": "center",            center: shorter side to H / crop_pct, centre crop (timm);
+//                                      squash: both sides to H / crop_pct, centre crop (timm);
 //                                      none: the image as it is (its size must be H x W)
 //    "num_classes": K,                 the classifier's width (0: no head)
 //    "label_names": ["cat", ...]}      K distinct non-empty names, or absent / empty
@@ -15,7 +16,7 @@
 // Every problem is a ConfigError naming the field ("adala.pretrained_cfg.mean[1]: ...").
 // A checkpoint without the key (older files, plain timm or DINOv2 files) gets defaults for its
 // model: the model's channels and size, ImageNet mean/std for RGB (0 / 1 for grey, the
-// Fashion-MNIST convention), crop_pct 0.875, centre crop, no names.
+// Fashion-MNIST convention), bilinear, crop_pct 0.875, centre crop, no names.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -36,7 +37,7 @@ struct PretrainedConfig {
   std::vector<double> mean{0.485, 0.456, 0.406};
   std::vector<double> std{0.229, 0.224, 0.225};
   double crop_pct = 0.875;
-  std::string crop_mode = "center";  // center | none
+  std::string crop_mode = "center";  // center | squash | none
   int64_t num_classes = 0;
   std::vector<std::string> label_names;  // empty, or num_classes entries
 

@@ -19,6 +19,7 @@
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
+#include "engine/analysis/stage2_bench.h"
 #include "engine/core/attention_ops.h"
 #include "engine/core/elu_plus_one_kernel.h"
 #include "engine/core/device.h"
@@ -312,6 +313,8 @@ class TestBenchmarks : public QObject {
     o.min_warmup_ms = 0;  // the warm-up count below is the page-fault rule's alone
     o.heads = 2;
     o.head_dim = 16;
+    int readings = 0;
+    o.rate_probe = [&] { return readings++ % 2 == 0 ? 100.0 : 130.0; };
     size_t progress_calls = 0;
     auto points = run_attention_bench(o, [&](size_t, size_t total, const std::string&) {
       ++progress_calls;
@@ -324,8 +327,12 @@ class TestBenchmarks : public QObject {
       QVERIFY(p.median_ms > 0 && p.peak_rss_bytes >= 0 && p.peak_alloc_bytes > 0);
       QVERIFY(p.warmup_runs >= 1 && p.warmup_runs <= 1 + kMaxSettlingRuns);
     }
+    QCOMPARE(readings, 9);  // before the first point and after each of the 8
+    for (const auto& p : points) QVERIFY(p.rates.lo == 100.0 && p.rates.hi == 130.0);
     const auto table = QString::fromStdString(format_attention_table(points, o));
     QVERIFY(table.contains("linear-blocked") && table.contains("x time") && table.contains("warm"));
+    QVERIFY2(table.contains("unsteady: matmul rate moved 30 % (100.0-130.0 GFLOP/s)"),
+             qPrintable(table));
 
     // Pretend only 1 MB is free: plain softmax at N=4096 (2 x 6 x 4096^2 x 4 B) must be skipped.
     o.tokens = {4096};
@@ -377,6 +384,11 @@ class TestBenchmarks : public QObject {
     o.repeats = 1;
     o.train_step = true;
     o.rounds = 2;
+    int readings = 0;
+    o.rate_probe = [&] {
+      ++readings;
+      return 100.0;
+    };
     std::vector<std::string> steps;
     size_t last_total = 0;
     auto points = run_scaling_bench(o, [&](size_t done, size_t total, const std::string& label) {
@@ -385,18 +397,32 @@ class TestBenchmarks : public QObject {
       last_total = total;
     });
     QCOMPARE(points.size(), size_t(6));
-    // Per resolution: the modes in turn, the second round reversed, then the training steps.
-    QCOMPARE(last_total, size_t(2 * 3 * 3));
-    QCOMPARE(steps.size(), size_t(18));
-    const std::vector<std::string> first_resolution{
-        "32px softmax round 1",    "32px softmax-chunked round 1",    "32px linear round 1",
-        "32px linear round 2",     "32px softmax-chunked round 2",    "32px softmax round 2",
-        "32px softmax train step", "32px softmax-chunked train step", "32px linear train step"};
+    // Per resolution: the modes in turn, the second round reversed; then the training steps
+    // the same way (softmax, linear, linear, softmax, ...).
+    QCOMPARE(last_total, size_t(2 * 3 * 2 * 2));
+    QCOMPARE(steps.size(), size_t(24));
+    const std::vector<std::string> first_resolution{"32px softmax round 1",
+                                                    "32px softmax-chunked round 1",
+                                                    "32px linear round 1",
+                                                    "32px linear round 2",
+                                                    "32px softmax-chunked round 2",
+                                                    "32px softmax round 2",
+                                                    "32px softmax train step round 1",
+                                                    "32px softmax-chunked train step round 1",
+                                                    "32px linear train step round 1",
+                                                    "32px linear train step round 2",
+                                                    "32px softmax-chunked train step round 2",
+                                                    "32px softmax train step round 2"};
     for (size_t i = 0; i < first_resolution.size(); ++i) QCOMPARE(steps[i], first_resolution[i]);
-    QCOMPARE(steps[9], std::string("64px softmax round 1"));
+    QCOMPARE(steps[12], std::string("64px softmax round 1"));
+    // One reading before the first measurement and one after each: 24 measurements.
+    QCOMPARE(readings, 25);
     for (const auto& p : points) {
       QVERIFY2(p.ran, p.note.c_str());
       QCOMPARE(p.rounds, 2);
+      QCOMPARE(p.train_rounds, 2);
+      QCOMPARE(p.rates.lo, 100.0);
+      QCOMPARE(p.rates.hi, 100.0);
       QVERIFY(p.timed_runs >= 2);
       QVERIFY2(p.train_ran, p.train_note.c_str());
       QVERIFY(p.ms_per_img > 0 && p.train_ms > 0 && p.peak_alloc_bytes > 0 &&
@@ -426,9 +452,16 @@ class TestBenchmarks : public QObject {
     QCOMPARE(rows[2].ms_per_img_max, points[2].ms_max);
     QCOMPARE(rows[2].train_ms_max, points[2].train_ms_max);
     QCOMPARE(rows[2].load_1m, points[2].load_1m);
+    QCOMPARE(rows[2].matmul_gflops_min, 100.0);
+    QCOMPARE(rows[2].matmul_gflops_max, 100.0);
+    QCOMPARE(rows[2].unsteady, false);
+    QCOMPARE(rows[2].train_rounds, int64_t(2));
+    QCOMPARE(rows[2].batch, int64_t(1));
     const auto table = QString::fromStdString(format_scaling_table(points, o));
     QVERIFY(table.contains("softmax-chunked") && table.contains("training step"));
     QVERIFY(table.contains("min-max ms/img") && table.contains("load"));
+    QVERIFY2(table.contains("100.0-100.0 GFLOP/s") && !table.contains("unsteady"),
+             qPrintable(table));
 
     // A round budget the first round overruns: one round per mode.
     o.resolutions = {32};
@@ -446,6 +479,161 @@ class TestBenchmarks : public QObject {
     QVERIFY(!points[0].ran && !points[0].train_ran);
     QVERIFY2(QString::fromStdString(points[0].note).startsWith("skipped: needs ~"),
              points[0].note.c_str());
+  }
+
+  // Rounds visit the modes forward, then backward: softmax, linear, linear, softmax, ...
+  void rounds_alternate_the_modes_abba() {
+    QCOMPARE(round_order(2, 0), (std::vector<size_t>{0, 1}));
+    QCOMPARE(round_order(2, 1), (std::vector<size_t>{1, 0}));
+    QCOMPARE(round_order(2, 2), (std::vector<size_t>{0, 1}));
+    QCOMPARE(round_order(3, 1), (std::vector<size_t>{2, 1, 0}));
+    QVERIFY(round_order(0, 1).empty());
+  }
+
+  // One reading between two measurements: each point gets the readings before and after it.
+  void rate_probes_bracket_every_measurement() {
+    double next = 0;
+    RateProbes probes([&] { return next += 10; });
+    RateRange first, second, third;
+    probes.before();      // 10
+    probes.after(first);  // 20
+    probes.before();
+    probes.after(second);  // 30
+    probes.before();
+    probes.after(third);  // 40
+    QCOMPARE(next, 40.0);
+    QCOMPARE(first.lo, 10.0);
+    QCOMPARE(first.hi, 20.0);
+    QCOMPARE(second.lo, 20.0);
+    QCOMPARE(second.hi, 30.0);
+    QCOMPARE(third.lo, 30.0);
+    QCOMPARE(probes.all().lo, 10.0);
+    QCOMPARE(probes.all().hi, 40.0);
+    // A failed reading (NaN) leaves no trace.
+    RateProbes failing([] { return std::nan(""); });
+    RateRange none;
+    failing.before();
+    failing.after(none);
+    QVERIFY(none.empty() && failing.all().empty());
+  }
+
+  // The reference matmul itself, in this process: a positive rate.
+  void reference_matmul_reads_a_rate() {
+    ReferenceMatmul m;
+    m.n = 64;
+    m.threads = 1;
+    m.min_ms = 0;
+    QVERIFY(reference_matmul_gflops(c10::Device(c10::kCPU), m) > 0);
+    QVERIFY(QString::fromStdString(reference_matmul_text(c10::Device(c10::kCPU)))
+                .contains("1024^3 at::mm, 2 threads"));
+  }
+
+  // The run's rate moved 24 %: not flagged; 26 %: flagged in the table and the CSV.
+  void scaling_bench_flags_an_unsteady_run() {
+    ScalingOptions o;
+    o.preset = "vit_tiny";
+    o.resolutions = {32};
+    o.modes = {"softmax", "linear"};
+    o.repeats = 1;
+    o.warmup = 0;
+    o.rounds = 1;
+    o.count_ops = false;
+    o.isolate = false;
+    for (const double top : {124.0, 126.0}) {
+      int reading = 0;
+      o.rate_probe = [&] { return reading++ % 2 == 0 ? 100.0 : top; };
+      const auto points = run_scaling_bench(o);
+      QCOMPARE(reading, 3);
+      const RateRange all = scaling_rate_range(points);
+      QCOMPARE(all.lo, 100.0);
+      QCOMPARE(all.hi, top);
+      const bool flagged = top > 125;
+      QCOMPARE(all.unsteady(), flagged);
+      const auto table = QString::fromStdString(format_scaling_table(points, o));
+      QVERIFY2(table.contains("unsteady: matmul rate moved 26 % (100.0-126.0 GFLOP/s)") == flagged,
+               qPrintable(table));
+      QVERIFY(table.contains("unsteady") == flagged);
+      std::ostringstream csv;
+      write_scaling_csv(csv, points);
+      std::istringstream in(csv.str());
+      const auto rows = read_scaling_csv(in, "flag.csv");
+      for (const auto& row : rows) {
+        QCOMPARE(row.unsteady, flagged);
+        QCOMPARE(row.matmul_gflops_min, 100.0);
+        QCOMPARE(row.matmul_gflops_max, top);
+      }
+    }
+  }
+
+  // Training steps alone, at a batch: the batch reaches the points, the CSV and the table.
+  void scaling_bench_train_only_at_a_batch() {
+    ScalingOptions o;
+    o.preset = "vit_tiny";
+    o.resolutions = {32};
+    o.modes = {"softmax", "linear"};
+    o.batch = 3;
+    o.repeats = 1;
+    o.warmup = 0;
+    o.rounds = 2;
+    o.train_only = true;
+    o.isolate = false;
+    o.rate_probe = [] { return 50.0; };
+    std::vector<std::string> steps;
+    const auto points = run_scaling_bench(o, [&](size_t, size_t, const std::string& label) {
+      if (!label.empty()) steps.push_back(label);
+    });
+    QCOMPARE(steps, (std::vector<std::string>{
+                        "32px softmax train step round 1", "32px linear train step round 1",
+                        "32px linear train step round 2", "32px softmax train step round 2"}));
+    for (const auto& p : points) {
+      QVERIFY(!p.ran && p.train_ran);
+      QCOMPARE(p.batch, int64_t(3));
+      QCOMPARE(p.train_rounds, 2);
+      QCOMPARE(scaling_csv_row(p).batch, int64_t(3));
+    }
+    const auto table = QString::fromStdString(format_scaling_table(points, o));
+    QVERIFY2(table.contains("backward, AdamW), batch 3") && !table.contains("min-max ms/img"),
+             qPrintable(table));
+  }
+
+  // Stage 2's step per student mode: interleaved rounds, img/s, rates.
+  void stage2_bench_small_run() {
+    Stage2BenchOptions o;
+    o.preset = "vit_tiny";
+    o.resolution = 32;
+    o.batch = 2;
+    o.repeats = 1;
+    o.warmup = 1;
+    o.rounds = 2;
+    int readings = 0;
+    o.rate_probe = [&] { return 80.0 + readings++; };
+    std::vector<std::string> steps;
+    const auto points = run_stage2_bench(o, [&](size_t, size_t, const std::string& label) {
+      if (!label.empty()) steps.push_back(label);
+    });
+    QCOMPARE(steps,
+             (std::vector<std::string>{"softmax student round 1", "linear student round 1",
+                                       "linear student round 2", "softmax student round 2"}));
+    QCOMPARE(readings, 5);
+    QCOMPARE(points.size(), size_t(2));
+    for (const auto& p : points) {
+      QVERIFY2(p.ran, p.note.c_str());
+      QCOMPARE(p.rounds, 2);
+      QVERIFY(p.step_ms > 0 && p.step_ms_min <= p.step_ms && p.step_ms <= p.step_ms_max);
+      QVERIFY(std::abs(p.imgs_per_s - 2000.0 / p.step_ms) < 1e-9);
+      QVERIFY(p.peak_alloc_bytes > 0);
+    }
+    // softmax: rounds 1 and 2 were the first and last measurement; linear the middle two.
+    QCOMPARE(points[0].rates.lo, 80.0);
+    QCOMPARE(points[0].rates.hi, 84.0);
+    QCOMPARE(points[1].rates.lo, 81.0);
+    QCOMPARE(points[1].rates.hi, 83.0);
+    const auto table = QString::fromStdString(format_stage2_table(points, o));
+    QVERIFY2(table.contains("x softmax") && table.contains("80.0-84.0 GFLOP/s") &&
+                 !table.contains("unsteady"),
+             qPrintable(table));
+    o.modes = {"softmax", "performer"};
+    QVERIFY_EXCEPTION_THROWN(run_stage2_bench(o), std::invalid_argument);
   }
 
   void peer_agrees_with_plain_pytorch() {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/analysis/rate_range.h"
 #include "engine/analysis/scaling_csv.h"
 
 using namespace adala;
@@ -72,6 +73,10 @@ ScalingCsvRow full_row() {
   r.train_ms_min = 240.5;
   r.train_ms_max = 260;
   r.load_1m = 5.82;
+  r.matmul_gflops_min = 95.5;
+  r.matmul_gflops_max = 120.25;
+  r.unsteady = true;
+  r.train_rounds = 2;
   return r;
 }
 
@@ -93,7 +98,9 @@ bool same(const ScalingCsvRow& a, const ScalingCsvRow& b) {
          same(a.ms_per_img_min, b.ms_per_img_min) && same(a.ms_per_img_max, b.ms_per_img_max) &&
          same(a.peak_rss_mb_min, b.peak_rss_mb_min) && same(a.peak_rss_mb_max, b.peak_rss_mb_max) &&
          same(a.train_ms_min, b.train_ms_min) && same(a.train_ms_max, b.train_ms_max) &&
-         same(a.load_1m, b.load_1m);
+         same(a.load_1m, b.load_1m) && same(a.matmul_gflops_min, b.matmul_gflops_min) &&
+         same(a.matmul_gflops_max, b.matmul_gflops_max) && a.unsteady == b.unsteady &&
+         a.train_rounds == b.train_rounds;
 }
 
 }  // namespace
@@ -166,7 +173,7 @@ class TestScalingCsv : public QObject {
     QCOMPARE(back[1].tokens, int64_t(-1));
     // The empty fields of a row that knows only resolution, mode and note.
     QVERIFY2(out.str().find("\n,2048,,softmax,,,,,,,0,\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", "
-                            "available), sorry\",,,,,,0,,,,,,,,,,,,,\n") != std::string::npos,
+                            "available), sorry\",,,,,,0,,,,,,,,,,,,,,,,0,\n") != std::string::npos,
              out.str().c_str());
   }
 
@@ -284,6 +291,70 @@ class TestScalingCsv : public QObject {
                          "finite number >= 0)"));
     QCOMPARE(read_error(h + "224,linear,,,,,,,,,,1e400\n"),
              std::string("t.csv, line 2, column 12 (load_1m): \"1e400\" is not a number"));
+  }
+
+  // The reference matmul's rate: min and max read back as written, min above max refused, an
+  // older file without the columns reads as no rate and not unsteady.
+  void rate_columns_round_trip_and_are_checked() {
+    const auto older = read("resolution,mode\n224,linear\n");
+    QVERIFY(std::isnan(older[0].matmul_gflops_min) && std::isnan(older[0].matmul_gflops_max));
+    QVERIFY(!older[0].unsteady);
+    QCOMPARE(older[0].train_rounds, int64_t(-1));
+    const std::string h =
+        "resolution,mode,matmul_gflops_min,matmul_gflops_max,unsteady,train_rounds\n";
+    const auto good = read(h + "224,linear,100,126,1,3\n");
+    QCOMPARE(good[0].matmul_gflops_min, 100.0);
+    QCOMPARE(good[0].matmul_gflops_max, 126.0);
+    QVERIFY(good[0].unsteady);
+    QCOMPARE(good[0].train_rounds, int64_t(3));
+    QCOMPARE(read_error(h + "224,linear,130,126,1,3\n"),
+             std::string("t.csv, line 2, column 3 (matmul_gflops_min): 130 is above "
+                         "matmul_gflops_max (126)"));
+    QCOMPARE(read_error(h + "224,linear,100,126,yes,3\n"),
+             std::string("t.csv, line 2, column 5 (unsteady): \"yes\" is not 0 or 1"));
+  }
+
+  // The flag: a run is unsteady when its fastest reading is more than 25 % above its slowest.
+  void rate_range_flags_a_move_above_a_quarter() {
+    RateRange steady;
+    QVERIFY(steady.empty() && !steady.unsteady());
+    QCOMPARE(rate_range_text(steady), std::string("-"));
+    QCOMPARE(rate_range_cell(steady), std::string("-"));
+    for (double r : {110.0, 100.0, 124.0, 105.0}) steady.add(r);
+    steady.add(std::nan(""));  // failed readings are ignored
+    steady.add(0);
+    steady.add(-5);
+    QCOMPARE(steady.lo, 100.0);
+    QCOMPARE(steady.hi, 124.0);
+    QVERIFY(std::abs(steady.moved() - 0.24) < 1e-12);
+    QVERIFY(!steady.unsteady());
+    QCOMPARE(unsteady_rate_text(steady), std::string());
+    QCOMPARE(rate_range_cell(steady), std::string("100-124"));
+
+    RateRange moved = steady;
+    moved.add(126.0);
+    QVERIFY(std::abs(moved.moved() - 0.26) < 1e-12);
+    QVERIFY(moved.unsteady());
+    QCOMPARE(unsteady_rate_text(moved),
+             std::string("unsteady: matmul rate moved 26 % (100.0-126.0 GFLOP/s)"));
+    QCOMPARE(rate_range_cell(moved), std::string("100-126!"));
+    RateRange just_above;  // a whole number would read "25 %"
+    just_above.add(100.0);
+    just_above.add(125.1);
+    QCOMPARE(unsteady_rate_text(just_above),
+             std::string("unsteady: matmul rate moved 25.1 % (100.0-125.1 GFLOP/s)"));
+
+    // Two points' ranges merge into the run's.
+    RateRange a, b;
+    a.add(200);
+    a.add(210);
+    b.add(150);
+    QVERIFY(!a.unsteady() && !b.unsteady());
+    a.merge(b);
+    a.merge(RateRange{});
+    QCOMPARE(a.lo, 150.0);
+    QCOMPARE(a.hi, 210.0);
+    QVERIFY(a.unsteady());  // 40 %
   }
 
   // One row as (column, field) pairs and back: what the benchmark's point event carries.

@@ -320,7 +320,8 @@ class TestLinearAttentionAutograd : public QObject {
       QFAIL("no error");
     } catch (const std::invalid_argument& e) {
       QCOMPARE(QString(e.what()),
-               QString("linear training kernel \"blocked\": use fused (the default) or batched"));
+               QString("linear training kernel \"blocked\": use fused (the default), batched or "
+                       "padded"));
     }
   }
 

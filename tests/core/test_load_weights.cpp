@@ -636,6 +636,33 @@ class TestLoadWeights : public QObject {
     QVERIFY2(has(g.reason, "depth 6 vs 12"), g.reason.c_str());
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, config_from_shapes(shapes_for(odd)));
     QVERIFY(guess_preset({{"fc.weight", {10, 5}}}).best.empty());
+
+    // With the head count the shapes cannot give, a file no preset fits gets a config read off
+    // its shapes: the same architecture as the one that wrote them.
+    odd.num_heads = 3;
+    odd.mlp_ratio = 3.0;
+    odd.num_classes = 7;
+    const ViTConfig read = config_from_shapes(shapes_for(odd), 3);
+    for (const auto& f : vit_config_fields()) {
+      if (std::string(f.name) == "name") continue;
+      ViTConfig one = odd;
+      std::visit([&](auto member) { one.*member = read.*member; }, f.member);
+      QVERIFY2(one == odd, f.name);
+    }
+    QCOMPARE(read.mlp_hidden(), odd.mlp_hidden());
+    // An MLP width that is no whole multiple of the embedding keeps its exact width.
+    odd.mlp_ratio = 1155.0 / 384.0;
+    QCOMPARE(config_from_shapes(shapes_for(odd), 3).mlp_hidden(), odd.mlp_hidden());
+    // A preset match takes the given head count instead of the preset's.
+    QCOMPARE(config_from_shapes(shapes_for(vit_preset("vit_small")), 12).num_heads, int64_t(12));
+    QCOMPARE(config_from_shapes(shapes_for(vit_preset("vit_small"))).num_heads, int64_t(6));
+    // A head count that does not divide the width is refused, naming both.
+    try {
+      config_from_shapes(shapes_for(odd), 5);
+      QFAIL("5 heads for width 384 were accepted");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(has(e.what(), "embed_dim (384) must be divisible by num_heads (5)"), e.what());
+    }
   }
 };
 

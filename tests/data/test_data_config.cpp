@@ -90,6 +90,30 @@ class TestDataConfig : public QObject {
     QCOMPARE(QString::fromStdString(c.data.train.root), QString("/t"));
   }
 
+  void interpolation_and_crop_mode_are_read() {
+    auto c = parse_experiment_config(parse_json_strict(
+        std::string("{") + kRgbModel +
+        ",\"data\":{\"train\":{\"source\":\"image-folder\",\"root\":\"/t\"},"
+        "\"eval\":{\"source\":\"image-folder\",\"root\":\"/v\",\"interpolation\":\"bicubic\","
+        "\"crop_mode\":\"squash\",\"crop_pct\":1.0}}}"));
+    // Defaults: bilinear, centre crop.
+    QVERIFY(c.data.train.transform.interpolation == Interpolation::Bilinear);
+    QVERIFY(c.data.train.transform.crop_mode == CropMode::Center);
+    QVERIFY(c.data.alignment.transform.interpolation == Interpolation::Bilinear);
+    QVERIFY(c.data.eval.transform.interpolation == Interpolation::Bicubic);
+    QVERIFY(c.data.eval.transform.crop_mode == CropMode::Squash);
+    QCOMPARE(c.data.eval.transform.crop_pct, 1.0);
+    // Given explicitly as the defaults, and copied from data.train to the other stages.
+    c = parse_experiment_config(
+        parse_json_strict(std::string("{") + kRgbModel +
+                          ",\"data\":{\"train\":{\"source\":\"image-list\",\"root\":\"/t\","
+                          "\"interpolation\":\"bicubic\",\"crop_mode\":\"center\"}}}"));
+    for (const DataSourceConfig* s : {&c.data.train, &c.data.eval, &c.data.alignment}) {
+      QVERIFY(s->transform.interpolation == Interpolation::Bicubic);
+      QVERIFY(s->transform.crop_mode == CropMode::Center);
+    }
+  }
+
   void relative_paths_are_relative_to_the_config_file() {
     const std::string dir = ADALA_TEST_TMP "/data_config_paths";
     std::filesystem::create_directories(dir);
@@ -191,6 +215,21 @@ class TestDataConfig : public QObject {
         << rgb +
                "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"preprocess\":\"resize\"}}}"
         << "data.train.preprocess: unknown value \"resize\"";
+    QTest::newRow("interpolation")
+        << rgb +
+               "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"interpolation\":"
+               "\"lanczos\"}}}"
+        << "data.train.interpolation: unknown value \"lanczos\" (allowed: bilinear, bicubic)";
+    QTest::newRow("interpolation type")
+        << rgb +
+               "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\"},\"eval\":{\"source\":"
+               "\"image-list\",\"root\":\"/a\",\"interpolation\":3}}}"
+        << "data.eval.interpolation: expected a string, got integer";
+    QTest::newRow("crop_mode")
+        << rgb +
+               "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"crop_mode\":"
+               "\"border\"}}}"
+        << "data.train.crop_mode: unknown value \"border\" (allowed: center, squash)";
     QTest::newRow("unknown key")
         << rgb + "{\"train\":{\"source\":\"image-list\",\"root\":\"/a\",\"resolution\":64}}}"
         << "data.train.resolution: unknown key";

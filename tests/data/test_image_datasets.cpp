@@ -4,6 +4,10 @@
 #include <ATen/ATen.h>
 #include <QtTest/QtTest>
 
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -15,6 +19,7 @@
 #include "engine/data/opencv/fashion_mnist_export.h"
 #include "engine/data/opencv/image_file.h"
 #include "engine/data/opencv/image_file_dataset.h"
+#include "engine/data/png_chunks.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -56,6 +61,62 @@ std::string error_of(F&& f) {
 
 bool have_fashion_mnist() {
   return std::ifstream(default_fashion_mnist_root() + "/t10k-labels-idx1-ubyte.gz").good();
+}
+
+using Bytes = std::vector<uint8_t>;
+
+void put_u32(Bytes& b, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) b.push_back(uint8_t(v >> shift));
+}
+
+// Appends byte by byte (GCC 12 misreads vector::insert of short ranges as an overflow).
+void append(Bytes& b, const Bytes& more) {
+  for (uint8_t v : more) b.push_back(v);
+}
+void append(Bytes& b, const std::string& more) {
+  for (char v : more) b.push_back(uint8_t(v));
+}
+
+// One PNG chunk with its CRC (over type and data).
+Bytes png_chunk(const char* type, const Bytes& data) {
+  Bytes c;
+  put_u32(c, uint32_t(data.size()));
+  append(c, std::string(type, 4));
+  append(c, data);
+  uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(type), 4);
+  crc = crc32(crc, data.data(), uInt(data.size()));
+  put_u32(c, uint32_t(crc));
+  return c;
+}
+
+// An iCCP chunk whose profile is 200 compressed zero bytes: libpng rejects it with a warning.
+Bytes bad_colour_profile() {
+  Bytes profile(200, 0), packed(compressBound(200));
+  uLongf packed_size = packed.size();
+  compress(packed.data(), &packed_size, profile.data(), profile.size());
+  Bytes data;
+  append(data, std::string("icc\0\0", 5));  // name, terminator, compression method 0
+  packed.resize(packed_size);
+  append(data, packed);
+  return png_chunk("iCCP", data);
+}
+
+// What `f` writes to stderr (fd 2, where libpng's default warning handler prints).
+template <typename F>
+std::string stderr_of(F&& f) {
+  std::fflush(stderr);
+  const std::string path = (kRoot / ("stderr-" + std::to_string(::getpid()))).string();
+  fs::create_directories(kRoot);
+  FILE* capture = std::fopen(path.c_str(), "w+");
+  const int saved = ::dup(2);
+  ::dup2(::fileno(capture), 2);
+  f();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::fclose(capture);
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
 }  // namespace
@@ -161,6 +222,78 @@ class TestImageDatasets : public QObject {
     write_text((root / "list.txt").string(), "garbage.jpg\n");
     auto ds = open_image_list((root / "list.txt").string(), "", 3);
     QVERIFY_EXCEPTION_THROWN(ds->get(0), BadImageError);
+  }
+
+  void a_colour_profile_is_dropped_before_decoding() {
+    // A PNG with an iCCP chunk after IHDR (where encoders put it): the bytes without it are the
+    // plain file, they decode to the same pixels, and libpng's warning about the profile, which
+    // the raw bytes do print, is gone.
+    Bytes plain;
+    QVERIFY(cv::imencode(".png", colour_image(9, 13, 77), plain));
+    const long ihdr_end = 8 + 12 + 13;
+    Bytes with_profile(plain.begin(), plain.begin() + ihdr_end);
+    append(with_profile, bad_colour_profile());
+    append(with_profile, Bytes(plain.begin() + ihdr_end, plain.end()));
+    QVERIFY(without_png_colour_profile(with_profile) == plain);
+
+    const std::string warned = stderr_of([&] { cv::imdecode(with_profile, cv::IMREAD_COLOR); });
+    QVERIFY2(warned.find("iCCP") != std::string::npos, warned.c_str());
+    const fs::path file = fresh("profile") / "with_profile.png";
+    std::ofstream(file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(with_profile.data()), long(with_profile.size()));
+    at::Tensor decoded;
+    const std::string quiet = stderr_of([&] { decoded = decode_image_file(file.string(), 3); });
+    QVERIFY2(quiet.empty(), quiet.c_str());
+    const fs::path reference = fresh("profile_plain") / "plain.png";
+    write_image(reference, colour_image(9, 13, 77));
+    QVERIFY(at::equal(decoded, decode_image_file(reference.string(), 3)));
+  }
+
+  void malformed_pngs_pass_through_the_chunk_walk_unchanged_data() {
+    QTest::addColumn<int>("which");
+    QTest::newRow("empty") << 0;
+    QTest::newRow("not a png (jpeg)") << 1;
+    QTest::newRow("signature only") << 2;
+    QTest::newRow("chunk longer than the file") << 3;
+    QTest::newRow("chunk length above 2^31") << 4;
+    QTest::newRow("profile after the image data") << 5;
+    QTest::newRow("truncated chunk header") << 6;
+  }
+
+  void malformed_pngs_pass_through_the_chunk_walk_unchanged() {
+    QFETCH(int, which);
+    Bytes png;
+    QVERIFY(cv::imencode(".png", colour_image(4, 4, 1), png));
+    const Bytes signature(png.begin(), png.begin() + 8);
+    Bytes input;
+    switch (which) {
+      case 0:
+        break;
+      case 1:
+        QVERIFY(cv::imencode(".jpg", colour_image(4, 4, 1), input));
+        break;
+      case 2:
+        input = signature;
+        break;
+      case 3:
+      case 4:
+        input = signature;
+        put_u32(input, which == 3 ? 1000u : 0x80000000u);
+        append(input, std::string("iCCP\1\2\3\4\5\6\7\10", 12));
+        break;
+      case 5: {
+        // iCCP placed just before IEND: not where a profile is read, left alone.
+        input.assign(png.begin(), png.end() - 12);
+        append(input, bad_colour_profile());
+        append(input, Bytes(png.end() - 12, png.end()));
+        break;
+      }
+      case 6:
+        input = signature;
+        append(input, std::string(3, '\0'));
+        break;
+    }
+    QVERIFY(without_png_colour_profile(input) == input);
   }
 
   void image_list_from_a_folder_tree_and_from_a_file() {

@@ -212,6 +212,32 @@ class TestDataParallel : public QObject {
     QCOMPARE(rank_slice(8, nullptr, "x").count, int64_t(8));
   }
 
+  // --backend nccl where LibTorch has no NCCL: refused with a plain message, in a world of one
+  // too (NCCL builds its group there, Gloo needs none).
+  void nccl_is_refused_where_libtorch_has_none() {
+    QVERIFY(gloo_available());
+    QVERIFY(join_data_parallel(DistEnvironment{}) == nullptr);
+    if (nccl_available()) QSKIP("this build has NCCL");
+    const std::string message = nccl_unavailable_message();
+    QVERIFY2(message.rfind("--backend nccl: ", 0) == 0, message.c_str());
+    QVERIFY(message.size() > 20 && message.substr(message.size() - 20) == "; use --backend gloo");
+    if (!torch::cuda::is_available())
+      QCOMPARE(QString::fromStdString(message),
+               QString("--backend nccl: this LibTorch was built without NCCL (CPU build); use "
+                       "--backend gloo"));
+    for (int world : {1, 2}) {
+      DistEnvironment env;
+      env.backend = "nccl";
+      env.world_size = world;
+      try {
+        join_data_parallel(env);
+        QFAIL("--backend nccl was not refused");
+      } catch (const std::runtime_error& e) {
+        QCOMPARE(std::string(e.what()), message);
+      }
+    }
+  }
+
   void environment_from_torchrun_and_slurm() {
     auto read = [](std::map<std::string, std::string> vars) {
       return read_dist_environment([vars](const char* name) -> const char* {

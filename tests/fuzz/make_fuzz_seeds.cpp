@@ -68,6 +68,8 @@ void json_and_config_seeds(const fs::path& out) {
       R"({"method":"adala","stages":{"feature_alignment":{"trainable":"qkv"}}})",
       R"({"method":"lolcats","model":{"feature_map":"elu1"},"lora_rank":0})",
       R"({"method":"monarch","stages":{"teacher":{"trainable":"qkv"}}})",
+      R"({"method":"performer","model":{"performer_features":64,"performer_redraw_interval":5}})",
+      R"({"method":"performer","model":{"feature_map":"relu","performer_seed":-1}})",
   };
   for (const char* s : method_configs)
     write(out / "fuzz_config" / ("method" + std::to_string(n++) + ".json"), s);

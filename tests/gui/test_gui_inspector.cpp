@@ -10,6 +10,8 @@
 #include <QDialog>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSlider>
 
 #include <opencv2/imgcodecs.hpp>
@@ -203,6 +205,42 @@ class TestGuiInspector : public QObject {
     checkMapsAgainstEngine(probe);
     QCOMPARE(inspector_->rows().headKl.size(), 2);
     QCOMPARE(inspector_->rows().headKl[1], probe.rows(1, 1, inspector_->query()).kl);
+  }
+
+  // A file without adala.pretrained_cfg: the status line names what was assumed; mean and std
+  // typed in the inspector replace the assumed ones, and the maps are the engine's on the image
+  // normalised with them.
+  void normalisation_overrides_and_the_assumed_line() {
+    const std::string path = makeCheckpoint(dir_, "plain.safetensors", AttentionMode::Softmax);
+    QSignalSpy ready(controller_.get(), &EngineController::probeReady);
+    QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
+    inspector_->setInputSize(0);
+    inspector_->setDataset(QString());
+    inspector_->setDatasetItem(3);
+    inspector_->addCheckpoint("plain", QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    QString status = inspector_->statusLabel()->text();
+    QVERIFY2(status.contains("plain.safetensors has no adala.pretrained_cfg: assumed "
+                             "interpolation bilinear, crop-mode center, crop-pct 0.875, mean 0, "
+                             "std 1"),
+             qPrintable(status));
+    ready.clear();
+    maps.clear();
+    QTest::keyClicks(inspector_->meanEdit(), "0.5");
+    QTest::keyClicks(inspector_->stdEdit(), "0.25");
+    QTest::keyClick(inspector_->stdEdit(), Qt::Key_Return);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+    status = inspector_->statusLabel()->text();
+    QVERIFY2(status.contains("assumed interpolation bilinear, crop-mode center, crop-pct 0.875 ("),
+             qPrintable(status));
+    auto model = load_model(path, torch::kCPU);
+    auto test = load_fashion_mnist(default_fashion_mnist_root(), "test", 4);
+    inspector_->setOpacity(1.0);
+    checkMapsAgainstEngine(AttentionProbe(model, (test.images[3].unsqueeze(0) - 0.5) / 0.25));
+    inspector_->meanEdit()->clear();
+    inspector_->stdEdit()->clear();
   }
 
   // bf16 autocast: the maps are the engine's probe under the same autocast, and not the float32

@@ -349,9 +349,10 @@ class TestGuiScaling : public QObject {
         "gmacs_measured,gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,"
         "peak_alloc_mb,train_ran,train_note,train_ms,train_timed_runs,train_peak_rss_mb,"
         "train_peak_alloc_mb,rounds,ms_per_img_min,ms_per_img_max,peak_rss_mb_min,"
-        "peak_rss_mb_max,train_ms_min,train_ms_max,load_1m\n")));
-    QVERIFY2(text.contains(QLatin1String(
-                 "vit_small,448,785,linear,,,17.2,4.6,,,1,,30,,33.3333,90,,0,,,,,,,,,,,,,\n")),
+        "peak_rss_mb_max,train_ms_min,train_ms_max,load_1m,matmul_gflops_min,matmul_gflops_max,"
+        "unsteady,train_rounds\n")));
+    QVERIFY2(text.contains(QLatin1String("vit_small,448,785,linear,,1,17.2,4.6,,,1,,30,,33.3333,90,"
+                                         ",0,,,,,,,,,,,,,,,,0,\n")),
              qPrintable(text));
     QVERIFY2(text.contains(
                  QLatin1String(",\"skipped: needs ~26.1 GB (\"\"8.0 GB\"\", available), sorry\",")),
@@ -458,6 +459,7 @@ class TestGuiScaling : public QObject {
     form->resolutionEdit()->clear();
     QTest::keyClicks(form->resolutionEdit(), "224, 448");
     form->modeBox("softmax-chunked")->setChecked(false);
+    form->batchBox()->setValue(8);
     QSignalSpy progress(panel.process(), &ScalingBenchProcess::progress);
     QSignalSpy done(panel.process(), &ScalingBenchProcess::succeeded);
     QSignalSpy recorded(&panel, &ScalingPanel::benchmarkRecorded);
@@ -468,10 +470,11 @@ class TestGuiScaling : public QObject {
     QVERIFY(done.wait(10000));
     QCOMPARE(panel.process()->launchCount(), 1);
     const QStringList args = panel.process()->arguments();
-    QCOMPARE(args.mid(0, 8), (QStringList{"bench", "scaling", "--preset", "vit_small", "--res",
-                                          "224,448", "--modes", "softmax,linear"}));
-    QCOMPARE(args.at(8), QString("--csv"));
-    QCOMPARE(args.mid(10), (QStringList{"--db", db, "--progress", "jsonl"}));
+    QCOMPARE(args.mid(0, 10),
+             (QStringList{"bench", "scaling", "--preset", "vit_small", "--res", "224,448",
+                          "--modes", "softmax,linear", "--batch", "8"}));
+    QCOMPARE(args.at(10), QString("--csv"));
+    QCOMPARE(args.mid(12), (QStringList{"--db", db, "--progress", "jsonl"}));
     QCOMPARE(progress.count(), 3);
     QCOMPARE(progress.at(1).at(0).toInt(), 1);
     QCOMPARE(progress.at(1).at(2).toString(), QString("224px linear"));
@@ -485,6 +488,56 @@ class TestGuiScaling : public QObject {
     QCOMPARE(panel.view()->source(), QString("benchmark run #42"));
     QVERIFY2(form->message().contains(QLatin1String("run #42")), qPrintable(form->message()));
     QCOMPARE(panel.view()->crossover(ScalingMetric::Latency).outcome, Crossover::Outcome::Crossed);
+  }
+
+  // The form's batch: 1 by default, 1..kMaxScalingBatch, in the request, off while running.
+  void form_batch_reaches_the_request() {
+    ScalingForm form;
+    form.setPresets({"vit_small"});
+    adala::widgets::ScalingRequest request;
+    QVERIFY(form.validate(&request));
+    QCOMPARE(request.batch, 1);
+    QCOMPARE(form.batchBox()->minimum(), 1);
+    QCOMPARE(form.batchBox()->maximum(), adala::widgets::kMaxScalingBatch);
+    form.setBatch(64);
+    QVERIFY(form.validate(&request));
+    QCOMPARE(request.batch, 64);
+    form.setRunning(true);
+    QVERIFY(!form.batchBox()->isEnabled());
+    form.setRunning(false);
+    QVERIFY(form.batchBox()->isEnabled());
+  }
+
+  // A run whose reference-matmul rate moved more than 25 % is flagged above the plots, in the
+  // benchmark's words; 24 % is not.
+  void unsteady_run_is_flagged_in_the_view() {
+    const QByteArray head =
+        "preset,resolution,mode,batch,ran,ms_per_img,matmul_gflops_min,matmul_gflops_max,"
+        "unsteady\n";
+    ScalingView view;
+    view.resize(1200, 800);
+    const QString steady = writeFile(dir_ + "/steady.csv", head +
+                                                               "vit_small,224,softmax,8,1,10,100,"
+                                                               "110,0\n"
+                                                               "vit_small,224,linear,8,1,12,110,"
+                                                               "124,0\n");
+    QVERIFY(view.loadCsv(steady));
+    QCOMPARE(view.unsteadyFlag(), QString());
+    QVERIFY(!view.flagLabel()->isVisibleTo(&view));
+    QVERIFY2(view.summaryText().contains(QLatin1String("100.0 to 124.0 GFLOP/s")),
+             qPrintable(view.summaryText()));
+    const QString moved = writeFile(dir_ + "/unsteady.csv", head +
+                                                                "vit_small,224,softmax,8,1,10,100,"
+                                                                "110,0\n"
+                                                                "vit_small,224,linear,8,1,12,110,"
+                                                                "126,0\n");
+    QVERIFY(view.loadCsv(moved));
+    QCOMPARE(view.unsteadyFlag(),
+             QString("unsteady: matmul rate moved 26 % (100.0-126.0 GFLOP/s)"));
+    QVERIFY(view.flagLabel()->isVisibleTo(&view));
+    QVERIFY(view.flagLabel()->text().startsWith(view.unsteadyFlag()));
+    QVERIFY2(view.summaryText().contains(view.unsteadyFlag()), qPrintable(view.summaryText()));
+    QVERIFY(view.source().contains(QLatin1String("unsteady.csv")));
   }
 
   void failing_benchmark_shows_its_error() {

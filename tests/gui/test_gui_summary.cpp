@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -21,6 +22,7 @@
 #include "tests/gui/gui_test_support.h"
 #include "widgets/run_compare_table.h"
 #include "widgets/run_summary_panel.h"
+#include "widgets/stage_launcher.h"
 
 using namespace adala;
 using namespace adala::gui;
@@ -263,6 +265,31 @@ class TestGuiSummary : public QObject {
     QCOMPARE(window.compareTable()->configPaths().size(), 2);
     QVERIFY(window.openRun(evaluated_));
     QVERIFY(window.summaryPanel()->isVisible());
+  }
+
+  // Opening a recorded run puts its configuration in the launcher, to edit or run again; an
+  // experiment the user edited and did not save stays.
+  void opening_a_run_offers_its_config_in_the_launcher() {
+    EngineController controller(db_);
+    MainWindow window(&controller);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    StageLauncher* launcher = window.launcher();
+    QCOMPARE(launcher->fileLabel()->text(), QStringLiteral("(unsaved experiment)"));
+    QVERIFY(window.openRun(plain_));
+    QCOMPARE(launcher->fileLabel()->text(), QStringLiteral("run #%1's recorded config").arg(plain_));
+    QLineEdit* seed = launcher->field(QStringLiteral("seed"));
+    QVERIFY(seed);
+    QCOMPARE(seed->text(), QStringLiteral("3"));
+    QVERIFY(!launcher->hasUnsavedEdits());
+    // The user edits a field as a person would, then opens another run.
+    seed->selectAll();
+    QTest::keyClicks(seed, QStringLiteral("41"));
+    QVERIFY(launcher->hasUnsavedEdits());
+    QVERIFY(window.openRun(evaluated_));
+    QCOMPARE(launcher->fileLabel()->text(), QStringLiteral("run #%1's recorded config").arg(plain_));
+    QCOMPARE(launcher->document().value(QStringLiteral("seed")).toInt(), 41);
+    QVERIFY(window.statusLabel()->text().contains(QStringLiteral("keeps its unsaved experiment")));
   }
 };
 

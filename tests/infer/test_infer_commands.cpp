@@ -15,6 +15,7 @@
 
 #include "engine/core/load_weights.h"
 #include "engine/core/safetensors.h"
+#include "engine/core/weights_file_config.h"
 #include "engine/data/opencv/image_file_dataset.h"
 #include "engine/infer/inference_model.h"
 #include "engine/train/pipeline.h"
@@ -62,6 +63,26 @@ Top1 parse_top1(const QString& out) {
   const auto m = QRegularExpression("top-1 ([0-9.]+) \\((\\d+)/(\\d+)\\)").match(out);
   if (!m.hasMatch()) return {};
   return {m.captured(1).toDouble(), m.captured(2).toLongLong(), m.captured(3).toLongLong()};
+}
+
+std::string fmt_top1(int64_t correct, int64_t images) {
+  return QString("top-1 %1 (%2/%3)")
+      .arg(double(correct) / double(images), 0, 'f', 4)
+      .arg(correct)
+      .arg(images)
+      .toStdString();
+}
+
+// A timm-style file of fmnist_micro: tensors only, no metadata of ours.
+std::string plain_checkpoint() {
+  torch::manual_seed(1);
+  VisionTransformer plain(vit_preset("fmnist_micro"));
+  std::vector<std::pair<std::string, at::Tensor>> tensors;
+  for (const auto& p : plain->named_parameters())
+    if (p.key().find(".linear.") == std::string::npos) tensors.emplace_back(p.key(), p.value());
+  const std::string path = kDir + "/plain.safetensors";
+  write_safetensors(path, tensors, {{"format", "pt"}});
+  return path;
 }
 
 }  // namespace
@@ -130,8 +151,12 @@ class TestInferCommands : public QObject {
     QCOMPARE(c.label_names, (std::vector<std::string>{"class0", "class1", "class2"}));
     // inspect-weights shows them.
     const AdalaResult r = run_adala({"inspect-weights", q(student_)});
-    QVERIFY2(r.out.contains("data      3x32x32, crop center 0.9, mean [0.4, 0.5, 0.6], std [0.2, "
-                            "0.3, 0.25], 3 classes (named)"),
+    QVERIFY2(r.out.contains("data      input 3x32x32, bilinear resize, crop-mode center, crop-pct "
+                            "0.9, mean 0.4,0.5,0.6, std 0.2,0.3,0.25, 3 classes (named) (from the "
+                            "file and the options)"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("uses      fmnist_micro (from adala.config): D=32 depth=2 heads=2 patch=8 "
+                            "img=32 classes=3"),
              qPrintable(r.out));
     // The teacher of the same run carries them too.
     const PretrainedConfig t = parse_pretrained_config(
@@ -140,7 +165,8 @@ class TestInferCommands : public QObject {
   }
 
   void predict_top1_equals_the_pipelines_evaluation() {
-    const AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--top", "2"});
+    const AdalaResult r =
+        run_adala({"predict", q(student_), q(test_root_), "--top", "2", "--list"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const Top1 top1 = parse_top1(r.out);
     QCOMPARE(top1.images, int64_t(12));
@@ -203,8 +229,8 @@ class TestInferCommands : public QObject {
     // the top-1 counts that.
     const std::string names = kDir + "/reversed.txt", logits = kDir + "/reversed.safetensors";
     std::ofstream(names) << "class2\nclass1\nclass0\n";
-    const AdalaResult r = run_adala(
-        {"predict", q(student_), q(test_root_), "--classes", q(names), "--logits", q(logits)});
+    const AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--classes", q(names),
+                                     "--logits", q(logits), "--list"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const at::Tensor predicted = read_tensor(logits, "logits").argmax(1);
     int64_t expected = 0;
@@ -299,13 +325,7 @@ class TestInferCommands : public QObject {
 
   void a_plain_file_without_metadata_gets_defaults() {
     // A timm-style file: tensors only. The model comes from the matching preset.
-    torch::manual_seed(1);
-    VisionTransformer plain(vit_preset("fmnist_micro"));
-    std::vector<std::pair<std::string, at::Tensor>> tensors;
-    for (const auto& p : plain->named_parameters())
-      if (p.key().find(".linear.") == std::string::npos) tensors.emplace_back(p.key(), p.value());
-    const std::string path = kDir + "/plain.safetensors";
-    write_safetensors(path, tensors, {{"format", "pt"}});
+    const std::string path = plain_checkpoint();
     const InferenceModel m = load_inference_model(path, torch::kCPU);
     QVERIFY(m.data == default_pretrained_config(vit_preset("fmnist_micro")));
     QCOMPARE(m.data.resolution, int64_t(28));
@@ -337,6 +357,206 @@ class TestInferCommands : public QObject {
     QVERIFY2(
         inspect.out.contains("data      malformed: adala.pretrained_cfg.crop_pct: out of range"),
         qPrintable(inspect.out));
+  }
+
+  void a_folder_evaluation_prints_a_summary() {
+    // Class folders alone: no line per image unless asked, but top-1, top-5, per-class accuracy,
+    // and the confusion matrix beside the CSV, all from the same logits.
+    const std::string csv = kDir + "/summary.csv", logits = kDir + "/summary.safetensors";
+    const AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--csv", q(csv),
+                                     "--logits", q(logits), "--top", "1"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(!r.out.contains(".png"), qPrintable(r.out));
+    const at::Tensor out = read_tensor(logits, "logits");
+    const at::Tensor labels = at::arange(3).repeat_interleave(4);  // class folders in order
+    const at::Tensor predicted = out.argmax(1);
+    const int64_t correct = predicted.eq(labels).sum().item<int64_t>();
+    QVERIFY2(r.out.contains(q(fmt_top1(correct, 12))), qPrintable(r.out));
+    // 3 classes: the label is always among the 5 best.
+    QVERIFY2(r.out.contains("top-5 1.0000"), qPrintable(r.out));
+    for (int64_t c = 0; c < 3; ++c) {
+      const int64_t right = predicted.narrow(0, c * 4, 4).eq(c).sum().item<int64_t>();
+      const QString line = QString("  %1 %2  4").arg(q("class" + std::to_string(c)), -24)
+                               .arg(double(right) / 4.0, 0, 'f', 4);
+      QVERIFY2(r.out.contains(line), qPrintable(r.out + "\nwanted: " + line));
+    }
+    std::ifstream in(kDir + "/summary.confusion.csv");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    QCOMPARE(lines.size(), size_t(4));
+    QCOMPARE(lines[0], std::string("label/predicted,class0,class1,class2"));
+    for (int64_t c = 0; c < 3; ++c) {
+      std::string expected = "class" + std::to_string(c);
+      for (int64_t j = 0; j < 3; ++j)
+        expected += "," + std::to_string(
+                              predicted.narrow(0, c * 4, 4).eq(j).sum().item<int64_t>());
+      QCOMPARE(lines[size_t(c + 1)], expected);
+    }
+  }
+
+  void preprocessing_overrides_reach_the_transform() {
+    // The run's student with every override: the logits equal the model run in process on the
+    // test images through the transform those settings describe, and differ from the file's.
+    const std::string a = kDir + "/overridden.safetensors", b = kDir + "/own.safetensors";
+    AdalaResult r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(a),
+                               "--interpolation", "bicubic", "--crop-pct", "0.75", "--mean",
+                               "0.5,0.5,0.5", "--std", "0.5", "--crop-mode", "center"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(!r.err.contains("assumed"), qPrintable(r.err));  // the file has its settings
+    PretrainedConfig wanted = parse_pretrained_config(
+        SafetensorsReader(student_).metadata().at(kPretrainedConfigKey));
+    wanted.interpolation = "bicubic";
+    wanted.crop_pct = 0.75;
+    wanted.mean = {0.5, 0.5, 0.5};
+    wanted.std = {0.5};
+    VisionTransformer model = student_model();
+    torch::NoGradGuard no_grad;
+    const at::Tensor expected = model->forward(test_images(evaluation_transform(wanted)));
+    QVERIFY2(at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6),
+             qPrintable(QString("max diff %1")
+                            .arg((read_tensor(a, "logits") - expected).abs().max().item<double>())));
+    r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(b)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(!at::allclose(read_tensor(a, "logits"), read_tensor(b, "logits"), 1e-3, 1e-4));
+    // squash: both sides of the 40x48 image to 32 / crop_pct, then the centre crop (timm's).
+    r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(a), "--crop-mode",
+                   "squash"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    wanted = parse_pretrained_config(SafetensorsReader(student_).metadata().at(kPretrainedConfigKey));
+    wanted.crop_mode = "squash";
+    QVERIFY(at::allclose(read_tensor(a, "logits"),
+                         model->forward(test_images(evaluation_transform(wanted))), 1e-5, 1e-6));
+  }
+
+  void assumed_preprocessing_is_named_in_one_line() {
+    const std::string path = plain_checkpoint();
+    AdalaResult r = run_adala({"predict", q(path), q(test_root_ + "/class0/0.png")});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("note: plain.safetensors has no adala.pretrained_cfg: assumed "
+                            "interpolation bilinear, crop-mode center, crop-pct 0.875, mean 0, "
+                            "std 1 (change with --interpolation, --crop-mode, --crop-pct, --mean, "
+                            "--std)"),
+             qPrintable(r.err));
+    QCOMPARE(r.err.count("assumed"), 1);
+    // What the user gives is no longer assumed; all of it: no line.
+    r = run_adala({"embed", q(path), q(test_root_), "-o", q(kDir + "/e.safetensors"), "--mean",
+                   "0.2", "--std", "0.3"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("assumed interpolation bilinear, crop-mode center, crop-pct 0.875 "
+                            "(change with --interpolation, --crop-mode, --crop-pct)"),
+             qPrintable(r.err));
+    r = run_adala({"predict", q(path), q(test_root_), "--mean", "0.2", "--std", "0.3",
+                   "--crop-pct", "1", "--interpolation", "bilinear", "--crop-mode", "squash"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(!r.err.contains("assumed"), qPrintable(r.err));
+    // inspect-weights says the same, and what the options would make of it.
+    r = run_adala({"inspect-weights", q(path), "--crop-mode", "none"});
+    QVERIFY2(r.out.contains("data      input 1x28x28, crop-mode none (images must be 28x28), mean "
+                            "0, std 1, 10 classes (assumed in part)"),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains("note: plain.safetensors has no adala.pretrained_cfg: assumed "
+                            "interpolation bilinear, crop-pct 0.875, mean 0, std 1"),
+             qPrintable(r.out));
+  }
+
+  void a_model_no_preset_fits_loads_with_its_head_count() {
+    // Depth 6, width 48, 3 heads, timm names, no adala.config: no preset fits, and qkv's shape is
+    // the same for any head count, so the file alone cannot be loaded.
+    ViTConfig c = vit_preset("fmnist_micro");
+    c.embed_dim = 48;
+    c.depth = 6;
+    c.num_heads = 3;
+    c.num_classes = 3;
+    c.in_chans = 3;
+    c.img_size = 32;
+    c.patch_size = 8;
+    torch::manual_seed(5);
+    VisionTransformer written(c);
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    for (const auto& p : written->named_parameters())
+      if (p.key().find(".linear.") == std::string::npos) tensors.emplace_back(p.key(), p.value());
+    const std::string path = kDir + "/depth6.safetensors";
+    write_safetensors(path, tensors, {{"format", "pt"}});
+    AdalaResult r = run_adala({"predict", q(path), q(test_root_)});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.err.contains("no ViT preset fits these tensors") &&
+                 r.err.contains("give it with --heads N, or the whole architecture with "
+                                "--model-config FILE.json"),
+             qPrintable(r.err));
+    AdalaResult inspect = run_adala({"inspect-weights", q(path)});
+    QVERIFY2(inspect.out.contains("uses      cannot load: ") &&
+                 inspect.out.contains("give it with --heads N"),
+             qPrintable(inspect.out));
+    inspect = run_adala({"inspect-weights", q(path), "--heads", "3"});
+    QVERIFY2(inspect.out.contains("uses      custom (from its shapes and --heads): D=48 depth=6 "
+                                  "heads=3 patch=8 img=32 classes=3"),
+             qPrintable(inspect.out));
+    // With --heads: the logits of the model that wrote the file (default preprocessing).
+    const std::string a = kDir + "/d6a.safetensors";
+    r = run_adala({"predict", q(path), q(test_root_), "--heads", "3", "--logits", q(a)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    written->eval();
+    torch::NoGradGuard no_grad;
+    const at::Tensor expected = written->forward(
+        test_images(evaluation_transform(default_pretrained_config(c))));
+    QVERIFY(at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6));
+    // Another head count loads too, and is another model: the flag matters.
+    r = run_adala({"predict", q(path), q(test_root_), "--heads", "6", "--logits", q(a)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(!at::allclose(read_tensor(a, "logits"), expected, 1e-3, 1e-4));
+    // --model-config: the same from a JSON file of ViTConfig fields.
+    const std::string json = kDir + "/depth6.json";
+    std::ofstream(json) << R"({"preset":"fmnist_micro","embed_dim":48,"depth":6,"num_heads":3,)"
+                        << R"("num_classes":3,"in_chans":3,"img_size":32,"patch_size":8})";
+    r = run_adala({"predict", q(path), q(test_root_), "--model-config", q(json), "--logits", q(a)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6));
+    // export records what the flags said: the next command needs none.
+    const std::string exported = kDir + "/depth6-export.safetensors";
+    r = run_adala({"export", q(path), "--heads", "3", "--mean", "0.5", "--std", "0.5", "-o",
+                   q(exported)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains("assumed interpolation bilinear, crop-mode center, crop-pct 0.875"),
+             qPrintable(r.err));
+    r = run_adala({"predict", q(exported), q(test_root_), "--logits", q(a)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(!r.err.contains("assumed"), qPrintable(r.err));
+    PretrainedConfig half = default_pretrained_config(c);
+    half.mean = {0.5};
+    half.std = {0.5};
+    QVERIFY(at::allclose(read_tensor(a, "logits"),
+                         written->forward(test_images(evaluation_transform(half))), 1e-5, 1e-6));
+    const ViTConfig recorded = config_of_weights_file(exported);
+    QCOMPARE(recorded.num_heads, int64_t(3));
+    QCOMPARE(recorded.depth, int64_t(6));
+  }
+
+  void shipped_checkpoints_carry_their_settings() {
+    // Every checkpoint under experiments/ records how it reads images: without that a command
+    // silently evaluates what the model never saw.
+    int found = 0;
+    for (const auto& e : fs::recursive_directory_iterator(ADALA_SOURCE_DIR "/experiments")) {
+      if (e.path().extension() != ".safetensors") continue;
+      ++found;
+      const std::string path = e.path().string();
+      const SafetensorsReader reader(path);
+      QVERIFY2(reader.metadata().count(kPretrainedConfigKey), path.c_str());
+      const ViTConfig model = config_of_weights_file(path);
+      const PretrainedConfig c = pretrained_config_from_metadata(reader.metadata(), model);
+      QCOMPARE(c.num_classes, model.num_classes);
+      QCOMPARE(int64_t(c.label_names.size()), model.num_classes);
+      if (model.in_chans == 1) {  // Fashion-MNIST: 28x28 as they are, pixels in [0, 1]
+        QCOMPARE(c.crop_mode, std::string("none"));
+        QCOMPARE(c.mean, std::vector<double>{0.0});
+        QCOMPARE(c.std, std::vector<double>{1.0});
+        QCOMPARE(c.resolution, int64_t(28));
+        QCOMPARE(c.label_names.front(), std::string("T-shirt/top"));
+        QCOMPARE(c.label_names.back(), std::string("Ankle boot"));
+      }
+      const InferenceModel m = load_inference_model(path, torch::kCPU);
+      QVERIFY2(m.preprocessing_note.empty(), m.preprocessing_note.c_str());
+    }
+    QVERIFY(found > 0);
   }
 
   void bad_command_lines_data() {
@@ -378,6 +598,28 @@ class TestInferCommands : public QObject {
         << missing + ": no such weights file";
     QTest::newRow("export over itself")
         << QStringList{"export", s, "-o", s} << 2 << "-o: the output would overwrite WEIGHTS";
+    QTest::newRow("mean of another count")
+        << QStringList{"predict", s, t, "--mean", "0.1,0.2"} << 1
+        << "--mean: needs 1 or 3 entries";
+    QTest::newRow("std of zero") << QStringList{"predict", s, t, "--std", "0"} << 1 << "--std";
+    QTest::newRow("crop-pct above 1")
+        << QStringList{"predict", s, t, "--crop-pct", "1.5"} << 2 << "--crop-pct";
+    QTest::newRow("unknown crop mode")
+        << QStringList{"embed", s, t, "-o", q(kDir + "/f.safetensors"), "--crop-mode", "border"}
+        << 2 << "--crop-mode: border not in {center,squash,none}";
+    QTest::newRow("unknown interpolation")
+        << QStringList{"export", s, "-o", q(kDir + "/x.safetensors"), "--interpolation", "lanczos"}
+        << 2 << "--interpolation: lanczos not in {bilinear,bicubic}";
+    QTest::newRow("heads not dividing the width")
+        << QStringList{"predict", s, t, "--heads", "5"} << 1
+        << "embed_dim (32) must be divisible by num_heads (5)";
+    QTest::newRow("missing model config")
+        << QStringList{"predict", s, t, "--model-config", q(kDir + "/none.json")} << 1
+        << q(kDir + "/none.json: cannot read the model config");
+    QTest::newRow("export classes of another count")
+        << QStringList{"export", s, "-o", q(kDir + "/x.safetensors"), "--classes",
+                       q(kDir + "/two.txt")}
+        << 1 << "2 class names, but";
     QTest::newRow("export a folder") << QStringList{"export", t, "-o", q(kDir + "/x.safetensors")}
                                      << 1 << t + ": not a weights file";
   }

@@ -60,6 +60,7 @@ struct RunSpec {
   double fine_tuning_lr = 0.0003;
   double loss_scale = 1.0;  // final loss of stage k: 0.4321 * loss_scale * (k + 1)
   int blocks = 4;
+  double compute_seconds = -1.0;  // each stage's training time (< 0: not recorded)
   bool evaluations = true;
   bool artifacts = true;
   std::vector<std::string> tags;
@@ -98,7 +99,7 @@ inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec
         for (int b = 0; b < spec.blocks; ++b)
           store.add_metric(run, stage, step, "block_mse", b, (0.02 + 0.01 * b) * std::exp(-3.0 * t) * (s == 1 ? 1.0 : 4.0));
     }
-    store.end_stage(run, stage, adala::store::RunStatus::Done);
+    store.end_stage(run, stage, adala::store::RunStatus::Done, spec.compute_seconds);
     if (spec.artifacts && (s == 0 || s == 3)) {
       const QString weights = QStringLiteral("%1/%2.safetensors").arg(dir, QString::fromLatin1(stage_name(s)));
       write_text(weights, QByteArray(2048, 'w'));

@@ -15,6 +15,7 @@
 #include <QTemporaryFile>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app/i18n/language.h"
@@ -235,6 +236,62 @@ class TestReport : public QObject {
     }
   }
 
+  // Page 1 opens with the result, as a paper's abstract: before the contents.
+  void pdfOpensWithTheResult() {
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (pdftotext.isEmpty()) QSKIP("poppler-utils (pdftotext) not installed");
+    const Result r = exportRuns({db_.full}, ReportFormat::Pdf, "summary.pdf", nullptr, 1.0);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const QString first = run_tool(pdftotext, {"-f", "1", "-l", "1", r.output, "-"});
+    const int contents = first.indexOf(QLatin1String("Contents"));
+    QVERIFY2(contents > 0, qPrintable(first));
+    for (const char* needle : {"Summary", "Student 83.37% vs teacher 85.12%, gap −1.75 pt.",
+                               "Teacher (softmax attention), top-1", "85.12%", "83.37%", "−1.75 pt",
+                               "vit_tiny on fashion-mnist"}) {
+      const int at = first.indexOf(QString::fromUtf8(needle));
+      QVERIFY2(at >= 0 && at < contents, needle);
+    }
+  }
+
+  // Numbers and durations never break inside a stage-table cell: each is whole on one line.
+  void pdfStageTableKeepsNumbersWhole() {
+    const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (pdftotext.isEmpty()) QSKIP("poppler-utils (pdftotext) not installed");
+    const QString dir = report_test::fresh_dir("long-cells");
+    int64_t run = 0;
+    {
+      adala::store::RunStore store((dir + "/runs.sqlite").toStdString());
+      report_test::RunSpec spec;
+      spec.name = "long-cells";
+      spec.loss_scale = 0.004613 / 0.4321;  // Stage 0 ends at 0.004613
+      spec.compute_seconds = 98;            // 1 min 38 s
+      run = report_test::add_run(store, dir, spec);
+      store.flush();
+    }
+    ReportRequest request;
+    request.db_path = (dir + "/runs.sqlite").toStdString();
+    request.runs = {std::to_string(run)};
+    request.format = ReportFormat::Pdf;
+    request.output = (dir + "/long-cells.pdf").toStdString();
+    request.chart.scale = 1.0;
+    request.locale = report_locale(QLocale(QLocale::English, QLocale::UnitedStates));
+    const Result r = export_qt(request);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    const ReportDocument doc = [&] {
+      adala::store::RunStore store(request.db_path, adala::store::OpenMode::ReadOnly);
+      return build_report_document(load_report_model(store, {run}));
+    }();
+    const std::vector<std::string> ids = doc.section_ids();
+    const int page =
+        r.section_pages[int(std::find(ids.begin(), ids.end(), "stages") - ids.begin())];
+    const QString text = run_tool(pdftotext, {"-layout", "-f", QString::number(page), "-l",
+                                              QString::number(page), r.output, "-"});
+    for (const char* cell : {"0.004613", "1 min 38 s", "Stage 1 · attention alignment", "60 of 60"})
+      QVERIFY2(text.contains(QString::fromUtf8(cell)),
+               qPrintable(QString::fromUtf8(cell) + "\n" + text));
+    QDir(dir).removeRecursively();
+  }
+
   void markdownWritesFiguresBesideIt() {
     const Result r = exportRuns({db_.figures}, ReportFormat::Markdown, "figures.md");
     QVERIFY2(r.ok, qPrintable(r.error));
@@ -404,6 +461,8 @@ class TestReport : public QObject {
     const QString html = read_all(r.output);
     QVERIFY(html.contains(QLatin1String("<html lang=\"ko")));
     QVERIFY(html.contains(QStringLiteral("<h2>개요</h2>")));
+    QVERIFY(html.contains(QStringLiteral("<h2>요약</h2>")));  // the summary, translated too
+    QVERIFY(html.contains(QStringLiteral("학생 83.37% 대 교사 85.12%")));
     QVERIFY(html.contains(QStringLiteral("교사")));
     QVERIFY(!html.contains(QLatin1String("<h2>Overview</h2>")));
     QCOMPARE(qs(AdalaReport::tr("Overview")), QStringLiteral("Overview"));  // back to English

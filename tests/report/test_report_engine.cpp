@@ -8,7 +8,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "engine/report/report_document.h"
@@ -17,6 +19,7 @@
 #include "engine/report/report_locale.h"
 #include "engine/report/report_model.h"
 #include "engine/report/report_text.h"
+#include "engine/report/report_writers.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/report/report_fixture.h"
@@ -249,10 +252,197 @@ class TestReportEngine : public QObject {
     const ReportFigure& accuracy = doc.figures[5];
     QCOMPARE(accuracy.chart.kind, ChartSpec::Kind::Bars);
     QVERIFY(accuracy.chart.bars.percent);
-    QCOMPARE(accuracy.chart.bars.categories,
-             (std::vector<std::string>{"Teacher", "Student (Stage 2)", "Student"}));
-    QCOMPARE(accuracy.chart.bars.groups[0].y[2], 0.8337);
+    // The teacher and the student the headline compares (Stage 2's 60% would flatten the gap).
+    QCOMPARE(accuracy.chart.bars.categories, (std::vector<std::string>{"Teacher", "Student"}));
+    QCOMPARE(accuracy.chart.bars.groups[0].y[1], 0.8337);
     QCOMPARE(accuracy.display, (Size{660, 288}));
+  }
+
+  // A one-point gap between two high accuracies: the axis starts a bit below the lower bar,
+  // ends a bit above the higher, at round numbers; clearly different values start at 0.
+  void barAxisShowsASmallGap() {
+    for (double scale : {1.0, 0.01}) {  // percent or fraction
+      const double teacher = 89.31 * scale, student = 88.32 * scale;
+      const AxisRange r = bar_value_range({teacher, student});
+      QVERIFY(!r.from_zero());
+      QVERIFY2(r.lower > 0 && r.lower <= student - 0.3 * scale,
+               qPrintable(QString::number(r.lower)));
+      QVERIFY2(r.upper >= teacher + 0.3 * scale, qPrintable(QString::number(r.upper)));
+      // The gap is a visible part of the axis (from 0 to 100 it would be 1%).
+      QVERIFY((teacher - student) / (r.upper - r.lower) >= 0.25);
+    }
+    QCOMPARE(bar_value_range({89.31, 88.32}).lower, 87.5);
+    QCOMPARE(bar_value_range({89.31, 88.32}).upper, 90.0);
+    QVERIFY(bar_value_range({0.85, 0.30}).from_zero());
+    QVERIFY(bar_value_range({0.85}).from_zero());
+    QVERIFY(bar_value_range({0.0, 0.01}).from_zero());
+    QVERIFY(bar_value_range({}).from_zero());
+
+    // The report's chart: zoomed, the gap labelled, the teacher's level drawn, and said so.
+    const ReportDocument doc = documentOf({db_.full});
+    const ReportFigure& accuracy = doc.figures[5];
+    const BarChart& bars = accuracy.chart.bars;
+    QVERIFY(bars.y_range_set);
+    QCOMPARE(bars.y_range.lower, 0.82);
+    QCOMPARE(bars.y_range.upper, 0.87);
+    QCOMPARE(qs(bars.note), QStringLiteral("gap −1.75 pt"));
+    QCOMPARE(bars.reference, 0.8512);
+    QVERIFY2(
+        qs(accuracy.caption).endsWith(QStringLiteral("The y axis starts at 82.00%, not at 0.")),
+        accuracy.caption.c_str());
+    // Two runs: one note with both gaps, no single reference line.
+    const ReportDocument both = documentOf({db_.full, db_.second});
+    const BarChart& pair = both.figures.back().chart.bars;
+    QCOMPARE(qs(pair.note),
+             QStringLiteral("#%1: gap −1.75 pt · #%2: gap −0.97 pt").arg(db_.full).arg(db_.second));
+    QVERIFY(!std::isfinite(pair.reference));
+    QVERIFY(!pair.y_range.from_zero());
+  }
+
+  // The document opens with the result: what was adapted, the headline sentence and table.
+  void summaryOpensTheDocument() {
+    const ReportDocument doc = documentOf({db_.full});
+    const ReportSection& summary = doc.summary;
+    QCOMPARE(qs(summary.id), QStringLiteral("summary"));
+    QCOMPARE(qs(summary.title), QStringLiteral("Summary"));
+    QVERIFY(!doc.section("summary"));  // not in the contents
+    QCOMPARE(summary.blocks.size(), size_t(3));
+    QCOMPARE(qs(summary.blocks[0].text),
+             QStringLiteral("#%1 fm-tiny: vit_tiny on fashion-mnist, softmax attention replaced by "
+                            "linear attention with the method adala (feature map elu1); stages "
+                            "run: 0, 1, 2, 3.")
+                 .arg(db_.full));
+    QCOMPARE(qs(summary.blocks[1].text),
+             QStringLiteral("Student 83.37% vs teacher 85.12%, gap −1.75 pt."));
+    const ReportTable& t = summary.blocks[2].table;
+    QCOMPARE(t.header, (std::vector<std::string>{"Result", "Value"}));
+    QCOMPARE(t.rows, (std::vector<Row>{{"Teacher (softmax attention), top-1", "85.12%"},
+                                       {"Student (linear attention), top-1", "83.37%"},
+                                       {"Gap to the teacher (student − teacher)", "−1.75 pt"}}));
+
+    // A run with the teacher only: it says so, and shows no empty table.
+    const ReportDocument bare = documentOf({db_.bare});
+    QCOMPARE(bare.summary.blocks.size(), size_t(2));
+    QVERIFY(qs(bare.summary.blocks[0].text)
+                .contains(QLatin1String("the teacher (softmax attention) only")));
+    QCOMPARE(qs(bare.summary.blocks[1].text), QStringLiteral("No accuracy was recorded."));
+
+    // Two runs: one line each, the table with a column per run.
+    const ReportDocument both = documentOf({db_.full, db_.second});
+    QCOMPARE(both.summary.blocks[0].kind, ReportBlock::Kind::Bullets);
+    QCOMPARE(both.summary.blocks[0].items.size(), size_t(2));
+    QVERIFY(qs(both.summary.blocks[0].items[1])
+                .endsWith(QStringLiteral("Student 84.15% vs teacher 85.12%, gap −0.97 pt.")));
+    QCOMPARE(both.summary.blocks[1].table.header.size(), size_t(3));
+
+    // Every format puts it under the title, before the contents.
+    const QString out = db_.dir + "/summary-out";
+    QDir().mkpath(out);
+    const QString html = qs(render_html(doc));
+    const int section = html.indexOf(QLatin1String("<section id=\"summary\">"));
+    QVERIFY(section > html.indexOf(QLatin1String("<h1>")));
+    QVERIFY(section < html.indexOf(QLatin1String("<nav class=\"toc\">")));
+    QVERIFY(html.indexOf(QStringLiteral("Student 83.37% vs teacher 85.12%, gap −1.75 pt.")) <
+            html.indexOf(QLatin1String("<nav class=\"toc\">")));
+    QVERIFY(write_markdown(doc, (out + "/full.md").toStdString()).ok);
+    const QString md = QString::fromUtf8(read_bytes(out + "/full.md"));
+    const int contents = md.indexOf(QLatin1String("## Contents"));
+    QVERIFY(md.indexOf(QLatin1String("## Summary")) >
+            md.indexOf(QLatin1String("# ViT-AdaLA run report")));
+    QVERIFY(md.indexOf(QLatin1String("## Summary")) < contents);
+    QVERIFY(md.indexOf(QStringLiteral("Student 83.37% vs teacher 85.12%, gap −1.75 pt.")) <
+            contents);
+    QVERIFY(md.indexOf(QStringLiteral("| Gap to the teacher (student − teacher) | −1.75 pt |")) <
+            contents);
+    QVERIFY(!md.contains(QLatin1String("[Summary]")));  // not listed in the contents
+  }
+
+  // Cost ratios from the run's scaling table: linear (student) against softmax (teacher).
+  void headlineCostFromScalingTable() {
+    const ReportDocument doc = documentOf({db_.figures});
+    adala::store::RunStore store(db_.path.toStdString(), adala::store::OpenMode::ReadOnly);
+    const Headline h = load_report_model(store, {db_.figures}).runs.front().headline;
+    QCOMPARE(h.cost_source, Headline::CostSource::Scaling);
+    QCOMPARE(h.costs.size(), size_t(3));
+    QCOMPARE(h.costs[0].resolution, int64_t(224));
+    QCOMPARE(h.costs[0].student_ms, 10.9);
+    QCOMPARE(h.costs[0].teacher_ms, 11.5);
+    QCOMPARE(h.costs[2].student_mb, 420.0);
+    QCOMPARE(h.costs[2].teacher_mb, 1900.0);
+    const ReportTable* t = nullptr;
+    for (const auto& b : doc.summary.blocks)
+      if (b.kind == ReportBlock::Kind::Table) t = &b.table;
+    QVERIFY(t);
+    auto row = [&](const std::string& label) {
+      for (const auto& r : t->rows)
+        if (r.front() == label) return qs(r.back());
+      return QString();
+    };
+    QCOMPARE(row("ms / image at 224², student / teacher"),
+             QStringLiteral("0.95× (10.9 / 11.5 ms)"));
+    QCOMPARE(row("Peak memory at 896², student / teacher"),
+             QStringLiteral("0.22× (420 / 1,900 MB)"));
+    QCOMPARE(qs(doc.summary.blocks.back().text).left(34),
+             QStringLiteral("Inference cost from the run's scal"));
+  }
+
+  // Cost ratios from `adala compare-methods`: the method's run against the comparison's teacher.
+  void headlineCostFromMethodComparison() {
+    const QString dir = report_test::fresh_dir("comparison");
+    const std::string path = (dir + "/runs.sqlite").toStdString();
+    int64_t student = 0;
+    {
+      adala::store::RunStore store(path);
+      report_test::RunSpec teacher;
+      teacher.name = "cmp-teacher";
+      teacher.stages = {0};
+      teacher.teacher_top1 = 0.8931;
+      teacher.tags = {"comparison", "comparison:cmp", "method:teacher"};
+      const int64_t t = report_test::add_run(store, dir, teacher);
+      report_test::RunSpec method = teacher;
+      method.name = "cmp-adala";
+      method.stages = {0, 1, 2, 3};
+      method.student_top1 = 0.8832;
+      method.tags = {"comparison", "comparison:cmp", "method:adala"};
+      student = report_test::add_run(store, dir, method);
+      for (auto [run, ms224, ms896, peak224] :
+           {std::tuple{t, 10.0, 160.0, 4e8}, std::tuple{student, 5.0, 40.0, 2e8}}) {
+        store.add_evaluation(run, "comparison", "ms_per_img@224", ms224);
+        store.add_evaluation(run, "comparison", "ms_per_img@896", ms896);
+        store.add_evaluation(run, "comparison", "peak_bytes@224", peak224);
+      }
+      store.flush();
+    }
+    adala::store::RunStore store(path, adala::store::OpenMode::ReadOnly);
+    const ReportModel model = load_report_model(store, {student});
+    const Headline& h = model.runs.front().headline;
+    QCOMPARE(h.cost_source, Headline::CostSource::Comparison);
+    QCOMPARE(h.costs.size(), size_t(2));
+    QCOMPARE(h.costs[1].resolution, int64_t(896));
+    QCOMPARE(h.costs[0].teacher_mb, 400.0);
+    QVERIFY(!std::isfinite(h.costs[1].student_mb));
+    const ReportDocument doc = build_report_document(model);
+    QCOMPARE(qs(doc.summary.blocks[1].text),
+             QStringLiteral("Student 88.32% vs teacher 89.31%, gap −0.99 pt."));
+    const ReportTable& t = doc.summary.blocks[2].table;
+    std::vector<std::string> labels;
+    for (const auto& r : t.rows) labels.push_back(r.front());
+    QCOMPARE(
+        labels,
+        (std::vector<std::string>{
+            "Teacher (softmax attention), top-1", "Student (linear attention), top-1",
+            "Gap to the teacher (student − teacher)", "ms / image at 224², student / teacher",
+            "Peak memory at 224², student / teacher", "ms / image at 896², student / teacher"}));
+    QCOMPARE(qs(t.rows[3][1]), QStringLiteral("0.50× (5.00 / 10.0 ms)"));
+    QCOMPARE(qs(t.rows[4][1]), QStringLiteral("0.50× (200 / 400 MB)"));
+    QCOMPARE(qs(t.rows[5][1]), QStringLiteral("0.25× (40.0 / 160 ms)"));
+    QVERIFY(qs(doc.summary.blocks.back().text).contains(QLatin1String("compare-methods")));
+    // The chart of this run: the 89.31% / 88.32% pair on an axis from 87.5% to 90%.
+    const BarChart& bars = doc.figures.back().chart.bars;
+    QCOMPARE(qs(bars.note), QStringLiteral("gap −0.99 pt"));
+    QCOMPARE(bars.y_range.lower, 0.875);
+    QCOMPARE(bars.y_range.upper, 0.9);
+    QDir(dir).removeRecursively();
   }
 
   // "The y axis is logarithmic" only in the captions of charts whose y axis is logarithmic:

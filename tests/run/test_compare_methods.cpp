@@ -92,13 +92,14 @@ class TestCompareMethods : public QObject {
     const std::string dir = fresh_dir("table");
     const std::string config = write_config(dir);
     const std::string db = dir + "/runs.sqlite", out = dir + "/cmp";
-    const auto r = run_adala({"compare-methods", QString::fromStdString(config), "--methods",
-                              "adala,lolcats,hedgehog,naive", "--db", QString::fromStdString(db),
-                              "--out", QString::fromStdString(out), "--repeats", "1"});
+    const auto r =
+        run_adala({"compare-methods", QString::fromStdString(config), "--methods",
+                   "adala,lolcats,hedgehog,performer,naive", "--db", QString::fromStdString(db),
+                   "--out", QString::fromStdString(out), "--repeats", "1"});
     QVERIFY2(r.code == 0, qPrintable(r.err.right(3000)));
     QVERIFY(std::filesystem::exists(out + "/comparison.md"));
     const auto rows = read_csv(out + "/comparison.csv");
-    QCOMPARE(rows.size(), size_t(5));
+    QCOMPARE(rows.size(), size_t(6));
     QCOMPARE(QString::fromStdString(rows[0].at("method")), QString("teacher"));
 
     RunStore store(db, OpenMode::ReadOnly);
@@ -107,7 +108,7 @@ class TestCompareMethods : public QObject {
       if (has_tag(run, "comparison") && has_tag(run, "comparison:cmp"))
         for (const auto& t : run.tags)
           if (t.rfind("method:", 0) == 0) by_method[t.substr(7)] = run;
-    QCOMPARE(by_method.size(), size_t(5));
+    QCOMPARE(by_method.size(), size_t(6));
     const double teacher_top1 = std::stod(rows[0].at("top1"));
     for (const auto& row : rows) {
       const std::string m = row.at("method");
@@ -133,7 +134,7 @@ class TestCompareMethods : public QObject {
       // The stages each method ran.
       std::set<std::string> stages;
       for (const auto& s : store.stages(run.id)) stages.insert(s.stage);
-      QCOMPARE(stages.count("feature_alignment"), size_t(m == "adala"));
+      QCOMPARE(stages.count("feature_alignment"), size_t(m == "adala" || m == "performer"));
       QCOMPARE(stages.count("attention_alignment"), size_t(m != "naive" && m != "teacher"));
       QCOMPARE(stages.count("fine_tuning"), size_t(m != "teacher"));
     }
@@ -148,7 +149,7 @@ class TestCompareMethods : public QObject {
       std::ifstream in(md);
       const std::string text((std::istreambuf_iterator<char>(in)), {});
       QVERIFY2(text.find("Linearisation methods") != std::string::npos, text.c_str());
-      for (const char* m : {"adala", "lolcats", "hedgehog", "naive"})
+      for (const char* m : {"adala", "lolcats", "hedgehog", "performer", "naive"})
         QVERIFY2(text.find(std::string("| ") + m + " |") != std::string::npos, m);
       QVERIFY(text.find("ms / image @ 112²") != std::string::npos);
     }

@@ -2,7 +2,7 @@
 // as done / failed / interrupted with the stages left running, --db none, and a micro
 // pipeline run through it (summary recorded, cancel then resume on the same row, a crash
 // marked failed with its stage).
-// Engine headers first: LibTorch's must precede Qt's (TOOLCHAIN.md).
+// Engine headers first: LibTorch's must precede Qt's (Qt's `slots` macro breaks ATen).
 #include "engine/data/fashion_mnist.h"
 #include "engine/run/run_folder_lock.h"
 #include "engine/run/run_session.h"

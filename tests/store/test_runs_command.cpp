@@ -93,6 +93,33 @@ class TestRunsCommand : public QObject {
     QVERIFY(outcome.out.find("slow") < outcome.out.find("fast"));  // newest first
   }
 
+  // A run killed in the first of its three stages has recorded one stage: the list counts the
+  // stages it was started with (its folder's stages.json), not the one row.
+  void list_counts_the_stages_a_run_was_started_with() {
+    const std::string dir = store_test::fresh_dir("cli-planned");
+    const std::string db = dir + "/runs.sqlite";
+    const std::string folder = dir + "/run-a";
+    std::filesystem::create_directories(folder);
+    store_test::write_bytes(folder + "/stages.json", "[1,2,3]");
+    {
+      RunStore store(db);
+      const int64_t run = store.create_run("killed", "{}", "cpu", "", "", "training", folder);
+      store.set_run_status(run, RunStatus::Running);
+      store.begin_stage(run, "attention_alignment", 1, 10);
+      store.end_stage(run, "attention_alignment", RunStatus::Interrupted);
+      store.set_run_status(run, RunStatus::Interrupted);
+      // Its folder gone: what the database knows.
+      const int64_t gone = store.create_run("gone", "{}", "cpu", "", "", "training",
+                                            dir + "/missing");
+      store.begin_stage(gone, "teacher", 0, 5);
+      store.end_stage(gone, "teacher", RunStatus::Done);
+    }
+    const Outcome outcome = run_command({"list"}, db);
+    QCOMPARE(outcome.code, 0);
+    QVERIFY2(contains(outcome.out, "0/3") && !contains(outcome.out, "0/1"), outcome.out.c_str());
+    QVERIFY2(contains(outcome.out, "1/1"), outcome.out.c_str());
+  }
+
   // A benchmark run: KIND and a point count in the list, its points in `show` and `export`.
   void benchmark_runs_are_listed_shown_and_exported() {
     const std::string db = make_database(store_test::fresh_dir("cli-bench"));

@@ -6,6 +6,7 @@
 
 #include <QtTest/QtTest>
 
+#include <cmath>
 #include <map>
 
 #include "engine/core/attention_weight_loss.h"
@@ -74,6 +75,20 @@ class TestMethods : public QObject {
     const auto naive = parse_experiment_config(
         parse_json_strict("{\"method\":\"naive\",\"model\":{\"feature_map\":\"relu\"}}"));
     QVERIFY(naive.method == LinearisationMethod::Naive);
+    // performer brings its own map, with the config's Performer fields.
+    const auto performer = parse_experiment_config(
+        parse_json_strict("{\"method\":\"performer\",\"model\":{\"performer_features\":48,"
+                          "\"performer_redraw_interval\":10,\"performer_seed\":3}}"));
+    QVERIFY(performer.method == LinearisationMethod::Performer);
+    QCOMPARE(QString::fromStdString(performer.model.feature_map), QString("performer"));
+    QCOMPARE(performer.model.performer_features, int64_t(48));
+    QCOMPARE(performer.model.performer_redraw_interval, int64_t(10));
+    QCOMPARE(performer.model.performer_seed, int64_t(3));
+    QCOMPARE(QString(to_string(linearisation_method_from_string("performer"))),
+             QString("performer"));
+    QCOMPARE(QString::fromStdString(method_feature_map(LinearisationMethod::Performer)),
+             QString("performer"));
+    QVERIFY(method_feature_map(LinearisationMethod::Adala).empty());
     QCOMPARE(QString::fromStdString(naive.model.feature_map), QString("relu"));
     const auto qkv = parse_experiment_config(
         parse_json_strict("{\"stages\":{\"feature_alignment\":{\"trainable\":\"qkv\"}}}"));
@@ -88,7 +103,7 @@ class TestMethods : public QObject {
     QTest::addColumn<QString>("expected");
     QTest::newRow("unknown method")
         << "{\"method\":\"lolcat\"}"
-        << "method: unknown value \"lolcat\" (allowed: adala, lolcats, hedgehog, naive)";
+        << "method: unknown value \"lolcat\" (allowed: adala, lolcats, hedgehog, performer, naive)";
     QTest::newRow("method not a string") << "{\"method\":3}"
                                          << "method: expected a string, got integer";
     QTest::newRow("empty method") << "{\"method\":\"\"}"
@@ -110,10 +125,16 @@ class TestMethods : public QObject {
                                       << "attention_rows: out of range: 0";
     QTest::newRow("feature map conflict")
         << "{\"method\":\"lolcats\",\"model\":{\"feature_map\":\"relu\"}}"
-        << "model.feature_map: method \"lolcats\" trains the hedgehog feature map";
+        << "model.feature_map: method \"lolcats\" uses the hedgehog feature map";
     QTest::newRow("hedgehog with elu1")
         << "{\"method\":\"hedgehog\",\"model\":{\"feature_map\":\"elu1\"}}"
-        << "model.feature_map: method \"hedgehog\" trains the hedgehog feature map";
+        << "model.feature_map: method \"hedgehog\" uses the hedgehog feature map";
+    QTest::newRow("performer with relu")
+        << "{\"method\":\"performer\",\"model\":{\"feature_map\":\"relu\"}}"
+        << "model.feature_map: method \"performer\" uses the performer feature map";
+    QTest::newRow("performer features negative")
+        << "{\"method\":\"performer\",\"model\":{\"performer_features\":-8}}"
+        << "model.performer_features: out of range: -8";
     QTest::newRow("trainable unknown")
         << "{\"stages\":{\"feature_alignment\":{\"trainable\":\"mlp\"}}}"
         << "stages.feature_alignment.trainable: unknown value \"mlp\" (allowed: all, qkv)";
@@ -152,6 +173,7 @@ class TestMethods : public QObject {
     QCOMPARE(plan(M::Adala), std::vector<int>({0, 1, 2, 3}));
     QCOMPARE(plan(M::Lolcats), std::vector<int>({0, 1, 3}));
     QCOMPARE(plan(M::Hedgehog), std::vector<int>({0, 1, 3}));
+    QCOMPARE(plan(M::Performer), std::vector<int>({0, 1, 2, 3}));
     QCOMPARE(plan(M::Naive), std::vector<int>({0, 3}));
   }
 
@@ -286,6 +308,44 @@ class TestMethods : public QObject {
       }
     }
     QVERIFY(feature_maps >= int(teacher->depth()));
+  }
+
+  // performer's Stage 1: its map has nothing to learn, so the linear attention's q/k/v and
+  // output projection learn to it (the loss falls); W and everything else stay.
+  void performer_stage1_trains_the_projections_not_w() {
+    ExperimentConfig c = micro(LinearisationMethod::Performer, 20);
+    QCOMPARE(QString::fromStdString(c.model.feature_map), QString("performer"));
+    c.model.performer_features = 32;
+    c.attention_alignment.lr = 1e-2;
+    c.attention_alignment.batch_size = 16;
+    VisionTransformer teacher(c.model);
+    teacher->init_linear_from_softmax();
+    std::map<std::string, torch::Tensor> w_before;
+    for (const auto& b : teacher->named_buffers()) w_before[b.key()] = b.value().clone();
+    QCOMPARE(w_before.size(), size_t(2 * teacher->depth()));  // projection + forward_calls
+    const auto before = snapshot(teacher);
+    RecordingSink sink;
+    JobControl control;
+    StageContext ctx{c, torch::kCPU, sink, control, ""};
+    AttentionAlignmentStage(ctx).run(teacher, torch::rand({64, 1, 28, 28}));
+    const auto l = losses(sink, stage_name(1));
+    QCOMPARE(l.size(), size_t(20));
+    const double first = (l[0] + l[1] + l[2]) / 3, last = (l[17] + l[18] + l[19]) / 3;
+    QVERIFY2(std::isfinite(last) && last < first,
+             qPrintable(QString("%1 -> %2").arg(first).arg(last)));
+    const auto after = snapshot(teacher);
+    int moved = 0;
+    for (const auto& [name, t] : before) {
+      if (name.find(".attn.linear.") != std::string::npos) {
+        QVERIFY2(!identical(t, after.at(name)), name.c_str());
+        ++moved;
+      } else {
+        QVERIFY2(identical(t, after.at(name)), name.c_str());
+      }
+    }
+    QCOMPARE(moved, int(4 * teacher->depth()));  // qkv and proj, weight and bias
+    for (const auto& b : teacher->named_buffers())
+      QVERIFY2(identical(b.value(), w_before.at(b.key())), b.key().c_str());
   }
 
   // The paper's "tuning only QKV in Stage 2": only the linear attention's q/k/v move.

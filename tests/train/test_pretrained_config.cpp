@@ -93,6 +93,71 @@ class TestPretrainedConfig : public QObject {
     QCOMPARE(back.mean, std::vector<double>{0.5});
     QCOMPARE(back.std, std::vector<double>{0.25});
     QCOMPARE(evaluation_transform(c, 64).resolution, int64_t(64));
+    QCOMPARE(c.interpolation, std::string("bilinear"));
+    QVERIFY(back.interpolation == Interpolation::Bilinear);
+    QVERIFY(back.crop_mode == CropMode::Center);
+    // timm's bicubic + squash evaluation is carried over, and back.
+    eval.preprocess = "timm";
+    eval.interpolation = Interpolation::Bicubic;
+    eval.crop_mode = CropMode::Squash;
+    const PretrainedConfig squash = pretrained_config_for(rgb_model(), eval, {});
+    QCOMPARE(squash.interpolation, std::string("bicubic"));
+    QCOMPARE(squash.crop_mode, std::string("squash"));
+    const TransformSpec squash_back = evaluation_transform(squash);
+    QCOMPARE(squash_back.preprocess, std::string("timm"));
+    QVERIFY(squash_back.interpolation == Interpolation::Bicubic);
+    QVERIFY(squash_back.crop_mode == CropMode::Squash);
+    // "none" keeps the image as it is, whatever the interpolation says.
+    eval.preprocess = "none";
+    const PretrainedConfig none = pretrained_config_for(rgb_model(), eval, {});
+    QCOMPARE(none.crop_mode, std::string("none"));
+    QCOMPARE(evaluation_transform(none).preprocess, std::string("none"));
+  }
+
+  void bicubic_and_squash_round_trip() {
+    PretrainedConfig c = default_pretrained_config(rgb_model());
+    c.interpolation = "bicubic";
+    c.crop_mode = "squash";
+    c.crop_pct = 1.0;
+    const Json json = pretrained_config_to_json(c);
+    QCOMPARE(json.at("interpolation").get<std::string>(), std::string("bicubic"));
+    QCOMPARE(json.at("crop_mode").get<std::string>(), std::string("squash"));
+    const PretrainedConfig back =
+        pretrained_config_from_metadata({{kPretrainedConfigKey, json.dump()}}, rgb_model());
+    QVERIFY(back == c);
+    const TransformSpec t = evaluation_transform(back);
+    QCOMPARE(t.preprocess, std::string("timm"));
+    QVERIFY(t.interpolation == Interpolation::Bicubic);
+    QVERIFY(t.crop_mode == CropMode::Squash);
+    QCOMPARE(t.crop_pct, 1.0);
+    // Absent: bilinear and centre crop, as before.
+    const PretrainedConfig plain = parse_pretrained_config(R"({"input_size":[3,32,32]})");
+    QCOMPARE(plain.interpolation, std::string("bilinear"));
+    QCOMPARE(plain.crop_mode, std::string("center"));
+  }
+
+  // A config built in code with values the parser refuses: the same field named.
+  void evaluation_transform_names_a_bad_field() {
+    PretrainedConfig c = default_pretrained_config(rgb_model());
+    c.interpolation = "lanczos";
+    try {
+      evaluation_transform(c);
+      QFAIL("no error");
+    } catch (const ConfigError& e) {
+      QCOMPARE(QString::fromStdString(e.what()),
+               QString("adala.pretrained_cfg.interpolation: unknown interpolation \"lanczos\" "
+                       "(allowed: bilinear, bicubic)"));
+    }
+    c.interpolation = "bicubic";
+    c.crop_mode = "border";
+    try {
+      evaluation_transform(c);
+      QFAIL("no error");
+    } catch (const ConfigError& e) {
+      QCOMPARE(QString::fromStdString(e.what()),
+               QString("adala.pretrained_cfg.crop_mode: unknown crop mode \"border\" (allowed: "
+                       "center, squash)"));
+    }
   }
 
   void a_checkpoint_without_it_gets_defaults_for_its_model() {
@@ -156,8 +221,8 @@ class TestPretrainedConfig : public QObject {
         key + ".input_size[0]: 1 channels, but the model takes 3");
     row("input_size not a patch multiple", good_with("input_size", "[3,36,36]"),
         key + ".input_size: patch size 8 does not divide 36");
-    row("interpolation bicubic", good_with("interpolation", "\"bicubic\""),
-        key + ".interpolation: unknown value \"bicubic\" (allowed: bilinear;");
+    row("interpolation lanczos", good_with("interpolation", "\"lanczos\""),
+        key + ".interpolation: unknown value \"lanczos\" (allowed: bilinear, bicubic)");
     row("interpolation not a string", good_with("interpolation", "3"),
         key + ".interpolation: expected a string, got integer");
     row("mean two entries", good_with("mean", "[0.5,0.5]"), key + ".mean: needs 1 or 3 entries");
@@ -177,8 +242,8 @@ class TestPretrainedConfig : public QObject {
         key + ".crop_pct: out of range: 1.5 (allowed > 0 and <= 1)");
     row("crop_pct a string", good_with("crop_pct", "\"0.9\""),
         key + ".crop_pct: expected a number, got string");
-    row("crop_mode unknown", good_with("crop_mode", "\"squash\""),
-        key + ".crop_mode: unknown value \"squash\" (allowed: center, none)");
+    row("crop_mode border", good_with("crop_mode", "\"border\""),
+        key + ".crop_mode: unknown value \"border\" (allowed: center, squash, none)");
     row("num_classes negative", good_with("num_classes", "-1"),
         key + ".num_classes: out of range: -1 (allowed 0..1000000)");
     row("num_classes float", good_with("num_classes", "3.0"),

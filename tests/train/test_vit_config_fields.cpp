@@ -57,7 +57,7 @@ class TestViTConfigFields : public QObject {
  private slots:
   void every_member_is_listed_once() {
     const auto& fields = vit_config_fields();
-    QCOMPARE(fields.size(), size_t(18));
+    QCOMPARE(fields.size(), size_t(21));
     for (const auto& field : fields) {
       QCOMPARE(find_vit_config_field(field.name), &field);
       QVERIFY2(!(with_changed_field(base_config(), field) == base_config()), field.name);
@@ -100,9 +100,19 @@ class TestViTConfigFields : public QObject {
           std::pair{"{\"model\":{\"no_embed_class\":1}}",
                     "model.no_embed_class: expected true or false"},
           std::pair{"{\"model\":{\"depth\":257}}", "model.depth: out of range: 257"},
-          std::pair{"{\"model\":{\"feature_map\":\"performer\"}}",
-                    "model.feature_map: unknown value \"performer\" (allowed: elu1, relu, "
-                    "hedgehog)"},
+          std::pair{"{\"model\":{\"feature_map\":\"favor\"}}",
+                    "model.feature_map: unknown value \"favor\" (allowed: elu1, relu, "
+                    "hedgehog, performer)"},
+          std::pair{"{\"model\":{\"performer_features\":-1}}",
+                    "model.performer_features: out of range: -1"},
+          std::pair{"{\"model\":{\"performer_features\":65537}}",
+                    "model.performer_features: out of range: 65537"},
+          std::pair{"{\"model\":{\"performer_redraw_interval\":-5}}",
+                    "model.performer_redraw_interval: out of range: -5"},
+          std::pair{"{\"model\":{\"performer_redraw_interval\":1.5}}",
+                    "model.performer_redraw_interval: expected an integer"},
+          std::pair{"{\"model\":{\"performer_seed\":-1}}",
+                    "model.performer_seed: out of range: -1"},
           std::pair{"{\"model\":{\"feature_map\":1}}", "model.feature_map: expected a string"}}) {
       QString message;
       try {

@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "engine/data/dataset.h"
+#include "engine/data/png_chunks.h"
 
 namespace adala {
 
@@ -71,7 +72,7 @@ at::Tensor decode_image_file(const std::string& path, int64_t channels) {
   if (channels != 1 && channels != 3)
     throw std::invalid_argument(path + ": channels must be 1 or 3, got " +
                                 std::to_string(channels));
-  const std::vector<uchar> bytes = read_bytes(path);
+  const std::vector<uchar> bytes = without_png_colour_profile(read_bytes(path));
   if (bytes.empty()) throw BadImageError(path, "empty file");
   if (jpeg_truncated(bytes)) throw BadImageError(path, "truncated JPEG (no end-of-image marker)");
   cv::Mat m;
