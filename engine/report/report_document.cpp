@@ -281,6 +281,20 @@ class DocumentBuilder {
     return status;
   }
 
+  // A table whose first column labels the rows and which has one value column per run (one,
+  // "Value", for a single run).
+  ReportTable per_run_table(const Text& first) const {
+    ReportTable t;
+    t.header.push_back(first);
+    if (m_.comparison())
+      for (const auto& r : m_.runs) t.header.push_back(r.label());
+    else
+      t.header.push_back(tr("Value"));
+    t.numeric = std::vector<bool>(t.header.size(), true);
+    t.numeric[0] = false;
+    return t;
+  }
+
   static Text eval_label(const std::string& key) {
     if (key == kTeacherTop1) return tr("Teacher (softmax attention), top-1");
     if (key == kStage2StudentTop1) return tr("Student after Stage 2 (teacher's head), top-1");
@@ -373,14 +387,7 @@ class DocumentBuilder {
       paragraph(s, headline_text(m_.runs.front().headline));
     }
 
-    ReportTable t;
-    t.header.push_back(tr("Result"));
-    if (m_.comparison())
-      for (const auto& r : m_.runs) t.header.push_back(r.label());
-    else
-      t.header.push_back(tr("Value"));
-    t.numeric = std::vector<bool>(t.header.size(), true);
-    t.numeric[0] = false;
+    ReportTable t = per_run_table(tr("Result"));
     auto add_row = [&](const Text& label, const std::function<Text(const Headline&)>& value) {
       Row row{label};
       bool any = false;
@@ -727,14 +734,7 @@ class DocumentBuilder {
     };
 
     ReportSection& s = add_section("accuracy", tr("Teacher vs student"));
-    ReportTable t;
-    t.header.push_back(tr("Evaluation"));
-    if (m_.comparison())
-      for (const auto& r : m_.runs) t.header.push_back(r.label());
-    else
-      t.header.push_back(tr("Value"));
-    t.numeric = std::vector<bool>(t.header.size(), true);
-    t.numeric[0] = false;
+    ReportTable t = per_run_table(tr("Evaluation"));
     for (const auto& key : ordered) {
       Row row{eval_label(key)};
       for (const auto& r : m_.runs)
