@@ -137,8 +137,9 @@ QVBoxLayout* AttentionInspector::buildViewRow() {
   for (QLineEdit* edit : {meanEdit_, stdEdit_}) {
     edit->setPlaceholderText(tr("file's"));
     edit->setMaximumWidth(110);
-    edit->setToolTip(tr("Per-channel values, e.g. 0.5,0.5,0.5 (one value: all channels); empty: "
-                        "the checkpoint's adala.pretrained_cfg"));
+    edit->setToolTip(
+        tr("Per-channel values, e.g. 0.5,0.5,0.5 (one value: all channels); empty: "
+           "the checkpoint's adala.pretrained_cfg"));
   }
   row2->addWidget(meanEdit_);
   row2->addWidget(caption(tr("Std:"), this));

@@ -21,11 +21,16 @@ QStringList colormapNames() {
 
 int opencvColormap(Colormap map) {
   switch (map) {
-    case Colormap::Viridis: return cv::COLORMAP_VIRIDIS;
-    case Colormap::Inferno: return cv::COLORMAP_INFERNO;
-    case Colormap::Magma: return cv::COLORMAP_MAGMA;
-    case Colormap::Turbo: return cv::COLORMAP_TURBO;
-    case Colormap::Jet: return cv::COLORMAP_JET;
+    case Colormap::Viridis:
+      return cv::COLORMAP_VIRIDIS;
+    case Colormap::Inferno:
+      return cv::COLORMAP_INFERNO;
+    case Colormap::Magma:
+      return cv::COLORMAP_MAGMA;
+    case Colormap::Turbo:
+      return cv::COLORMAP_TURBO;
+    case Colormap::Jet:
+      return cv::COLORMAP_JET;
   }
   return cv::COLORMAP_VIRIDIS;
 }
@@ -67,7 +72,8 @@ QImage colormapGrid(const float* values, int gridHeight, int gridWidth, double v
   cv::Mat levels(gridHeight, gridWidth, CV_8UC1);
   for (int r = 0; r < gridHeight; ++r)
     for (int c = 0; c < gridWidth; ++c)
-      levels.at<uchar>(r, c) = static_cast<uchar>(colormapLevel(values[r * gridWidth + c], vmin, vmax));
+      levels.at<uchar>(r, c) =
+          static_cast<uchar>(colormapLevel(values[r * gridWidth + c], vmin, vmax));
   cv::Mat bgr, rgb;
   cv::applyColorMap(levels, bgr, opencvColormap(map));
   cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);

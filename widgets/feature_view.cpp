@@ -33,14 +33,16 @@ QImage labelledColourBar(const QPalette& palette, const QFont& font) {
   QPainter p(&out);
   p.setFont(font);
   p.setPen(palette.color(QPalette::Text));
-  p.drawText(QRect(0, 0, width, top - 4), Qt::AlignLeft | Qt::AlignVCenter, FeatureView::tr("cosine"));
+  p.drawText(QRect(0, 0, width, top - 4), Qt::AlignLeft | Qt::AlignVCenter,
+             FeatureView::tr("cosine"));
   p.drawImage(QRect(left, top, barW, barH), colourBar(Colormap::Viridis, barW, barH));
   p.drawRect(QRect(left, top, barW, barH).adjusted(0, 0, -1, -1));
   for (double v : {1.0, 0.75, 0.5, 0.25, 0.0}) {
     const int y = top + int(std::lround((1.0 - v) * (barH - 1)));
     p.drawLine(left + barW, y, left + barW + 4, y);
     const QString label = v == 0.0 ? FeatureView::tr("≤ 0") : QString::number(v, 'f', 2);
-    p.drawText(QRect(left + barW + 7, y - 8, width - barW - 10, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
+    p.drawText(QRect(left + barW + 7, y - 8, width - barW - 10, 16),
+               Qt::AlignLeft | Qt::AlignVCenter, label);
   }
   return out;
 }
@@ -57,7 +59,8 @@ FeatureView::FeatureView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
 
   auto* bar = new QHBoxLayout;
-  runLabel_ = new QLabel(tr("Open a run (run list) to compare its teacher's and student's features."), this);
+  runLabel_ = new QLabel(
+      tr("Open a run (run list) to compare its teacher's and student's features."), this);
   runLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   bar->addWidget(runLabel_, 1);
   bar->addWidget(new QLabel(tr("Image:"), this));
@@ -75,7 +78,8 @@ FeatureView::FeatureView(QWidget* parent) : QWidget(parent) {
   teacherPane_ = new ImagePane(tr("Teacher PCA (softmax)"), this);
   studentPane_ = new ImagePane(tr("Student PCA (linear)"), this);
   cosinePane_ = new ImagePane(tr("Cosine similarity per patch"), this);
-  for (auto* pane : {inputPane_, teacherPane_, studentPane_, cosinePane_}) panes->addWidget(pane, 1);
+  for (auto* pane : {inputPane_, teacherPane_, studentPane_, cosinePane_})
+    panes->addWidget(pane, 1);
   colourBar_ = new QLabel(this);
   colourBar_->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
   colourBar_->setPixmap(QPixmap::fromImage(labelledColourBar(palette(), font())));
@@ -88,10 +92,11 @@ FeatureView::FeatureView(QWidget* parent) : QWidget(parent) {
     l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(l);
   }
-  auto* note = new QLabel(tr("PCA fitted on the teacher's final patch features and applied to both; RGB = "
-                             "PC1, PC2, PC3 on the teacher's range, so equal colours mean equal "
-                             "projections."),
-                          this);
+  auto* note =
+      new QLabel(tr("PCA fitted on the teacher's final patch features and applied to both; RGB = "
+                    "PC1, PC2, PC3 on the teacher's range, so equal colours mean equal "
+                    "projections."),
+                 this);
   note->setWordWrap(true);
   note->setEnabled(false);
   layout->addWidget(note);
@@ -206,11 +211,12 @@ void FeatureView::onMapsReady(const FeatureMaps& maps) {
   cosinePane_->setImage(colourFromValues(maps.cosine, maps.gridHeight, maps.gridWidth));
   cosineText_->setText(meanCosineText());
   varianceText_->setText(varianceText());
-  setStatus(tr("%1 · %2x%3 patches · teacher %4 · student %5")
-                .arg(maps.description)
-                .arg(maps.gridHeight)
-                .arg(maps.gridWidth)
-                .arg(QFileInfo(maps.teacherPath).fileName(), QFileInfo(maps.studentPath).fileName()));
+  setStatus(
+      tr("%1 · %2x%3 patches · teacher %4 · student %5")
+          .arg(maps.description)
+          .arg(maps.gridHeight)
+          .arg(maps.gridWidth)
+          .arg(QFileInfo(maps.teacherPath).fileName(), QFileInfo(maps.studentPath).fileName()));
 }
 
 void FeatureView::onMapsFailed(const QString& message) { setStatus(message); }
@@ -226,7 +232,9 @@ QString FeatureView::varianceText() const {
   QStringList parts;
   double total = 0.0;
   for (int i = 0; i < maps_.explainedVarianceRatio.size(); ++i) {
-    parts << tr("PC%1 %2%").arg(i + 1).arg(QString::number(100.0 * maps_.explainedVarianceRatio[i], 'f', 1));
+    parts << tr("PC%1 %2%")
+                 .arg(i + 1)
+                 .arg(QString::number(100.0 * maps_.explainedVarianceRatio[i], 'f', 1));
     total += maps_.explainedVarianceRatio[i];
   }
   return tr("Teacher PCA explained variance ratio: %1 (%2% in all)")
@@ -238,7 +246,8 @@ void FeatureView::setSweep(const ResolutionSweepData& sweep) {
   sweep_ = sweep;
   sweepButton_->setEnabled(!runDir_.isEmpty());
   if (!sweep.points.isEmpty())
-    sweepStatus_->setText(tr("Top-1 on %n evaluation image(s) at each resolution.", nullptr, sweep.images));
+    sweepStatus_->setText(
+        tr("Top-1 on %n evaluation image(s) at each resolution.", nullptr, sweep.images));
   redrawSweep();
 }
 
@@ -282,8 +291,8 @@ void FeatureView::redrawSweep() {
     g->setName(line.name);
     const QColor color = modeColor(line.mode);
     g->setPen(QPen(color, 2));
-    g->setScatterStyle(QCPScatterStyle(line.teacher ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDiamond,
-                                       color, color, 8));
+    g->setScatterStyle(QCPScatterStyle(
+        line.teacher ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssDiamond, color, color, 8));
     g->setData(x, y, true);
     for (int i = 0; i < x.size(); ++i) {
       // The higher of the two values at a resolution is labelled above its point, the lower
@@ -291,10 +300,12 @@ void FeatureView::redrawSweep() {
       double other = -1.0;
       for (const auto& p : sweep_.points)
         if (p.resolution == int(x[i])) other = line.teacher ? p.studentTop1 : p.teacherTop1;
-      const bool above = other < 0 || y[i] > 100.0 * other || (y[i] == 100.0 * other && line.teacher);
+      const bool above =
+          other < 0 || y[i] > 100.0 * other || (y[i] == 100.0 * other && line.teacher);
       auto* label = new QCPItemText(plot_);
       label->position->setCoords(x[i], y[i]);
-      label->setPositionAlignment(above ? (Qt::AlignBottom | Qt::AlignHCenter) : (Qt::AlignTop | Qt::AlignHCenter));
+      label->setPositionAlignment(above ? (Qt::AlignBottom | Qt::AlignHCenter)
+                                        : (Qt::AlignTop | Qt::AlignHCenter));
       label->setPadding(QMargins(0, 4, 0, 4));
       label->setText(QString::number(y[i], 'f', 1));
       label->setColor(color);

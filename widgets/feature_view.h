@@ -24,17 +24,17 @@ class ImagePane;
 // Which run and image to compare.
 struct FeatureRequest {
   qint64 runId = -1;
-  QString runDir;      // teacher.safetensors, the newest student and config.json are there
-  QString imagePath;   // non-empty: this file instead of a dataset item
-  int itemIndex = 0;   // of the run's evaluation data (data.eval)
+  QString runDir;     // teacher.safetensors, the newest student and config.json are there
+  QString imagePath;  // non-empty: this file instead of a dataset item
+  int itemIndex = 0;  // of the run's evaluation data (data.eval)
 };
 
 // What the engine computed for it.
 struct FeatureMaps {
   qint64 runId = -1;
-  int itemIndex = -1;    // -1: an image file
-  int datasetSize = 0;   // items the index may pick from
-  QString description;   // "item 3: … (Dress)" or the file name
+  int itemIndex = -1;   // -1: an image file
+  int datasetSize = 0;  // items the index may pick from
+  QString description;  // "item 3: … (Dress)" or the file name
   QString teacherPath, studentPath;
   QImage input;                   // what the models saw (before normalisation)
   QImage teacherPca, studentPca;  // one pixel per patch, RGB

@@ -154,8 +154,9 @@ void RunCompareTable::rebuild() {
            return RunSummaryPanel::pointsText(r.gap_points);
          }),
          false);
-  addRow(tr("Status"),
-         perRun([](const store::RunOverview& r) { return RunSummaryPanel::statusText(r.run.status); }),
+  addRow(tr("Status"), perRun([](const store::RunOverview& r) {
+           return RunSummaryPanel::statusText(r.run.status);
+         }),
          true);
   addRow(tr("Method"),
          perRun([](const store::RunOverview& r) { return QString::fromStdString(r.method); }),

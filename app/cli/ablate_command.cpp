@@ -40,9 +40,11 @@ int ablate_command(const Args& args) {
   prepare_command_app(app);
   std::string config_path, device, out_dir, db, teacher_weights;
   app.add_option("CONFIG", config_path, "the experiment (experiments/*.json)")->required();
-  CLI::Option* out_option = app.add_option("--out", out_dir, "the output folder (default: a new run folder + -ablation)");
-  CLI::Option* teacher_option = app.add_option(
-      "--teacher", teacher_weights, "trained teacher weights for (a), e.g. a run's teacher.safetensors");
+  CLI::Option* out_option =
+      app.add_option("--out", out_dir, "the output folder (default: a new run folder + -ablation)");
+  CLI::Option* teacher_option =
+      app.add_option("--teacher", teacher_weights,
+                     "trained teacher weights for (a), e.g. a run's teacher.safetensors");
   app.add_option("--device", device, "auto, cpu or cuda");
   app.add_option("--db", db, "the run database, or none");
   if (!parse_command_line(app, args)) return 0;
@@ -94,7 +96,8 @@ int ablate_command(const Args& args) {
   }
 
   std::ostringstream md;
-  md << "# ViT-AdaLA ablation: " << config.name << "\n\n| variant | top-1 (%) | gap to teacher (pt) |\n|---|---|---|\n";
+  md << "# ViT-AdaLA ablation: " << config.name
+     << "\n\n| variant | top-1 (%) | gap to teacher (pt) |\n|---|---|---|\n";
   md << "| (a) teacher (softmax) | " << pct(teacher.teacher_top1) << " | 0.00 |\n";
   std::ofstream csv(out + "/ablation.csv");
   csv << "variant,label,top1,gap_points\n";
@@ -118,15 +121,20 @@ int ablate_command(const Args& args) {
       d_below += d2[i].loss < c2[i].loss;
     }
   }
-  md << "\nStage-2 feature MSE, (c) Stage 2 only vs (d) Stage 1 then 2 (" << points << " logged points):\n\n";
+  md << "\nStage-2 feature MSE, (c) Stage 2 only vs (d) Stage 1 then 2 (" << points
+     << " logged points):\n\n";
   md << "| step | (c) | (d) |\n|---|---|---|\n";
   const size_t stride = std::max<size_t>(1, points / 10);
   for (size_t i = 0; i < points; i += stride)
     md << "| " << c2[i].step << " | " << c2[i].loss << " | " << d2[i].loss << " |\n";
-  if (points && (points - 1) % stride != 0) md << "| " << c2[points - 1].step << " | " << c2[points - 1].loss << " | " << d2[points - 1].loss << " |\n";
-  md << "\n(d) below (c) at " << d_below << " of " << after << " logged points after the first 10% of steps.\n";
+  if (points && (points - 1) % stride != 0)
+    md << "| " << c2[points - 1].step << " | " << c2[points - 1].loss << " | "
+       << d2[points - 1].loss << " |\n";
+  md << "\n(d) below (c) at " << d_below << " of " << after
+     << " logged points after the first 10% of steps.\n";
   std::ofstream(out + "/ablation.md") << md.str();
-  std::printf("%s\nwritten: %s/ablation.md, ablation.csv, stage2_curves.csv\n", md.str().c_str(), out.c_str());
+  std::printf("%s\nwritten: %s/ablation.md, ablation.csv, stage2_curves.csv\n", md.str().c_str(),
+              out.c_str());
   return 0;
 }
 

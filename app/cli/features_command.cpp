@@ -35,8 +35,10 @@ cv::Mat upscaled(const at::Tensor& hwc, int factor) {
   const int h = int(t.size(0)), w = int(t.size(1)), c = int(t.size(2));
   cv::Mat m(h, w, c == 1 ? CV_8UC1 : CV_8UC3, const_cast<uint8_t*>(t.data_ptr<uint8_t>()));
   cv::Mat bgr;
-  if (c == 3) cv::cvtColor(m, bgr, cv::COLOR_RGB2BGR);
-  else bgr = m.clone();
+  if (c == 3)
+    cv::cvtColor(m, bgr, cv::COLOR_RGB2BGR);
+  else
+    bgr = m.clone();
   cv::Mat out;
   cv::resize(bgr, out, cv::Size(w * factor, h * factor), 0, 0, cv::INTER_NEAREST);
   return out;
@@ -55,7 +57,8 @@ static cv::Mat cosine_colour_map(const at::Tensor& cosine, int factor) {
   cv::Mat grey(int(level.size(0)), int(level.size(1)), CV_8UC1, level.data_ptr<uint8_t>());
   cv::Mat coloured, out;
   cv::applyColorMap(grey, coloured, cv::COLORMAP_VIRIDIS);
-  cv::resize(coloured, out, cv::Size(coloured.cols * factor, coloured.rows * factor), 0, 0, cv::INTER_NEAREST);
+  cv::resize(coloured, out, cv::Size(coloured.cols * factor, coloured.rows * factor), 0, 0,
+             cv::INTER_NEAREST);
   return out;
 }
 
@@ -79,8 +82,9 @@ int features_command(const Args& args) {
   app.add_option("RUN", run, "a run folder, run id or name, or a student .safetensors")->required();
   app.add_option("--teacher", teacher_path, "the teacher's .safetensors (default: the run's)");
   app.add_option("--db", db, "the run database RUN is looked up in");
-  auto* index_option = app.add_option("--image-index", index, "an image of the evaluation data, by index")
-                           ->check(non_negative_number());
+  auto* index_option =
+      app.add_option("--image-index", index, "an image of the evaluation data, by index")
+          ->check(non_negative_number());
   auto* image_option = app.add_option("--image", image, "an image file");
   index_option->excludes(image_option);
   app.add_option("--dataset", dataset,
@@ -88,7 +92,8 @@ int features_command(const Args& args) {
                  "image folder or list (default: the run's data.eval; Fashion-MNIST test for a "
                  "weights file)");
   app.add_option("--out", out_dir, "the folder to write")->required();
-  app.add_option("--size", pixels, "at least this many pixels across in the PNGs (nearest upscaling)")
+  app.add_option("--size", pixels,
+                 "at least this many pixels across in the PNGs (nearest upscaling)")
       ->check(positive_number());
   app.add_option("--device", device, "auto, cpu or cuda");
   add_checkpoint_options(app, checkpoint);  // for both models
@@ -171,13 +176,17 @@ int features_command(const Args& args) {
 
   double evr = 0.0;
   for (double v : p.pca.explained_variance_ratio) evr += v;
-  std::cout << fmt::format("{}\nteacher {}\nstudent {}\n", picked.description, teacher_path, student_path);
-  std::cout << fmt::format("patches {}x{}, mean cosine {:.4f} (min {:.4f})\n", p.grid_height, p.grid_width,
-                           p.mean_cosine, p.cosine.min().item<double>());
+  std::cout << fmt::format("{}\nteacher {}\nstudent {}\n", picked.description, teacher_path,
+                           student_path);
+  std::cout << fmt::format("patches {}x{}, mean cosine {:.4f} (min {:.4f})\n", p.grid_height,
+                           p.grid_width, p.mean_cosine, p.cosine.min().item<double>());
   std::string ratios;
-  for (double v : p.pca.explained_variance_ratio) ratios += (ratios.empty() ? "" : " / ") + fmt::format("{:.1f}%", 100 * v);
-  std::cout << fmt::format("teacher PCA: explained variance {} ({:.1f}% in all)\n", ratios, 100 * evr);
-  std::cout << fmt::format("wrote {}/{{input,teacher,student,cosine}}.png and features.json\n", out_dir);
+  for (double v : p.pca.explained_variance_ratio)
+    ratios += (ratios.empty() ? "" : " / ") + fmt::format("{:.1f}%", 100 * v);
+  std::cout << fmt::format("teacher PCA: explained variance {} ({:.1f}% in all)\n", ratios,
+                           100 * evr);
+  std::cout << fmt::format("wrote {}/{{input,teacher,student,cosine}}.png and features.json\n",
+                           out_dir);
   return 0;
 }
 

@@ -56,16 +56,15 @@ void print_what_commands_use(const SafetensorsReader& reader, const std::string&
     source += ", heads from --heads";
   std::printf(
       "uses      %s (from %s): D=%lld depth=%lld heads=%lld patch=%lld img=%lld classes=%lld\n",
-      config.name.c_str(), source.c_str(),
-      static_cast<long long>(config.embed_dim),
-              static_cast<long long>(config.depth), static_cast<long long>(config.num_heads),
-              static_cast<long long>(config.patch_size), static_cast<long long>(config.img_size),
-              static_cast<long long>(config.num_classes));
+      config.name.c_str(), source.c_str(), static_cast<long long>(config.embed_dim),
+      static_cast<long long>(config.depth), static_cast<long long>(config.num_heads),
+      static_cast<long long>(config.patch_size), static_cast<long long>(config.img_size),
+      static_cast<long long>(config.num_classes));
   try {
     const PretrainedConfig data = apply_preprocessing_overrides(
         pretrained_config_from_metadata(meta, config), load.preprocessing);
-    const std::string note = assumed_preprocessing_note(
-        path, meta.count(kPretrainedConfigKey) > 0, data, load.preprocessing);
+    const std::string note = assumed_preprocessing_note(path, meta.count(kPretrainedConfigKey) > 0,
+                                                        data, load.preprocessing);
     std::printf("data      %s, %lld classes%s (%s)\n", describe_preprocessing(data).c_str(),
                 static_cast<long long>(data.num_classes),
                 data.label_names.empty() ? "" : " (named)",
@@ -162,9 +161,9 @@ int inspect_weights_command(const Args& args) {
   if (auto it = meta.find("adala.config"); it != meta.end()) {
     try {
       const Json config = parse_json_strict(it->second);
-      if (auto heads = config.find("num_heads"); heads != config.end() && heads->is_number_integer())
-        std::printf("          heads %lld (from adala.config)\n",
-                    heads->get<long long>());
+      if (auto heads = config.find("num_heads");
+          heads != config.end() && heads->is_number_integer())
+        std::printf("          heads %lld (from adala.config)\n", heads->get<long long>());
     } catch (const JsonError& e) {
       std::printf("          adala.config is not valid JSON: %s\n", e.what());
     }

@@ -96,8 +96,9 @@ void print_accuracy(std::ostream& out, const PredictResult& r) {
     correct5 += a.correct_top5;
   }
   if (r.accuracy.size() > 1 && images > 0)
-    out << fmt::format("top-1 {:.4f} ({}/{})  top-5 {:.4f}  all\n", double(correct) / double(images),
-                       correct, images, double(correct5) / double(images));
+    out << fmt::format("top-1 {:.4f} ({}/{})  top-5 {:.4f}  all\n",
+                       double(correct) / double(images), correct, images,
+                       double(correct5) / double(images));
   if (images == 0) return;
   const std::vector<double> per_class = r.per_class_accuracy();
   out << "per class (top-1, images):\n";

@@ -29,7 +29,8 @@ namespace {
 // caller chose a platform.
 std::unique_ptr<QApplication> ensure_application() {
   if (QCoreApplication::instance()) return nullptr;
-  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
   static int argc = 1;
   static char name[] = "adala";
   static char* argv[] = {name, nullptr};
@@ -52,8 +53,8 @@ int report_command(const Args& raw) {
   std::string format_name, output, db, title, language_option;
   double scale = 3;
   command_line.add_option("RUN", runs, "run ids or unique run names")->required();
-  CLI::Option* format_option =
-      command_line.add_option("--format", format_name, "html, pdf or md (default: FILE's extension)");
+  CLI::Option* format_option = command_line.add_option(
+      "--format", format_name, "html, pdf or md (default: FILE's extension)");
   command_line.add_option("-o,--output", output, "the document to write")->required();
   command_line.add_option("--db", db, "the run database");
   command_line.add_option("--title", title, "the document's title");
@@ -69,7 +70,8 @@ int report_command(const Args& raw) {
     if (!format) throw UsageError("--format " + format_name + ": expected html, pdf or md");
   } else {
     format = report::format_from_path(output);
-    if (!format) throw UsageError("cannot tell the format from " + output + ": give --format html|pdf|md");
+    if (!format)
+      throw UsageError("cannot tell the format from " + output + ": give --format html|pdf|md");
   }
 
   report::ReportRequest request;

@@ -35,7 +35,8 @@ int resolution_sweep_command(const Args& args) {
   app.add_option("--scales", scales_text, "multiples of the training resolution");
   app.add_option("--limit", options.limit, "the first N evaluation images (default: all)")
       ->check(positive_number());
-  app.add_option("--batch-size", options.batch_size, "images per forward pass")->check(positive_number());
+  app.add_option("--batch-size", options.batch_size, "images per forward pass")
+      ->check(positive_number());
   app.add_option("--device", device, "auto, cpu or cuda");
   bool no_store = false;
   app.add_flag("--no-store", no_store, "print only; do not record the result in the database");
@@ -46,13 +47,16 @@ int resolution_sweep_command(const Args& args) {
     throw UsageError(std::string("--scales: ") + e.what());
   }
   const RunArgument r = resolve_run_argument(run, db);
-  const ResolutionSweepResult result = run_resolution_sweep(r.folder, resolve_device(device), options);
+  const ResolutionSweepResult result =
+      run_resolution_sweep(r.folder, resolve_device(device), options);
   for (const auto& note : result.notes) std::cout << note << "\n";
   std::cout << fmt::format("{} evaluation images, trained at {}x{}\n\n", result.images,
                            result.base_resolution, result.base_resolution);
   std::cout << fmt::format("{:>6}  {:>10}  {:>14}  {:>14}  {:>10}\n", "scale", "resolution",
                            "teacher top-1", "student top-1", "gap (pt)");
-  auto pct = [](double v) { return std::isnan(v) ? std::string("-") : fmt::format("{:.2f}%", 100 * v); };
+  auto pct = [](double v) {
+    return std::isnan(v) ? std::string("-") : fmt::format("{:.2f}%", 100 * v);
+  };
   for (const auto& p : result.points)
     std::cout << fmt::format("{:>5}x  {:>10}  {:>14}  {:>14}  {:>10}\n", p.scale,
                              fmt::format("{}x{}", p.resolution, p.resolution), pct(p.teacher_top1),
@@ -65,10 +69,10 @@ int resolution_sweep_command(const Args& args) {
     store::RunStore store(r.db);
     for (const auto& p : result.points) {
       if (!std::isnan(p.teacher_top1))
-        store.add_evaluation(r.run_id, kResolutionSweepStage, resolution_sweep_key("teacher", p.resolution),
-                             p.teacher_top1);
-      store.add_evaluation(r.run_id, kResolutionSweepStage, resolution_sweep_key("student", p.resolution),
-                           p.student_top1);
+        store.add_evaluation(r.run_id, kResolutionSweepStage,
+                             resolution_sweep_key("teacher", p.resolution), p.teacher_top1);
+      store.add_evaluation(r.run_id, kResolutionSweepStage,
+                           resolution_sweep_key("student", p.resolution), p.student_top1);
     }
     store.add_evaluation(r.run_id, kResolutionSweepStage, "images", double(result.images));
     std::cout << fmt::format("\nstored with run {} in {}\n", r.run_id, r.db);

@@ -173,8 +173,8 @@ std::map<std::string, std::string> flat_config(const RunInfo& run) {
 
 // What `adala runs SUB-COMMAND ...` was given.
 struct RunsOptions {
-  std::string db;    // empty: RunStore::default_path()
-  std::string run;   // the RUN of show, export, delete, tag, note and rename
+  std::string db;                 // empty: RunStore::default_path()
+  std::string run;                // the RUN of show, export, delete, tag, note and rename
   std::vector<std::string> runs;  // compare's RUNs
   std::string text;               // tag's TAG, note's TEXT, rename's NAME
   std::string tag, kind, format = "csv", output;
@@ -227,7 +227,7 @@ RunInfo resolve_run(RunStore& store, const std::string& id_or_name) {
 // Stages the run was started with (its folder's stages.json), at least those recorded: a run
 // killed in its first stage has recorded only that one.
 size_t planned_stage_count(const RunInfo& run, size_t recorded) {
-  std::ifstream in(run.folder + "/stages.json");  // written by run_pipeline
+  std::ifstream in(run.folder + "/stages.json");   // written by run_pipeline
   if (run.folder.empty() || !in) return recorded;  // folder gone: what the database knows
   try {
     std::ostringstream text;
@@ -292,9 +292,9 @@ void print_benchmark_points(const std::vector<store::BenchmarkPoint>& points, st
   for (const auto& p : points) {
     rows.push_back({p.benchmark, p.preset.empty() ? "-" : p.preset,
                     p.resolution > 0 ? std::to_string(p.resolution) : "-",
-                    p.tokens > 0 ? std::to_string(p.tokens) : "-", p.mode,
-                    measured(p.gflops, 2), measured(p.gflops_attention_only, 2),
-                    measured(p.peak_mb, 1), measured(p.ms_per_img, 2), measured(p.imgs_per_s, 3),
+                    p.tokens > 0 ? std::to_string(p.tokens) : "-", p.mode, measured(p.gflops, 2),
+                    measured(p.gflops_attention_only, 2), measured(p.peak_mb, 1),
+                    measured(p.ms_per_img, 2), measured(p.imgs_per_s, 3),
                     p.ran ? p.note : (p.note.empty() ? "not run" : p.note)});
   }
   print_table(out, rows, "  ");
@@ -590,10 +590,9 @@ int delete_run(const RunsOptions& o, std::ostream& out) {
   RunStore store = open_for_writing(database_path(o));
   const RunInfo run = resolve_run(store, o.run);
   const size_t artifact_count = store.artifacts(run.id).size();
-  if (!o.yes &&
-      !confirmed("Delete run " + std::to_string(run.id) + " (" + run.name + ") and its " +
-                     std::to_string(artifact_count) + " artifacts?",
-                 out)) {
+  if (!o.yes && !confirmed("Delete run " + std::to_string(run.id) + " (" + run.name + ") and its " +
+                               std::to_string(artifact_count) + " artifacts?",
+                           out)) {
     out << "not deleted\n";
     return 1;
   }
@@ -703,8 +702,7 @@ void declare_runs_options(CLI::App& app, RunsOptions& o) {
   compare->add_option("RUN", o.runs, "two or more run ids or names")->required()->expected(2, -1);
   compare->add_flag("--blocks", o.blocks, "every block's metrics instead of their mean");
   CLI::App* exported = app.add_subcommand(
-      "export",
-      "metrics (a benchmark run: its points) as CSV, or the whole run as JSON");
+      "export", "metrics (a benchmark run: its points) as CSV, or the whole run as JSON");
   run_argument(*exported);
   exported->add_option("--format", o.format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   exported->add_option("-o,--output", o.output, "write to FILE instead of stdout");

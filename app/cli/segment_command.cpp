@@ -54,8 +54,8 @@ int segment_command(const Args& args) {
                  "run tagged segmentation (and the adaptation, when there is no --student)");
   app.add_option("--stages", stages, "the adaptation stages when there is no --student");
   CLI::Option* train_option = app.add_option("--train-images", train_images, "training images");
-  CLI::Option* val_option = app.add_option("--val-images", val_images, "validation images")
-                                ->check(non_negative_number());
+  CLI::Option* val_option =
+      app.add_option("--val-images", val_images, "validation images")->check(non_negative_number());
   CLI::Option* epochs_option =
       app.add_option("--epochs", epochs, "epochs of each head (instead of the config's steps)")
           ->check(non_negative_number());

@@ -51,7 +51,8 @@ std::string resolve_run_dir(const std::string& db_path, const std::string& run) 
     store::RunStore store(db_path.empty() ? store::RunStore::default_path() : db_path,
                           store::OpenMode::ReadOnly);
     auto info = store.find_run(run);
-    if (!info) throw UsageError("--resume " + run + ": no such run folder or run in " + store.path());
+    if (!info)
+      throw UsageError("--resume " + run + ": no such run folder or run in " + store.path());
     if (info->folder.empty())
       throw UsageError("--resume " + run + ": the run has no recorded folder");
     return info->folder;

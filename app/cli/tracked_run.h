@@ -11,8 +11,8 @@
 namespace adala::cli {
 
 struct TrackedRunOptions {
-  std::string db_path;      // "" = the default workspace database; "none" = do not record
-  std::string resume_run;   // run id or name in the database, or a run folder
+  std::string db_path;     // "" = the default workspace database; "none" = do not record
+  std::string resume_run;  // run id or name in the database, or a run folder
   std::vector<std::string> tags;
   EventSink* extra_sink = nullptr;  // also receives every event (e.g. a recorder)
 };

@@ -43,7 +43,8 @@ void registerMetaTypes() {
   qRegisterMetaType<ResolutionSweepData>();
 }
 
-EngineController::EngineController(const QString& dbPath, QObject* parent) : QObject(parent), dbPath_(dbPath) {
+EngineController::EngineController(const QString& dbPath, QObject* parent)
+    : QObject(parent), dbPath_(dbPath) {
   registerMetaTypes();
 #ifdef ADALA_HAVE_STORE
   // The views read through read-only connections, which cannot migrate: a database from an
@@ -269,7 +270,8 @@ void EngineController::requestProbe(const ProbeRequest& request) {
   inspection_->latestLoad = generation;
   InspectionWorker* worker = inspection_;
   QMetaObject::invokeMethod(
-      inspection_, [worker, generation, request] { worker->load(generation, request); }, Qt::QueuedConnection);
+      inspection_, [worker, generation, request] { worker->load(generation, request); },
+      Qt::QueuedConnection);
 }
 
 void EngineController::cancelProbe() {
@@ -281,7 +283,8 @@ void EngineController::requestRows(quint64 requestId, int block, int head, int q
   inspection_->latestRows = requestId;
   InspectionWorker* worker = inspection_;
   QMetaObject::invokeMethod(
-      inspection_, [worker, requestId, block, head, query] { worker->rows(requestId, block, head, query); },
+      inspection_,
+      [worker, requestId, block, head, query] { worker->rows(requestId, block, head, query); },
       Qt::QueuedConnection);
 }
 
@@ -301,11 +304,12 @@ void EngineController::requestFeatureMaps(const FeatureRequest& request) {
   features_->latestMaps = generation;
   FeatureWorker* worker = features_;
   QMetaObject::invokeMethod(
-      features_, [worker, generation, request] { worker->maps(generation, request); }, Qt::QueuedConnection);
+      features_, [worker, generation, request] { worker->maps(generation, request); },
+      Qt::QueuedConnection);
 }
 
-void EngineController::requestResolutionSweep(qint64 runId, const QString& runDir, const QString& scales,
-                                              int limit) {
+void EngineController::requestResolutionSweep(qint64 runId, const QString& runDir,
+                                              const QString& scales, int limit) {
   if (sweepRunning_) {
     emit sweepFailed(tr("A resolution sweep is already running."));
     return;
@@ -313,7 +317,8 @@ void EngineController::requestResolutionSweep(qint64 runId, const QString& runDi
   sweepRunning_ = true;
   FeatureWorker* worker = features_;
   QMetaObject::invokeMethod(
-      features_, [worker, runId, runDir, scales, limit] { worker->sweep(runId, runDir, scales, limit); },
+      features_,
+      [worker, runId, runDir, scales, limit] { worker->sweep(runId, runDir, scales, limit); },
       Qt::QueuedConnection);
 }
 

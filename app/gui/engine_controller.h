@@ -68,12 +68,14 @@ class EngineController : public QObject {
 
   // The Features tab (its own thread): the newest map request wins; one sweep at a time.
   void requestFeatureMaps(const adala::widgets::FeatureRequest& request);
-  void requestResolutionSweep(qint64 runId, const QString& runDir, const QString& scales, int limit);
+  void requestResolutionSweep(qint64 runId, const QString& runDir, const QString& scales,
+                              int limit);
   void cancelResolutionSweep();
   bool sweepRunning() const { return sweepRunning_; }
 
   // The engine's own validation of an experiment document for these stages.
-  static adala::widgets::FieldProblem validateConfig(const QByteArray& json, const QList<int>& stages,
+  static adala::widgets::FieldProblem validateConfig(const QByteArray& json,
+                                                     const QList<int>& stages,
                                                      const QString& baseDir = QString());
   static QStringList presetNames();
 

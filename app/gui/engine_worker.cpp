@@ -28,7 +28,9 @@ using namespace adala::widgets;
 
 namespace {
 
-QString percent(double v) { return std::isnan(v) ? QStringLiteral("–") : QString::number(100.0 * v, 'f', 1) + "%"; }
+QString percent(double v) {
+  return std::isnan(v) ? QStringLiteral("–") : QString::number(100.0 * v, 'f', 1) + "%";
+}
 
 }  // namespace
 
@@ -43,7 +45,8 @@ void lowerCurrentThreadPriority(int niceness) {
 #endif
 }
 
-void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_ptr<JobControl> control) {
+void EngineWorker::run(qint64 jobId, const StartRequest& request,
+                       std::shared_ptr<JobControl> control) {
   lowerCurrentThreadPriority(10);
   JobState state;
   state.jobId = jobId;
@@ -52,7 +55,8 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_pt
     state.message = message;
     emit jobFinished(state);
   };
-  if (control->cancel_requested()) return finish(QStringLiteral("cancelled"), tr("cancelled before it started"));
+  if (control->cancel_requested())
+    return finish(QStringLiteral("cancelled"), tr("cancelled before it started"));
 
   ExperimentConfig config;
   PipelineOptions options;
@@ -62,8 +66,8 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_pt
       config = load_run_config(options.run_dir);
       options.stages = load_run_stages(options.run_dir);
     } else {
-      config = parse_experiment_text(request.configJson.toStdString(),
-                                     request.configDir.toStdString());
+      config =
+          parse_experiment_text(request.configJson.toStdString(), request.configDir.toStdString());
       options.stages.assign(request.stages.begin(), request.stages.end());
       if (options.stages.empty()) throw ConfigError("stages", "no stage selected");
       config.runs_dir = fs::absolute(config.runs_dir).string();
@@ -98,10 +102,12 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request, std::shared_pt
     const PipelineResult result = session->run_pipeline(config, options, *control);
     qtSink.flush();
     finish(QStringLiteral("done"),
-           tr("teacher top-1 %1, student top-1 %2").arg(percent(result.teacher_top1), percent(result.student_top1)));
+           tr("teacher top-1 %1, student top-1 %2")
+               .arg(percent(result.teacher_top1), percent(result.student_top1)));
   } catch (const JobCancelled& e) {
     qtSink.flush();
-    finish(QStringLiteral("interrupted"), tr("%1; resumable from its last checkpoint").arg(QString::fromUtf8(e.what())));
+    finish(QStringLiteral("interrupted"),
+           tr("%1; resumable from its last checkpoint").arg(QString::fromUtf8(e.what())));
   } catch (const std::exception& e) {
     qtSink.flush();
     emit log(LogLine{LogLine::Level::Error, QString::fromUtf8(e.what())});

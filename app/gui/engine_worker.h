@@ -24,7 +24,8 @@ class EngineWorker : public QObject {
   explicit EngineWorker(QString dbPath) : dbPath_(std::move(dbPath)) {}
 
   // Runs on the engine thread (invoked queued); returns when the job is over.
-  void run(qint64 jobId, const adala::widgets::StartRequest& request, std::shared_ptr<adala::JobControl> control);
+  void run(qint64 jobId, const adala::widgets::StartRequest& request,
+           std::shared_ptr<adala::JobControl> control);
 
  signals:
   void jobStarted(const adala::widgets::JobState& state);

@@ -51,7 +51,8 @@ QImage rgbImage(const at::Tensor& hwc) {
 
 // (C, H, W) float in [0, 1] -> grey or RGB QImage.
 QImage inputImage(const at::Tensor& chw) {
-  const at::Tensor bytes = (chw.permute({1, 2, 0}) * 255.0).round().clamp(0, 255).to(at::kByte).contiguous();
+  const at::Tensor bytes =
+      (chw.permute({1, 2, 0}) * 255.0).round().clamp(0, 255).to(at::kByte).contiguous();
   if (bytes.size(2) == 3) return rgbImage(bytes);
   const int h = int(bytes.size(0)), w = int(bytes.size(1)), c = int(bytes.size(2));
   QImage image(w, h, QImage::Format_Grayscale8);
@@ -69,7 +70,8 @@ struct FeatureWorker::State {
   std::string datasetKey;
 };
 
-FeatureWorker::FeatureWorker(const QString& dbPath) : state_(std::make_unique<State>()), dbPath_(dbPath) {}
+FeatureWorker::FeatureWorker(const QString& dbPath)
+    : state_(std::make_unique<State>()), dbPath_(dbPath) {}
 FeatureWorker::~FeatureWorker() = default;
 
 void FeatureWorker::maps(quint64 generation, const FeatureRequest& request) {
@@ -143,8 +145,10 @@ void FeatureWorker::sweep(qint64 runId, const QString& runDir, const QString& sc
       store::RunStore db(dbPath_.toStdString());
       for (const auto& p : r.points) {
         if (!std::isnan(p.teacher_top1))
-          db.add_evaluation(runId, kResolutionSweepStage, resolution_sweep_key("teacher", p.resolution), p.teacher_top1);
-        db.add_evaluation(runId, kResolutionSweepStage, resolution_sweep_key("student", p.resolution), p.student_top1);
+          db.add_evaluation(runId, kResolutionSweepStage,
+                            resolution_sweep_key("teacher", p.resolution), p.teacher_top1);
+        db.add_evaluation(runId, kResolutionSweepStage,
+                          resolution_sweep_key("student", p.resolution), p.student_top1);
       }
       db.add_evaluation(runId, kResolutionSweepStage, "images", double(r.images));
     }
@@ -153,7 +157,8 @@ void FeatureWorker::sweep(qint64 runId, const QString& runDir, const QString& sc
     out.runId = runId;
     out.images = int(r.images);
     for (const auto& p : r.points)
-      out.points << SweepPoint{int(p.resolution), std::isnan(p.teacher_top1) ? -1.0 : p.teacher_top1, p.student_top1};
+      out.points << SweepPoint{int(p.resolution),
+                               std::isnan(p.teacher_top1) ? -1.0 : p.teacher_top1, p.student_top1};
     emit sweepReady(out);
   } catch (const ResolutionSweepCancelled&) {
     emit sweepFailed(tr("Resolution sweep cancelled."));

@@ -30,7 +30,7 @@ struct InspectionWorker::State {
   std::string modelPath;
   PretrainedConfig recorded;  // the file's settings (or the defaults it gets)
   bool fileHasSettings = true;
-  PretrainedConfig data;      // with the request's overrides
+  PretrainedConfig data;  // with the request's overrides
   std::filesystem::file_time_type modelTime{};
   VisionTransformer model{nullptr};
   std::shared_ptr<const Dataset> dataset;
@@ -45,7 +45,8 @@ namespace {
 // H x W x C float image in [0, 1] -> (1, C, H, W) tensor (copied).
 at::Tensor to_tensor(const cv::Mat& image) {
   cv::Mat contiguous = image.isContinuous() ? image : image.clone();
-  auto t = at::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, contiguous.channels()}, at::kFloat);
+  auto t = at::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, contiguous.channels()},
+                         at::kFloat);
   return t.permute({2, 0, 1}).unsqueeze(0).clone();
 }
 
@@ -72,7 +73,8 @@ at::Tensor normalised(const at::Tensor& input, const PretrainedConfig& data) {
 // (1, C, H, W) in [0, 1] -> what the user sees (exactly the model's input, 8 bits).
 QImage to_qimage(const at::Tensor& t) {
   auto hwc = (t[0].permute({1, 2, 0}).clamp(0, 1) * 255.0).round().to(at::kByte).contiguous();
-  const int h = static_cast<int>(hwc.size(0)), w = static_cast<int>(hwc.size(1)), c = static_cast<int>(hwc.size(2));
+  const int h = static_cast<int>(hwc.size(0)), w = static_cast<int>(hwc.size(1)),
+            c = static_cast<int>(hwc.size(2));
   QImage image(w, h, c == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
   const uint8_t* p = hwc.data_ptr<uint8_t>();
   for (int y = 0; y < h; ++y) {
@@ -86,7 +88,9 @@ QImage to_qimage(const at::Tensor& t) {
   return c == 1 || c == 3 ? image : image.convertToFormat(QImage::Format_Grayscale8);
 }
 
-int round_to_patch(int size, int patch) { return std::max(patch, static_cast<int>(std::lround(double(size) / patch)) * patch); }
+int round_to_patch(int size, int patch) {
+  return std::max(patch, static_cast<int>(std::lround(double(size) / patch)) * patch);
+}
 
 // `image` scaled whole into a side x side square, centred with its offset on whole patches,
 // the rest filled with the per-channel mean (so the normalised padding is zero). `content`
@@ -179,10 +183,15 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
       const Sample sample = s.dataset->get(i);
       image = to_float_image(sample.image);
       datasetSize = static_cast<int>(std::min<int64_t>(s.dataset->size(), 1 << 30));
-      description = tr("item %1: %2").arg(i).arg(QString::fromStdString(describe_inspection_item(*s.dataset, i, sample.label)));
+      description =
+          tr("item %1: %2")
+              .arg(i)
+              .arg(QString::fromStdString(describe_inspection_item(*s.dataset, i, sample.label)));
     } else {
-      cv::Mat raw = cv::imread(request.imagePath.toStdString(), channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-      if (raw.empty()) throw std::runtime_error("cannot read the image " + request.imagePath.toStdString());
+      cv::Mat raw = cv::imread(request.imagePath.toStdString(),
+                               channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+      if (raw.empty())
+        throw std::runtime_error("cannot read the image " + request.imagePath.toStdString());
       if (raw.channels() == 3) cv::cvtColor(raw, raw, cv::COLOR_BGR2RGB);
       raw.convertTo(image, raw.channels() == 1 ? CV_32FC1 : CV_32FC3, 1.0 / 255.0);
       description = QFileInfo(request.imagePath).fileName();
@@ -261,7 +270,8 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
     // A newer request replaced this one (or the user cancelled): say nothing.
     if (latestLoad.load() == generation) emit failed(tr("Cancelled."));
   } catch (const std::exception& e) {
-    if (latestLoad.load() == generation) emit failed(tr("Cannot inspect: %1").arg(QString::fromUtf8(e.what())));
+    if (latestLoad.load() == generation)
+      emit failed(tr("Cannot inspect: %1").arg(QString::fromUtf8(e.what())));
   }
 }
 

@@ -128,10 +128,9 @@ int main(int argc, char** argv) {
   const QCommandLineOption image({QStringLiteral("image")},
                                  QApplication::translate("main", "Image file for the inspector."),
                                  QStringLiteral("file"));
-  const QCommandLineOption item(
-      {QStringLiteral("dataset-index")},
-      QApplication::translate("main", "Dataset item for the inspector."),
-      QStringLiteral("n"));
+  const QCommandLineOption item({QStringLiteral("dataset-index")},
+                                QApplication::translate("main", "Dataset item for the inspector."),
+                                QStringLiteral("n"));
   const QCommandLineOption dataset(
       {QStringLiteral("dataset")},
       QApplication::translate("main",
@@ -158,7 +157,8 @@ int main(int argc, char** argv) {
                                  QStringLiteral("row,col"));
   const QCommandLineOption tab(
       {QStringLiteral("tab")},
-      QApplication::translate("main", "Central tab to show: summary, plot, health, inspector, scaling or features."),
+      QApplication::translate(
+          "main", "Central tab to show: summary, plot, health, inspector, scaling or features."),
       QStringLiteral("name"));
   const QCommandLineOption scalingCsv(
       {QStringLiteral("scaling-csv")},
@@ -187,8 +187,10 @@ int main(int argc, char** argv) {
           "Benchmark: run this experiment and print the longest GUI-thread stall during Stage 2."),
       QStringLiteral("config"));
   for (const auto* o :
-       {&db, &run, &stages, &openRun, &compare, &inspect, &image, &item, &dataset, &inspectPrecision, &inputSize, &block, &head,
-        &query, &tab, &scalingCsv, &theme, &threads, &quitAfter, &quitWhenDone, &measureStall})
+       {&db,        &run,          &stages,      &openRun,          &compare,   &inspect,
+        &image,     &item,         &dataset,     &inspectPrecision, &inputSize, &block,
+        &head,      &query,        &tab,         &scalingCsv,       &theme,     &threads,
+        &quitAfter, &quitWhenDone, &measureStall})
     cli.addOption(*o);
   const QCommandLineOption colourScale(
       {QStringLiteral("scale")},
@@ -347,8 +349,7 @@ int main(int argc, char** argv) {
       }
       inspector->setPrecision(p);
     }
-    if (cli.isSet(dataset))
-      inspector->setDataset(QFileInfo(cli.value(dataset)).absoluteFilePath());
+    if (cli.isSet(dataset)) inspector->setDataset(QFileInfo(cli.value(dataset)).absoluteFilePath());
     if (cli.isSet(image))
       inspector->setImageFile(QFileInfo(cli.value(image)).absoluteFilePath());
     else if (cli.isSet(item))
@@ -414,9 +415,9 @@ int main(int argc, char** argv) {
     const QString name = cli.value(tab);
     window.showTab(name == QLatin1String("summary")     ? MainWindow::SummaryTab
                    : name == QLatin1String("inspector") ? MainWindow::InspectorTab
-                   : name == QLatin1String("health")  ? MainWindow::HealthTab
-                   : name == QLatin1String("scaling") ? MainWindow::ScalingTab
-                                                      : MainWindow::PlotTab);
+                   : name == QLatin1String("health")    ? MainWindow::HealthTab
+                   : name == QLatin1String("scaling")   ? MainWindow::ScalingTab
+                                                        : MainWindow::PlotTab);
   }
 
   if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFd) == 0) {

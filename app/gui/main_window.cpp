@@ -70,7 +70,8 @@ QString checkpointLabel(const QString& path, const QString& prefix = {}) {
 
 }  // namespace
 
-MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWindow(parent), controller_(controller) {
+MainWindow::MainWindow(EngineController* controller, QWidget* parent)
+    : QMainWindow(parent), controller_(controller) {
   setWindowTitle(tr("AdaLA Workbench"));
   setObjectName(QStringLiteral("MainWindow"));
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
@@ -101,11 +102,13 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent) : QMainWin
   tabs_->addTab(segmentation_, tr("Segmentation"));
   curves_ = new TrainingCurvesPlot(this);
   tabs_->addTab(curves_, tr("Loss && lr"));
-  tabs_->setTabToolTip(tabs_->indexOf(curves_), tr("Every stage's loss, training accuracy and learning rate (Ctrl+9)"));
+  tabs_->setTabToolTip(tabs_->indexOf(curves_),
+                       tr("Every stage's loss, training accuracy and learning rate (Ctrl+9)"));
   features_ = new FeatureView(this);
   tabs_->addTab(features_, tr("Features"));
-  tabs_->setTabToolTip(tabs_->indexOf(features_), tr("Teacher vs student patch features of one image (PCA colour maps, "
-                                       "cosine similarity) and the resolution sweep of the run (Ctrl+8)"));
+  tabs_->setTabToolTip(tabs_->indexOf(features_),
+                       tr("Teacher vs student patch features of one image (PCA colour maps, "
+                          "cosine similarity) and the resolution sweep of the run (Ctrl+8)"));
   setCentralWidget(tabs_);
 
   browser_ = new RunBrowser(this);
@@ -175,10 +178,13 @@ void MainWindow::buildMenus() {
   auto* openExperiment = file->addAction(tr("&Open experiment…"), QKeySequence::Open, this,
                                          &MainWindow::openExperimentDialog);
   openExperiment->setIcon(workbenchIcon("open"));
-  file->addAction(tr("&Save experiment as…"), QKeySequence(tr("Ctrl+Shift+S")), this, &MainWindow::saveExperimentDialog);
+  file->addAction(tr("&Save experiment as…"), QKeySequence(tr("Ctrl+Shift+S")), this,
+                  &MainWindow::saveExperimentDialog);
   file->addSeparator();
-  file->addAction(tr("Open &checkpoint…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::openCheckpointDialog);
-  file->addAction(tr("Open &image…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::openImageDialog);
+  file->addAction(tr("Open &checkpoint…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+                  &MainWindow::openCheckpointDialog);
+  file->addAction(tr("Open &image…"), QKeySequence(tr("Ctrl+I")), this,
+                  &MainWindow::openImageDialog);
   file->addAction(tr("Open &segmentation results…"), QKeySequence(tr("Ctrl+Shift+G")), this,
                   &MainWindow::openSegmentationDialog);
   file->addAction(tr("&Export plot…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportPlot);
@@ -212,17 +218,24 @@ void MainWindow::buildMenus() {
   cancelAction_ = run->addAction(tr("&Cancel"), QKeySequence(tr("Ctrl+.")), this,
                                  [this] { controller_->cancelCurrent(); });
   run->addSeparator();
-  run->addAction(tr("Show the &live run"), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::showLiveRun);
+  run->addAction(tr("Show the &live run"), QKeySequence(tr("Ctrl+Shift+L")), this,
+                 &MainWindow::showLiveRun);
 
   auto* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("Run s&ummary"), QKeySequence(tr("Ctrl+0")), this, [this] { showTab(SummaryTab); });
-  view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this, [this] { showTab(PlotTab); });
-  view->addAction(tr("&Loss and learning rate"), QKeySequence(tr("Ctrl+9")), this, &MainWindow::showTrainingCurves);
-  view->addAction(tr("Numerical &health"), QKeySequence(tr("Ctrl+7")), this, [this] { showTab(HealthTab); });
-  view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this, [this] { showTab(InspectorTab); });
+  view->addAction(tr("Run s&ummary"), QKeySequence(tr("Ctrl+0")), this,
+                  [this] { showTab(SummaryTab); });
+  view->addAction(tr("Attention &MSE plots"), QKeySequence(tr("Ctrl+1")), this,
+                  [this] { showTab(PlotTab); });
+  view->addAction(tr("&Loss and learning rate"), QKeySequence(tr("Ctrl+9")), this,
+                  &MainWindow::showTrainingCurves);
+  view->addAction(tr("Numerical &health"), QKeySequence(tr("Ctrl+7")), this,
+                  [this] { showTab(HealthTab); });
+  view->addAction(tr("Attention &inspector"), QKeySequence(tr("Ctrl+2")), this,
+                  [this] { showTab(InspectorTab); });
   view->addAction(tr("&Scaling benchmark"), QKeySequence(tr("Ctrl+5")), this,
                   [this] { showTab(ScalingTab); });
-  view->addAction(tr("Se&gmentation viewer"), QKeySequence(tr("Ctrl+6")), this, &MainWindow::showSegmentation);
+  view->addAction(tr("Se&gmentation viewer"), QKeySequence(tr("Ctrl+6")), this,
+                  &MainWindow::showSegmentation);
   view->addAction(tr("&Features and resolution sweep"), QKeySequence(tr("Ctrl+8")), this,
                   &MainWindow::showFeatures);
   auto* runsToggle = runsDock_->toggleViewAction();
@@ -259,7 +272,8 @@ void MainWindow::buildMenus() {
   auto* languages = new QActionGroup(this);
   const QString saved = adala::i18n::saved_language();
   QList<QPair<QString, QString>> choices = {{QString(), tr("Follow the system")}};
-  for (const auto& code : adala::i18n::available_languages()) choices << qMakePair(code, adala::i18n::native_language_name(code));
+  for (const auto& code : adala::i18n::available_languages())
+    choices << qMakePair(code, adala::i18n::native_language_name(code));
   for (const auto& [code, label] : choices) {
     auto* a = languageMenu->addAction(label);
     a->setCheckable(true);
@@ -278,18 +292,21 @@ void MainWindow::buildMenus() {
   });
 
   auto* help = menuBar()->addMenu(tr("&Help"));
-  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this, &MainWindow::showShortcuts);
+  help->addAction(tr("&Keyboard shortcuts"), QKeySequence::HelpContents, this,
+                  &MainWindow::showShortcuts);
   help->addAction(tr("&About"), this, [this] {
-    QMessageBox::about(this, tr("About AdaLA Workbench"),
-                       tr("<b>AdaLA Workbench</b><p>Adapts a softmax Vision Transformer into a linear-attention "
-                          "one (ViT-AdaLA: attention alignment, feature alignment, fine-tuning) and shows "
-                          "every step.</p>"));
+    QMessageBox::about(
+        this, tr("About AdaLA Workbench"),
+        tr("<b>AdaLA Workbench</b><p>Adapts a softmax Vision Transformer into a linear-attention "
+           "one (ViT-AdaLA: attention alignment, feature alignment, fine-tuning) and shows "
+           "every step.</p>"));
   });
 }
 
 void MainWindow::connectController() {
   auto* c = controller_;
-  connect(launcher_, &StageLauncher::startRequested, this, [c](const StartRequest& r) { c->submit(r); });
+  connect(launcher_, &StageLauncher::startRequested, this,
+          [c](const StartRequest& r) { c->submit(r); });
   connect(launcher_, &StageLauncher::pauseRequested, c, &EngineController::setPaused);
   connect(launcher_, &StageLauncher::cancelRequested, c, &EngineController::cancelCurrent);
   connect(launcher_, &StageLauncher::openFileRequested, this, &MainWindow::openExperimentDialog);
@@ -322,7 +339,8 @@ void MainWindow::connectController() {
     // The heatmap follows the live run stage by stage (not step by step).
     if (live_.runId > 0 && health_->runId() == live_.runId) loadHealth(live_.runId);
     // So do the loss and lr curves (one small read per stage change).
-    if (live_.runId > 0 && curves_->runs().size() == 1 && curves_->runs().first().runId == live_.runId)
+    if (live_.runId > 0 && curves_->runs().size() == 1 &&
+        curves_->runs().first().runId == live_.runId)
       curves_->loadRuns(controller_->databasePath(), {live_.runId});
   });
   connect(c, &EngineController::log, launcher_, &StageLauncher::onLog);
@@ -331,7 +349,8 @@ void MainWindow::connectController() {
   });
   connect(c, &EngineController::artifact, this, [this](const ArtifactUpdate& a) {
     if (a.kind == QLatin1String("weights"))
-      inspector_->addCheckpoint(checkpointLabel(a.path, tr("#%1").arg(live_.runId)), a.path, inspector_->checkpoint().isEmpty());
+      inspector_->addCheckpoint(checkpointLabel(a.path, tr("#%1").arg(live_.runId)), a.path,
+                                inspector_->checkpoint().isEmpty());
   });
   connect(c, &EngineController::pausedChanged, launcher_, &StageLauncher::onPaused);
   connect(c, &EngineController::pausedChanged, this, [this](bool paused) {
@@ -364,13 +383,16 @@ void MainWindow::connectController() {
   connect(inspector_, &AttentionInspector::rowsRequested, c, &EngineController::requestRows);
   connect(inspector_, &AttentionInspector::overviewRequested, c,
           &EngineController::requestOverview);
-  connect(inspector_, &AttentionInspector::openCheckpointRequested, this, &MainWindow::openCheckpointDialog);
+  connect(inspector_, &AttentionInspector::openCheckpointRequested, this,
+          &MainWindow::openCheckpointDialog);
   connect(inspector_, &AttentionInspector::openImageRequested, this, &MainWindow::openImageDialog);
   connect(inspector_, &AttentionInspector::openDatasetRequested, this, [this](bool folder) {
     const QString path =
-        folder ? QFileDialog::getExistingDirectory(this, tr("Open class folders or an image folder"))
-               : QFileDialog::getOpenFileName(this, tr("Open an image list or a run's config"), QString(),
-                                              tr("Image lists and configs (*.txt *.tsv *.json);;All files (*)"));
+        folder
+            ? QFileDialog::getExistingDirectory(this, tr("Open class folders or an image folder"))
+            : QFileDialog::getOpenFileName(
+                  this, tr("Open an image list or a run's config"), QString(),
+                  tr("Image lists and configs (*.txt *.tsv *.json);;All files (*)"));
     if (!path.isEmpty()) inspector_->setDataset(path);
   });
   connect(c, &EngineController::probeProgress, inspector_, &AttentionInspector::onProbeProgress);
@@ -383,7 +405,8 @@ void MainWindow::connectController() {
   connect(features_, &FeatureView::sweepRequested, c, &EngineController::requestResolutionSweep);
   connect(features_, &FeatureView::openImageRequested, this, [this] {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open an image"), QString(), tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)"));
+        this, tr("Open an image"), QString(),
+        tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)"));
     if (!path.isEmpty()) features_->setImageFile(path);
   });
   connect(c, &EngineController::featureMapsReady, features_, &FeatureView::onMapsReady);
@@ -400,7 +423,8 @@ void MainWindow::connectController() {
   connect(browser_, &RunBrowser::resumeRequested, this, &MainWindow::resumeRun);
   // A run with segmentation results: opening it loads them; selecting it loads them when the
   // Segmentation tab is showing, and otherwise says they are there.
-  connect(browser_, &RunBrowser::runOpened, this, [this](qint64 id) { offerRunSegmentation(id, true, true); });
+  connect(browser_, &RunBrowser::runOpened, this,
+          [this](qint64 id) { offerRunSegmentation(id, true, true); });
   connect(browser_->view()->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
     const auto ids = browser_->selectedRuns();
     if (ids.size() == 1) offerRunSegmentation(ids.first(), tabs_->currentWidget() == segmentation_);
@@ -426,9 +450,11 @@ QList<QPair<QString, QString>> MainWindow::runCheckpoints(qint64 id) const {
     QList<QPair<int, QString>> weights;
     for (const auto& a : db.artifacts(id))
       if (a.kind == "weights" && QFileInfo::exists(QString::fromStdString(a.path)))
-        weights << qMakePair(stageOfWeights(QString::fromStdString(a.path)), QString::fromStdString(a.path));
+        weights << qMakePair(stageOfWeights(QString::fromStdString(a.path)),
+                             QString::fromStdString(a.path));
     std::sort(weights.begin(), weights.end());
-    for (const auto& [stage, path] : weights) list << qMakePair(checkpointLabel(path, tr("#%1").arg(id)), path);
+    for (const auto& [stage, path] : weights)
+      list << qMakePair(checkpointLabel(path, tr("#%1").arg(id)), path);
   } catch (const std::exception&) {
   }
 #else
@@ -479,11 +505,16 @@ bool MainWindow::openRun(qint64 id) {
   QString summaryError;
   if (!summary_->loadRun(controller_->databasePath(), id, &summaryError)) {
     showTab(PlotTab);
-    updateStatus(tr("Showing run %1 (%2 checkpoints); no summary: %3").arg(id).arg(checkpoints.size()).arg(summaryError) + launcherNote);
+    updateStatus(tr("Showing run %1 (%2 checkpoints); no summary: %3")
+                     .arg(id)
+                     .arg(checkpoints.size())
+                     .arg(summaryError) +
+                 launcherNote);
     return true;
   }
   showTab(SummaryTab);
-  updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()) + launcherNote);
+  updateStatus(tr("Showing run %1 (%2 checkpoints).").arg(id).arg(checkpoints.size()) +
+               launcherNote);
   return true;
 }
 
@@ -542,9 +573,7 @@ void MainWindow::showRecordedConfig(qint64 id) {
 #endif
 }
 
-void MainWindow::showTrainingCurves() {
-  tabs_->setCurrentWidget(curves_);
-}
+void MainWindow::showTrainingCurves() { tabs_->setCurrentWidget(curves_); }
 
 void MainWindow::showLiveRun() {
   if (live_.jobId == 0) return;
@@ -574,37 +603,45 @@ void MainWindow::exportPlot() {
   if (AttentionMsePlot::svgAvailable()) filters += tr(";;SVG drawing (*.svg)");
   filters += tr(";;CSV table (*.csv)");
   QString selected;
-  QString path = QFileDialog::getSaveFileName(this, tr("Export the plots"), QStringLiteral("attention-mse.png"), filters, &selected);
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export the plots"), QStringLiteral("attention-mse.png"), filters, &selected);
   if (path.isEmpty()) return;
   const QString suffix = QFileInfo(path).suffix().toLower();
   bool ok = false;
-  if (suffix == QLatin1String("csv")) ok = plot_->exportCsv(path);
-  else if (suffix == QLatin1String("svg")) ok = plot_->exportSvg(path);
-  else ok = plot_->exportPng(suffix == QLatin1String("png") ? path : path + QStringLiteral(".png"));
+  if (suffix == QLatin1String("csv"))
+    ok = plot_->exportCsv(path);
+  else if (suffix == QLatin1String("svg"))
+    ok = plot_->exportSvg(path);
+  else
+    ok = plot_->exportPng(suffix == QLatin1String("png") ? path : path + QStringLiteral(".png"));
   updateStatus(ok ? tr("Exported %1").arg(path) : tr("Could not export %1").arg(path));
 }
 
 void MainWindow::openExperimentDialog() {
   const QString start = QSettings().value(QStringLiteral("lastExperiment")).toString();
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open an experiment"), start, tr("Experiments (*.json);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open an experiment"), start,
+                                                    tr("Experiments (*.json);;All files (*)"));
   if (!path.isEmpty()) openExperiment(path);
 }
 
 void MainWindow::saveExperimentDialog() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save the experiment"), launcher_->filePath(), tr("Experiments (*.json)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save the experiment"), launcher_->filePath(), tr("Experiments (*.json)"));
   if (!path.isEmpty()) launcher_->saveFile(path);
 }
 
 void MainWindow::openCheckpointDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open a checkpoint"), QString(), tr("safetensors (*.safetensors)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open a checkpoint"), QString(),
+                                                    tr("safetensors (*.safetensors)"));
   if (path.isEmpty()) return;
   inspector_->addCheckpoint(checkpointLabel(path, QFileInfo(path).dir().dirName()), path, true);
   showTab(InspectorTab);
 }
 
 void MainWindow::openImageDialog() {
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open an image"), QString(),
-                                                    tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open an image"), QString(),
+      tr("Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp);;All files (*)"));
   if (path.isEmpty()) return;
   inspector_->setImageFile(path);
   showTab(InspectorTab);
@@ -612,7 +649,8 @@ void MainWindow::openImageDialog() {
 
 void MainWindow::openSegmentationDialog() {
   const QString start = QSettings().value(QStringLiteral("lastSegmentation")).toString();
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open segmentation results"), start);
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Open segmentation results"), start);
   if (!dir.isEmpty()) openSegmentation(dir);
 }
 
@@ -637,10 +675,13 @@ void MainWindow::showSegmentation() {
 void MainWindow::offerRunSegmentation(qint64 id, bool load, bool opened) {
   const QString runDir = browser_->runDirOf(id);
   if (runDir.isEmpty()) return;
-  const QString dir = QFileInfo(QDir(runDir).filePath(QStringLiteral("segmentation"))).absoluteFilePath();
+  const QString dir =
+      QFileInfo(QDir(runDir).filePath(QStringLiteral("segmentation"))).absoluteFilePath();
   if (SegmentationResults::findResultDirs(dir).isEmpty()) return;
   if (!load) {
-    updateStatus(tr("Run %1 has segmentation results: open the run to see them in the Segmentation tab.").arg(id));
+    updateStatus(
+        tr("Run %1 has segmentation results: open the run to see them in the Segmentation tab.")
+            .arg(id));
     return;
   }
   const bool shown = segmentation_->folder() == dir && segmentation_->hasResults();
@@ -650,7 +691,8 @@ void MainWindow::offerRunSegmentation(qint64 id, bool load, bool opened) {
     updateStatus(tr("Cannot show the segmentation results of run %1: %2").arg(id).arg(error));
     return;
   }
-  const QString said = tr("Segmentation results of run %1 are in the Segmentation tab (Ctrl+6).").arg(id);
+  const QString said =
+      tr("Segmentation results of run %1 are in the Segmentation tab (Ctrl+6).").arg(id);
   updateStatus(opened ? statusMessage() + QStringLiteral("  ") + said : said);
 }
 
@@ -716,13 +758,15 @@ void MainWindow::saveLayout() {
 void MainWindow::closeEvent(QCloseEvent* event) {
   if (controller_->busy()) {
     if (!stopping_) {
-      const bool stop = confirmQuit_ ? confirmQuit_()
-                                     : QMessageBox::question(
-                                           this, tr("A run is in progress"),
-                                           tr("Stop the run and quit?\n\nThe current stage finishes its step, saves a "
-                                              "checkpoint, and the run is marked interrupted: resume it later from the "
-                                              "run list."),
-                                           QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+      const bool stop =
+          confirmQuit_
+              ? confirmQuit_()
+              : QMessageBox::question(
+                    this, tr("A run is in progress"),
+                    tr("Stop the run and quit?\n\nThe current stage finishes its step, saves a "
+                       "checkpoint, and the run is marked interrupted: resume it later from the "
+                       "run list."),
+                    QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
       if (!stop) {
         event->ignore();
         return;

@@ -16,7 +16,8 @@ class EngineWorker;
 
 class QtEventSink : public EventSink {
  public:
-  explicit QtEventSink(EngineWorker* worker, std::chrono::milliseconds interval = std::chrono::milliseconds(50))
+  explicit QtEventSink(EngineWorker* worker,
+                       std::chrono::milliseconds interval = std::chrono::milliseconds(50))
       : worker_(worker), interval_(interval) {}
   void on_event(const Event& event) override;
   void flush();  // emits the pending steps now

@@ -59,18 +59,22 @@ void StallMeter::tick() {
   seconds_ = now / 1e9;
 }
 
-double StallMeter::maxGapMs() const { return gaps_.empty() ? 0.0 : *std::max_element(gaps_.begin(), gaps_.end()); }
+double StallMeter::maxGapMs() const {
+  return gaps_.empty() ? 0.0 : *std::max_element(gaps_.begin(), gaps_.end());
+}
 
 double StallMeter::percentileMs(double p) const {
   if (gaps_.empty()) return 0.0;
   std::vector<double> sorted = gaps_;
   std::sort(sorted.begin(), sorted.end());
-  const size_t i = std::min(sorted.size() - 1, static_cast<size_t>(std::floor(p / 100.0 * (sorted.size() - 1) + 0.5)));
+  const size_t i = std::min(sorted.size() - 1,
+                            static_cast<size_t>(std::floor(p / 100.0 * (sorted.size() - 1) + 0.5)));
   return sorted[i];
 }
 
 QString StallMeter::report() const {
-  return tr("longest gap between %1 ms event-loop ticks: %2 ms (median %3 ms, p99 %4 ms, p99.9 %5 ms; %6 ticks over %7 s)")
+  return tr("longest gap between %1 ms event-loop ticks: %2 ms (median %3 ms, p99 %4 ms, p99.9 %5 "
+            "ms; %6 ticks over %7 s)")
       .arg(interval_)
       .arg(maxGapMs(), 0, 'f', 1)
       .arg(percentileMs(50), 0, 'f', 1)

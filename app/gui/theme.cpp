@@ -9,9 +9,12 @@ namespace adala::gui {
 
 QString themeName(Theme theme) {
   switch (theme) {
-    case Theme::Light: return QStringLiteral("light");
-    case Theme::Dark: return QStringLiteral("dark");
-    case Theme::System: break;
+    case Theme::Light:
+      return QStringLiteral("light");
+    case Theme::Dark:
+      return QStringLiteral("dark");
+    case Theme::System:
+      break;
   }
   return QStringLiteral("system");
 }
@@ -33,7 +36,8 @@ ThemeManager* ThemeManager::instance() {
 }
 
 bool ThemeManager::systemPrefersDark() const {
-  const QByteArray env = qgetenv("ADALA_THEME").isEmpty() ? qgetenv("GTK_THEME") : qgetenv("ADALA_THEME");
+  const QByteArray env =
+      qgetenv("ADALA_THEME").isEmpty() ? qgetenv("GTK_THEME") : qgetenv("ADALA_THEME");
   if (env.toLower().contains("dark")) return true;
   if (env.toLower().contains("light")) return false;
   const QColor window = platformPalette_.color(QPalette::Window);
@@ -93,7 +97,8 @@ void ThemeManager::update() {
 
 bool ThemeManager::eventFilter(QObject* watched, QEvent* event) {
   // The desktop switched light/dark: re-read its palette when we follow it.
-  if (watched == qApp && event->type() == QEvent::ThemeChange && !applying_ && theme_ == Theme::System) {
+  if (watched == qApp && event->type() == QEvent::ThemeChange && !applying_ &&
+      theme_ == Theme::System) {
     platformPalette_ = QApplication::style()->standardPalette();
     update();
   }

@@ -37,7 +37,8 @@ QString system_language() {
     if (lang == QLatin1String("ko")) return QStringLiteral("ko");
     if (lang == QLatin1String("en")) return QStringLiteral("en");
   }
-  return QLocale::system().language() == QLocale::Korean ? QStringLiteral("ko") : QStringLiteral("en");
+  return QLocale::system().language() == QLocale::Korean ? QStringLiteral("ko")
+                                                         : QStringLiteral("en");
 }
 
 QString resolve_language(const QString& language) {
@@ -58,7 +59,9 @@ QLocale locale_for(const QString& language) {
   return QLocale(QLocale::English, QLocale::UnitedStates);
 }
 
-QString saved_language() { return QSettings().value(QLatin1String(kLanguageSettingsKey)).toString(); }
+QString saved_language() {
+  return QSettings().value(QLatin1String(kLanguageSettingsKey)).toString();
+}
 
 void save_language(const QString& language) {
   QSettings settings;
@@ -76,7 +79,8 @@ QString install_translator(QCoreApplication& app, const QString& language) {
   auto* ours = new QTranslator(&app);
   const QString name = QStringLiteral("adala_%1").arg(code);
   const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/translations");
-  if ((QFileInfo::exists(beside + '/' + name + QStringLiteral(".qm")) && ours->load(name, beside)) ||
+  if ((QFileInfo::exists(beside + '/' + name + QStringLiteral(".qm")) &&
+       ours->load(name, beside)) ||
       ours->load(name, QStringLiteral(":/i18n"))) {
     app.installTranslator(ours);
     g_ours = ours;
@@ -84,7 +88,8 @@ QString install_translator(QCoreApplication& app, const QString& language) {
     delete ours;
   }
   auto* qt = new QTranslator(&app);
-  if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+  if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+               QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
     app.installTranslator(qt);
     g_qt = qt;
   } else {

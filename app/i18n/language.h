@@ -21,13 +21,13 @@ namespace adala::i18n {
 
 inline constexpr const char* kLanguageSettingsKey = "ui/language";
 
-QStringList available_languages();                   // {"en", "ko"}
-QString native_language_name(const QString& code);   // "English", "한국어" (not translated)
-QString system_language();                           // "ko" when the system prefers Korean, else "en"
-QString resolve_language(const QString& language);   // "" -> system_language(); unknown -> "en"
-QLocale locale_for(const QString& language);         // the locale numbers and dates use
+QStringList available_languages();                  // {"en", "ko"}
+QString native_language_name(const QString& code);  // "English", "한국어" (not translated)
+QString system_language();  // "ko" when the system prefers Korean, else "en"
+QString resolve_language(const QString& language);  // "" -> system_language(); unknown -> "en"
+QLocale locale_for(const QString& language);        // the locale numbers and dates use
 
-QString saved_language();                      // QSettings "ui/language" ("" when unset)
+QString saved_language();                     // QSettings "ui/language" ("" when unset)
 void save_language(const QString& language);  // "" = follow the system
 
 // Installs the workbench's translator (and Qt's own, when installed) for `language`

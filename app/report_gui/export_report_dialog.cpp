@@ -30,7 +30,8 @@ constexpr const char* kLastFormatKey = "report/last_format";
 constexpr const char* kLastFolderKey = "report/last_folder";
 }  // namespace
 
-ExportReportDialog::ExportReportDialog(const QString& dbPath, const QList<qint64>& runs, QWidget* parent)
+ExportReportDialog::ExportReportDialog(const QString& dbPath, const QList<qint64>& runs,
+                                       QWidget* parent)
     : QDialog(parent), dbPath_(dbPath), runs_(runs) {
   runsLabel_ = new QLabel(this);
   runsLabel_->setWordWrap(true);
@@ -55,7 +56,8 @@ ExportReportDialog::ExportReportDialog(const QString& dbPath, const QList<qint64
   form->addRow(formatLabel_, format_);
   form->addRow(fileLabel_, fileRow);
   form->addRow(titleLabel_, title_);
-  auto* buttons = buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  auto* buttons = buttons_ =
+      new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(runsLabel_);
   layout->addLayout(form);
@@ -65,13 +67,19 @@ ExportReportDialog::ExportReportDialog(const QString& dbPath, const QList<qint64
   connect(buttons, &QDialogButtonBox::accepted, this, &ExportReportDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &ExportReportDialog::reject);
   connect(browse_, &QPushButton::clicked, this, &ExportReportDialog::browse);
-  connect(format_, qOverload<int>(&QComboBox::currentIndexChanged), this, &ExportReportDialog::formatChanged);
+  connect(format_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+          &ExportReportDialog::formatChanged);
 
   QSettings settings;
-  const QString folder = settings.value(QLatin1String(kLastFolderKey),
-                                        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
-  const QString stem = runs_.size() == 1 ? QStringLiteral("run-%1-report").arg(runs_.front()) : QStringLiteral("runs-report");
-  path_->setText(QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(stem + QStringLiteral(".html")));
+  const QString folder =
+      settings
+          .value(QLatin1String(kLastFolderKey),
+                 QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+          .toString();
+  const QString stem = runs_.size() == 1 ? QStringLiteral("run-%1-report").arg(runs_.front())
+                                         : QStringLiteral("runs-report");
+  path_->setText(
+      QDir(folder.isEmpty() ? QDir::homePath() : folder).filePath(stem + QStringLiteral(".html")));
   setFormatName(settings.value(QLatin1String(kLastFormatKey), QStringLiteral("pdf")).toString());
   retranslate();
 }
@@ -90,7 +98,8 @@ void ExportReportDialog::retranslate() {
   setWindowTitle(tr("Export report"));
   QStringList ids;
   for (qint64 id : runs_) ids << QStringLiteral("#%1").arg(id);
-  runsLabel_->setText(tr("Report of %n run(s): %1", "", int(runs_.size())).arg(ids.join(QStringLiteral(", "))));
+  runsLabel_->setText(
+      tr("Report of %n run(s): %1", "", int(runs_.size())).arg(ids.join(QStringLiteral(", "))));
   formatLabel_->setText(tr("Format:"));
   fileLabel_->setText(tr("File:"));
   titleLabel_->setText(tr("Title:"));
@@ -126,11 +135,18 @@ void ExportReportDialog::browse() {
       report::parse_report_format(formatName().toStdString()).value_or(report::ReportFormat::Html);
   QString filter;
   switch (format) {
-    case report::ReportFormat::Html: filter = tr("HTML files (*.html)"); break;
-    case report::ReportFormat::Pdf: filter = tr("PDF files (*.pdf)"); break;
-    case report::ReportFormat::Markdown: filter = tr("Markdown files (*.md)"); break;
+    case report::ReportFormat::Html:
+      filter = tr("HTML files (*.html)");
+      break;
+    case report::ReportFormat::Pdf:
+      filter = tr("PDF files (*.pdf)");
+      break;
+    case report::ReportFormat::Markdown:
+      filter = tr("Markdown files (*.md)");
+      break;
   }
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), outputPath(), filter);
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export report"), outputPath(), filter);
   if (!path.isEmpty()) {
     path_->setText(QFileInfo(path).suffix().isEmpty()
                        ? path + QString::fromStdString(report::format_extension(format))
@@ -172,13 +188,16 @@ void ExportReportDialog::accept() {
   QStringList warnings;
   const QString written = exportNow(&error, &warnings);
   if (written.isEmpty()) {
-    QMessageBox::critical(this, tr("Export report"), tr("The report could not be written:\n%1").arg(error));
+    QMessageBox::critical(this, tr("Export report"),
+                          tr("The report could not be written:\n%1").arg(error));
     return;
   }
   if (!warnings.isEmpty()) {
-    QMessageBox box(QMessageBox::Warning, tr("Export report"),
-                    tr("The report was written to %1, with %n problem(s):", "", int(warnings.size())).arg(written),
-                    QMessageBox::Ok, this);
+    QMessageBox box(
+        QMessageBox::Warning, tr("Export report"),
+        tr("The report was written to %1, with %n problem(s):", "", int(warnings.size()))
+            .arg(written),
+        QMessageBox::Ok, this);
     box.setDetailedText(warnings.join('\n'));
     box.exec();
   }

@@ -10,7 +10,8 @@ namespace adala::report_gui {
 
 LanguageSelector::LanguageSelector(QWidget* parent) : QComboBox(parent) {
   addItem(QString(), QString());
-  for (const QString& code : i18n::available_languages()) addItem(i18n::native_language_name(code), code);
+  for (const QString& code : i18n::available_languages())
+    addItem(i18n::native_language_name(code), code);
   retranslate();
   setLanguage(i18n::saved_language());
   connect(this, qOverload<int>(&QComboBox::activated), this, &LanguageSelector::chosen);
@@ -26,13 +27,15 @@ void LanguageSelector::setLanguage(const QString& language) {
 void LanguageSelector::chosen(int index) {
   const QString code = itemData(index).toString();
   i18n::save_language(code);
-  if (applyImmediately_ && QCoreApplication::instance()) i18n::install_translator(*QCoreApplication::instance(), code);
+  if (applyImmediately_ && QCoreApplication::instance())
+    i18n::install_translator(*QCoreApplication::instance(), code);
   emit languageChanged(code);
 }
 
 void LanguageSelector::retranslate() {
   // The languages keep their own names; only "System default" is translated.
-  setItemText(0, tr("System default (%1)").arg(i18n::native_language_name(i18n::system_language())));
+  setItemText(0,
+              tr("System default (%1)").arg(i18n::native_language_name(i18n::system_language())));
   setToolTip(tr("Language of the interface and of exported reports"));
 }
 
@@ -52,20 +55,23 @@ LanguageMenu::LanguageMenu(QWidget* parent) : QMenu(parent) {
     group->addAction(a);
     connect(a, &QAction::triggered, this, [this, code] {
       i18n::save_language(code);
-      if (QCoreApplication::instance()) i18n::install_translator(*QCoreApplication::instance(), code);
+      if (QCoreApplication::instance())
+        i18n::install_translator(*QCoreApplication::instance(), code);
       emit languageChanged(code);
     });
     return a;
   };
   system_ = add(QString(), QString());
   addSeparator();
-  for (const QString& code : i18n::available_languages()) add(code, i18n::native_language_name(code));
+  for (const QString& code : i18n::available_languages())
+    add(code, i18n::native_language_name(code));
   retranslate();
 }
 
 void LanguageMenu::retranslate() {
   setTitle(tr("&Language"));
-  system_->setText(tr("System default (%1)").arg(i18n::native_language_name(i18n::system_language())));
+  system_->setText(
+      tr("System default (%1)").arg(i18n::native_language_name(i18n::system_language())));
 }
 
 void LanguageMenu::changeEvent(QEvent* event) {

@@ -43,7 +43,8 @@ at::Tensor project_features(const FeaturePca& pca, const at::Tensor& features) {
   if (features.dim() != 2 || features.size(1) != pca.mean.size(0))
     throw std::invalid_argument("feature PCA: features of width " +
                                 std::to_string(features.dim() == 2 ? features.size(1) : -1) +
-                                ", the PCA was fitted on width " + std::to_string(pca.mean.size(0)));
+                                ", the PCA was fitted on width " +
+                                std::to_string(pca.mean.size(0)));
   return (features.to(at::kCPU).to(at::kDouble) - pca.mean).matmul(pca.components.t());
 }
 
@@ -82,11 +83,12 @@ PatchFeatureComparison compare_patch_features(const at::Tensor& teacher, const a
   out.student_projection = three_columns(project_features(out.pca, student));
   out.component_min = std::get<0>(out.teacher_projection.min(0));
   out.component_max = std::get<0>(out.teacher_projection.max(0));
-  out.teacher_rgb = to_rgb(out.teacher_projection, out.component_min, out.component_max,
-                           grid_height, grid_width);
-  out.student_rgb = to_rgb(out.student_projection, out.component_min, out.component_max,
-                           grid_height, grid_width);
-  const at::Tensor t = teacher.to(at::kCPU).to(at::kDouble), s = student.to(at::kCPU).to(at::kDouble);
+  out.teacher_rgb =
+      to_rgb(out.teacher_projection, out.component_min, out.component_max, grid_height, grid_width);
+  out.student_rgb =
+      to_rgb(out.student_projection, out.component_min, out.component_max, grid_height, grid_width);
+  const at::Tensor t = teacher.to(at::kCPU).to(at::kDouble),
+                   s = student.to(at::kCPU).to(at::kDouble);
   const at::Tensor cos = at::cosine_similarity(t, s, 1, 1e-12);
   out.mean_cosine = cos.mean().item<double>();
   out.cosine = cos.to(at::kFloat).view({grid_height, grid_width}).contiguous();
@@ -106,7 +108,8 @@ PatchFeatures final_patch_features(VisionTransformer& model, const at::Tensor& i
   PatchFeatures out;
   out.grid_height = image.size(2) / cfg.patch_size;
   out.grid_width = image.size(3) / cfg.patch_size;
-  out.features = tokens[0].narrow(0, prefix, tokens.size(1) - prefix).to(at::kCPU).to(at::kFloat).contiguous();
+  out.features =
+      tokens[0].narrow(0, prefix, tokens.size(1) - prefix).to(at::kCPU).to(at::kFloat).contiguous();
   return out;
 }
 

@@ -13,8 +13,8 @@
 namespace adala {
 
 struct FeaturePca {
-  at::Tensor mean;        // (D): the centre of the fitted features
-  at::Tensor components;  // (k, D): unit rows, by decreasing variance
+  at::Tensor mean;                               // (D): the centre of the fitted features
+  at::Tensor components;                         // (k, D): unit rows, by decreasing variance
   std::vector<double> explained_variance;        // k: variance along each component (1/(N-1))
   std::vector<double> explained_variance_ratio;  // k: that over the total variance
 };
@@ -29,11 +29,11 @@ at::Tensor project_features(const FeaturePca& pca, const at::Tensor& features);
 
 struct PatchFeatureComparison {
   int64_t grid_height = 0, grid_width = 0;
-  FeaturePca pca;                                 // fitted on the teacher
+  FeaturePca pca;                                     // fitted on the teacher
   at::Tensor teacher_projection, student_projection;  // (N, 3), zero-filled past k
-  at::Tensor component_min, component_max;        // (3): the teacher's, per component
-  at::Tensor teacher_rgb, student_rgb;            // (grid_h, grid_w, 3) uint8
-  at::Tensor cosine;                              // (grid_h, grid_w) float: per-patch cosine
+  at::Tensor component_min, component_max;            // (3): the teacher's, per component
+  at::Tensor teacher_rgb, student_rgb;                // (grid_h, grid_w, 3) uint8
+  at::Tensor cosine;                                  // (grid_h, grid_w) float: per-patch cosine
   double mean_cosine = 0.0;
 };
 

@@ -53,7 +53,7 @@ struct PeakMemory {
   int64_t rss_bytes = -1;        // RSS high-water mark above the baseline; -1 unknown
   int64_t allocator_bytes = -1;  // allocator peak above the baseline; -1 unknown
   int64_t baseline_rss_bytes = -1;
-  bool rss_mark_reset = false;  // false: rss_bytes may include history before the baseline
+  bool rss_mark_reset = false;       // false: rss_bytes may include history before the baseline
   bool from_cuda_allocator = false;  // allocator_bytes read from the CUDA caching allocator
   int64_t cuda_reserved_bytes = -1;  // its reserved peak above the baseline; -1 unknown
 };

@@ -34,7 +34,7 @@ struct ScalingOptions {
   // child per mode and round, the modes interleaved); train_only: the training step alone.
   bool train_step = false;
   bool train_only = false;
-  bool count_ops = true;    // measured MACs: the first warm-up forward runs under an OpCounter
+  bool count_ops = true;  // measured MACs: the first warm-up forward runs under an OpCounter
   // Timed repeats are cut (to at least one) where the warm-up shows they would take longer
   // than this in all: a 2048^2 point can take minutes per forward on a small CPU.
   double point_budget_s = 120;

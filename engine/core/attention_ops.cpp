@@ -29,8 +29,8 @@ at::Tensor softmax_attention(const at::Tensor& q, const at::Tensor& k, const at:
   return at::matmul(at::softmax(scores, -1), v);
 }
 
-at::Tensor softmax_attention_chunked(const at::Tensor& q, const at::Tensor& k,
-                                     const at::Tensor& v, double scale, int64_t chunk) {
+at::Tensor softmax_attention_chunked(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                     double scale, int64_t chunk) {
   if (chunk <= 0) throw std::invalid_argument("softmax_attention_chunked: chunk must be > 0");
   const int64_t n = q.size(-2);
   if (n <= chunk) return softmax_attention(q, k, v, scale);
@@ -55,7 +55,7 @@ at::Tensor linear_attention(const at::Tensor& q, const at::Tensor& k, const at::
   auto ones = at::ones({v.size(0), v.size(1), v.size(2), 1}, v.options().dtype(type));
   auto v1 = at::cat({v.to(type), ones}, -1);
   auto kv = at::matmul(kf.transpose(-2, -1), v1);  // (B, H, d, d + 1)
-  auto numden = at::matmul(qf, kv);                 // (B, H, N, d + 1)
+  auto numden = at::matmul(qf, kv);                // (B, H, N, d + 1)
   const int64_t d = v.size(-1);
   auto out = numden.narrow(-1, 0, d) / (numden.narrow(-1, d, 1) + eps);
   return out.to(out_type);

@@ -13,8 +13,8 @@ at::Tensor softmax_attention(const at::Tensor& q, const at::Tensor& k, const at:
                              double scale);
 
 // The same result, holding at most chunk x N scores at a time.
-at::Tensor softmax_attention_chunked(const at::Tensor& q, const at::Tensor& k,
-                                     const at::Tensor& v, double scale, int64_t chunk);
+at::Tensor softmax_attention_chunked(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
+                                     double scale, int64_t chunk);
 
 // phi(Q) (phi(K)^T V) / (phi(Q) (phi(K)^T 1) + eps), accumulated in float32 (float64 for
 // float64 inputs). The batched formula: autograd differentiates it through its N x d

@@ -127,7 +127,7 @@ class StrictDomBuilder {
 
   std::vector<Json*> open_;  // the containers being filled, outermost first
   std::vector<std::unordered_set<std::string>> keys_;  // per open container: its keys so far
-  Json* slot_ = nullptr;     // the value of the key just read
+  Json* slot_ = nullptr;                               // the value of the key just read
 };
 
 }  // namespace

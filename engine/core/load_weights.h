@@ -43,15 +43,15 @@ struct LoadOptions {
 };
 
 struct LoadReport {
-  std::string format;                    // to_string(CheckpointFormat)
-  std::vector<std::string> loaded;       // our names
-  std::vector<std::string> missing;      // our names
-  std::vector<std::string> unexpected;   // checkpoint names
-  std::vector<std::string> misshapen;    // "name: checkpoint [a, b] vs model [c, d]"
-  std::vector<std::string> initialised;  // linear branch copied from softmax
+  std::string format;                     // to_string(CheckpointFormat)
+  std::vector<std::string> loaded;        // our names
+  std::vector<std::string> missing;       // our names
+  std::vector<std::string> unexpected;    // checkpoint names
+  std::vector<std::string> misshapen;     // "name: checkpoint [a, b] vs model [c, d]"
+  std::vector<std::string> initialised;   // linear branch copied from softmax
   std::vector<std::string> kept_initial;  // feature map absent from the file, left as initialised
-  std::vector<std::string> skipped;      // deliberately not used (mask_token, head with !load_head)
-  std::vector<std::string> notes;        // conversions: pos_embed fold, dtype, SwiGLU, q/k/v...
+  std::vector<std::string> skipped;  // deliberately not used (mask_token, head with !load_head)
+  std::vector<std::string> notes;    // conversions: pos_embed fold, dtype, SwiGLU, q/k/v...
 
   bool ok() const { return missing.empty() && unexpected.empty() && misshapen.empty(); }
   // Counts on the first line, then one line per missing/unexpected/misshapen tensor and note.

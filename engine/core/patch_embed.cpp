@@ -8,9 +8,9 @@ namespace adala {
 PatchEmbedImpl::PatchEmbedImpl(int64_t in_chans, int64_t embed_dim, int64_t patch_size)
     : patch_size_(patch_size) {
   proj = register_module(
-      "proj", torch::nn::Conv2d(torch::nn::Conv2dOptions(in_chans, embed_dim, patch_size)
-                                    .stride(patch_size)
-                                    .bias(true)));
+      "proj",
+      torch::nn::Conv2d(
+          torch::nn::Conv2dOptions(in_chans, embed_dim, patch_size).stride(patch_size).bias(true)));
 }
 
 torch::Tensor PatchEmbedImpl::forward(const torch::Tensor& images) {

@@ -1,10 +1,11 @@
 #pragma once
 // C = alpha * op(A) op(B) + beta * C on raw row-major matrices (op: as is or transposed), for
 // kernels that run thousands of small products per call (softmax_attention_heads; the fused
-// linear-attention kernel in float64 and where small_gemm.h has no AVX2). Through the CBLAS of the BLAS LibTorch loaded (OpenBLAS
-// here, found at run time as the thread controls in device.cpp are): no tensors, no operator
-// dispatch, which cost more than a (50 x 16) x (16 x 17) product itself. Where no CBLAS symbol
-// is found (a LibTorch with MKL linked in statically) the same product goes through at::mm.
+// linear-attention kernel in float64 and where small_gemm.h has no AVX2). Through the CBLAS of the
+// BLAS LibTorch loaded (OpenBLAS here, found at run time as the thread controls in device.cpp are):
+// no tensors, no operator dispatch, which cost more than a (50 x 16) x (16 x 17) product itself.
+// Where no CBLAS symbol is found (a LibTorch with MKL linked in statically) the same product goes
+// through at::mm.
 #include <cstdint>
 
 namespace adala {

@@ -78,7 +78,8 @@ struct SplitFiles {
 
 SplitFiles locate_split(const std::string& root, const std::string& split) {
   if (split != "train" && split != "test")
-    throw std::invalid_argument("Fashion-MNIST split must be \"train\" or \"test\", got \"" + split + "\"");
+    throw std::invalid_argument("Fashion-MNIST split must be \"train\" or \"test\", got \"" +
+                                split + "\"");
   const std::string prefix = split == "train" ? "train" : "t10k";
   return {locate(root, prefix + "-images-idx3-ubyte"), locate(root, prefix + "-labels-idx1-ubyte")};
 }

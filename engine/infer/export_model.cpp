@@ -30,9 +30,8 @@ ExportSummary export_model(const std::string& weights, const std::string& out,
   InferenceModel m = load_inference_model(weights, c10::Device(c10::kCPU), options);
   if (!class_names.empty()) {
     if (int64_t(class_names.size()) != m.data.num_classes)
-      throw std::runtime_error(std::to_string(class_names.size()) + " class names, but " +
-                               weights + " has " + std::to_string(m.data.num_classes) +
-                               " outputs");
+      throw std::runtime_error(std::to_string(class_names.size()) + " class names, but " + weights +
+                               " has " + std::to_string(m.data.num_classes) + " outputs");
     m.data.label_names = class_names;
     // The same checks as when the file is read back (distinct, non-empty names).
     pretrained_config_from_json(pretrained_config_to_json(m.data));

@@ -15,7 +15,7 @@ namespace adala {
 struct ExportSummary {
   int64_t tensors = 0, parameters = 0;
   int64_t linear_blocks = 0, softmax_blocks = 0;
-  int64_t dropped_tensors = 0;  // the branches that never run
+  int64_t dropped_tensors = 0;     // the branches that never run
   std::string preprocessing_note;  // the values assumed and now recorded (preprocessing.h)
 };
 

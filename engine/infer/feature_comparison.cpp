@@ -29,7 +29,8 @@ RunModelPaths run_model_paths(const std::string& run_dir) {
     if (fs::is_regular_file(stage_output_path(run_dir, stage), ec))
       paths.student = stage_output_path(run_dir, stage);
   if (paths.student.empty())
-    throw std::runtime_error(run_dir + ": the run has no student weights yet (no Stage 1-3 output)");
+    throw std::runtime_error(run_dir +
+                             ": the run has no student weights yet (no Stage 1-3 output)");
   const std::string config = run_dir + "/config.json";
   if (fs::is_regular_file(config, ec)) paths.config = config;
   return paths;
@@ -37,7 +38,8 @@ RunModelPaths run_model_paths(const std::string& run_dir) {
 
 FeatureImage feature_image_from_dataset(const Dataset& dataset, int64_t index) {
   if (index < 0 || index >= dataset.size())
-    throw std::runtime_error("image index " + std::to_string(index) + " is out of range: the data set has " +
+    throw std::runtime_error("image index " + std::to_string(index) +
+                             " is out of range: the data set has " +
                              std::to_string(dataset.size()) + " images (0 to " +
                              std::to_string(dataset.size() - 1) + ")");
   FeatureImage out;
@@ -45,8 +47,8 @@ FeatureImage feature_image_from_dataset(const Dataset& dataset, int64_t index) {
   out.image = sample.image;
   out.index = index;
   out.dataset_size = dataset.size();
-  out.description =
-      "item " + std::to_string(index) + ": " + describe_inspection_item(dataset, index, sample.label);
+  out.description = "item " + std::to_string(index) + ": " +
+                    describe_inspection_item(dataset, index, sample.label);
   return out;
 }
 

@@ -26,9 +26,11 @@ struct OverrideField {
 
 const std::vector<OverrideField>& override_fields() {
   static const std::vector<OverrideField> fields = {
-      {"--interpolation", "interpolation", [](const PreprocessingOverrides& o) {
-         return bool(o.interpolation); }, [](const PretrainedConfig& c) { return c.interpolation; }},
-      {"--crop-mode", "crop_mode", [](const PreprocessingOverrides& o) { return bool(o.crop_mode); },
+      {"--interpolation", "interpolation",
+       [](const PreprocessingOverrides& o) { return bool(o.interpolation); },
+       [](const PretrainedConfig& c) { return c.interpolation; }},
+      {"--crop-mode", "crop_mode",
+       [](const PreprocessingOverrides& o) { return bool(o.crop_mode); },
        [](const PretrainedConfig& c) { return c.crop_mode; }},
       {"--crop-pct", "crop_pct", [](const PreprocessingOverrides& o) { return bool(o.crop_pct); },
        [](const PretrainedConfig& c) { return fmt::format("{:g}", c.crop_pct); }},
@@ -85,9 +87,9 @@ std::string describe_preprocessing(const PretrainedConfig& c) {
   if (c.crop_mode == "none")
     geometry = fmt::format("crop-mode none (images must be {0}x{0})", c.resolution);
   else
-    geometry = fmt::format("{} resize, crop-mode {}{}", c.interpolation, c.crop_mode,
-                           c.crop_mode == "center" ? fmt::format(", crop-pct {:g}", c.crop_pct)
-                                                   : "");
+    geometry =
+        fmt::format("{} resize, crop-mode {}{}", c.interpolation, c.crop_mode,
+                    c.crop_mode == "center" ? fmt::format(", crop-pct {:g}", c.crop_pct) : "");
   return fmt::format("input {}x{}x{}, {}, mean {}, std {}", c.in_chans, c.resolution, c.resolution,
                      geometry, numbers(c.mean), numbers(c.std));
 }

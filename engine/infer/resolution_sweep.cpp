@@ -16,13 +16,15 @@ namespace adala {
 
 std::vector<int64_t> parse_resolution_scales(const std::string& text) {
   const std::string hint = ": scales are whole numbers of 1 or more, e.g. 1,2,4";
-  if (text.find_first_not_of(" ,") == std::string::npos) throw std::invalid_argument("no scales given" + hint);
+  if (text.find_first_not_of(" ,") == std::string::npos)
+    throw std::invalid_argument("no scales given" + hint);
   std::vector<int64_t> scales;
   std::set<int64_t> seen;
   size_t start = 0;
   while (true) {
     const size_t comma = text.find(',', start);
-    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     while (!part.empty() && part.front() == ' ') part.erase(part.begin());
     while (!part.empty() && part.back() == ' ') part.pop_back();
     if (part.empty()) throw std::invalid_argument("an empty scale in \"" + text + "\"" + hint);
@@ -48,7 +50,8 @@ namespace {
 // The first `limit` items of another dataset.
 class FirstItems : public Dataset {
  public:
-  FirstItems(std::shared_ptr<const Dataset> base, int64_t limit) : base_(std::move(base)), limit_(limit) {}
+  FirstItems(std::shared_ptr<const Dataset> base, int64_t limit)
+      : base_(std::move(base)), limit_(limit) {}
   int64_t size() const override { return std::min(limit_, base_->size()); }
   Sample get(int64_t index) const override { return base_->get(index); }
   std::string item_name(int64_t index) const override { return base_->item_name(index); }
@@ -95,7 +98,8 @@ double top1_at_scale(VisionTransformer& model, const StageData& data, int64_t sc
                       .size(std::vector<int64_t>{res * scale, res * scale})
                       .mode(torch::kBilinear)
                       .align_corners(false));
-    correct += model->forward(images).argmax(1).eq(to_device(b.labels, device)).sum().item<int64_t>();
+    correct +=
+        model->forward(images).argmax(1).eq(to_device(b.labels, device)).sum().item<int64_t>();
     if (step_done && !step_done()) {
       model->train(was_training);
       throw ResolutionSweepCancelled();
@@ -111,28 +115,32 @@ ResolutionSweepResult resolution_sweep(VisionTransformer teacher, VisionTransfor
   if (options.scales.empty()) throw std::invalid_argument("no scales");
   const StageData eval = first_images(all, options.limit);
   if (eval.size() == 0) throw std::runtime_error("the evaluation data set has no images");
-  if (!eval.dataset->has_labels()) throw std::runtime_error("the evaluation data set has no labels: no top-1");
+  if (!eval.dataset->has_labels())
+    throw std::runtime_error("the evaluation data set has no labels: no top-1");
   ResolutionSweepResult result;
   result.base_resolution = eval.transform.resolution;
   result.images = eval.size();
   const bool with_teacher =
       teacher && teacher->config().num_classes == student->config().num_classes;
   if (teacher && !with_teacher)
-    result.notes.push_back("the teacher's head has " + std::to_string(teacher->config().num_classes) +
-                           " classes, the student's " + std::to_string(student->config().num_classes) +
-                           ": no teacher top-1");
+    result.notes.push_back("the teacher's head has " +
+                           std::to_string(teacher->config().num_classes) +
+                           " classes, the student's " +
+                           std::to_string(student->config().num_classes) + ": no teacher top-1");
   const int64_t steps_per_pass = evaluation_steps(eval, options.batch_size);
   const int64_t total = steps_per_pass * int64_t(options.scales.size()) * (with_teacher ? 2 : 1);
   int64_t done = 0;
   auto step_done = [&] {
     ++done;
-    return !options.progress || options.progress(double(done) / double(std::max<int64_t>(total, 1)));
+    return !options.progress ||
+           options.progress(double(done) / double(std::max<int64_t>(total, 1)));
   };
   for (int64_t scale : options.scales) {
     ResolutionSweepPoint p;
     p.scale = scale;
     p.resolution = eval.transform.resolution * scale;
-    if (with_teacher) p.teacher_top1 = top1_at_scale(teacher, eval, scale, device, options.batch_size, step_done);
+    if (with_teacher)
+      p.teacher_top1 = top1_at_scale(teacher, eval, scale, device, options.batch_size, step_done);
     p.student_top1 = top1_at_scale(student, eval, scale, device, options.batch_size, step_done);
     result.points.push_back(p);
   }
@@ -142,7 +150,8 @@ ResolutionSweepResult resolution_sweep(VisionTransformer teacher, VisionTransfor
 ResolutionSweepResult run_resolution_sweep(const std::string& run_dir, const c10::Device& device,
                                            const ResolutionSweepOptions& options) {
   const RunModelPaths paths = run_model_paths(run_dir);
-  if (paths.config.empty()) throw std::runtime_error(run_dir + ": the run folder has no config.json (its evaluation data)");
+  if (paths.config.empty())
+    throw std::runtime_error(run_dir + ": the run folder has no config.json (its evaluation data)");
   ExperimentConfig config;
   try {
     config = load_experiment_config(paths.config);

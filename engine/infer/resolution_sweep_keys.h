@@ -41,8 +41,10 @@ inline std::map<int64_t, StoredSweepPoint> stored_resolution_sweep(
     if (res.empty() || res.find_first_not_of("0123456789") != std::string::npos || res.size() > 9)
       continue;
     StoredSweepPoint& p = points[std::stoll(res)];
-    if (role == "teacher") p.teacher_top1 = value;
-    else if (role == "student") p.student_top1 = value;
+    if (role == "teacher")
+      p.teacher_top1 = value;
+    else if (role == "student")
+      p.student_top1 = value;
   }
   return points;
 }

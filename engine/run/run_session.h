@@ -19,7 +19,7 @@ namespace adala {
 namespace store {
 class RunStore;
 class RunStoreSink;
-}
+}  // namespace store
 class RunFolderLock;
 
 // What a new run row records.

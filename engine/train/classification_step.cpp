@@ -9,7 +9,8 @@ StepOutput classification_step(VisionTransformer& model, const at::Tensor& image
   namespace F = torch::nn::functional;
   auto logits = model->forward(images);
   StepOutput out;
-  out.loss = F::cross_entropy(logits, labels, F::CrossEntropyFuncOptions().label_smoothing(label_smoothing));
+  out.loss = F::cross_entropy(logits, labels,
+                              F::CrossEntropyFuncOptions().label_smoothing(label_smoothing));
   out.extra["train_acc"] = logits.argmax(1).eq(labels).to(at::kFloat).mean().item<double>();
   return out;
 }

@@ -110,23 +110,25 @@ std::vector<int64_t> ConfigReader::integers(const std::string& key,
   return out;
 }
 
-std::vector<double> ConfigReader::numbers(const std::string& key, const std::vector<double>& fallback,
-                                          double min, double max, size_t min_count,
-                                          size_t max_count) {
+std::vector<double> ConfigReader::numbers(const std::string& key,
+                                          const std::vector<double>& fallback, double min,
+                                          double max, size_t min_count, size_t max_count) {
   const Json* v = take(key);
   if (!v) return fallback;
   if (!v->is_array())
     throw ConfigError(field(key),
                       std::string("expected an array of numbers, got ") + json_type_name(*v));
   if (v->size() < min_count || v->size() > max_count)
-    throw ConfigError(field(key), "needs " + std::to_string(min_count) +
-                                      (min_count == max_count ? "" : ".." + std::to_string(max_count)) +
-                                      " entries, got " + std::to_string(v->size()));
+    throw ConfigError(field(key),
+                      "needs " + std::to_string(min_count) +
+                          (min_count == max_count ? "" : ".." + std::to_string(max_count)) +
+                          " entries, got " + std::to_string(v->size()));
   std::vector<double> out;
   for (size_t i = 0; i < v->size(); ++i) {
     const Json& e = (*v)[i];
     const std::string where = field(key) + "[" + std::to_string(i) + "]";
-    if (!e.is_number()) throw ConfigError(where, std::string("expected a number, got ") + json_type_name(e));
+    if (!e.is_number())
+      throw ConfigError(where, std::string("expected a number, got ") + json_type_name(e));
     const double x = e.get<double>();
     if (!std::isfinite(x) || x < min || x > max)
       throw ConfigError(where, "out of range: " + format_number(x) + " (allowed " +

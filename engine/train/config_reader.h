@@ -34,7 +34,9 @@ class ConfigReader {
   bool has(const std::string& key) const { return object_.contains(key); }
   // Throws on any key that no accessor asked for.
   void finish() const;
-  std::string field(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string field(const std::string& key) const {
+    return path_.empty() ? key : path_ + "." + key;
+  }
 
  private:
   const Json* take(const std::string& key);

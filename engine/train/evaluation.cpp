@@ -26,7 +26,8 @@ std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool incl
   return params;
 }
 
-void log_skipped_images(const StageContext& ctx, const std::string& stage, const BatchLoader& loader) {
+void log_skipped_images(const StageContext& ctx, const std::string& stage,
+                        const BatchLoader& loader) {
   const auto names = loader.bad_image_names();
   if (names.empty()) return;
   std::string message = stage + ": skipped " + std::to_string(names.size()) + " bad image(s):";

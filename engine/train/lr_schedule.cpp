@@ -5,8 +5,11 @@
 
 namespace adala {
 
-CosineSchedule::CosineSchedule(double peak_lr, int64_t warmup_steps, int64_t total_steps, double min_lr)
-    : peak_(peak_lr), min_(min_lr), warmup_(std::max<int64_t>(0, warmup_steps)),
+CosineSchedule::CosineSchedule(double peak_lr, int64_t warmup_steps, int64_t total_steps,
+                               double min_lr)
+    : peak_(peak_lr),
+      min_(min_lr),
+      warmup_(std::max<int64_t>(0, warmup_steps)),
       total_(std::max<int64_t>(1, total_steps)) {}
 
 double CosineSchedule::lr_at(int64_t step) const {

@@ -5,9 +5,9 @@
 // evaluation it records. run_pipeline, the launcher, the run overview, the report and the
 // progress events iterate over this table; each stage's runner sits beside it in the same
 // order (engine/train/stage_runners.h). Plain C++ with no torch and no Qt, so the store, the
-// report and the widgets can include it. Front ends translate `title` with the context kStageTitleContext; lupdate
-// finds the titles in widgets/run_types.cpp, whose QT_TRANSLATE_NOOP copies are checked
-// against this table at compile time.
+// report and the widgets can include it. Front ends translate `title` with the context
+// kStageTitleContext; lupdate finds the titles in widgets/run_types.cpp, whose QT_TRANSLATE_NOOP
+// copies are checked against this table at compile time.
 #include <array>
 #include <string>
 #include <string_view>

@@ -10,9 +10,7 @@ void pretrain_teacher(StageRun& r) { TeacherPretrainingStage(r.ctx).run(r.teache
 
 void align_attention(StageRun& r) { AttentionAlignmentStage(r.ctx).run(r.student, r.data); }
 
-void align_features(StageRun& r) {
-  FeatureAlignmentStage(r.ctx).run(r.teacher, r.student, r.data);
-}
+void align_features(StageRun& r) { FeatureAlignmentStage(r.ctx).run(r.teacher, r.student, r.data); }
 
 void fine_tune(StageRun& r) {
   const int64_t classes = r.ctx.config.model.num_classes;
@@ -30,8 +28,8 @@ void fine_tune(StageRun& r) {
 }  // namespace
 
 const std::array<StageRunner, kStageCount>& stage_runners() {
-  static const std::array<StageRunner, kStageCount> runners = {
-      pretrain_teacher, align_attention, align_features, fine_tune};
+  static const std::array<StageRunner, kStageCount> runners = {pretrain_teacher, align_attention,
+                                                               align_features, fine_tune};
   return runners;
 }
 

@@ -14,10 +14,12 @@ namespace {
 // N x D features with three dominant, well-separated directions plus noise.
 at::Tensor synthetic_features(int64_t n, int64_t d, uint64_t seed) {
   torch::manual_seed(seed);
-  const at::Tensor basis = std::get<0>(at::linalg_qr(torch::randn({d, 3}, torch::kDouble)));  // D x 3
+  const at::Tensor basis =
+      std::get<0>(at::linalg_qr(torch::randn({d, 3}, torch::kDouble)));  // D x 3
   const at::Tensor scales = torch::tensor({5.0, 3.0, 1.5}, torch::kDouble);
   const at::Tensor coords = torch::randn({n, 3}, torch::kDouble) * scales;
-  return (coords.matmul(basis.t()) + 0.05 * torch::randn({n, d}, torch::kDouble) + 2.0).to(torch::kFloat);
+  return (coords.matmul(basis.t()) + 0.05 * torch::randn({n, d}, torch::kDouble) + 2.0)
+      .to(torch::kFloat);
 }
 
 }  // namespace
@@ -46,8 +48,10 @@ class TestFeaturePca : public QObject {
       const at::Tensor ours = pca.components[k];
       QVERIFY2(torch::allclose(ours, ref, 1e-6, 1e-8),
                qPrintable(QString("component %1 differs from the eigenvector").arg(k)));
-      QVERIFY(std::abs(pca.explained_variance[size_t(k)] - values[i].item<double>()) < 1e-8 * values[i].item<double>() + 1e-10);
-      QVERIFY(std::abs(pca.explained_variance_ratio[size_t(k)] - (values[i] / total).item<double>()) < 1e-9);
+      QVERIFY(std::abs(pca.explained_variance[size_t(k)] - values[i].item<double>()) <
+              1e-8 * values[i].item<double>() + 1e-10);
+      QVERIFY(std::abs(pca.explained_variance_ratio[size_t(k)] -
+                       (values[i] / total).item<double>()) < 1e-9);
       // The projection is the centred data along the reference vector.
       const at::Tensor projected = project_features(pca, x).select(1, k);
       QVERIFY(torch::allclose(projected, centred.matmul(ref), 1e-6, 1e-8));
@@ -104,7 +108,8 @@ class TestFeaturePca : public QObject {
 
   void bad_shapes_are_refused() {
     const at::Tensor t = torch::randn({12, 4});
-    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compare_patch_features(t, torch::randn({12, 5}), 3, 4));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             compare_patch_features(t, torch::randn({12, 5}), 3, 4));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, compare_patch_features(t, t, 4, 4));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fit_feature_pca(torch::randn({0, 4})));
   }

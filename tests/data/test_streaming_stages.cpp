@@ -116,8 +116,7 @@ class TestStreamingStages : public QObject {
     const std::string dir = fresh("equivalence");
     const auto train =
         export_fashion_mnist(default_fashion_mnist_root(), "train", dir + "/png", 256);
-    const auto test =
-        export_fashion_mnist(default_fashion_mnist_root(), "test", dir + "/png", 128);
+    const auto test = export_fashion_mnist(default_fashion_mnist_root(), "test", dir + "/png", 128);
     torch::manual_seed(0);
     RecordingSink idx_sink, png_sink;
     JobControl control;

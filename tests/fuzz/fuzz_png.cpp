@@ -1,7 +1,7 @@
 // libFuzzer target: the PNG readers of ADE20K-layout folders (label maps and RGB images,
 // through OpenCV), the ADE20K label mapping, and the chunk walk that drops colour profiles
-// (whose result must be the input less one whole chunk, or the input). The input is written to a file, as the
-// readers take paths; every input either reads or throws a std::exception.
+// (whose result must be the input less one whole chunk, or the input). The input is written to a
+// file, as the readers take paths; every input either reads or throws a std::exception.
 #include <unistd.h>
 
 #include <cstddef>

@@ -3,7 +3,8 @@
 // (index.json + PNGs): hand-made samples whose every pixel the test knows, and a realistic demo
 // (garment-like shapes on a textured background, teacher and student predictions with
 // different errors) whose metrics come from the masks. The demo is also what the screenshot
-// shows: `test_gui_segmentation demo_folder_loads` leaves it in ADALA_TEST_TMP/gui/segmentation-<pid>.
+// shows: `test_gui_segmentation demo_folder_loads` leaves it in
+// ADALA_TEST_TMP/gui/segmentation-<pid>.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>

@@ -42,7 +42,8 @@ class TestGuiFeatures : public QObject {
     InferenceModel teacher = load_inference_model(paths.teacher, torch::kCPU);
     InferenceModel student = load_inference_model(paths.student, torch::kCPU);
     const auto data = open_inspection_dataset(paths.config, student.model->config().in_chans);
-    return compare_features(teacher, student, feature_image_from_dataset(*data, item).image).patches.mean_cosine;
+    return compare_features(teacher, student, feature_image_from_dataset(*data, item).image)
+        .patches.mean_cosine;
   }
 
  private slots:
@@ -51,7 +52,8 @@ class TestGuiFeatures : public QObject {
     dir_ = gui_test::freshDir(QStringLiteral("features"));
     db_ = dir_ + QStringLiteral("/runs.sqlite");
     const QString config = gui_test::writeTinyExperiment(dir_, QStringLiteral("features"), 3, 6);
-    const auto r = adala_test::run_adala({QStringLiteral("run"), config, QStringLiteral("--db"), db_});
+    const auto r =
+        adala_test::run_adala({QStringLiteral("run"), config, QStringLiteral("--db"), db_});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     store::RunStore store(db_.toStdString(), store::OpenMode::ReadOnly);
     const auto runs = store.list_runs();
@@ -80,7 +82,8 @@ class TestGuiFeatures : public QObject {
     const double expected0 = engineMeanCosine(0);
     QVERIFY2(std::abs(view->maps().meanCosine - expected0) < 1e-9,
              qPrintable(QString("%1 vs %2").arg(view->maps().meanCosine).arg(expected0)));
-    QVERIFY2(view->meanCosineText().contains(QString::number(expected0, 'f', 4)), qPrintable(view->meanCosineText()));
+    QVERIFY2(view->meanCosineText().contains(QString::number(expected0, 'f', 4)),
+             qPrintable(view->meanCosineText()));
     QCOMPARE(view->maps().teacherPca.size(), QSize(7, 7));
     QCOMPARE(view->maps().studentPca.size(), QSize(7, 7));
     QCOMPARE(view->maps().cosine.size(), 49);
@@ -126,7 +129,8 @@ class TestGuiFeatures : public QObject {
     QCOMPARE(view->sweep().points.size(), 2);
 
     if (!qEnvironmentVariableIsEmpty("ADALA_SCREENSHOT_DIR"))
-      window.grab().save(qEnvironmentVariable("ADALA_SCREENSHOT_DIR") + QStringLiteral("/features-test.png"));
+      window.grab().save(qEnvironmentVariable("ADALA_SCREENSHOT_DIR") +
+                         QStringLiteral("/features-test.png"));
   }
 };
 

@@ -223,7 +223,8 @@ class TestGuiPlots : public QObject {
     QVERIFY(text.contains(QLatin1String("step 8")));
     QCOMPARE(QToolTip::text(), text);
     // Far from every point: no tooltip.
-    QTest::mouseMove(p, QPoint(p->axisRect()->rect().center().x(), p->axisRect()->rect().top() + 3));
+    QTest::mouseMove(p,
+                     QPoint(p->axisRect()->rect().center().x(), p->axisRect()->rect().top() + 3));
     QVERIFY(plot.stage1Hover()->lastText().isEmpty());
   }
 

@@ -277,7 +277,8 @@ class TestGuiSummary : public QObject {
     StageLauncher* launcher = window.launcher();
     QCOMPARE(launcher->fileLabel()->text(), QStringLiteral("(unsaved experiment)"));
     QVERIFY(window.openRun(plain_));
-    QCOMPARE(launcher->fileLabel()->text(), QStringLiteral("run #%1's recorded config").arg(plain_));
+    QCOMPARE(launcher->fileLabel()->text(),
+             QStringLiteral("run #%1's recorded config").arg(plain_));
     QLineEdit* seed = launcher->field(QStringLiteral("seed"));
     QVERIFY(seed);
     QCOMPARE(seed->text(), QStringLiteral("3"));
@@ -287,7 +288,8 @@ class TestGuiSummary : public QObject {
     QTest::keyClicks(seed, QStringLiteral("41"));
     QVERIFY(launcher->hasUnsavedEdits());
     QVERIFY(window.openRun(evaluated_));
-    QCOMPARE(launcher->fileLabel()->text(), QStringLiteral("run #%1's recorded config").arg(plain_));
+    QCOMPARE(launcher->fileLabel()->text(),
+             QStringLiteral("run #%1's recorded config").arg(plain_));
     QCOMPARE(launcher->document().value(QStringLiteral("seed")).toInt(), 41);
     QVERIFY(window.statusLabel()->text().contains(QStringLiteral("keeps its unsaved experiment")));
   }

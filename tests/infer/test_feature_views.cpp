@@ -51,8 +51,10 @@ class TestFeatureViews : public QObject {
     std::ofstream(config)
         << "{\"name\": \"features-micro\", \"seed\": 5, \"device\": \"cpu\", \"threads\": 1,"
            "\"model\": {\"preset\": \"fmnist_micro\"},"
-           "\"data\": {\"train_limit\": 64, \"test_limit\": 24, \"alignment_limit\": 64, \"decode_threads\": 0},"
-           "\"stages\": {\"teacher\": {\"max_steps\": 6, \"batch_size\": 16, \"lr\": 0.003, \"augment\": false},"
+           "\"data\": {\"train_limit\": 64, \"test_limit\": 24, \"alignment_limit\": 64, "
+           "\"decode_threads\": 0},"
+           "\"stages\": {\"teacher\": {\"max_steps\": 6, \"batch_size\": 16, \"lr\": 0.003, "
+           "\"augment\": false},"
            "\"attention_alignment\": {\"max_steps\": 2, \"batch_size\": 16},"
            "\"feature_alignment\": {\"max_steps\": 2, \"batch_size\": 16},"
            "\"fine_tuning\": {\"max_steps\": 3, \"batch_size\": 16, \"augment\": false}},"
@@ -70,8 +72,8 @@ class TestFeatureViews : public QObject {
 
   void features_writes_the_maps_and_the_engines_values() {
     const std::string out = dir_ + "/features3";
-    const auto r = run_adala({"features", QString::number(run_), "--db", q(db_), "--image-index", "3",
-                              "--out", q(out), "--device", "cpu"});
+    const auto r = run_adala({"features", QString::number(run_), "--db", q(db_), "--image-index",
+                              "3", "--out", q(out), "--device", "cpu"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     for (const char* name : {"input.png", "teacher.png", "student.png", "cosine.png"}) {
       const cv::Mat m = cv::imread(out + "/" + name);
@@ -87,7 +89,8 @@ class TestFeatureViews : public QObject {
     InferenceModel teacher = load_inference_model(paths.teacher, torch::kCPU);
     InferenceModel student = load_inference_model(paths.student, torch::kCPU);
     const auto data = open_inspection_dataset(paths.config, 1);
-    const FeatureComparison c = compare_features(teacher, student, feature_image_from_dataset(*data, 3).image);
+    const FeatureComparison c =
+        compare_features(teacher, student, feature_image_from_dataset(*data, 3).image);
     QVERIFY(std::abs(j.at("mean_cosine").get<double>() - c.patches.mean_cosine) < 1e-6);
     const auto evr = j.at("explained_variance_ratio").get<std::vector<double>>();
     QCOMPARE(evr.size(), size_t(3));
@@ -95,7 +98,8 @@ class TestFeatureViews : public QObject {
       QVERIFY(std::abs(evr[k] - c.patches.pca.explained_variance_ratio[k]) < 1e-6);
     QCOMPARE(j.at("grid").get<std::vector<int64_t>>(), (std::vector<int64_t>{7, 7}));
     QCOMPARE(j.at("cosine").size(), size_t(7));
-    QVERIFY(std::abs(j.at("cosine")[2][5].get<double>() - c.patches.cosine[2][5].item<double>()) < 1e-6);
+    QVERIFY(std::abs(j.at("cosine")[2][5].get<double>() - c.patches.cosine[2][5].item<double>()) <
+            1e-6);
     // The student is not the teacher: something differs, and the cosine stays a cosine.
     QVERIFY(c.patches.mean_cosine < 1.0 - 1e-6 && c.patches.mean_cosine > -1.0);
     QCOMPARE(j.at("image_index").get<int64_t>(), int64_t(3));
@@ -107,17 +111,20 @@ class TestFeatureViews : public QObject {
     for (int y = 0; y < 28; ++y)
       for (int x = 0; x < 28; ++x) m.at<uchar>(y, x) = uchar((x / 4) % 2 ? 220 : 30);
     QVERIFY(cv::imwrite(png, m));
-    auto r = run_adala({"features", q(folder_), "--db", q(db_), "--image", q(png), "--out", q(dir_ + "/file")});
+    auto r = run_adala(
+        {"features", q(folder_), "--db", q(db_), "--image", q(png), "--out", q(dir_ + "/file")});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(fs::exists(dir_ + "/file/features.json"));
 
-    r = run_adala({"features", QString::number(run_), "--db", q(db_), "--image-index", "999", "--out", q(dir_ + "/x")});
+    r = run_adala({"features", QString::number(run_), "--db", q(db_), "--image-index", "999",
+                   "--out", q(dir_ + "/x")});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("out of range"), qPrintable(r.err));
     r = run_adala({"features", QString::number(run_), "--db", q(db_), "--out", q(dir_ + "/x")});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("--image-index"), qPrintable(r.err));
-    r = run_adala({"features", "4242", "--db", q(db_), "--image-index", "0", "--out", q(dir_ + "/x")});
+    r = run_adala(
+        {"features", "4242", "--db", q(db_), "--image-index", "0", "--out", q(dir_ + "/x")});
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("no run \"4242\""), qPrintable(r.err));
   }
@@ -142,7 +149,8 @@ class TestFeatureViews : public QObject {
     QCOMPARE(part.points.size(), size_t(2));
     QCOMPARE(part.points[1].resolution, int64_t(56));
     const ExperimentConfig config = load_experiment_config(folder_ + "/config.json");
-    const StageData eval = first_images(open_stage_data(config.data.eval, config.data, "data.eval"), 10);
+    const StageData eval =
+        first_images(open_stage_data(config.data.eval, config.data, "data.eval"), 10);
     InferenceModel student = load_inference_model(folder_ + "/student.safetensors", torch::kCPU);
     QCOMPARE(part.points[0].student_top1, evaluate_top1(student.model, eval, torch::kCPU));
     for (const auto& p : part.points) {
@@ -152,8 +160,8 @@ class TestFeatureViews : public QObject {
   }
 
   void the_sweep_command_prints_and_stores_it() {
-    const auto r = run_adala({"resolution-sweep", QString::number(run_), "--db", q(db_), "--scales", "1,2",
-                              "--limit", "10", "--device", "cpu"});
+    const auto r = run_adala({"resolution-sweep", QString::number(run_), "--db", q(db_), "--scales",
+                              "1,2", "--limit", "10", "--device", "cpu"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains("56x56"), qPrintable(r.out));
     store::RunStore store(db_, store::OpenMode::ReadOnly);
@@ -189,7 +197,8 @@ class TestFeatureViews : public QObject {
     QVERIFY(error_of("1000").find("too large") != std::string::npos);
     QCOMPARE(parse_resolution_scales(" 1, 2,4 "), (std::vector<int64_t>{1, 2, 4}));
     for (const char* bad : {"0", "-1", "abc"}) {
-      const auto r = run_adala({"resolution-sweep", QString::number(run_), "--db", q(db_), "--scales", bad});
+      const auto r =
+          run_adala({"resolution-sweep", QString::number(run_), "--db", q(db_), "--scales", bad});
       QCOMPARE(r.code, 2);
       QVERIFY2(r.err.contains("--scales: scale"), qPrintable(r.err));
       QVERIFY2(!r.err.contains("terminate"), qPrintable(r.err));

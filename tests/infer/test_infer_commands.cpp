@@ -155,9 +155,10 @@ class TestInferCommands : public QObject {
                             "0.9, mean 0.4,0.5,0.6, std 0.2,0.3,0.25, 3 classes (named) (from the "
                             "file and the options)"),
              qPrintable(r.out));
-    QVERIFY2(r.out.contains("uses      fmnist_micro (from adala.config): D=32 depth=2 heads=2 patch=8 "
-                            "img=32 classes=3"),
-             qPrintable(r.out));
+    QVERIFY2(
+        r.out.contains("uses      fmnist_micro (from adala.config): D=32 depth=2 heads=2 patch=8 "
+                       "img=32 classes=3"),
+        qPrintable(r.out));
     // The teacher of the same run carries them too.
     const PretrainedConfig t = parse_pretrained_config(
         SafetensorsReader(stage_output_path(kDir + "/run", 0)).metadata().at(kPretrainedConfigKey));
@@ -376,7 +377,8 @@ class TestInferCommands : public QObject {
     QVERIFY2(r.out.contains("top-5 1.0000"), qPrintable(r.out));
     for (int64_t c = 0; c < 3; ++c) {
       const int64_t right = predicted.narrow(0, c * 4, 4).eq(c).sum().item<int64_t>();
-      const QString line = QString("  %1 %2  4").arg(q("class" + std::to_string(c)), -24)
+      const QString line = QString("  %1 %2  4")
+                               .arg(q("class" + std::to_string(c)), -24)
                                .arg(double(right) / 4.0, 0, 'f', 4);
       QVERIFY2(r.out.contains(line), qPrintable(r.out + "\nwanted: " + line));
     }
@@ -388,8 +390,7 @@ class TestInferCommands : public QObject {
     for (int64_t c = 0; c < 3; ++c) {
       std::string expected = "class" + std::to_string(c);
       for (int64_t j = 0; j < 3; ++j)
-        expected += "," + std::to_string(
-                              predicted.narrow(0, c * 4, 4).eq(j).sum().item<int64_t>());
+        expected += "," + std::to_string(predicted.narrow(0, c * 4, 4).eq(j).sum().item<int64_t>());
       QCOMPARE(lines[size_t(c + 1)], expected);
     }
   }
@@ -403,8 +404,8 @@ class TestInferCommands : public QObject {
                                "0.5,0.5,0.5", "--std", "0.5", "--crop-mode", "center"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(!r.err.contains("assumed"), qPrintable(r.err));  // the file has its settings
-    PretrainedConfig wanted = parse_pretrained_config(
-        SafetensorsReader(student_).metadata().at(kPretrainedConfigKey));
+    PretrainedConfig wanted =
+        parse_pretrained_config(SafetensorsReader(student_).metadata().at(kPretrainedConfigKey));
     wanted.interpolation = "bicubic";
     wanted.crop_pct = 0.75;
     wanted.mean = {0.5, 0.5, 0.5};
@@ -412,17 +413,19 @@ class TestInferCommands : public QObject {
     VisionTransformer model = student_model();
     torch::NoGradGuard no_grad;
     const at::Tensor expected = model->forward(test_images(evaluation_transform(wanted)));
-    QVERIFY2(at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6),
-             qPrintable(QString("max diff %1")
-                            .arg((read_tensor(a, "logits") - expected).abs().max().item<double>())));
+    QVERIFY2(
+        at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6),
+        qPrintable(QString("max diff %1")
+                       .arg((read_tensor(a, "logits") - expected).abs().max().item<double>())));
     r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(b)});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(!at::allclose(read_tensor(a, "logits"), read_tensor(b, "logits"), 1e-3, 1e-4));
     // squash: both sides of the 40x48 image to 32 / crop_pct, then the centre crop (timm's).
-    r = run_adala({"predict", q(student_), q(test_root_), "--logits", q(a), "--crop-mode",
-                   "squash"});
+    r = run_adala(
+        {"predict", q(student_), q(test_root_), "--logits", q(a), "--crop-mode", "squash"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
-    wanted = parse_pretrained_config(SafetensorsReader(student_).metadata().at(kPretrainedConfigKey));
+    wanted =
+        parse_pretrained_config(SafetensorsReader(student_).metadata().at(kPretrainedConfigKey));
     wanted.crop_mode = "squash";
     QVERIFY(at::allclose(read_tensor(a, "logits"),
                          model->forward(test_images(evaluation_transform(wanted))), 1e-5, 1e-6));
@@ -445,8 +448,8 @@ class TestInferCommands : public QObject {
     QVERIFY2(r.err.contains("assumed interpolation bilinear, crop-mode center, crop-pct 0.875 "
                             "(change with --interpolation, --crop-mode, --crop-pct)"),
              qPrintable(r.err));
-    r = run_adala({"predict", q(path), q(test_root_), "--mean", "0.2", "--std", "0.3",
-                   "--crop-pct", "1", "--interpolation", "bilinear", "--crop-mode", "squash"});
+    r = run_adala({"predict", q(path), q(test_root_), "--mean", "0.2", "--std", "0.3", "--crop-pct",
+                   "1", "--interpolation", "bilinear", "--crop-mode", "squash"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(!r.err.contains("assumed"), qPrintable(r.err));
     // inspect-weights says the same, and what the options would make of it.
@@ -497,8 +500,8 @@ class TestInferCommands : public QObject {
     QVERIFY2(r.code == 0, qPrintable(r.err));
     written->eval();
     torch::NoGradGuard no_grad;
-    const at::Tensor expected = written->forward(
-        test_images(evaluation_transform(default_pretrained_config(c))));
+    const at::Tensor expected =
+        written->forward(test_images(evaluation_transform(default_pretrained_config(c))));
     QVERIFY(at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6));
     // Another head count loads too, and is another model: the flag matters.
     r = run_adala({"predict", q(path), q(test_root_), "--heads", "6", "--logits", q(a)});
@@ -513,8 +516,8 @@ class TestInferCommands : public QObject {
     QVERIFY(at::allclose(read_tensor(a, "logits"), expected, 1e-5, 1e-6));
     // export records what the flags said: the next command needs none.
     const std::string exported = kDir + "/depth6-export.safetensors";
-    r = run_adala({"export", q(path), "--heads", "3", "--mean", "0.5", "--std", "0.5", "-o",
-                   q(exported)});
+    r = run_adala(
+        {"export", q(path), "--heads", "3", "--mean", "0.5", "--std", "0.5", "-o", q(exported)});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains("assumed interpolation bilinear, crop-mode center, crop-pct 0.875"),
              qPrintable(r.err));
@@ -599,8 +602,7 @@ class TestInferCommands : public QObject {
     QTest::newRow("export over itself")
         << QStringList{"export", s, "-o", s} << 2 << "-o: the output would overwrite WEIGHTS";
     QTest::newRow("mean of another count")
-        << QStringList{"predict", s, t, "--mean", "0.1,0.2"} << 1
-        << "--mean: needs 1 or 3 entries";
+        << QStringList{"predict", s, t, "--mean", "0.1,0.2"} << 1 << "--mean: needs 1 or 3 entries";
     QTest::newRow("std of zero") << QStringList{"predict", s, t, "--std", "0"} << 1 << "--std";
     QTest::newRow("crop-pct above 1")
         << QStringList{"predict", s, t, "--crop-pct", "1.5"} << 2 << "--crop-pct";
@@ -617,8 +619,9 @@ class TestInferCommands : public QObject {
         << QStringList{"predict", s, t, "--model-config", q(kDir + "/none.json")} << 1
         << q(kDir + "/none.json: cannot read the model config");
     QTest::newRow("export classes of another count")
-        << QStringList{"export", s, "-o", q(kDir + "/x.safetensors"), "--classes",
-                       q(kDir + "/two.txt")}
+        << QStringList{"export",    s,
+                       "-o",        q(kDir + "/x.safetensors"),
+                       "--classes", q(kDir + "/two.txt")}
         << 1 << "2 class names, but";
     QTest::newRow("export a folder") << QStringList{"export", t, "-o", q(kDir + "/x.safetensors")}
                                      << 1 << t + ": not a weights file";

@@ -67,14 +67,16 @@ struct RunSpec {
 };
 
 inline const char* stage_name(int i) {
-  static const char* names[] = {"teacher", "attention_alignment", "feature_alignment", "fine_tuning"};
+  static const char* names[] = {"teacher", "attention_alignment", "feature_alignment",
+                                "fine_tuning"};
   return names[i];
 }
 
 // Writes one finished run as the pipeline would; returns its id.
 inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec) {
   const QByteArray config = config_json(spec.name, spec.fine_tuning_lr, spec.blocks);
-  const int64_t run = store.create_run(spec.name, config.toStdString(), "cpu", "1.13.0", "0.1.0 (test)");
+  const int64_t run =
+      store.create_run(spec.name, config.toStdString(), "cpu", "1.13.0", "0.1.0 (test)");
   for (const auto& t : spec.tags) store.add_tag(run, t);
   store.set_run_status(run, adala::store::RunStatus::Running);
   const QString dir = QStringLiteral("%1/run-%2").arg(root).arg(run);
@@ -97,11 +99,13 @@ inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec
       if (s == 0 || s == 3) store.add_metric(run, stage, step, "train_acc", -1, 0.5 + 0.4 * t);
       if (s == 1 || s == 2)
         for (int b = 0; b < spec.blocks; ++b)
-          store.add_metric(run, stage, step, "block_mse", b, (0.02 + 0.01 * b) * std::exp(-3.0 * t) * (s == 1 ? 1.0 : 4.0));
+          store.add_metric(run, stage, step, "block_mse", b,
+                           (0.02 + 0.01 * b) * std::exp(-3.0 * t) * (s == 1 ? 1.0 : 4.0));
     }
     store.end_stage(run, stage, adala::store::RunStatus::Done, spec.compute_seconds);
     if (spec.artifacts && (s == 0 || s == 3)) {
-      const QString weights = QStringLiteral("%1/%2.safetensors").arg(dir, QString::fromLatin1(stage_name(s)));
+      const QString weights =
+          QStringLiteral("%1/%2.safetensors").arg(dir, QString::fromLatin1(stage_name(s)));
       write_text(weights, QByteArray(2048, 'w'));
       store.add_artifact(run, "weights", weights.toStdString());
     }
@@ -109,7 +113,8 @@ inline int64_t add_run(RunStore& store, const QString& root, const RunSpec& spec
   if (spec.evaluations) {
     for (int s : spec.stages) {
       if (s == 0) store.add_evaluation(run, "teacher", "top1", spec.teacher_top1);
-      if (s == 2) store.add_evaluation(run, "feature_alignment", "top1_teacher_head", spec.stage2_top1);
+      if (s == 2)
+        store.add_evaluation(run, "feature_alignment", "top1_teacher_head", spec.stage2_top1);
       if (s == 3) store.add_evaluation(run, "fine_tuning", "top1", spec.student_top1);
     }
   }
@@ -129,7 +134,8 @@ inline QString write_png(const QString& path, int w, int h, QColor color) {
 }
 
 inline QByteArray scaling_csv() {
-  return "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_measured,"
+  return "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,gmacs_"
+         "measured,"
          "gflops_model_2x,ran,note,ms_per_img,imgs_per_s,peak_rss_mb,peak_alloc_mb,train_ran,"
          "train_note,train_ms,train_peak_rss_mb,train_peak_alloc_mb\n"
          "vit_tiny,224,196,softmax,0,1,1.26,0.11,,2.52,1,\"\",11.5,86.9,120.0,40.0,0,\"\",,,\n"
@@ -137,7 +143,8 @@ inline QByteArray scaling_csv() {
          "vit_tiny,896,3136,softmax,0,1,31.0,19.5,,62.0,1,\"\",420.0,2.4,1900.0,1500.0,0,\"\",,,\n"
          "vit_tiny,224,196,linear,0,1,1.20,0.05,,2.40,1,\"\",10.9,91.7,118.0,38.0,0,\"\",,,\n"
          "vit_tiny,448,784,linear,0,1,4.90,0.21,,9.80,1,\"\",41.0,24.4,180.0,70.0,0,\"\",,,\n"
-         "vit_tiny,896,3136,linear,0,1,19.8,0.86,,39.6,1,\"skipped nothing, \"\"quoted\"\"\",170.0,5.9,420.0,260.0,0,\"\",,,\n";
+         "vit_tiny,896,3136,linear,0,1,19.8,0.86,,39.6,1,\"skipped nothing, "
+         "\"\"quoted\"\"\",170.0,5.9,420.0,260.0,0,\"\",,,\n";
 }
 
 struct Database {
@@ -190,7 +197,8 @@ inline Database make_database(const QString& name) {
   const QString fdir = d.dir + "/figures";
   d.present_figure = write_png(fdir + "/attention_block2_head0.png", 480, 240, QColor(40, 90, 200));
   d.missing_figure = write_png(fdir + "/attention_block3_head1.png", 480, 240, QColor(200, 60, 40));
-  d.segmentation_figure = write_png(fdir + "/segmentation_image7.png", 600, 200, QColor(30, 160, 70));
+  d.segmentation_figure =
+      write_png(fdir + "/segmentation_image7.png", 600, 200, QColor(30, 160, 70));
   d.scaling_file = fdir + "/scaling.csv";
   write_text(d.scaling_file, scaling_csv());
   store.add_artifact(d.figures, "attention_figure", d.present_figure.toStdString());

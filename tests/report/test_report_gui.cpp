@@ -57,7 +57,8 @@ class TestReportGui : public QObject {
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QCOMPARE(pdf.read(5), QByteArray("%PDF-"));
     QVERIFY(warnings.isEmpty());
-    QCOMPARE(QSettings().value(QStringLiteral("report/last_format")).toString(), QStringLiteral("pdf"));
+    QCOMPARE(QSettings().value(QStringLiteral("report/last_format")).toString(),
+             QStringLiteral("pdf"));
 
     ExportReportDialog figures(db_.path, {db_.figures});
     figures.setFormatName(QStringLiteral("md"));
@@ -71,7 +72,8 @@ class TestReportGui : public QObject {
     LanguageSelector selector;
     LanguageMenu menu;
     dialog.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dialog) || QGuiApplication::platformName() == QLatin1String("offscreen"));
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog) ||
+            QGuiApplication::platformName() == QLatin1String("offscreen"));
     QCOMPARE(dialog.windowTitle(), QStringLiteral("Export report"));
     QCOMPARE(selector.count(), 3);
     QCOMPARE(selector.itemText(2), QStringLiteral("한국어"));
@@ -82,7 +84,8 @@ class TestReportGui : public QObject {
     QCOMPARE(adala::i18n::current_language(), QStringLiteral("ko"));
     QCOMPARE(adala::i18n::saved_language(), QStringLiteral("ko"));
     QCoreApplication::processEvents();  // LanguageChange reaches every widget
-    QVERIFY2(dialog.windowTitle() != QLatin1String("Export report"), qPrintable(dialog.windowTitle()));
+    QVERIFY2(dialog.windowTitle() != QLatin1String("Export report"),
+             qPrintable(dialog.windowTitle()));
     QVERIFY(menu.title() != QLatin1String("&Language"));
     QVERIFY(selector.itemText(0) != QLatin1String("System default (English)"));
     QVERIFY(QLocale().language() == QLocale::Korean);

@@ -47,14 +47,18 @@ struct Counts {
 // "Ignored 2 untranslated source text(s)"
 Counts lrelease_counts(const QString& output) {
   Counts c;
-  const auto m = QRegularExpression(QStringLiteral("Generated (\\d+) translation\\(s\\) \\((\\d+) finished and (\\d+) unfinished\\)"))
-                     .match(output);
+  const auto m =
+      QRegularExpression(
+          QStringLiteral(
+              "Generated (\\d+) translation\\(s\\) \\((\\d+) finished and (\\d+) unfinished\\)"))
+          .match(output);
   if (m.hasMatch()) {
     c.generated = m.captured(1).toInt();
     c.finished = m.captured(2).toInt();
     c.unfinished = m.captured(3).toInt();
   }
-  const auto ignored = QRegularExpression(QStringLiteral("Ignored (\\d+) untranslated source text")).match(output);
+  const auto ignored =
+      QRegularExpression(QStringLiteral("Ignored (\\d+) untranslated source text")).match(output);
   if (ignored.hasMatch()) c.ignored = ignored.captured(1).toInt();
   return c;
 }
@@ -77,8 +81,10 @@ QVector<Message> read_ts(const QString& path, QString* language = nullptr) {
     xml.readNext();
     if (xml.isStartElement()) {
       const auto name = xml.name();
-      if (name == QLatin1String("TS") && language) *language = xml.attributes().value(QLatin1String("language")).toString();
-      if (name == QLatin1String("name") && !in_message) context = xml.readElementText();
+      if (name == QLatin1String("TS") && language)
+        *language = xml.attributes().value(QLatin1String("language")).toString();
+      if (name == QLatin1String("name") && !in_message)
+        context = xml.readElementText();
       else if (name == QLatin1String("message")) {
         m = Message();
         m.context = context;
@@ -88,7 +94,8 @@ QVector<Message> read_ts(const QString& path, QString* language = nullptr) {
         m.source = xml.readElementText();
       } else if (name == QLatin1String("translation") && in_message) {
         m.type = xml.attributes().value(QLatin1String("type")).toString();
-        if (!m.numerus) m.translations << xml.readElementText(QXmlStreamReader::IncludeChildElements);
+        if (!m.numerus)
+          m.translations << xml.readElementText(QXmlStreamReader::IncludeChildElements);
       } else if (name == QLatin1String("numerusform") && in_message) {
         m.translations << xml.readElementText();
       }
@@ -120,7 +127,9 @@ class TestTranslations : public QObject {
     QVERIFY2(t.exit_code == 0, qPrintable(t.output));
     const Counts c = lrelease_counts(t.output);
     QVERIFY2(c.generated > 0, qPrintable(t.output));
-    QVERIFY2(c.unfinished == 0, qPrintable(QStringLiteral("Korean has %1 unfinished entries:\n%2").arg(c.unfinished).arg(t.output)));
+    QVERIFY2(c.unfinished == 0, qPrintable(QStringLiteral("Korean has %1 unfinished entries:\n%2")
+                                               .arg(c.unfinished)
+                                               .arg(t.output)));
     QVERIFY2(c.ignored == 0, qPrintable(t.output));
     QCOMPARE(c.finished, c.generated);
   }
@@ -142,7 +151,8 @@ class TestTranslations : public QObject {
       QVERIFY2(language.startsWith(QString::fromLatin1(file).mid(6, 2)), qPrintable(language));
       for (const auto& m : messages) {
         QVERIFY2(m.type != QLatin1String("vanished") && m.type != QLatin1String("obsolete"),
-                 qPrintable(QStringLiteral("%1: %2 / %3 is %4").arg(QLatin1String(file), m.context, m.source, m.type)));
+                 qPrintable(QStringLiteral("%1: %2 / %3 is %4")
+                                .arg(QLatin1String(file), m.context, m.source, m.type)));
       }
     }
   }
@@ -151,18 +161,21 @@ class TestTranslations : public QObject {
     const auto messages = read_ts(kTsDir + "/adala_ko.ts");
     int hangul = 0;
     for (const auto& m : messages) {
-      QVERIFY2(!m.translations.isEmpty() && !m.translations.front().isEmpty(), qPrintable(m.context + " / " + m.source));
+      QVERIFY2(!m.translations.isEmpty() && !m.translations.front().isEmpty(),
+               qPrintable(m.context + " / " + m.source));
       for (const auto& t : m.translations) {
         QSet<QString> expected = placeholders(m.source);
         QSet<QString> got = placeholders(t);
-        QVERIFY2(expected == got, qPrintable(QStringLiteral("%1 / \"%2\" -> \"%3\"").arg(m.context, m.source, t)));
+        QVERIFY2(expected == got,
+                 qPrintable(QStringLiteral("%1 / \"%2\" -> \"%3\"").arg(m.context, m.source, t)));
       }
       static const QRegularExpression korean(QStringLiteral("[\\x{AC00}-\\x{D7A3}]"));
       hangul += m.translations.front().contains(korean);
     }
     // Nearly everything reads in Korean (shortcuts, symbols and names such as "Ctrl+L", "%",
     // "viridis" stay as they are): a copied-over English file would fail here.
-    QVERIFY2(hangul >= messages.size() * 85 / 100, qPrintable(QStringLiteral("%1 of %2").arg(hangul).arg(messages.size())));
+    QVERIFY2(hangul >= messages.size() * 85 / 100,
+             qPrintable(QStringLiteral("%1 of %2").arg(hangul).arg(messages.size())));
   }
 
   // The report titles its stages with the stage table's titles, translated in its own
@@ -172,8 +185,9 @@ class TestTranslations : public QObject {
     for (const auto& spec : adala::kStages) {
       bool found = false;
       for (const auto& m : messages)
-        found = found || (m.context == QLatin1String("AdalaReport") && m.source == QString::fromUtf8(spec.title) &&
-                          !m.translations.isEmpty() && !m.translations.front().isEmpty());
+        found = found || (m.context == QLatin1String("AdalaReport") &&
+                          m.source == QString::fromUtf8(spec.title) && !m.translations.isEmpty() &&
+                          !m.translations.front().isEmpty());
       QVERIFY2(found, spec.title);
     }
   }
@@ -188,7 +202,9 @@ class TestTranslations : public QObject {
     // Korean holds every string, English only the plural forms (as in translations/CMakeLists.txt).
     for (const char* file : {"adala_ko.ts", "adala_en.ts"}) {
       QStringList args = QStringLiteral(ADALA_TRANSLATION_SCAN_DIRS).split('|', Qt::SkipEmptyParts);
-      args << "-I" << QStringLiteral(ADALA_SOURCE_DIR) << "-no-obsolete" << "-locations" << "none";
+      args << "-I" << QStringLiteral(ADALA_SOURCE_DIR) << "-no-obsolete"
+           << "-locations"
+           << "none";
       args << QStringLiteral(ADALA_LUPDATE_ALIASES)
                   .split('|', Qt::SkipEmptyParts);  // engine/report's macros
       if (QLatin1String(file) == QLatin1String("adala_en.ts")) args << "-pluralonly";
@@ -199,17 +215,29 @@ class TestTranslations : public QObject {
       const Tool t = run(QStringLiteral(ADALA_LUPDATE), args);
       QVERIFY2(t.exit_code == 0, qPrintable(t.output));
       QSet<QString> before, after;
-      for (const auto& m : read_ts(kTsDir + '/' + QLatin1String(file))) before.insert(m.context + " | " + m.source);
+      for (const auto& m : read_ts(kTsDir + '/' + QLatin1String(file)))
+        before.insert(m.context + " | " + m.source);
       for (const auto& m : read_ts(copy)) after.insert(m.context + " | " + m.source);
-      QStringList added = QStringList((after - before).values()), gone = QStringList((before - after).values());
+      QStringList added = QStringList((after - before).values()),
+                  gone = QStringList((before - after).values());
       added.sort();
       gone.sort();
-      QVERIFY2(added.isEmpty(), qPrintable(QStringLiteral("%1 misses %2 source string(s); run `ninja -C build update_translations` "
-                                                          "and translate them:\n  %3")
-                                               .arg(QLatin1String(file)).arg(added.size()).arg(added.join("\n  "))));
-      QVERIFY2(gone.isEmpty(), qPrintable(QStringLiteral("%1 holds %2 string(s) the sources no longer have; run `ninja -C build "
-                                                         "update_translations`:\n  %3")
-                                              .arg(QLatin1String(file)).arg(gone.size()).arg(gone.join("\n  "))));
+      QVERIFY2(
+          added.isEmpty(),
+          qPrintable(QStringLiteral(
+                         "%1 misses %2 source string(s); run `ninja -C build update_translations` "
+                         "and translate them:\n  %3")
+                         .arg(QLatin1String(file))
+                         .arg(added.size())
+                         .arg(added.join("\n  "))));
+      QVERIFY2(
+          gone.isEmpty(),
+          qPrintable(QStringLiteral(
+                         "%1 holds %2 string(s) the sources no longer have; run `ninja -C build "
+                         "update_translations`:\n  %3")
+                         .arg(QLatin1String(file))
+                         .arg(gone.size())
+                         .arg(gone.join("\n  "))));
     }
     QDir(dir).removeRecursively();
   }

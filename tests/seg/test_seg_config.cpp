@@ -12,8 +12,8 @@ namespace {
 
 std::string error_of(const std::string& segmentation) {
   try {
-    parse_experiment_config(parse_json_strict(R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" +
-                                        segmentation + "}"));
+    parse_experiment_config(parse_json_strict(
+        R"({"model": {"preset": "fmnist_tiny"}, "segmentation": )" + segmentation + "}"));
   } catch (const ConfigError& e) {
     return e.what();
   }

@@ -112,15 +112,19 @@ class SegmentJobTest : public QObject {
       const std::string head = to_string(h.head);
       const fs::path dir = kDir / "out" / head;
       Json index = read_json(dir / "index.json");
-      QCOMPARE(QString::fromStdString(index.at("head").get<std::string>()), QString::fromStdString(head));
+      QCOMPARE(QString::fromStdString(index.at("head").get<std::string>()),
+               QString::fromStdString(head));
       QCOMPARE(QString::fromStdString(index.at("split").get<std::string>()), QString("validation"));
       QCOMPARE(index.at("ignore_index").get<int64_t>(), int64_t(255));
       const auto& classes = index.at("classes");
       QVERIFY(classes.is_array());
       QCOMPARE(int64_t(classes.size()), kSceneClassCount);
-      QCOMPARE(QString::fromStdString(classes[0].at("name").get<std::string>()), QString("background"));
-      QCOMPARE(QString::fromStdString(classes[0].at("color").get<std::string>()), QString("#202020"));
-      QCOMPARE(QString::fromStdString(classes[1].at("name").get<std::string>()), QString("T-shirt/top"));
+      QCOMPARE(QString::fromStdString(classes[0].at("name").get<std::string>()),
+               QString("background"));
+      QCOMPARE(QString::fromStdString(classes[0].at("color").get<std::string>()),
+               QString("#202020"));
+      QCOMPARE(QString::fromStdString(classes[1].at("name").get<std::string>()),
+               QString("T-shirt/top"));
       for (const char* who : {"teacher", "student"}) {
         const Json& s = index.at("summary").at(who);
         const auto& conf =
@@ -129,8 +133,7 @@ class SegmentJobTest : public QObject {
         QVERIFY(std::fabs(s.at("pixel_accuracy").get<double>() - conf.pixel_accuracy()) < 1e-6);
         QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
         QVERIFY(s.at("per_class_iou").is_array());
-        for (const auto& v : s.at("per_class_iou"))
-          QVERIFY(v.is_null() || v.is_number());
+        for (const auto& v : s.at("per_class_iou")) QVERIFY(v.is_null() || v.is_number());
       }
       const auto& images = index.at("images");
       QVERIFY(images.is_array());

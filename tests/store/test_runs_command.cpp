@@ -109,8 +109,8 @@ class TestRunsCommand : public QObject {
       store.end_stage(run, "attention_alignment", RunStatus::Interrupted);
       store.set_run_status(run, RunStatus::Interrupted);
       // Its folder gone: what the database knows.
-      const int64_t gone = store.create_run("gone", "{}", "cpu", "", "", "training",
-                                            dir + "/missing");
+      const int64_t gone =
+          store.create_run("gone", "{}", "cpu", "", "", "training", dir + "/missing");
       store.begin_stage(gone, "teacher", 0, 5);
       store.end_stage(gone, "teacher", RunStatus::Done);
     }

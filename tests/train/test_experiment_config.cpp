@@ -32,24 +32,39 @@ class TestExperimentConfig : public QObject {
   void errors_name_the_field_data() {
     QTest::addColumn<QString>("doc");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("unknown top key") << "{\"nmae\":\"x\"}" << "nmae: unknown key";
-    QTest::newRow("unknown nested key") << "{\"stages\":{\"teacher\":{\"lrr\":1}}}" << "stages.teacher.lrr: unknown key";
-    QTest::newRow("unknown stage") << "{\"stages\":{\"stage5\":{}}}" << "stages.stage5: unknown key";
-    QTest::newRow("wrong type") << "{\"stages\":{\"teacher\":{\"lr\":\"fast\"}}}" << "stages.teacher.lr: expected a number, got string";
-    QTest::newRow("int expected") << "{\"seed\":1.5}" << "seed: expected an integer, got number";
-    QTest::newRow("negative lr") << "{\"stages\":{\"fine_tuning\":{\"lr\":-1}}}" << "stages.fine_tuning.lr: out of range: -1";
-    QTest::newRow("zero batch") << "{\"stages\":{\"feature_alignment\":{\"batch_size\":0}}}" << "stages.feature_alignment.batch_size: out of range: 0";
-    QTest::newRow("bad preset") << "{\"model\":{\"preset\":\"vit_huge\"}}" << "model.preset: unknown value \"vit_huge\"";
-    QTest::newRow("heads") << "{\"model\":{\"embed_dim\":64,\"num_heads\":5}}" << "model.num_heads: embed_dim 64 is not divisible by num_heads 5";
-    QTest::newRow("device") << "{\"device\":\"tpu\"}" << "device: unknown value \"tpu\"";
-    QTest::newRow("not object") << "{\"data\":[1]}" << "data: expected an object, got array";
-    QTest::newRow("bool type") << "{\"stages\":{\"teacher\":{\"augment\":1}}}" << "stages.teacher.augment: expected true or false, got integer";
-    QTest::newRow("no budget") << "{\"stages\":{\"teacher\":{\"epochs\":0}}}" << "stages.teacher.epochs: an enabled stage needs epochs > 0";
-    QTest::newRow("min_lr") << "{\"stages\":{\"teacher\":{\"lr\":0.001,\"min_lr\":0.01}}}" << "stages.teacher.min_lr: must not exceed lr";
+    QTest::newRow("unknown top key") << "{\"nmae\":\"x\"}"
+                                     << "nmae: unknown key";
+    QTest::newRow("unknown nested key") << "{\"stages\":{\"teacher\":{\"lrr\":1}}}"
+                                        << "stages.teacher.lrr: unknown key";
+    QTest::newRow("unknown stage") << "{\"stages\":{\"stage5\":{}}}"
+                                   << "stages.stage5: unknown key";
+    QTest::newRow("wrong type") << "{\"stages\":{\"teacher\":{\"lr\":\"fast\"}}}"
+                                << "stages.teacher.lr: expected a number, got string";
+    QTest::newRow("int expected") << "{\"seed\":1.5}"
+                                  << "seed: expected an integer, got number";
+    QTest::newRow("negative lr") << "{\"stages\":{\"fine_tuning\":{\"lr\":-1}}}"
+                                 << "stages.fine_tuning.lr: out of range: -1";
+    QTest::newRow("zero batch") << "{\"stages\":{\"feature_alignment\":{\"batch_size\":0}}}"
+                                << "stages.feature_alignment.batch_size: out of range: 0";
+    QTest::newRow("bad preset") << "{\"model\":{\"preset\":\"vit_huge\"}}"
+                                << "model.preset: unknown value \"vit_huge\"";
+    QTest::newRow("heads") << "{\"model\":{\"embed_dim\":64,\"num_heads\":5}}"
+                           << "model.num_heads: embed_dim 64 is not divisible by num_heads 5";
+    QTest::newRow("device") << "{\"device\":\"tpu\"}"
+                            << "device: unknown value \"tpu\"";
+    QTest::newRow("not object") << "{\"data\":[1]}"
+                                << "data: expected an object, got array";
+    QTest::newRow("bool type") << "{\"stages\":{\"teacher\":{\"augment\":1}}}"
+                               << "stages.teacher.augment: expected true or false, got integer";
+    QTest::newRow("no budget") << "{\"stages\":{\"teacher\":{\"epochs\":0}}}"
+                               << "stages.teacher.epochs: an enabled stage needs epochs > 0";
+    QTest::newRow("min_lr") << "{\"stages\":{\"teacher\":{\"lr\":0.001,\"min_lr\":0.01}}}"
+                            << "stages.teacher.min_lr: must not exceed lr";
     QTest::newRow("patch does not divide")
         << "{\"model\":{\"patch_size\":5}}"
         << "model.patch_size: 5 does not divide img_size 28 (the last 3 pixels would be cropped)";
-    QTest::newRow("dataset") << "{\"data\":{\"dataset\":\"imagenet\"}}" << "data.dataset: unknown value \"imagenet\"";
+    QTest::newRow("dataset") << "{\"data\":{\"dataset\":\"imagenet\"}}"
+                             << "data.dataset: unknown value \"imagenet\"";
   }
   void errors_name_the_field() {
     QFETCH(QString, doc);
@@ -68,7 +83,8 @@ class TestExperimentConfig : public QObject {
       QVERIFY(std::string(e.what()).find(path) == 0);
       QVERIFY(std::string(e.what()).find("at byte") != std::string::npos);
     }
-    QVERIFY_EXCEPTION_THROWN(load_experiment_config(ADALA_TEST_TMP "/does/not/exist.json"), ConfigError);
+    QVERIFY_EXCEPTION_THROWN(load_experiment_config(ADALA_TEST_TMP "/does/not/exist.json"),
+                             ConfigError);
   }
 
   // The message of loading a config file holding `bytes` ("" when it loads).
@@ -119,9 +135,12 @@ class TestExperimentConfig : public QObject {
     std::ofstream(dir + "/ok.json") << "{\"model\":{\"preset\":\"fmnist_tiny\"},\"teacher\":{"
                                        "\"weights\":\"ckpt/t.safetensors\"}}";
     auto c = load_experiment_config(dir + "/ok.json");
-    QCOMPARE(QString::fromStdString(c.teacher_weights),
-             QString::fromStdString(std::filesystem::absolute(dir + "/ckpt/t.safetensors").lexically_normal().string()));
-    QCOMPARE(QString::fromStdString(c.source.at("teacher").at("weights").get<std::string>()), QString::fromStdString(c.teacher_weights));
+    QCOMPARE(
+        QString::fromStdString(c.teacher_weights),
+        QString::fromStdString(
+            std::filesystem::absolute(dir + "/ckpt/t.safetensors").lexically_normal().string()));
+    QCOMPARE(QString::fromStdString(c.source.at("teacher").at("weights").get<std::string>()),
+             QString::fromStdString(c.teacher_weights));
     std::ofstream(dir + "/bad.json") << "{\"teacher\":{\"weights\":\"nope.safetensors\"}}";
     try {
       load_experiment_config(dir + "/bad.json");
@@ -138,7 +157,9 @@ class TestExperimentConfig : public QObject {
       QFAIL("no error");
     } catch (const std::runtime_error& e) {
       const std::string msg = e.what();
-      QVERIFY2(msg.find(ADALA_TEST_TMP "/no-such-folder/train-images-idx3-ubyte.gz") != std::string::npos, e.what());
+      QVERIFY2(msg.find(ADALA_TEST_TMP "/no-such-folder/train-images-idx3-ubyte.gz") !=
+                   std::string::npos,
+               e.what());
       QVERIFY(msg.find("dataset-fashion-mnist") != std::string::npos);
     }
   }

@@ -55,7 +55,8 @@ class CancelAt : public EventSink {
 // Simulates a crash (no checkpoint) right after the given step was reported.
 class CrashAt : public EventSink {
  public:
-  CrashAt(EventSink& inner, std::string stage, int64_t step) : inner_(inner), stage_(std::move(stage)), step_(step) {}
+  CrashAt(EventSink& inner, std::string stage, int64_t step)
+      : inner_(inner), stage_(std::move(stage)), step_(step) {}
   void on_event(const Event& e) override {
     inner_.on_event(e);
     if (const auto* m = std::get_if<StepMetrics>(&e); m && m->stage == stage_ && m->step == step_)
