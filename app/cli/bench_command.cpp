@@ -229,22 +229,29 @@ void declare_scaling(CLI::App& app, ScalingArgs& a) {
       ->check(CLI::IsMember({"bar", "jsonl"}));
 }
 
+// --precision and --preset of a whole-model benchmark, as UsageErrors naming the option; then
+// the busy-machine warning.
+void check_model_options(const std::string& precision, const std::string& preset,
+                         const c10::Device& device) {
+  try {
+    check_precision_supported(precision_from_string(precision), device);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--precision: ") + e.what());
+  }
+  try {
+    vit_preset(preset);
+  } catch (const std::exception& e) {
+    throw UsageError(std::string("--preset: ") + e.what());
+  }
+  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
+}
+
 int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
   ScalingOptions& o = a.o;
   o.device = resolve_device(a.device);
   o.count_ops = !a.no_count;
   o.isolate = !a.in_process;
-  try {
-    check_precision_supported(precision_from_string(o.precision), o.device);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--precision: ") + e.what());
-  }
-  try {
-    vit_preset(o.preset);
-  } catch (const std::exception& e) {
-    throw UsageError(std::string("--preset: ") + e.what());
-  }
-  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
+  check_model_options(o.precision, o.preset, o.device);
   Json config = Json::object();
   config["benchmark"] = Json("scaling");
   config["preset"] = Json(o.preset);
@@ -346,17 +353,7 @@ int bench_stage2(Stage2Args& a) {
   Stage2BenchOptions& o = a.o;
   o.device = resolve_device(a.device);
   o.isolate = !a.in_process;
-  try {
-    check_precision_supported(precision_from_string(o.precision), o.device);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--precision: ") + e.what());
-  }
-  try {
-    vit_preset(o.preset);
-  } catch (const std::exception& e) {
-    throw UsageError(std::string("--preset: ") + e.what());
-  }
-  std::fprintf(stderr, "%s", busy_machine_warning().c_str());
+  check_model_options(o.precision, o.preset, o.device);
   Json config = Json::object();
   config["benchmark"] = Json("stage2");
   config["preset"] = Json(o.preset);
