@@ -260,11 +260,7 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
   out += "conditions at the end: " + machine_conditions() + "\n";
   RateRange rates;
   for (const auto& p : points) rates.merge(p.rates);
-  out += "matmul rate (" + reference_matmul_text(o.device) +
-         ", read before and after every point): " + rate_range_text(rates) + "\n";
-  if (rates.unsteady())
-    out += unsteady_rate_text(rates) +
-           ": the machine's speed changed during the run, these figures are not to be trusted\n";
+  out += run_rate_lines(rates, o.device);
   out += "\n";
   line = fmt::sprintf("%7s  %-16s %6s %11s %4s %4s %9s %11s %11s %9s %9s %12s\n", "N", "kernel",
                       "chunk", "ms", "runs", "warm", "GFLOP/s", "peak RSS", "alloc peak", "x time",

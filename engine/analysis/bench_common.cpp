@@ -142,6 +142,15 @@ std::string reference_matmul_text(const c10::Device& device) {
                       runs.c_str());
 }
 
+std::string run_rate_lines(const RateRange& rates, const c10::Device& device) {
+  std::string out = "matmul rate (" + reference_matmul_text(device) +
+                    ", read before and after every point): " + rate_range_text(rates) + "\n";
+  if (rates.unsteady())
+    out += unsteady_rate_text(rates) +
+           ": the machine's speed changed during the run, these figures are not to be trusted\n";
+  return out;
+}
+
 double reference_matmul_gflops(const c10::Device& device, const ReferenceMatmul& m) {
   c10::InferenceMode inference;
   const int previous_threads = at::get_num_threads();

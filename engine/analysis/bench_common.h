@@ -81,6 +81,9 @@ struct ReferenceMatmul {
 ReferenceMatmul reference_matmul_for(const c10::Device& device);
 // "float32 1024^3 at::mm, 2 threads, median of >= 3 runs over >= 60 ms"
 std::string reference_matmul_text(const c10::Device& device);
+// The lines a benchmark's table opens with about the run's matmul rate: its range, and the
+// unsteady warning when it moved by more than 25 %.
+std::string run_rate_lines(const RateRange& rates, const c10::Device& device);
 
 // One reading in this process (on CPU the thread counts are set for it and restored).
 double reference_matmul_gflops(const c10::Device& device, const ReferenceMatmul& matmul);

@@ -431,11 +431,7 @@ std::string format_scaling_table(const std::vector<ScalingPoint>& points, const 
   out += line;
   out += "conditions at the end: " + machine_conditions() + "\n";
   const RateRange rates = scaling_rate_range(points);
-  out += "matmul rate (" + reference_matmul_text(o.device) +
-         ", read before and after every point): " + rate_range_text(rates) + "\n";
-  if (rates.unsteady())
-    out += unsteady_rate_text(rates) +
-           ": the machine's speed changed during the run, these figures are not to be trusted\n";
+  out += run_rate_lines(rates, o.device);
   out += "\n";
   int64_t last = -1;
   if (!o.train_only) {

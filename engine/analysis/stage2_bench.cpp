@@ -192,11 +192,7 @@ std::string format_stage2_table(const std::vector<Stage2BenchPoint>& points,
   out += "conditions at the end: " + machine_conditions() + "\n";
   RateRange rates;
   for (const auto& p : points) rates.merge(p.rates);
-  out += "matmul rate (" + reference_matmul_text(o.device) +
-         ", read before and after every point): " + rate_range_text(rates) + "\n";
-  if (rates.unsteady())
-    out += unsteady_rate_text(rates) +
-           ": the machine's speed changed during the run, these figures are not to be trusted\n";
+  out += run_rate_lines(rates, o.device);
   out += fmt::sprintf("\n%-8s %10s %17s %3s %4s %9s %9s %9s %11s %12s\n", "student", "ms/step",
                       "min-max ms/step", "rnd", "runs", "img/s", "peak MB", "alloc MB", "x softmax",
                       "matmul GF/s");
