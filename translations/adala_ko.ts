@@ -703,6 +703,14 @@
         <source>The y axis starts at %1, not at 0.</source>
         <translation>y축은 0이 아니라 %1에서 시작합니다.</translation>
     </message>
+    <message>
+        <source>Unsteady machine: the reference matmul rate moved %1 % during this benchmark (%2 to %3 GFLOP/s), more than the %4 % a trusted run allows. Ratios between these rows are not to be trusted; measure again.</source>
+        <translation>불안정한 머신: 이 벤치마크 동안 기준 행렬곱 속도가 %1 % 변했습니다(%2~%3 GFLOP/s). 신뢰할 수 있는 실행의 허용치 %4 %를 넘습니다. 이 행들 사이의 비율은 믿을 수 없으니 다시 측정하세요.</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>배치</translation>
+    </message>
 </context>
 <context>
     <name>ColourScale</name>

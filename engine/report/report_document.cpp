@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "engine/analysis/rate_range.h"
 #include "engine/report/report_i18n.h"
 #include "engine/report/report_text.h"
 #include "engine/train/stage_catalog.h"
@@ -934,6 +935,26 @@ class DocumentBuilder {
     }
   }
 
+  // The reference matmul's rate over the benchmark (engine/analysis/rate_range.h): a run whose
+  // rate moved by more than kUnsteadyRateMove is named under its table.
+  void unsteady_rate_notice(ReportSection& s, const CsvTable& csv) {
+    const int lo = csv.column("matmul_gflops_min"), hi = csv.column("matmul_gflops_max");
+    if (lo < 0 || hi < 0) return;
+    RateRange range;
+    for (const auto& row : csv.rows) {
+      double v = 0;
+      for (int col : {lo, hi})
+        if (size_t(col) < row.size() && parse_double(row[size_t(col)], &v)) range.add(v);
+    }
+    if (!range.unsteady()) return;
+    notice(s, arg(tr("Unsteady machine: the reference matmul rate moved %1 % during this "
+                     "benchmark (%2 to %3 GFLOP/s), more than the %4 % a trusted run allows. "
+                     "Ratios between these rows are not to be trusted; measure again."),
+                  {format_number(loc_, 100.0 * range.moved(), 3), format_number(loc_, range.lo, 3),
+                   format_number(loc_, range.hi, 3),
+                   format_number(loc_, 100.0 * kUnsteadyRateMove, 2)}));
+  }
+
   void scaling_table(ReportSection& s, const ReportRun& r, const CsvTable& csv) {
     struct Column {
       const char* key;
@@ -945,6 +966,7 @@ class DocumentBuilder {
         {"resolution", tr("Resolution"), true},
         {"tokens", tr("Tokens"), true},
         {"mode", tr("Attention"), false},
+        {"batch", tr("Batch"), true},
         {"gmacs_model", tr("GMACs"), true},
         {"ms_per_img", tr("ms / image"), true},
         {"imgs_per_s", tr("Images/s"), true},
@@ -981,6 +1003,7 @@ class DocumentBuilder {
     }
     drop_empty_columns(t, optional);
     table(s, t);
+    unsteady_rate_notice(s, csv);
 
     const int res = csv.column("resolution"), mode = csv.column("mode");
     if (res < 0 || mode < 0) return;

@@ -386,6 +386,58 @@ class TestReportEngine : public QObject {
              QStringLiteral("Inference cost from the run's scal"));
   }
 
+  // A scaling table measured at batch 8 on a machine whose matmul rate moved 60 -> 100 GFLOP/s:
+  // the table carries the batch, and a notice under it names the swing.
+  void scalingTableShowsBatchAndUnsteadyRate() {
+    const QString dir = report_test::fresh_dir("unsteady");
+    const std::string path = (dir + "/runs.sqlite").toStdString();
+    int64_t run = 0;
+    {
+      adala::store::RunStore store(path);
+      report_test::RunSpec spec;
+      spec.name = "scaling-b8";
+      run = report_test::add_run(store, dir, spec);
+      const QString csv = dir + "/scaling.csv";
+      report_test::write_text(csv, "preset,resolution,mode\n");  // each case rewrites it
+      store.add_artifact(run, "scaling_csv", csv.toStdString());
+      store.flush();
+    }
+    auto scalingSection = [&](const std::string& csvText) {
+      report_test::write_text(dir + "/scaling.csv", QByteArray::fromStdString(csvText));
+      adala::store::RunStore store(path, adala::store::OpenMode::ReadOnly);
+      const ReportDocument doc = build_report_document(load_report_model(store, {run}));
+      for (const auto& s : doc.sections)
+        if (s.id == "scaling") return s;
+      return ReportSection{};
+    };
+    const std::string header =
+        "preset,resolution,tokens,mode,batch,ms_per_img,train_ms,matmul_gflops_min,"
+        "matmul_gflops_max,unsteady\n";
+    ReportSection s = scalingSection(header + "vit_tiny,224,196,softmax,8,11.5,40,80,100,0\n" +
+                                     "vit_tiny,224,196,linear,8,10.9,38,60,90,1\n");
+    const ReportTable* t = nullptr;
+    const ReportBlock* notice = nullptr;
+    for (const auto& b : s.blocks) {
+      if (b.kind == ReportBlock::Kind::Table && !t) t = &b.table;
+      if (b.kind == ReportBlock::Kind::Notice) notice = &b;
+    }
+    QVERIFY(t);
+    QCOMPARE(t->header, (Row{"Model", "Resolution", "Tokens", "Attention", "Batch", "ms / image",
+                             "Training step (ms)"}));
+    QCOMPARE(t->rows.at(1).at(4), std::string("8"));
+    QVERIFY(notice);
+    // 100 / 60 - 1 = 66.7 % over the whole run (both rows' probes), above the 25 % allowed.
+    QCOMPARE(qs(notice->text),
+             QStringLiteral("Unsteady machine: the reference matmul rate moved 66.7 % during this "
+                            "benchmark (60.0 to 100 GFLOP/s), more than the 25 % a trusted run "
+                            "allows. Ratios between these rows are not to be trusted; measure "
+                            "again."));
+    // A steady run (90 -> 100, 11 %) has no notice.
+    s = scalingSection(header + "vit_tiny,224,196,softmax,8,11.5,40,90,100,0\n");
+    for (const auto& b : s.blocks) QVERIFY(b.kind != ReportBlock::Kind::Notice);
+    QDir(dir).removeRecursively();
+  }
+
   // Cost ratios from `adala compare-methods`: the method's run against the comparison's teacher.
   void headlineCostFromMethodComparison() {
     const QString dir = report_test::fresh_dir("comparison");
