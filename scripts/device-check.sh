@@ -129,7 +129,7 @@ if [ -n "${ADALA_DEVICE_CHECK_PREBUILT:-}" ]; then
   ROWS+=("configure + build|prebuilt|0|$BUILD")
 else
   step "configure" 90 cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DADALA_BUILD_GUI=OFF -DADALA_BUILD_TESTS=ON -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
+    -DADALA_BUILD_GUI=OFF -DADALA_WITH_OPENCV=OFF -DADALA_BUILD_TESTS=ON -DCMAKE_POLICY_VERSION_MINIMUM=3.5 \
     ${PREFIX_PATH:+-DCMAKE_PREFIX_PATH="$PREFIX_PATH"} ${TORCH_DIR:+-DTorch_DIR="$TORCH_DIR"} \
     ${CUDA_ARCH_ARG:-} \
     && step "build engine + CLI + engine tests" 300 bash -c "

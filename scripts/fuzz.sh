@@ -14,4 +14,5 @@ cmake -S "$ROOT" -B "$FUZZ_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DADALA_FUZZ=ON -DADALA_BUILD_GUI=OFF \
   -DADALA_FUZZ_SECONDS="$SECONDS_PER_TARGET" >/dev/null
 cmake --build "$FUZZ_DIR" --target fuzz_all -j "$(nproc)"
-ctest --test-dir "$FUZZ_DIR" -L fuzz --output-on-failure -j 1
+# Each target fuzzes on one core, so the targets run side by side, one per core.
+ctest --test-dir "$FUZZ_DIR" -L fuzz --output-on-failure -j "$(nproc)"

@@ -2188,10 +2188,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>#%1 %2</translation>
     </message>
     <message>
-        <source>this build has no run database</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없습니다</translation>
-    </message>
-    <message>
         <source>%1 · block %2</source>
         <translation>%1 · 블록 %2</translation>
     </message>
@@ -2586,10 +2582,6 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <translation>블록</translation>
     </message>
     <message>
-        <source>this build has no run database</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없습니다</translation>
-    </message>
-    <message>
         <source> (log scale)</source>
         <translation> (로그 눈금)</translation>
     </message>
@@ -2637,6 +2629,37 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>no image</source>
         <translation>이미지 없음</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::JobStatus</name>
+    <message>
+        <source>queued</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>일시 정지됨</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>취소됨</translation>
     </message>
 </context>
 <context>
@@ -2744,30 +2767,6 @@ value %3%4</source>
         <source>Cannot read %1: %2</source>
         <translation>%1을(를) 읽을 수 없습니다: %2</translation>
     </message>
-    <message>
-        <source>This build has no run database.</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>실행 중</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>완료</translation>
-    </message>
-    <message>
-        <source>interrupted</source>
-        <translation>중단됨</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>실패</translation>
-    </message>
-    <message>
-        <source>queued</source>
-        <translation>대기 중</translation>
-    </message>
     <message numerus="yes">
         <source>benchmark · %n point(s)</source>
         <translation>
@@ -2777,10 +2776,6 @@ value %3%4</source>
     <message>
         <source>Open it to see the scaling plots</source>
         <translation>열면 스케일링 그래프를 볼 수 있습니다</translation>
-    </message>
-    <message>
-        <source>paused</source>
-        <translation>일시 정지됨</translation>
     </message>
     <message>
         <source>Rename…</source>
@@ -2853,10 +2848,6 @@ value %3%4</source>
 </context>
 <context>
     <name>adala::widgets::RunCompareTable</name>
-    <message>
-        <source>no run database in this build</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
-    </message>
     <message>
         <source>Show every config key</source>
         <translation>모든 설정 키 표시</translation>
@@ -2979,34 +2970,6 @@ value %3%4</source>
     <message>
         <source>Cannot read run %1: %2</source>
         <translation>실행 %1을(를) 읽을 수 없습니다: %2</translation>
-    </message>
-    <message>
-        <source>This build has no run database.</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
-    </message>
-    <message>
-        <source>no run database in this build</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>완료</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>실행 중</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>실패</translation>
-    </message>
-    <message>
-        <source>interrupted</source>
-        <translation>중단됨</translation>
-    </message>
-    <message>
-        <source>queued</source>
-        <translation>대기 중</translation>
     </message>
     <message>
         <source>Teacher top-1 (softmax attention)</source>
@@ -3178,10 +3141,6 @@ value %3%4</source>
     <message>
         <source>Run %1 is a training run, not a benchmark run.</source>
         <translation>실행 %1은(는) 벤치마크 실행이 아니라 학습 실행입니다.</translation>
-    </message>
-    <message>
-        <source>This build has no run database.</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없습니다.</translation>
     </message>
     <message>
         <source>Enter at least one resolution, e.g. 224,448,1024.</source>
@@ -4291,10 +4250,6 @@ value %3%4</source>
     <message>
         <source>#%1</source>
         <translation>#%1</translation>
-    </message>
-    <message>
-        <source>no run database in this build</source>
-        <translation>이 빌드에는 실행 데이터베이스가 없음</translation>
     </message>
     <message>
         <source>Open a run (or compare several) to see every stage&apos;s loss and learning rate.</source>

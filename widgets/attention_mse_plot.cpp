@@ -27,12 +27,8 @@
 #include "widgets/run_types.h"
 #include "widgets/series_smoothing.h"
 
-#ifdef ADALA_HAVE_QTSVG
 #include <QSvgGenerator>
-#endif
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::widgets {
 
@@ -196,7 +192,6 @@ void AttentionMsePlot::appendSteps(const QVector<StepUpdate>& steps) {
 
 bool AttentionMsePlot::loadRuns(const QString& dbPath, const QList<qint64>& runIds,
                                 QString* error) {
-#ifdef ADALA_HAVE_STORE
   QVector<Series> loaded;
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
@@ -224,10 +219,6 @@ bool AttentionMsePlot::loadRuns(const QString& dbPath, const QList<qint64>& runI
   userNavigated_ = false;
   rebuild();
   return true;
-#else
-  if (error) *error = tr("this build has no run database");
-  return false;
-#endif
 }
 
 int AttentionMsePlot::stage1CurveCount() const { return curves_->graphCount(); }
@@ -495,16 +486,9 @@ bool AttentionMsePlot::exportPng(const QString& path) {
   return plotArea_->grab().save(path, "PNG");
 }
 
-bool AttentionMsePlot::svgAvailable() {
-#ifdef ADALA_HAVE_QTSVG
-  return true;
-#else
-  return false;
-#endif
-}
+bool AttentionMsePlot::svgAvailable() { return true; }
 
 bool AttentionMsePlot::exportSvg(const QString& path) {
-#ifdef ADALA_HAVE_QTSVG
   layOutForExport(this);
   QSvgGenerator svg;
   svg.setFileName(path);
@@ -520,10 +504,6 @@ bool AttentionMsePlot::exportSvg(const QString& path) {
     painter.restore();
   }
   return painter.end();
-#else
-  Q_UNUSED(path);
-  return false;
-#endif
 }
 
 bool AttentionMsePlot::exportCsv(const QString& path) const {

@@ -21,9 +21,7 @@
 #include "widgets/log_axis_ticker.h"
 #include "widgets/plot_style.h"
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::widgets {
 
@@ -148,7 +146,6 @@ HealthHeatmap::HealthHeatmap(QWidget* parent) : QWidget(parent) {
 }
 
 bool HealthHeatmap::loadRun(const QString& dbPath, qint64 runId, QString* error) {
-#ifdef ADALA_HAVE_STORE
   QVector<HealthSample> loaded;
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
@@ -169,12 +166,6 @@ bool HealthHeatmap::loadRun(const QString& dbPath, qint64 runId, QString* error)
   runId_ = runId;
   setSamples(loaded);
   return true;
-#else
-  Q_UNUSED(dbPath);
-  Q_UNUSED(runId);
-  if (error) *error = tr("this build has no run database");
-  return false;
-#endif
 }
 
 void HealthHeatmap::setSamples(const QVector<HealthSample>& samples) {

@@ -4,7 +4,6 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileInfo>
-#include <QHash>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -25,9 +24,7 @@
 #include <utility>
 
 #include "engine/store/run_status.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 #include "engine/train/stage_catalog.h"
 #include "widgets/run_types.h"
 #include "widgets/sort_arrow_style.h"
@@ -41,7 +38,7 @@ constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kRunDirRole = Qt::UserRole + 2;
 constexpr int kStatusRole = Qt::UserRole + 3;
 constexpr int kKindRole = Qt::UserRole + 4;
-constexpr int kShownStatusRole = Qt::UserRole + 5;  // the stored status, or "paused"
+constexpr int kShownStatusRole = Qt::UserRole + 5;  // the JobStatus shown (none if unknown)
 
 // Text filter on every column plus a status filter.
 class RunFilterProxy : public QSortFilterProxyModel {
@@ -78,17 +75,20 @@ class RunFilterProxy : public QSortFilterProxyModel {
 
 using store::RunStatus;
 
-QColor statusColor(const QString& status) {
-  switch (store::parse_run_status(status.toStdString()).value_or(RunStatus::Queued)) {
-    case RunStatus::Running:
+QColor statusColor(JobStatus status) {
+  switch (status) {
+    case JobStatus::Running:
       return QColor(30, 120, 220);
-    case RunStatus::Done:
+    case JobStatus::Paused:
+      return QColor(150, 110, 200);
+    case JobStatus::Done:
       return QColor(40, 150, 60);
-    case RunStatus::Interrupted:
+    case JobStatus::Interrupted:
       return QColor(220, 130, 20);
-    case RunStatus::Failed:
+    case JobStatus::Failed:
       return QColor(210, 40, 40);
-    case RunStatus::Queued:
+    case JobStatus::Queued:
+    case JobStatus::Cancelled:
       return {};
   }
   return {};
@@ -112,13 +112,10 @@ RunBrowser::RunBrowser(QWidget* parent) : QWidget(parent) {
   filterRow->addWidget(filter_, 1);
   statusFilter_ = new QComboBox(this);
   statusFilter_->addItem(tr("all"), QString());
-  const std::pair<RunStatus, QString> statuses[] = {{RunStatus::Running, tr("running")},
-                                                    {RunStatus::Done, tr("done")},
-                                                    {RunStatus::Interrupted, tr("interrupted")},
-                                                    {RunStatus::Failed, tr("failed")},
-                                                    {RunStatus::Queued, tr("queued")}};
-  for (const auto& [status, label] : statuses)
-    statusFilter_->addItem(label, QString::fromLatin1(store::run_status_name(status)));
+  for (RunStatus status : {RunStatus::Running, RunStatus::Done, RunStatus::Interrupted,
+                           RunStatus::Failed, RunStatus::Queued})
+    statusFilter_->addItem(jobStatusText(jobStatusOf(status)),
+                           QString::fromLatin1(store::run_status_name(status)));
   statusFilter_->setToolTip(tr("Show only runs with this status"));
   filterRow->addWidget(statusFilter_);
   layout->addLayout(filterRow);
@@ -231,7 +228,6 @@ void RunBrowser::setFilterText(const QString& text) {
 void RunBrowser::refresh() {
   const QList<qint64> selected = selectedRuns();
   message_->clear();
-#ifdef ADALA_HAVE_STORE
   if (dbPath_.isEmpty() || !QFileInfo::exists(dbPath_)) {
     model_->removeRows(0, model_->rowCount());
     message_->setText(
@@ -344,9 +340,6 @@ void RunBrowser::refresh() {
     }
     message_->setText(text);
   }
-#else
-  message_->setText(tr("This build has no run database."));
-#endif
   // Long names, stages and tags are cut (their cells' tooltips hold them whole) so that every
   // column fits the dock instead of hiding the last ones behind a scrollbar.
   const int cap = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 18;
@@ -380,9 +373,10 @@ void RunBrowser::selectRun(qint64 id) {
 
 int RunBrowser::visibleRunCount() const { return proxy_->rowCount(); }
 
-QString RunBrowser::statusOf(qint64 id) const {
+std::optional<JobStatus> RunBrowser::statusOf(qint64 id) const {
   const int r = rowOf(id);
-  return r < 0 ? QString() : model_->item(r, StatusColumn)->data(kShownStatusRole).toString();
+  const QVariant shown = r < 0 ? QVariant() : model_->item(r, StatusColumn)->data(kShownStatusRole);
+  return shown.isValid() ? std::optional(shown.value<JobStatus>()) : std::nullopt;
 }
 
 void RunBrowser::setPausedRun(qint64 id) {
@@ -394,17 +388,18 @@ void RunBrowser::setPausedRun(qint64 id) {
 
 void RunBrowser::showStatus(QStandardItem* item, qint64 id) const {
   const QString stored = item->data(kStatusRole).toString();
-  const bool paused = id == pausedRun_ && stored == QLatin1String("running");
-  const QString shown = paused ? QStringLiteral("paused") : stored;
-  item->setData(shown, kShownStatusRole);
-  const QHash<QString, QString> words = {{QStringLiteral("running"), tr("running")},
-                                         {QStringLiteral("paused"), tr("paused")},
-                                         {QStringLiteral("done"), tr("done")},
-                                         {QStringLiteral("interrupted"), tr("interrupted")},
-                                         {QStringLiteral("failed"), tr("failed")},
-                                         {QStringLiteral("queued"), tr("queued")}};
-  item->setText(words.value(shown, shown));
-  const QColor colour = paused ? QColor(150, 110, 200) : statusColor(stored);
+  const auto recorded = store::parse_run_status(stored.toStdString());
+  if (!recorded) {  // a status this version does not know: shown as stored
+    item->setData(QVariant(), kShownStatusRole);
+    item->setText(stored);
+    item->setForeground(QBrush());
+    return;
+  }
+  JobStatus shown = jobStatusOf(*recorded);
+  if (id == pausedRun_ && shown == JobStatus::Running) shown = JobStatus::Paused;
+  item->setData(QVariant::fromValue(shown), kShownStatusRole);
+  item->setText(jobStatusText(shown));
+  const QColor colour = statusColor(shown);
   item->setForeground(colour.isValid() ? QBrush(colour) : QBrush());
 }
 
@@ -428,21 +423,18 @@ void RunBrowser::updateButtons() {
   if (renameAction_) {
     for (QAction* a : {renameAction_, tagsAction_, notesAction_}) a->setEnabled(ids.size() == 1);
     // A run another process (or this one) is writing cannot be deleted under it.
-    deleteAction_->setEnabled(ids.size() == 1 &&
-                              statusOf(ids.first()) != QLatin1String("running") &&
-                              statusOf(ids.first()) != QLatin1String("paused"));
+    const auto status = ids.size() == 1 ? statusOf(ids.first()) : std::nullopt;
+    deleteAction_->setEnabled(ids.size() == 1 && status != JobStatus::Running &&
+                              status != JobStatus::Paused);
   }
   openButton_->setEnabled(ids.size() == 1);
   compareButton_->setEnabled(ids.size() >= 2);
-  resumeButton_->setEnabled(ids.size() == 1 &&
-                            statusOf(ids.first()) ==
-                                QLatin1String(store::run_status_name(RunStatus::Interrupted)) &&
+  resumeButton_->setEnabled(ids.size() == 1 && statusOf(ids.first()) == JobStatus::Interrupted &&
                             !runDirOf(ids.first()).isEmpty());
 }
 
 template <typename Edit>
 bool RunBrowser::editRecord(qint64 id, Edit edit, QString* error) {
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath_.toStdString(), store::OpenMode::ReadWrite);
     edit(db, static_cast<int64_t>(id));
@@ -454,12 +446,6 @@ bool RunBrowser::editRecord(qint64 id, Edit edit, QString* error) {
   }
   refresh();
   return true;
-#else
-  Q_UNUSED(id);
-  Q_UNUSED(edit);
-  if (error) *error = tr("This build has no run database.");
-  return false;
-#endif
 }
 
 bool RunBrowser::renameRun(qint64 id, const QString& name, QString* error) {
@@ -523,7 +509,6 @@ void RunBrowser::askNotes() {
   const auto ids = selectedRuns();
   if (ids.size() != 1) return;
   QString current;
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath_.toStdString(), store::OpenMode::ReadOnly);
     if (const auto info = db.find_run(ids.first())) current = QString::fromStdString(info->notes);
@@ -531,7 +516,6 @@ void RunBrowser::askNotes() {
     message_->setText(QString::fromUtf8(e.what()));
     return;
   }
-#endif
   bool ok = false;
   const QString text = QInputDialog::getMultiLineText(this, tr("Notes of run %1").arg(ids.first()),
                                                       tr("Notes:"), current, &ok);

@@ -8,6 +8,10 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
+
+#include "widgets/job_status.h"
+
 class QAction;
 class QComboBox;
 class QLabel;
@@ -40,15 +44,15 @@ class RunBrowser : public QWidget {
   QString databasePath() const { return dbPath_; }
   QList<qint64> selectedRuns() const;
   void selectRun(qint64 id);
-  // Rows after filtering, and the status shown for a run ("" if absent).
+  // Rows after filtering, and the status shown for a run (none if absent): its recorded status,
+  // or Paused for the run setPausedRun names.
   int visibleRunCount() const;
-  // "paused" for the run setPausedRun names.
-  QString statusOf(qint64 id) const;
+  std::optional<JobStatus> statusOf(qint64 id) const;
   QString runDirOf(qint64 id) const;
   QString kindOf(qint64 id) const;  // "training" | "benchmark" ("" if absent)
   QString nameOf(qint64 id) const;
   QTreeView* view() const { return view_; }
-  // The live run held paused (its status reads "paused" until it resumes); -1: none.
+  // The live run held paused (its status reads paused until it resumes); -1: none.
   void setPausedRun(qint64 id);
   // Edits of a run's record through a short read-write connection; false + the reason (also
   // shown under the list). The list is read again after each.
@@ -75,7 +79,7 @@ class RunBrowser : public QWidget {
  private:
   void updateButtons();
   void applyFilter();
-  // The status cell: the stored status (kept for the filter), or paused, in words and colour.
+  // The status cell: the stored status (kept for the filter), or Paused, in words and colour.
   void showStatus(QStandardItem* item, qint64 id) const;
   // The dialogs behind the actions, for the one selected run.
   void askRename();

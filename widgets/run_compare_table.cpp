@@ -10,9 +10,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 #include "widgets/run_summary_panel.h"
 #include "widgets/run_types.h"
 
@@ -54,7 +52,6 @@ RunCompareTable::RunCompareTable(QWidget* parent) : QWidget(parent) {
 }
 
 bool RunCompareTable::loadRuns(const QString& dbPath, const QList<qint64>& runIds, QString* error) {
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
     std::vector<store::RunOverview> runs;
@@ -65,12 +62,6 @@ bool RunCompareTable::loadRuns(const QString& dbPath, const QList<qint64>& runId
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
-#else
-  Q_UNUSED(dbPath);
-  Q_UNUSED(runIds);
-  if (error) *error = tr("no run database in this build");
-  return false;
-#endif
 }
 
 void RunCompareTable::setRuns(const std::vector<store::RunOverview>& runs) {

@@ -11,9 +11,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
+#include "widgets/job_status.h"
 #include "widgets/run_types.h"
 
 namespace adala::widgets {
@@ -159,7 +158,6 @@ QString RunSummaryPanel::durationText(double seconds) {
 }
 
 bool RunSummaryPanel::loadRun(const QString& dbPath, qint64 runId, QString* error) {
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
     setOverview(store::load_run_overview(db, runId));
@@ -170,13 +168,6 @@ bool RunSummaryPanel::loadRun(const QString& dbPath, qint64 runId, QString* erro
     if (error) *error = why;
     return false;
   }
-#else
-  Q_UNUSED(dbPath);
-  clear(tr("This build has no run database."));
-  if (error) *error = tr("no run database in this build");
-  Q_UNUSED(runId);
-  return false;
-#endif
 }
 
 void RunSummaryPanel::clear(const QString& message) {
@@ -205,12 +196,8 @@ void RunSummaryPanel::changeEvent(QEvent* event) {
 }
 
 QString RunSummaryPanel::statusText(const std::string& status) {
-  if (status == "done") return RunSummaryPanel::tr("done");
-  if (status == "running") return RunSummaryPanel::tr("running");
-  if (status == "failed") return RunSummaryPanel::tr("failed");
-  if (status == "interrupted") return RunSummaryPanel::tr("interrupted");
-  if (status == "queued") return RunSummaryPanel::tr("queued");
-  return orDash(status);
+  const auto recorded = store::parse_run_status(status);
+  return recorded ? jobStatusText(jobStatusOf(*recorded)) : orDash(status);
 }
 
 void RunSummaryPanel::retranslate() {

@@ -41,7 +41,8 @@ class RunSummaryPanel : public QWidget {
   static QString pointsText(double points);
   static QString durationText(double seconds);
   static QString numberText(double value);
-  static QString statusText(const std::string& status);  // "done" -> tr("done")
+  // A recorded status in words (widgets/job_status.h), else as stored (a dash when empty).
+  static QString statusText(const std::string& status);
 
  protected:
   void changeEvent(QEvent* event) override;

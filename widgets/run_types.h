@@ -12,6 +12,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include "widgets/job_status.h"
+
 namespace adala::widgets {
 
 // Stage names as the engine and the run database spell them, in stage order 0..3.
@@ -58,8 +60,8 @@ struct JobState {
   qint64 runId = -1;  // database row, -1 before it exists
   QString runDir;
   QString name;
-  // queued | running | done | interrupted | failed | cancelled (never started)
-  QString status;
+  // queued, running, then done, interrupted, failed; or cancelled (never started)
+  JobStatus status = JobStatus::Queued;
   QString message;
   int processes = 1;  // data-parallel worker processes (>1: `adala run --nproc`, no pause)
 };

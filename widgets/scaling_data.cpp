@@ -15,9 +15,7 @@
 #include "engine/analysis/rate_range.h"
 #include "engine/analysis/scaling_csv.h"
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::widgets {
 
@@ -335,7 +333,6 @@ bool writeScalingCsv(const QString& path, const QVector<ScalingSample>& samples,
 }
 
 QVector<ScalingSample> readScalingRun(const QString& dbPath, qint64 runId, QString* error) {
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
     const auto run = db.find_run(static_cast<int64_t>(runId));
@@ -372,17 +369,10 @@ QVector<ScalingSample> readScalingRun(const QString& dbPath, qint64 runId, QStri
     setError(error, ScalingData::tr("Cannot read %1: %2").arg(dbPath, QString::fromUtf8(e.what())));
     return {};
   }
-#else
-  Q_UNUSED(dbPath);
-  Q_UNUSED(runId);
-  setError(error, ScalingData::tr("This build has no run database."));
-  return {};
-#endif
 }
 
 QVector<BenchmarkRunEntry> listScalingRuns(const QString& dbPath, QString* error) {
   QVector<BenchmarkRunEntry> runs;
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
     for (const auto& run : db.list_runs()) {
@@ -404,10 +394,6 @@ QVector<BenchmarkRunEntry> listScalingRuns(const QString& dbPath, QString* error
   } catch (const std::exception& e) {
     setError(error, ScalingData::tr("Cannot read %1: %2").arg(dbPath, QString::fromUtf8(e.what())));
   }
-#else
-  Q_UNUSED(dbPath);
-  setError(error, ScalingData::tr("This build has no run database."));
-#endif
   return runs;
 }
 

@@ -628,12 +628,13 @@ void StageLauncher::onJobFinished(const JobState& state) {
   running_ = false;
   paused_ = false;
   runProcesses_ = 1;
-  const auto level = state.status == QLatin1String("failed") ? LogLine::Level::Error
-                     : state.status == QLatin1String("done") ? LogLine::Level::Info
-                                                             : LogLine::Level::Warning;
+  const auto level = state.status == JobStatus::Failed ? LogLine::Level::Error
+                     : state.status == JobStatus::Done ? LogLine::Level::Info
+                                                       : LogLine::Level::Warning;
+  const QString status = jobStatusText(state.status);
   appendLog(state.message.isEmpty()
-                ? tr("Run %1: %2").arg(state.runId).arg(state.status)
-                : tr("Run %1: %2 — %3").arg(state.runId).arg(state.status, state.message),
+                ? tr("Run %1: %2").arg(state.runId).arg(status)
+                : tr("Run %1: %2 — %3").arg(state.runId).arg(status, state.message),
             level);
   updateButtons();
 }

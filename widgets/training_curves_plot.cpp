@@ -20,9 +20,7 @@
 #include "widgets/plot_style.h"
 #include "widgets/run_types.h"
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::widgets {
 namespace {
@@ -218,7 +216,6 @@ void TrainingCurvesPlot::setRuns(const QVector<RunCurves>& runs) {
 
 bool TrainingCurvesPlot::loadRuns(const QString& dbPath, const QList<qint64>& runIds,
                                   QString* error) {
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
     QVector<RunCurves> runs;
@@ -257,12 +254,6 @@ bool TrainingCurvesPlot::loadRuns(const QString& dbPath, const QList<qint64>& ru
     if (error) *error = QString::fromStdString(e.what());
     return false;
   }
-#else
-  Q_UNUSED(dbPath);
-  Q_UNUSED(runIds);
-  if (error) *error = tr("no run database in this build");
-  return false;
-#endif
 }
 
 QList<int> TrainingCurvesPlot::stagesShown() const {

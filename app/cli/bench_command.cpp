@@ -106,6 +106,7 @@ struct AttentionArgs {
   int64_t gemm_n = 2048;
   bool no_gemm = false, in_process = false;
   CLI::Option* kernels = nullptr;
+  CLI::Option* windows = nullptr;
 };
 
 void declare_attention(CLI::App& app, AttentionArgs& a) {
@@ -121,6 +122,18 @@ void declare_attention(CLI::App& app, AttentionArgs& a) {
   a.kernels = add_name_list(
       app, "--kernels", a.o.kernels, attention_kernel_names(),
       "attention kernels (with --train: " + comma_list(attention_train_kernel_names()) + ")");
+  a.windows = add_int_list(app, "--window", a.o.windows,
+                           "window-linear's k x k patch windows, odd (given without --kernels "
+                           "naming window-linear: adds window-linear to the kernels)");
+  a.windows->check(CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          return std::stoll(text) % 2 == 1 ? "" : "the window must be odd, not " + text;
+        } catch (const std::exception&) {
+          return "not a number: " + text;
+        }
+      },
+      "ODD"));
   app.add_flag("--train", a.o.train,
                "time forward + backward (the gradients of q, k and v) instead of the forward");
   app.add_option("--chunk", a.o.chunk, "softmax-chunked query rows (0: automatic)")
@@ -144,6 +157,9 @@ int bench_attention(AttentionArgs& a) {
   o.device = resolve_device(a.device);
   o.isolate = !a.in_process;
   if (o.train && a.kernels->count() == 0) o.kernels = attention_train_kernel_names();
+  if (a.windows->count() > 0 &&
+      std::find(o.kernels.begin(), o.kernels.end(), "window-linear") == o.kernels.end())
+    o.kernels.push_back("window-linear");
   std::fprintf(stderr, "%s", busy_machine_warning().c_str());
   Json config = Json::object();
   config["benchmark"] = Json("attention");
@@ -153,6 +169,8 @@ int bench_attention(AttentionArgs& a) {
   config["tokens"] = int_array(o.tokens);
   config["kernels"] = string_array(o.kernels);
   config["train"] = Json(o.train);
+  if (std::find(o.kernels.begin(), o.kernels.end(), "window-linear") != o.kernels.end())
+    config["windows"] = int_array(o.windows);
   config["repeats"] = Json(o.repeats);
   config["warmup"] = Json(o.warmup);
   config["min_warmup_ms"] = Json(o.min_warmup_ms);

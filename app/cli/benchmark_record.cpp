@@ -2,13 +2,9 @@
 
 #include <cstdio>
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::cli {
-
-#ifdef ADALA_HAVE_STORE
 
 namespace {
 
@@ -219,23 +215,5 @@ void BenchmarkRecord::add_artifact(const std::string& kind, const std::string& p
 }
 
 void BenchmarkRecord::finish() { session_.finish(store::RunStatus::Done); }
-
-#else  // no run database in this build: nothing is recorded
-
-BenchmarkRecord::BenchmarkRecord(const std::string& db_option, const std::string&, const Json&,
-                                 const std::string&)
-    : session_(RunSession::kNoDatabase, RunRecord{}) {
-  if (db_option != RunSession::kNoDatabase && !db_option.empty())
-    std::fprintf(stderr, "this build has no run database: --db %s ignored\n", db_option.c_str());
-}
-BenchmarkRecord::~BenchmarkRecord() = default;
-void BenchmarkRecord::add(const std::vector<ScalingPoint>&) {}
-void BenchmarkRecord::add(const std::vector<AttentionBenchPoint>&, const AttentionBenchOptions&) {}
-void BenchmarkRecord::add(const std::vector<Stage2BenchPoint>&, const Stage2BenchOptions&) {}
-void BenchmarkRecord::add(const PeerReport&, const PeerOptions&) {}
-void BenchmarkRecord::add_artifact(const std::string&, const std::string&) {}
-void BenchmarkRecord::finish() {}
-
-#endif
 
 }  // namespace adala::cli

@@ -23,14 +23,10 @@ int export_command(const Args& args);
 int features_command(const Args& args);
 int resolution_sweep_command(const Args& args);
 #endif
-#ifdef ADALA_HAVE_STORE
 int runs_command(const Args& args);
-#endif
 #ifdef ADALA_HAVE_SEG
 int segment_command(const Args& args);
 #endif
-#ifdef ADALA_HAVE_REPORT
 int report_command(const Args& args);
-#endif
 
 }  // namespace adala::cli

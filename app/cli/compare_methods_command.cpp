@@ -24,9 +24,7 @@
 #include "engine/train/linearisation_method.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/run_model.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::cli {
 
@@ -188,7 +186,6 @@ int compare_methods_command(const Args& args) {
     for (int64_t r : {res, 4 * res}) rows[i].costs.push_back(measure(model, r, device, repeats));
   }
 
-#ifdef ADALA_HAVE_STORE
   if (db != RunSession::kNoDatabase) {
     store::RunStore store(db.empty() ? store::RunStore::default_path() : db);
     for (const auto& row : rows) {
@@ -200,7 +197,6 @@ int compare_methods_command(const Args& args) {
       }
     }
   }
-#endif
 
   const double teacher_top1 = rows[0].top1;
   std::ostringstream md;

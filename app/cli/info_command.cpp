@@ -9,9 +9,7 @@
 #include "engine/core/build_info.h"
 #include "engine/core/device.h"
 
-#ifdef ADALA_HAVE_STORE
 #include <sqlite3.h>
-#endif
 #ifdef ADALA_HAVE_OPENCV
 #include <opencv2/core/version.hpp>
 #endif
@@ -45,11 +43,7 @@ int info_command(const Args& args) {
 #else
   std::printf("OpenCV          (not built: ADALA_BUILD_GUI=OFF)\n");
 #endif
-#ifdef ADALA_HAVE_STORE
   std::printf("SQLite          %s\n", sqlite3_libversion());
-#else
-  std::printf("SQLite          (not found at configure time)\n");
-#endif
   return 0;
 }
 

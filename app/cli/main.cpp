@@ -72,14 +72,10 @@ const std::map<std::string, Command>& command_table() {
         "CONFIG.json [--teacher T] [--student S] [--head linear|mask2former|both]: teacher vs "
         "student mIoU"}},
 #endif
-#ifdef ADALA_HAVE_STORE
       {"runs",
        {runs_command, "list|show|compare|export|delete|tag|note|check|bench: the run database"}},
-#endif
-#ifdef ADALA_HAVE_REPORT
       {"report",
        {report_command, "RUN [RUN...] --format html|pdf|md -o FILE: run report / comparison"}},
-#endif
   };
   return table;
 }

@@ -4,8 +4,6 @@
 // with picture files but without charts, and no PDF.
 #include "app/cli/commands.h"
 
-#ifdef ADALA_HAVE_REPORT
-
 #include <cstdio>
 #include <memory>
 
@@ -111,5 +109,3 @@ int report_command(const Args& raw) {
 }
 
 }  // namespace adala::cli
-
-#endif  // ADALA_HAVE_REPORT

@@ -11,9 +11,7 @@
 #include "engine/core/device.h"
 #include "engine/infer/resolution_sweep.h"
 #include "engine/infer/resolution_sweep_keys.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::cli {
 
@@ -64,7 +62,6 @@ int resolution_sweep_command(const Args& args) {
                              std::isnan(p.teacher_top1)
                                  ? std::string("-")
                                  : fmt::format("{:+.2f}", 100 * (p.student_top1 - p.teacher_top1)));
-#ifdef ADALA_HAVE_STORE
   if (!no_store && r.run_id > 0) {
     store::RunStore store(r.db);
     for (const auto& p : result.points) {
@@ -79,7 +76,6 @@ int resolution_sweep_command(const Args& args) {
   } else if (!no_store) {
     std::cout << "\n(the run folder is not in a run database: not stored)\n";
   }
-#endif
   return 0;
 }
 

@@ -3,9 +3,7 @@
 #include <filesystem>
 
 #include "app/cli/arg_parser.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::cli {
 
@@ -14,14 +12,9 @@ namespace fs = std::filesystem;
 RunArgument resolve_run_argument(const std::string& arg, const std::string& db_option) {
   RunArgument out;
   std::error_code ec;
-#ifdef ADALA_HAVE_STORE
   const std::string db = db_option.empty() ? store::RunStore::default_path() : db_option;
-#else
-  const std::string db = db_option;
-#endif
   if (fs::is_directory(arg, ec)) {
     out.folder = fs::absolute(arg).lexically_normal().string();
-#ifdef ADALA_HAVE_STORE
     if (fs::exists(db, ec)) {
       try {
         store::RunStore::upgrade_schema(db);
@@ -33,10 +26,8 @@ RunArgument resolve_run_argument(const std::string& arg, const std::string& db_o
       } catch (const std::exception&) {
       }
     }
-#endif
     return out;
   }
-#ifdef ADALA_HAVE_STORE
   if (!fs::exists(db, ec))
     throw UsageError(arg + ": not a run folder, and there is no run database at " + db +
                      " to look it up in (--db FILE)");
@@ -49,9 +40,6 @@ RunArgument resolve_run_argument(const std::string& arg, const std::string& db_o
   out.run_id = run->id;
   out.db = db;
   return out;
-#else
-  throw UsageError(arg + ": not a run folder (this build has no run database)");
-#endif
 }
 
 }  // namespace adala::cli

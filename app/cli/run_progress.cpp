@@ -4,16 +4,13 @@
 
 #include "engine/run/run_session.h"
 #include "engine/train/run_preflight.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::cli {
 
 namespace {
 
 int64_t recorded_run_for_folder(const std::string& db_path, const std::string& run_dir) {
-#ifdef ADALA_HAVE_STORE
   if (db_path == RunSession::kNoDatabase) return -1;
   try {
     store::RunStore store(db_path.empty() ? store::RunStore::default_path() : db_path,
@@ -21,10 +18,6 @@ int64_t recorded_run_for_folder(const std::string& db_path, const std::string& r
     if (auto run = store.find_run_by_folder(run_dir)) return run->id;
   } catch (const std::exception&) {
   }
-#else
-  (void)db_path;
-  (void)run_dir;
-#endif
   return -1;
 }
 

@@ -6,13 +6,10 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/progress_sink.h"
+#include "engine/run/open_training_run.h"
 #include "engine/run/run_session.h"
 #include "engine/run/run_summary.h"
-#include "engine/train/data_parallel.h"
-#include "engine/train/run_preflight.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 namespace adala::cli {
 
@@ -46,7 +43,6 @@ class ScopedInterruptHandler {
 
 std::string resolve_run_dir(const std::string& db_path, const std::string& run) {
   if (std::filesystem::exists(run + "/config.json")) return run;
-#ifdef ADALA_HAVE_STORE
   if (db_path != RunSession::kNoDatabase) {
     store::RunStore store(db_path.empty() ? store::RunStore::default_path() : db_path,
                           store::OpenMode::ReadOnly);
@@ -57,7 +53,6 @@ std::string resolve_run_dir(const std::string& db_path, const std::string& run) 
       throw UsageError("--resume " + run + ": the run has no recorded folder");
     return info->folder;
   }
-#endif
   throw UsageError("--resume " + run + ": not a run folder (no config.json)");
 }
 
@@ -66,10 +61,9 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
   TrackedRunResult out;
   JobControl control;
   ScopedInterruptHandler interrupts(control);
-  // Bad input is reported before a run folder or a run row exists.
-  check_run_inputs(config, options);
-  const std::string hosts = options.parallel ? hosts_of_ranks(*options.parallel) : "";
-  if (options.parallel && options.parallel->rank() != 0) {
+  std::unique_ptr<RunSession> session =
+      open_training_run(config, options, RunTracking{tracking.db_path, tracking.tags});
+  if (!session) {
     // Data parallelism: rank 0 records and reports the run; this rank trains its share
     // quietly, in the run folder rank 0 creates (run_pipeline passes its path on).
     NullSink quiet;
@@ -80,25 +74,16 @@ TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
     }
     return out;
   }
-  if (options.run_dir.empty()) options.run_dir = make_run_dir(config);
-
-  RunRecord record = training_run_record(config, options);
-  record.tags = tracking.tags;
-  if (options.parallel)
-    record.tags.push_back("data-parallel: " + std::to_string(options.parallel->world_size()) +
-                          " processes, " + options.parallel->backend());
-  if (options.parallel) record.tags.push_back("hosts: " + hosts);
-  RunSession session(tracking.db_path, record);
   ProgressBarSink progress;
-  session.add_sink(progress);
-  if (tracking.extra_sink) session.add_sink(*tracking.extra_sink);
-  out.run_id = session.run_id();
-  if (session.recording())
+  session->add_sink(progress);
+  if (tracking.extra_sink) session->add_sink(*tracking.extra_sink);
+  out.run_id = session->run_id();
+  if (session->recording())
     std::fprintf(stderr, "run %lld recorded in %s\n", (long long)out.run_id,
-                 session.database_path().c_str());
+                 session->database_path().c_str());
 
   try {
-    out.pipeline = session.run_pipeline(config, options, control);
+    out.pipeline = session->run_pipeline(config, options, control);
   } catch (const JobCancelled& e) {
     out.cancelled = true;
     out.pipeline.run_dir = options.run_dir;

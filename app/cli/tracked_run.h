@@ -27,6 +27,8 @@ struct TrackedRunResult {
 // Resolves --resume: a folder is taken as is; otherwise the database's run of that id/name.
 std::string resolve_run_dir(const std::string& db_path, const std::string& run);
 
+// Opens the run as every front end does (engine/run/open_training_run.h), then runs it with a
+// progress bar (and tracking.extra_sink); Ctrl-C cancels after the current step.
 TrackedRunResult run_tracked(ExperimentConfig config, PipelineOptions options,
                              const TrackedRunOptions& tracking);
 

@@ -5,9 +5,7 @@
 #include "engine/train/cancellation.h"
 #include "engine/train/data_paths.h"
 #include "engine/train/experiment_config.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 #include "app/gui/engine_controller.h"
 
@@ -19,6 +17,7 @@
 #include "app/gui/engine_worker.h"
 #include "app/gui/feature_worker.h"
 #include "app/gui/inspection_worker.h"
+#include "app/gui/job_source.h"
 #include "app/gui/run_process.h"
 
 namespace adala::gui {
@@ -46,14 +45,12 @@ void registerMetaTypes() {
 EngineController::EngineController(const QString& dbPath, QObject* parent)
     : QObject(parent), dbPath_(dbPath) {
   registerMetaTypes();
-#ifdef ADALA_HAVE_STORE
   // The views read through read-only connections, which cannot migrate: a database from an
   // older version is upgraded once here (errors surface where the views read it).
   try {
     store::RunStore::upgrade_schema(dbPath_.toStdString());
   } catch (const std::exception&) {
   }
-#endif
   engine_ = new EngineWorker(dbPath_);
   engine_->moveToThread(&engineThread_);
   connect(&engineThread_, &QThread::finished, engine_, &QObject::deleteLater);
@@ -76,13 +73,7 @@ EngineController::EngineController(const QString& dbPath, QObject* parent)
   });
 
   // Worker signals arrive queued (the workers live on other threads).
-  connect(engine_, &EngineWorker::jobStarted, this, &EngineController::onWorkerStarted);
-  connect(engine_, &EngineWorker::jobFinished, this, &EngineController::onWorkerFinished);
-  connect(engine_, &EngineWorker::steps, this, &EngineController::steps);
-  connect(engine_, &EngineWorker::stageChanged, this, &EngineController::stageChanged);
-  connect(engine_, &EngineWorker::evaluation, this, &EngineController::evaluation);
-  connect(engine_, &EngineWorker::artifact, this, &EngineController::artifact);
-  connect(engine_, &EngineWorker::log, this, &EngineController::log);
+  follow(engine_);
   connect(inspection_, &InspectionWorker::progress, this, &EngineController::probeProgress);
   connect(inspection_, &InspectionWorker::ready, this, &EngineController::probeReady);
   connect(inspection_, &InspectionWorker::failed, this, &EngineController::probeFailed);
@@ -90,13 +81,7 @@ EngineController::EngineController(const QString& dbPath, QObject* parent)
   connect(inspection_, &InspectionWorker::overviewReady, this, &EngineController::overviewReady);
 
   process_ = new RunProcess(this);
-  connect(process_, &RunProcess::jobStarted, this, &EngineController::jobStarted);
-  connect(process_, &RunProcess::jobFinished, this, &EngineController::onProcessFinished);
-  connect(process_, &RunProcess::steps, this, &EngineController::steps);
-  connect(process_, &RunProcess::stageChanged, this, &EngineController::stageChanged);
-  connect(process_, &RunProcess::evaluation, this, &EngineController::evaluation);
-  connect(process_, &RunProcess::artifact, this, &EngineController::artifact);
-  connect(process_, &RunProcess::log, this, &EngineController::log);
+  follow(process_);
 
   engineThread_.setObjectName(QStringLiteral("adala-engine"));
   inspectionThread_.setObjectName(QStringLiteral("adala-inspection"));
@@ -126,7 +111,7 @@ qint64 EngineController::submit(const StartRequest& request) {
   if (request.processes > 1 || processRunning() || !waiting_.isEmpty()) {
     JobState state;
     state.jobId = id;
-    state.status = QStringLiteral("queued");
+    state.status = JobStatus::Queued;
     state.runDir = request.resumeRunDir;
     state.processes = std::max(1, request.processes);
     waiting_.append({id, request});
@@ -148,7 +133,7 @@ void EngineController::startWaiting() {
       if (process_->start(id, request, dbPath_, &error)) return;
       JobState state;
       state.jobId = id;
-      state.status = QStringLiteral("failed");
+      state.status = JobStatus::Failed;
       state.message = error;
       state.processes = request.processes;
       emit log(LogLine{LogLine::Level::Error, error});
@@ -165,17 +150,12 @@ void EngineController::emitIdleWhenDone() {
   if (!busy()) emit idle();
 }
 
-void EngineController::onProcessFinished(const JobState& state) {
-  emit jobFinished(state);
-  startWaiting();
-}
-
 void EngineController::submitToEngine(qint64 id, const StartRequest& request) {
   auto control = std::make_shared<JobControl>();
   jobs_[id] = control;
   JobState state;
   state.jobId = id;
-  state.status = QStringLiteral("queued");
+  state.status = JobStatus::Queued;
   state.runDir = request.resumeRunDir;
   emit jobQueued(state);
   EngineWorker* worker = engine_;
@@ -226,7 +206,7 @@ void EngineController::cancelAll() {
   for (const auto& [id, request] : waiting) {
     JobState state;
     state.jobId = id;
-    state.status = QStringLiteral("cancelled");
+    state.status = JobStatus::Cancelled;
     state.message = tr("cancelled before it started");
     state.processes = request.processes;
     emit jobFinished(state);
@@ -248,20 +228,32 @@ bool EngineController::shutdown(int timeoutMs) {
   return !busy();
 }
 
-void EngineController::onWorkerStarted(const JobState& state) {
+void EngineController::follow(JobSource* source) {
+  connect(source, &JobSource::jobStarted, this, &EngineController::onJobStarted);
+  connect(source, &JobSource::jobFinished, this, &EngineController::onJobFinished);
+  connect(source, &JobSource::steps, this, &EngineController::steps);
+  connect(source, &JobSource::stageChanged, this, &EngineController::stageChanged);
+  connect(source, &JobSource::evaluation, this, &EngineController::evaluation);
+  connect(source, &JobSource::artifact, this, &EngineController::artifact);
+  connect(source, &JobSource::log, this, &EngineController::log);
+}
+
+void EngineController::onJobStarted(const JobState& state) {
   current_ = state.jobId;
+  // An in-process job starts held when the controller is paused; a run process cannot pause.
   if (auto it = jobs_.find(current_); it != jobs_.end()) it->second->set_paused(paused_);
   emit jobStarted(state);
 }
 
-void EngineController::onWorkerFinished(const JobState& state) {
-  jobs_.erase(state.jobId);
+void EngineController::onJobFinished(const JobState& state) {
+  const bool inProcess = jobs_.erase(state.jobId) > 0;
   if (current_ == state.jobId) current_ = 0;
-  if (jobs_.empty() && paused_) {
+  if (inProcess && jobs_.empty() && paused_) {
     paused_ = false;
     emit pausedChanged(false);
   }
   emit jobFinished(state);
+  // What waits behind a run process, or for the engine to be idle, starts now.
   if (jobs_.empty()) startWaiting();
 }
 

@@ -3,6 +3,8 @@
 //   * the engine worker runs jobs (training runs) one after another, in submission order;
 //     its events become Qt value types (widgets/run_types.h) delivered by queued signals,
 //     step metrics in batches of at most ~50 ms so a fast run cannot flood the GUI thread;
+//     a run on several processes (RunProcess) reports through the same JobSource signals
+//     (app/gui/job_source.h), which this controller follows the same way;
 //   * the inspection worker answers attention-inspector requests (load a checkpoint + image,
 //     then rows on demand), so inspecting stays interactive while a run trains.
 // Pause / resume / cancel go straight to the job's JobControl (atomics), which the training
@@ -30,6 +32,7 @@ namespace adala::gui {
 class EngineWorker;
 class FeatureWorker;
 class InspectionWorker;
+class JobSource;
 class RunProcess;
 
 class EngineController : public QObject {
@@ -104,9 +107,10 @@ class EngineController : public QObject {
   void sweepFailed(const QString& message);
 
  private:
-  void onWorkerStarted(const adala::widgets::JobState& state);
-  void onWorkerFinished(const adala::widgets::JobState& state);
-  void onProcessFinished(const adala::widgets::JobState& state);
+  // The one wiring of a job source (the engine worker, the run process) to this controller.
+  void follow(JobSource* source);
+  void onJobStarted(const adala::widgets::JobState& state);
+  void onJobFinished(const adala::widgets::JobState& state);
   void submitToEngine(qint64 id, const adala::widgets::StartRequest& request);
   void startWaiting();  // what waits behind a multi-process run, or for one, when it can
   void emitIdleWhenDone();

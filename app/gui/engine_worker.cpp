@@ -1,11 +1,11 @@
 // Engine headers first (LibTorch's headers must precede Qt's: Qt's `slots` macro breaks ATen's
 // ivalue_inl.h).
 #include "engine/core/json.h"
+#include "engine/run/open_training_run.h"
 #include "engine/run/run_session.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/experiment_config.h"
 #include "engine/train/pipeline.h"
-#include "engine/train/run_preflight.h"
 
 #include "app/gui/engine_worker.h"
 
@@ -17,8 +17,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
-#include <optional>
-
 #include "app/gui/qt_event_sink.h"
 
 namespace adala::gui {
@@ -30,6 +28,23 @@ namespace {
 
 QString percent(double v) {
   return std::isnan(v) ? QStringLiteral("–") : QString::number(100.0 * v, 'f', 1) + "%";
+}
+
+// The experiment and options a request names: a run folder to resume (its recorded config and
+// stages), or a document with its stages (its relative paths from request.configDir).
+void readRequest(const StartRequest& request, ExperimentConfig& config, PipelineOptions& options) {
+  if (!request.resumeRunDir.isEmpty()) {
+    options.run_dir = fs::absolute(request.resumeRunDir.toStdString()).string();
+    config = load_run_config(options.run_dir);
+    options.stages = load_run_stages(options.run_dir);
+  } else {
+    config =
+        parse_experiment_text(request.configJson.toStdString(), request.configDir.toStdString());
+    options.stages.assign(request.stages.begin(), request.stages.end());
+    if (options.stages.empty()) throw ConfigError("stages", "no stage selected");
+    config.runs_dir = fs::absolute(config.runs_dir).string();
+  }
+  options.device = request.device.toStdString();
 }
 
 }  // namespace
@@ -50,68 +65,54 @@ void EngineWorker::run(qint64 jobId, const StartRequest& request,
   lowerCurrentThreadPriority(10);
   JobState state;
   state.jobId = jobId;
-  auto finish = [&](const QString& status, const QString& message) {
+  auto finish = [&](JobStatus status, const QString& message) {
     state.status = status;
     state.message = message;
     emit jobFinished(state);
   };
+  auto fail = [&](const QString& message) {
+    emit log(LogLine{LogLine::Level::Error, message});
+    finish(JobStatus::Failed, message);
+  };
   if (control->cancel_requested())
-    return finish(QStringLiteral("cancelled"), tr("cancelled before it started"));
+    return finish(JobStatus::Cancelled, tr("cancelled before it started"));
 
   ExperimentConfig config;
   PipelineOptions options;
+  QtEventSink qtSink(this);  // outlives the session, which may report while it ends
+  std::unique_ptr<RunSession> session;
   try {
-    if (!request.resumeRunDir.isEmpty()) {
-      options.run_dir = fs::absolute(request.resumeRunDir.toStdString()).string();
-      config = load_run_config(options.run_dir);
-      options.stages = load_run_stages(options.run_dir);
-    } else {
-      config =
-          parse_experiment_text(request.configJson.toStdString(), request.configDir.toStdString());
-      options.stages.assign(request.stages.begin(), request.stages.end());
-      if (options.stages.empty()) throw ConfigError("stages", "no stage selected");
-      config.runs_dir = fs::absolute(config.runs_dir).string();
-    }
-    options.device = request.device.toStdString();
-    check_run_inputs(config, options);
-    if (options.run_dir.empty()) options.run_dir = make_run_dir(config);
+    readRequest(request, config, options);
+    RunTracking tracking{dbPath_.toStdString(), {}};
+    for (const auto& tag : request.tags) tracking.tags.push_back(tag.toStdString());
+    session = open_training_run(config, options, tracking);
+  } catch (const RunRecordError& e) {
+    state.name = QString::fromStdString(config.name);
+    state.runDir = QString::fromStdString(options.run_dir);
+    return fail(tr("run database %1: %2").arg(dbPath_, QString::fromUtf8(e.what())));
   } catch (const std::exception& e) {
-    emit log(LogLine{LogLine::Level::Error, QString::fromUtf8(e.what())});
-    return finish(QStringLiteral("failed"), QString::fromUtf8(e.what()));
+    return fail(QString::fromUtf8(e.what()));
   }
   state.name = QString::fromStdString(config.name);
   state.runDir = QString::fromStdString(options.run_dir);
 
-  QtEventSink qtSink(this);
-  std::optional<RunSession> session;
-  try {
-    RunRecord record = training_run_record(config, options);
-    for (const auto& tag : request.tags) record.tags.push_back(tag.toStdString());
-    session.emplace(dbPath_.toStdString(), record);
-  } catch (const std::exception& e) {
-    const QString message = tr("run database %1: %2").arg(dbPath_, QString::fromUtf8(e.what()));
-    emit log(LogLine{LogLine::Level::Error, message});
-    return finish(QStringLiteral("failed"), message);
-  }
   session->add_sink(qtSink);
   state.runId = session->run_id();
-  state.status = QStringLiteral("running");
+  state.status = JobStatus::Running;
   emit jobStarted(state);
 
   try {
     const PipelineResult result = session->run_pipeline(config, options, *control);
     qtSink.flush();
-    finish(QStringLiteral("done"),
-           tr("teacher top-1 %1, student top-1 %2")
-               .arg(percent(result.teacher_top1), percent(result.student_top1)));
+    finish(JobStatus::Done, tr("teacher top-1 %1, student top-1 %2")
+                                .arg(percent(result.teacher_top1), percent(result.student_top1)));
   } catch (const JobCancelled& e) {
     qtSink.flush();
-    finish(QStringLiteral("interrupted"),
+    finish(JobStatus::Interrupted,
            tr("%1; resumable from its last checkpoint").arg(QString::fromUtf8(e.what())));
   } catch (const std::exception& e) {
     qtSink.flush();
-    emit log(LogLine{LogLine::Level::Error, QString::fromUtf8(e.what())});
-    finish(QStringLiteral("failed"), QString::fromUtf8(e.what()));
+    fail(QString::fromUtf8(e.what()));
   }
 }
 

@@ -4,9 +4,7 @@
 #include "engine/infer/inspection_dataset.h"
 #include "engine/infer/resolution_sweep.h"
 #include "engine/infer/resolution_sweep_keys.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
 
 #include "app/gui/feature_worker.h"
 
@@ -140,7 +138,6 @@ void FeatureWorker::sweep(qint64 runId, const QString& runDir, const QString& sc
     };
     const ResolutionSweepResult r =
         run_resolution_sweep(runDir.toStdString(), c10::Device(c10::kCPU), options);
-#ifdef ADALA_HAVE_STORE
     if (runId > 0) {
       store::RunStore db(dbPath_.toStdString());
       for (const auto& p : r.points) {
@@ -152,7 +149,6 @@ void FeatureWorker::sweep(qint64 runId, const QString& runDir, const QString& sc
       }
       db.add_evaluation(runId, kResolutionSweepStage, "images", double(r.images));
     }
-#endif
     ResolutionSweepData out;
     out.runId = runId;
     out.images = int(r.images);
@@ -170,7 +166,6 @@ void FeatureWorker::sweep(qint64 runId, const QString& runDir, const QString& sc
 ResolutionSweepData storedResolutionSweep(const QString& dbPath, qint64 runId) {
   ResolutionSweepData out;
   out.runId = runId;
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(dbPath.toStdString(), store::OpenMode::ReadOnly);
     int64_t images = 0;
@@ -179,9 +174,6 @@ ResolutionSweepData storedResolutionSweep(const QString& dbPath, qint64 runId) {
     out.images = int(images);
   } catch (const std::exception&) {
   }
-#else
-  Q_UNUSED(dbPath);
-#endif
   return out;
 }
 

@@ -25,13 +25,9 @@
 #include <QToolBar>
 #include <QTreeView>
 
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
-#endif
-#ifdef ADALA_HAVE_REPORT_GUI
 #include "app/report_gui/export_report_dialog.h"
 #include "app/i18n/language.h"
-#endif
 #include "app/gui/engine_controller.h"
 #include "app/gui/feature_worker.h"
 #include "app/gui/scaling_panel.h"
@@ -192,7 +188,6 @@ void MainWindow::buildMenus() {
     showTab(ScalingTab);
     scaling_->openCsvDialog();
   });
-#ifdef ADALA_HAVE_REPORT_GUI
   exportReportAction_ =
       file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, [this] {
         // The runs selected in the run list, else the run being trained.
@@ -206,7 +201,6 @@ void MainWindow::buildMenus() {
             adala::report_gui::exportReport(this, controller_->databasePath(), runs);
         if (!written.isEmpty()) updateStatus(tr("Report written to %1").arg(written));
       });
-#endif
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -267,7 +261,6 @@ void MainWindow::buildMenus() {
       QSettings().setValue(QStringLiteral("theme"), themeName(theme));
     });
   }
-#ifdef ADALA_HAVE_REPORT_GUI
   auto* languageMenu = view->addMenu(tr("Lan&guage"));
   auto* languages = new QActionGroup(this);
   const QString saved = adala::i18n::saved_language();
@@ -284,7 +277,6 @@ void MainWindow::buildMenus() {
       updateStatus(tr("The language changes when the workbench starts again."));
     });
   }
-#endif
   view->addAction(tr("Reset &layout"), this, [this] {
     restoreState(defaultState_);
     runsDock_->show();
@@ -369,7 +361,7 @@ void MainWindow::connectController() {
     if (s.runId > 0 && health_->runId() == s.runId) loadHealth(s.runId);
     if (s.runId > 0) summary_->loadRun(controller_->databasePath(), s.runId);
     if (s.runId > 0) curves_->loadRuns(controller_->databasePath(), {s.runId});
-    updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(s.status, s.message));
+    updateStatus(tr("Run %1: %2. %3").arg(s.runId).arg(jobStatusText(s.status), s.message));
   });
   connect(c, &EngineController::jobQueued, this, &MainWindow::updateRunActions);
   connect(c, &EngineController::jobStarted, this, &MainWindow::updateRunActions);
@@ -444,7 +436,6 @@ void MainWindow::startRun() { launcher_->start(); }
 
 QList<QPair<QString, QString>> MainWindow::runCheckpoints(qint64 id) const {
   QList<QPair<QString, QString>> list;
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(controller_->databasePath().toStdString(), store::OpenMode::ReadOnly);
     QList<QPair<int, QString>> weights;
@@ -457,9 +448,6 @@ QList<QPair<QString, QString>> MainWindow::runCheckpoints(qint64 id) const {
       list << qMakePair(checkpointLabel(path, tr("#%1").arg(id)), path);
   } catch (const std::exception&) {
   }
-#else
-  Q_UNUSED(id);
-#endif
   return list;
 }
 
@@ -556,7 +544,6 @@ void MainWindow::resumeRun(qint64 id) {
 }
 
 void MainWindow::showRecordedConfig(qint64 id) {
-#ifdef ADALA_HAVE_STORE
   try {
     store::RunStore db(controller_->databasePath().toStdString(), store::OpenMode::ReadOnly);
     const auto info = db.find_run(id);
@@ -568,9 +555,6 @@ void MainWindow::showRecordedConfig(qint64 id) {
     updateStatus(
         tr("Cannot read the config of run %1: %2").arg(id).arg(QString::fromUtf8(e.what())));
   }
-#else
-  Q_UNUSED(id);
-#endif
 }
 
 void MainWindow::showTrainingCurves() { tabs_->setCurrentWidget(curves_); }

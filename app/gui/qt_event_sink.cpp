@@ -1,6 +1,6 @@
 #include "app/gui/qt_event_sink.h"
 
-#include "app/gui/engine_worker.h"
+#include "app/gui/job_source.h"
 
 namespace adala::gui {
 
@@ -52,7 +52,7 @@ void QtEventSink::flush() {
   QVector<StepUpdate> batch;
   batch.swap(pending_);
   lastEmit_ = std::chrono::steady_clock::now();
-  emit worker_->steps(batch);
+  emit source_->steps(batch);
 }
 
 void QtEventSink::on_event(const Event& event) {
@@ -63,13 +63,13 @@ void QtEventSink::on_event(const Event& event) {
   }
   flush();
   if (const auto* e = std::get_if<EvalMetrics>(&event)) {
-    emit worker_->evaluation(convert(*e));
+    emit source_->evaluation(convert(*e));
   } else if (const auto* s = std::get_if<StageEvent>(&event)) {
-    emit worker_->stageChanged(convert(*s));
+    emit source_->stageChanged(convert(*s));
   } else if (const auto* a = std::get_if<ArtifactEvent>(&event)) {
-    emit worker_->artifact(convert(*a));
+    emit source_->artifact(convert(*a));
   } else if (const auto* l = std::get_if<LogEvent>(&event)) {
-    emit worker_->log(convert(*l));
+    emit source_->log(convert(*l));
   }
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // Engine events -> Qt value types, on the engine thread. Step metrics are batched and
 // emitted at most every `interval` (and before any other event, so order is kept); every
-// other event is emitted at once. Emitting goes through the worker's signals, which Qt queues
-// to the GUI thread.
+// other event is emitted at once. Emitting goes through the job source's signals
+// (app/gui/job_source.h), which Qt queues to the GUI thread.
 #include <QVector>
 
 #include <chrono>
@@ -12,13 +12,13 @@
 
 namespace adala::gui {
 
-class EngineWorker;
+class JobSource;
 
 class QtEventSink : public EventSink {
  public:
-  explicit QtEventSink(EngineWorker* worker,
+  explicit QtEventSink(JobSource* source,
                        std::chrono::milliseconds interval = std::chrono::milliseconds(50))
-      : worker_(worker), interval_(interval) {}
+      : source_(source), interval_(interval) {}
   void on_event(const Event& event) override;
   void flush();  // emits the pending steps now
 
@@ -31,7 +31,7 @@ class QtEventSink : public EventSink {
   static adala::widgets::LogLine convert(const LogEvent& l);
 
  private:
-  EngineWorker* worker_;
+  JobSource* source_;
   std::chrono::milliseconds interval_;
   QVector<adala::widgets::StepUpdate> pending_;
   std::chrono::steady_clock::time_point lastEmit_{};

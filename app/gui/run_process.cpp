@@ -26,7 +26,7 @@ using namespace adala::widgets;
 using adala::cli::ProgressLine;
 
 RunProcess::RunProcess(QObject* parent)
-    : QObject(parent), program_(ScalingBenchProcess::defaultProgram()) {}
+    : JobSource(parent), program_(ScalingBenchProcess::defaultProgram()) {}
 
 RunProcess::~RunProcess() {
   if (!running()) return;
@@ -103,7 +103,7 @@ bool RunProcess::start(qint64 jobId, const StartRequest& request, const QString&
   state_.jobId = jobId;
   state_.processes = std::max(1, request.processes);
   state_.runDir = request.resumeRunDir;
-  finishedStatus_.clear();
+  finishedStatus_.reset();
   started_ = false;
   cancelling_ = false;
   reported_ = false;
@@ -127,7 +127,7 @@ void RunProcess::readStderr() {
 void RunProcess::reportStarted() {
   if (started_) return;
   started_ = true;
-  state_.status = QStringLiteral("running");
+  state_.status = JobStatus::Running;
   emit jobStarted(state_);
 }
 
@@ -157,7 +157,7 @@ void RunProcess::handle(const std::vector<ProgressLine>& lines) {
       reportStarted();
     } else if (const auto* done = std::get_if<adala::cli::RunFinishedMessage>(&m)) {
       flush();
-      finishedStatus_ = QString::fromStdString(done->status);
+      finishedStatus_ = parseJobStatus(QString::fromStdString(done->status));
     } else if (const auto* step = std::get_if<StepMetrics>(&m)) {
       reportStarted();
       batch.push_back(QtEventSink::convert(*step));
@@ -179,7 +179,7 @@ void RunProcess::handle(const std::vector<ProgressLine>& lines) {
   flush();
 }
 
-void RunProcess::finish(const QString& status, const QString& message) {
+void RunProcess::finish(JobStatus status, const QString& message) {
   reported_ = true;
   state_.status = status;
   state_.message = message;
@@ -192,28 +192,28 @@ void RunProcess::onFinished(int exitCode, QProcess::ExitStatus status) {
   readStderr();
   handle(stream_->finish());
   const QString processes = tr("%n processes", nullptr, state_.processes);
-  if (status == QProcess::NormalExit && exitCode == 0 &&
-      finishedStatus_ != QLatin1String("interrupted"))
-    return finish(QStringLiteral("done"), tr("finished on %1").arg(processes));
-  if (finishedStatus_ == QLatin1String("interrupted") || (cancelling_ && started_) ||
+  const bool interrupted = finishedStatus_ == JobStatus::Interrupted;
+  if (status == QProcess::NormalExit && exitCode == 0 && !interrupted)
+    return finish(JobStatus::Done, tr("finished on %1").arg(processes));
+  if (interrupted || (cancelling_ && started_) ||
       (status == QProcess::NormalExit && exitCode == 130))
-    return finish(QStringLiteral("interrupted"),
+    return finish(JobStatus::Interrupted,
                   tr("cancelled on %1; resumable from its last checkpoint").arg(processes));
-  if (cancelling_) return finish(QStringLiteral("cancelled"), tr("cancelled before it started"));
+  if (cancelling_) return finish(JobStatus::Cancelled, tr("cancelled before it started"));
   // The command's own message: its error event, else its last "adala ..." line.
   QString why = QString::fromStdString(stream_->failure_reason());
   if (why.isEmpty())
     why = status == QProcess::CrashExit ? tr("adala run crashed.")
                                         : tr("adala run failed (exit code %1).").arg(exitCode);
   emit log(LogLine{LogLine::Level::Error, why});
-  finish(QStringLiteral("failed"), why);
+  finish(JobStatus::Failed, why);
 }
 
 void RunProcess::onError(QProcess::ProcessError error) {
   if (error != QProcess::FailedToStart || reported_) return;  // the rest end in finished()
   const QString why = tr("Cannot start %1: %2").arg(program_, process_->errorString());
   emit log(LogLine{LogLine::Level::Error, why});
-  finish(QStringLiteral("failed"), why);
+  finish(JobStatus::Failed, why);
 }
 
 }  // namespace adala::gui

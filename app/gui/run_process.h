@@ -2,19 +2,20 @@
 // A training run on several data-parallel processes: `adala run CONFIG --nproc N --db DB
 // --progress jsonl` as a child process (QProcess; the GUI thread never waits on it), which
 // cannot run inside the workbench the way a one-process job does. Its JSON events on stderr
-// (app/cli/progress_events.h, read with app/cli/progress_stream.h) become the signals
-// EngineController emits for an in-process job, so the plots, the status and the run list
-// follow it the same way: the metrics are rank 0's, averaged over the ranks. Cancel is Ctrl-C
-// for the launcher's process group (the workers stop after their step, checkpoint, and the run
-// is marked interrupted); pause is not available (the ranks wait for each other every step).
-#include <QObject>
+// (app/cli/progress_events.h, read with app/cli/progress_stream.h) become the same JobSource
+// signals (app/gui/job_source.h) an in-process job reports, so the plots, the status and the
+// run list follow it the same way: the metrics are rank 0's, averaged over the ranks. Cancel is
+// Ctrl-C for the launcher's process group (the workers stop after their step, checkpoint, and the
+// run is marked interrupted); pause is not available (the ranks wait for each other every step).
 #include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
+#include "app/gui/job_source.h"
 #include "widgets/run_types.h"
 
 class QTemporaryDir;
@@ -26,7 +27,7 @@ struct ProgressLine;
 
 namespace adala::gui {
 
-class RunProcess : public QObject {
+class RunProcess : public JobSource {
   Q_OBJECT
  public:
   explicit RunProcess(QObject* parent = nullptr);
@@ -47,22 +48,13 @@ class RunProcess : public QObject {
   QStringList arguments() const { return arguments_; }
   adala::widgets::JobState state() const { return state_; }
 
- signals:
-  void jobStarted(const adala::widgets::JobState& state);
-  void jobFinished(const adala::widgets::JobState& state);
-  void steps(const QVector<adala::widgets::StepUpdate>& steps);
-  void stageChanged(const adala::widgets::StageUpdate& update);
-  void evaluation(const adala::widgets::EvalUpdate& update);
-  void artifact(const adala::widgets::ArtifactUpdate& update);
-  void log(const adala::widgets::LogLine& line);
-
  private:
   void readStderr();
   void handle(const std::vector<adala::cli::ProgressLine>& lines);
   void reportStarted();
   void onFinished(int exitCode, QProcess::ExitStatus status);
   void onError(QProcess::ProcessError error);
-  void finish(const QString& status, const QString& message);
+  void finish(adala::widgets::JobStatus status, const QString& message);
 
   QString program_;
   QProcess* process_ = nullptr;
@@ -70,7 +62,7 @@ class RunProcess : public QObject {
   std::unique_ptr<adala::cli::ProgressStream> stream_;
   QStringList arguments_;
   adala::widgets::JobState state_;
-  QString finishedStatus_;  // of the finished event: done | interrupted
+  std::optional<adala::widgets::JobStatus> finishedStatus_;  // of the finished event
   bool started_ = false, cancelling_ = false, reported_ = true;
 };
 

@@ -24,8 +24,8 @@
 namespace adala {
 
 const std::vector<std::string>& attention_kernel_names() {
-  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear",
-                                              "linear-blocked", "linear-fused"};
+  static const std::vector<std::string> names{"softmax",        "softmax-chunked", "linear",
+                                              "linear-blocked", "linear-fused",    "window-linear"};
   return names;
 }
 
@@ -37,6 +37,28 @@ const std::vector<std::string>& attention_train_kernel_names() {
 bool is_attention_kernel(const std::string& name) {
   const auto& n = attention_kernel_names();
   return std::find(n.begin(), n.end(), name) != n.end();
+}
+
+WindowLinearAttentionOptions window_bench_layout(int64_t n, int64_t window) {
+  auto square_root = [](int64_t x) {
+    auto r = static_cast<int64_t>(std::sqrt(double(x)));
+    while (r * r > x) --r;
+    while ((r + 1) * (r + 1) <= x) ++r;
+    return r;
+  };
+  WindowLinearAttentionOptions o;
+  o.window = window;
+  const int64_t root = square_root(n), root_1 = square_root(std::max<int64_t>(n - 1, 0));
+  o.prefix_tokens = root * root != n && n > 1 && root_1 * root_1 == n - 1 ? 1 : 0;
+  const int64_t patches = n - o.prefix_tokens;
+  o.grid_height = std::max<int64_t>(1, square_root(patches));
+  while (patches % o.grid_height != 0) --o.grid_height;
+  o.grid_width = patches / o.grid_height;
+  return o;
+}
+
+std::string attention_point_label(const AttentionBenchPoint& p) {
+  return p.kernel == "window-linear" ? p.kernel + " k=" + std::to_string(p.window) : p.kernel;
 }
 
 int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes) {
@@ -59,6 +81,8 @@ int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t bh, 
       bytes = b * nn * nn * f + 4 * b * double(std::min(chunk, n)) * nn * f + 4 * b * nn * dd * f;
     else if (kernel == "linear")
       bytes = 12 * b * nn * (dd + 1) * f;
+    else if (kernel == "window-linear")  // phi, its saved values and about ten N x d gradients
+      bytes = 14 * b * nn * (dd + 1) * f;
     else  // the output, its gradient and the three input gradients
       bytes = 5 * b * nn * dd * f + 2 * buffers;
     return static_cast<int64_t>(bytes);
@@ -69,26 +93,35 @@ int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t bh, 
     bytes = 2 * b * double(std::min(chunk, n)) * nn * f + 2 * b * nn * dd * f;
   else if (kernel == "linear")
     bytes = 6 * b * nn * (dd + 1) * f;
+  else if (kernel == "window-linear")  // phi(Q), phi(K), phi(Q_patches) S and the output
+    bytes = 4 * b * nn * (dd + 1) * f;
   else
     bytes = b * nn * dd * f + buffers;
   return static_cast<int64_t>(bytes);
 }
 
 at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, const at::Tensor& k,
-                                const at::Tensor& v, int64_t chunk, double eps) {
+                                const at::Tensor& v, int64_t chunk, double eps, int64_t window) {
   const double scale = 1.0 / std::sqrt(double(q.size(-1)));
   if (kernel == "softmax") return softmax_attention(q, k, v, scale);
   if (kernel == "softmax-chunked") return softmax_attention_chunked(q, k, v, scale, chunk);
   if (kernel == "linear") return linear_attention(q, k, v, eps);
   if (kernel == "linear-blocked") return linear_attention_blocked(q, k, v, eps);
   if (kernel == "linear-fused") return linear_attention_autograd(q, k, v, eps);
+  if (kernel == "window-linear")
+    return window_linear_attention(q, k, elu_plus_one(q), elu_plus_one(k), v,
+                                   window_bench_layout(q.size(2), window));
   throw std::invalid_argument("unknown attention kernel \"" + kernel +
-                              "\" (expected softmax, softmax-chunked, linear, linear-blocked or "
-                              "linear-fused)");
+                              "\" (expected softmax, softmax-chunked, linear, linear-blocked, "
+                              "linear-fused or window-linear)");
 }
 
 double attention_point_macs(const std::string& kernel, int64_t bh, int64_t n, int64_t head_dim,
-                            bool train) {
+                            bool train, int64_t window) {
+  if (kernel == "window-linear")
+    return (train ? 3.0 : 1.0) * double(bh) *
+           window_linear_attention_macs(window_bench_layout(n, window), head_dim, head_dim,
+                                        head_dim);
   const auto mode =
       kernel.rfind("softmax", 0) == 0 ? AttentionMode::Softmax : AttentionMode::Linear;
   return (train ? 3.0 : 1.0) * attention_kernel_macs(mode, bh, n, head_dim);
@@ -101,14 +134,14 @@ namespace {
 // gradient g. What it returns is released before the next run, so it never adds to its peak.
 std::vector<at::Tensor> run_point_once(const std::string& kernel, const at::Tensor& q,
                                        const at::Tensor& k, const at::Tensor& v, int64_t chunk,
-                                       const at::Tensor& g) {
-  auto out = run_attention_kernel(kernel, q, k, v, chunk);
+                                       int64_t window, const at::Tensor& g) {
+  auto out = run_attention_kernel(kernel, q, k, v, chunk, 1e-6, window);
   if (!g.defined()) return {out};
   return torch::autograd::grad({out}, {q, k, v}, {g});
 }
 
 Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, int64_t n,
-                   int64_t chunk) {
+                   int64_t chunk, int64_t window) {
   c10::optional<c10::InferenceMode> inference;
   if (!o.train) inference.emplace();
   at::manual_seed(1234);
@@ -121,8 +154,8 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
   {
     // Libraries initialise on first use (OpenBLAS's ~32 MB GEMM buffers, oneDNN): done here
     // on a tiny input so that the peak below is this point's own memory.
-    auto t = input(8);
-    run_point_once(kernel, t, t, t, 8, o.train ? at::randn_like(t) : at::Tensor());
+    auto t = input(kernel == "window-linear" ? 9 : 8);  // window-linear: 3 x 3 patches
+    run_point_once(kernel, t, t, t, 8, window, o.train ? at::randn_like(t) : at::Tensor());
   }
   synchronize_device(o.device);
   Json r = Json::object();
@@ -133,7 +166,7 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
     auto times = time_runs_ms(
         [&] {
           results.clear();
-          results = run_point_once(kernel, q, k, v, chunk, g);
+          results = run_point_once(kernel, q, k, v, chunk, window, g);
         },
         o.warmup, o.repeats, o.device, o.point_budget_s, nullptr, &warmup_runs, o.min_warmup_ms);
     results.clear();
@@ -148,6 +181,30 @@ Json measure_point(const AttentionBenchOptions& o, const std::string& kernel, in
   return r;
 }
 
+// The points per N: each kernel in turn, window-linear once per window size.
+struct KernelRun {
+  std::string kernel;
+  int64_t window = 0;
+};
+
+std::vector<KernelRun> kernel_runs(const AttentionBenchOptions& o) {
+  std::vector<KernelRun> runs;
+  for (const auto& kernel : o.kernels) {
+    if (kernel != "window-linear") {
+      runs.push_back({kernel, 0});
+      continue;
+    }
+    if (o.windows.empty()) throw std::invalid_argument("window-linear needs a window size");
+    for (int64_t w : o.windows) {
+      if (w < 1 || w % 2 == 0)
+        throw std::invalid_argument("window-linear's window must be odd and >= 1, not " +
+                                    std::to_string(w));
+      runs.push_back({kernel, w});
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& o,
@@ -160,20 +217,25 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
           "linear-blocked has no backward (it is the inference kernel): train times linear-fused");
   }
   if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
+  const auto runs = kernel_runs(o);
   std::vector<AttentionBenchPoint> points;
-  const size_t total = o.tokens.size() * o.kernels.size();
+  const size_t total = o.tokens.size() * runs.size();
   const bool isolate = o.isolate && o.device.is_cpu();
   RateProbes probes(o.rate_probe ? o.rate_probe : default_rate_probe(o.device, isolate));
   for (int64_t n : o.tokens) {
-    for (const auto& kernel : o.kernels) {
-      if (progress) progress(points.size(), total, "N=" + std::to_string(n) + " " + kernel);
+    for (const auto& run : runs) {
+      const std::string& kernel = run.kernel;
+      const int64_t window = run.window;
       AttentionBenchPoint p;
       p.tokens = n;
       p.kernel = kernel;
+      p.window = window;
+      if (progress)
+        progress(points.size(), total, "N=" + std::to_string(n) + " " + attention_point_label(p));
       const int64_t bh = o.batch * o.heads;
       p.chunk =
           kernel == "softmax-chunked" ? (o.chunk > 0 ? o.chunk : auto_softmax_chunk(bh, n)) : 0;
-      p.macs = attention_point_macs(kernel, bh, n, o.head_dim, o.train);
+      p.macs = attention_point_macs(kernel, bh, n, o.head_dim, o.train, window);
       p.estimate_bytes =
           attention_kernel_memory_estimate(kernel, bh, n, o.head_dim, p.chunk, o.train);
       const int64_t inputs = (o.train ? 4 : 3) * bh * n * o.head_dim * 4;
@@ -191,12 +253,12 @@ std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions
         probes.before();
         try {
           if (isolate) {
-            auto outcome = run_in_child([&] { return measure_point(o, kernel, n, p.chunk).dump(); },
-                                        o.timeout_s);
+            auto outcome = run_in_child(
+                [&] { return measure_point(o, kernel, n, p.chunk, p.window).dump(); }, o.timeout_s);
             if (!outcome.ok) throw std::runtime_error(outcome.error);
             r = parse_json_strict(outcome.payload);
           } else {
-            r = measure_point(o, kernel, n, p.chunk);
+            r = measure_point(o, kernel, n, p.chunk, p.window);
           }
         } catch (...) {
           probes.after(p.rates);
@@ -240,6 +302,25 @@ std::string format_fused_speedups(const std::vector<AttentionBenchPoint>& points
                       : "linear-fused vs the batched formula (linear), times faster:" + list + "\n";
 }
 
+// What window-linear's rows timed, and the token layout per N; empty without such rows.
+std::string format_window_layouts(const std::vector<AttentionBenchPoint>& points) {
+  std::string layouts;
+  int64_t last_n = -1;
+  for (const auto& p : points) {
+    if (p.kernel != "window-linear" || p.tokens == last_n) continue;
+    last_n = p.tokens;
+    const auto o = window_bench_layout(p.tokens, 1);
+    layouts += fmt::sprintf("%s N=%lld: %s%lldx%lld", layouts.empty() ? "" : ",",
+                            (long long)p.tokens, o.prefix_tokens > 0 ? "cls + " : "",
+                            (long long)o.grid_height, (long long)o.grid_width);
+  }
+  return layouts.empty() ? ""
+                         : "window-linear k: softmax weights over the k x k patch window (and any "
+                           "class token), ELU+1\nlinear weights over the other tokens, one "
+                           "normaliser (window_linear_attention.h); tokens:" +
+                               layouts + "\n";
+}
+
 }  // namespace
 
 std::string format_attention_table(const std::vector<AttentionBenchPoint>& points,
@@ -262,7 +343,7 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
   for (const auto& p : points) rates.merge(p.rates);
   out += run_rate_lines(rates, o.device);
   out += "\n";
-  line = fmt::sprintf("%7s  %-16s %6s %11s %4s %4s %9s %11s %11s %9s %9s %12s\n", "N", "kernel",
+  line = fmt::sprintf("%7s  %-18s %6s %11s %4s %4s %9s %11s %11s %9s %9s %12s\n", "N", "kernel",
                       "chunk", "ms", "runs", "warm", "GFLOP/s", "peak RSS", "alloc peak", "x time",
                       "x memory", "matmul GF/s");
   out += line;
@@ -278,8 +359,8 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
     last_n = p.tokens;
     const std::string chunk = p.chunk > 0 ? std::to_string(p.chunk) : "-";
     if (!p.ran) {
-      line = fmt::sprintf("%7lld  %-16s %6s  %s\n", (long long)p.tokens, p.kernel.c_str(),
-                          chunk.c_str(), p.note.c_str());
+      line = fmt::sprintf("%7lld  %-18s %6s  %s\n", (long long)p.tokens,
+                          attention_point_label(p).c_str(), chunk.c_str(), p.note.c_str());
       out += line;
       continue;
     }
@@ -299,9 +380,9 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
                           ref_mark);
     }
     line = fmt::sprintf(
-        "%7lld  %-16s %6s %11.2f %4d %4d %9.1f %11s %11s %9s %9s %12s\n", (long long)p.tokens,
-        p.kernel.c_str(), chunk.c_str(), p.median_ms, p.timed_runs, p.warmup_runs, p.gflops(),
-        format_bytes(double(p.peak_rss_bytes)).c_str(),
+        "%7lld  %-18s %6s %11.2f %4d %4d %9.1f %11s %11s %9s %9s %12s\n", (long long)p.tokens,
+        attention_point_label(p).c_str(), chunk.c_str(), p.median_ms, p.timed_runs, p.warmup_runs,
+        p.gflops(), format_bytes(double(p.peak_rss_bytes)).c_str(),
         format_bytes(double(p.peak_alloc_bytes)).c_str(), tr, mr, rate_range_cell(p.rates));
     out += line;
   }
@@ -312,6 +393,7 @@ std::string format_attention_table(const std::vector<AttentionBenchPoint>& point
       "reference matmul's rate read before and after the point ('!': it moved by more than " +
       fmt::sprintf("%.0f", 100.0 * kUnsteadyRateMove) + " %).\n";
   out += format_fused_speedups(points);
+  out += format_window_layouts(points);
   if (rates.unsteady()) out += unsteady_rate_text(rates) + "\n";
   return out;
 }

@@ -11,6 +11,7 @@
 #include <ATen/ATen.h>
 
 #include "engine/analysis/bench_common.h"
+#include "engine/core/window_linear_attention.h"
 
 namespace adala {
 
@@ -18,12 +19,19 @@ namespace adala {
 // chunk x N scores at a time), "linear" (adala::linear_attention, the batched formula),
 // "linear-blocked" (linear_attention_blocked, the head-parallel kernel the model runs at
 // inference; forward only), "linear-fused" (linear_attention_autograd, the fused forward and
-// backward the model trains with).
+// backward the model trains with), "window-linear" (window_linear_attention: softmax over a
+// k x k patch window, ELU+1 linear attention over the other tokens, phi applied inside the
+// timed run; one point per window size k; the tokens laid out by window_bench_layout).
 const std::vector<std::string>& attention_kernel_names();
 bool is_attention_kernel(const std::string& name);
 // The kernels timed by default with train (forward + backward): softmax, the batched formula
 // and the fused kernel.
 const std::vector<std::string>& attention_train_kernel_names();
+
+// The token layout window-linear times for N tokens: a class token when N - 1 is a perfect
+// square and N is not, then the patches on the most nearly square grid (h <= w, h x w = the
+// patches); N = 1024, 4096, 16384 are 32^2, 64^2, 128^2 patches without prefix.
+WindowLinearAttentionOptions window_bench_layout(int64_t n, int64_t window);
 
 // Query rows per chunk so that one chunk's scores for all heads take about budget_bytes
 // (float32), a multiple of 32, at least 32. The default keeps each chunk's scores well under
@@ -37,8 +45,10 @@ int64_t auto_softmax_chunk(int64_t batch_heads, int64_t n, int64_t budget_bytes 
 int64_t attention_kernel_memory_estimate(const std::string& kernel, int64_t batch_heads, int64_t n,
                                          int64_t head_dim, int64_t chunk, bool train = false);
 
+// window: window-linear's k (the others ignore it).
 at::Tensor run_attention_kernel(const std::string& kernel, const at::Tensor& q, const at::Tensor& k,
-                                const at::Tensor& v, int64_t chunk, double eps = 1e-6);
+                                const at::Tensor& v, int64_t chunk, double eps = 1e-6,
+                                int64_t window = 3);
 
 struct AttentionBenchOptions {
   int64_t batch = 1, heads = 6, head_dim = 64;
@@ -48,6 +58,8 @@ struct AttentionBenchOptions {
   // Warm-up also lasts at least this long (time_runs_ms): a point runs in a fresh process.
   double min_warmup_ms = 200;
   int64_t chunk = 0;  // softmax-chunked query rows; 0: auto_softmax_chunk
+  // window-linear's window sizes k (odd): one point per k where the kernels name it.
+  std::vector<int64_t> windows{3};
   // Time forward + backward (the gradients of q, k and v for a fixed output gradient) instead
   // of the forward alone; MACs then count 3x the forward's (the backward's two products per
   // forward product), whatever a kernel recomputes. linear-blocked has no backward.
@@ -68,6 +80,7 @@ struct AttentionBenchPoint {
   bool ran = false;
   std::string note;  // why it did not run, or what went wrong
   int64_t chunk = 0;
+  int64_t window = 0;  // window-linear's k; 0 for the other kernels
   double median_ms = 0, min_ms = 0;
   int timed_runs = 0, warmup_runs = 0;
   int64_t peak_rss_bytes = -1, peak_alloc_bytes = -1, estimate_bytes = 0;
@@ -79,9 +92,13 @@ struct AttentionBenchPoint {
 std::vector<AttentionBenchPoint> run_attention_bench(const AttentionBenchOptions& options,
                                                      const ProgressFn& progress = nullptr);
 
-// MACs of one point: the forward's, times 3 with train.
+// MACs of one point: the forward's, times 3 with train. window-linear: its own count
+// (window_linear_attention_macs with F = dv = head_dim, ELU+1 not counted) at window `window`.
 double attention_point_macs(const std::string& kernel, int64_t batch_heads, int64_t n,
-                            int64_t head_dim, bool train);
+                            int64_t head_dim, bool train, int64_t window = 3);
+
+// The kernel as the table names it: "window-linear k=3" for window-linear, else its name.
+std::string attention_point_label(const AttentionBenchPoint& point);
 
 // One row per (N, kernel) with time, GFLOP/s (2 per MAC), both peak figures and the ratios
 // to plain softmax at the same N (to softmax-chunked where plain softmax was skipped); then,

@@ -13,10 +13,8 @@
 #include "engine/run/run_folder_lock.h"
 #include "engine/run/run_summary.h"
 #include "engine/train/data_parallel.h"
-#ifdef ADALA_HAVE_STORE
 #include "engine/store/run_store.h"
 #include "engine/store/run_store_sink.h"
-#endif
 
 namespace adala {
 
@@ -34,8 +32,6 @@ RunRecord training_run_record(const ExperimentConfig& config, const PipelineOpti
 std::string project_version_string() {
   return std::string(kProjectVersion) + " (" + kGitVersion + ")";
 }
-
-#ifdef ADALA_HAVE_STORE
 
 namespace {
 
@@ -113,18 +109,6 @@ void RunSession::finish(RunStatus status) {
   }
   finished_ = true;
 }
-
-#else  // a build without the run database records nothing
-
-RunSession::RunSession(const std::string&, const RunRecord& record) {
-  if (!record.folder.empty()) folder_lock_ = std::make_unique<RunFolderLock>(record.folder);
-}
-RunSession::~RunSession() = default;
-std::string RunSession::database_path() const { return {}; }
-void RunSession::add_artifact(const std::string&, const std::string&) {}
-void RunSession::finish(RunStatus) { finished_ = true; }
-
-#endif
 
 void RunSession::finish_after_error(RunStatus status) {
   try {

@@ -6,8 +6,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include <torch/autograd.h>
-#include <torch/nn/utils/clip_grad.h>
 #include <ATen/record_function.h>
 
 #include <fmt/format.h>
@@ -111,8 +109,7 @@ void TrainingLoop::save(int64_t step) {
 }
 
 void TrainingLoop::stop_on_nonfinite(const std::string& what, int64_t step,
-                                     const NonFiniteLocation& where,
-                                     std::chrono::steady_clock::time_point started) {
+                                     const NonFiniteLocation& where, TimePoint started) {
   // Nothing of this step reached the parameters (no optimiser step): unless they were already
   // non-finite, they are the last good step's, and are checkpointed as such for a resume with
   // other settings. Otherwise the previous checkpoint is kept.
@@ -224,166 +221,71 @@ void TrainingLoop::report_health(StepMetrics& m, const std::vector<BlockHealth>&
   }
 }
 
-void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t)>& step_fn) {
+// Throughput between two reports: a moving average of images per second over the steps, and
+// the shares of the time since the previous report spent waiting for data and in the all-reduce.
+class TrainingLoop::StepTimes {
+ public:
+  void add_step(int64_t images, double seconds, double data_wait_seconds) {
+    const double rate = double(images) / std::max(seconds, 1e-9);
+    images_per_second_ = images_per_second_ == 0.0 ? rate : 0.9 * images_per_second_ + 0.1 * rate;
+    waited_ += data_wait_seconds;
+    stepped_ += seconds;
+  }
+  void add_allreduce(double seconds) {
+    reducing_ += seconds;
+    ++reduced_steps_;
+  }
+  double images_per_second() const { return images_per_second_; }
+  // The data-wait share and the mean all-reduce time since the previous report, into `m`; the
+  // next report counts from here.
+  void report_shares(StepMetrics& m) {
+    if (reduced_steps_ > 0) m.extra["allreduce_ms"] = 1000.0 * reducing_ / double(reduced_steps_);
+    m.data_wait_share = stepped_ > 0.0 ? std::min(1.0, waited_ / stepped_) : 0.0;
+    reducing_ = waited_ = stepped_ = 0.0;
+    reduced_steps_ = 0;
+  }
+
+ private:
+  double images_per_second_ = 0.0;
+  double waited_ = 0.0, stepped_ = 0.0, reducing_ = 0.0;
+  int64_t reduced_steps_ = 0;
+};
+
+void TrainingLoop::run(const StepFunction& step_fn) {
   const auto& c = spec_.config;
-  CosineSchedule schedule(c.lr, c.warmup_steps, total_steps_, c.min_lr);
+  const CosineSchedule schedule(c.lr, c.warmup_steps, total_steps_, c.min_lr);
   // Moved later by each pause, so that the stage's seconds count training time only.
   auto started = Clock::now();
-  StageEvent start{spec_.stage, StageEvent::Kind::Started, total_steps_, start_step_, 0.0, ""};
-  if (start_step_ > 0) start.message = "resumed at step " + std::to_string(start_step_);
-  sink_.on_event(start);
-  if (precision_ != Precision::FP32 || scaler_)
-    sink_.on_event(LogEvent{
-        LogEvent::Level::Info,
-        fmt::format("stage {}: {} autocast (linear attention in fp32, eps {:g}){}", spec_.stage,
-                    to_string(precision_), linear_eps_,
-                    scaler_
-                        ? fmt::format(", dynamic loss scaling from {:g}", scaler_->scale_value())
-                        : std::string())});
+  announce_start();
   const LinearEpsScope eps_scope(checkpointed_, linear_eps_);
-  DataParallel* const parallel = spec_.parallel;
-  if (parallel) {
-    // Every rank starts from rank 0's parameters and buffers (and so from its checkpoint).
-    std::vector<torch::Tensor> state = checkpointed_.parameters();
-    for (const auto& b : checkpointed_.buffers()) state.push_back(b);
-    broadcast_from_rank0(*parallel, state);
-  }
+  if (spec_.parallel) start_from_rank0();
+  TrainingStep trainer({params_, *optimizer_, scaler_.get(), gradient_health_, device_, precision_,
+                        c.grad_clip, spec_.parallel});
   HealthProbe probe(c.normaliser_threshold);
-  double images_per_second = 0.0;
-  double waited = 0.0, stepped = 0.0;  // since the previous report
-  double reducing = 0.0;               // seconds in the gradient all-reduce, ditto
-  int64_t reduced_steps = 0;
-  std::unique_ptr<StepProfiler> profiler;
-  if (spec_.profile_steps > 0 && start_step_ < total_steps_) {
-    // The session's first step warms caches and allocators up: from the second where there is one.
-    const int64_t first = start_step_ + (total_steps_ - start_step_ > 1 ? 1 : 0);
-    profiler = std::make_unique<StepProfiler>(spec_.stage, first,
-                                              std::min(spec_.profile_steps, total_steps_ - first));
-  }
+  StepTimes times;
+  std::unique_ptr<StepProfiler> profiler = make_profiler();
   for (int64_t step = start_step_; step < total_steps_; ++step) {
-    const auto before_pause = Clock::now();
-    bool stop = control_.cancel_requested() || control_.wait_while_paused();
-    started += Clock::now() - before_pause;  // time held paused is not training time
-    // Every rank stops at the same step when any was asked to (Ctrl-C reaches them at
-    // slightly different times).
-    if (parallel) stop = average_value(*parallel, stop ? 1.0 : 0.0) > 0.0;
-    if (stop) {
-      save(step);
-      sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Cancelled, total_steps_, step,
-                                std::chrono::duration<double>(Clock::now() - started).count(),
-                                "cancelled at step " + std::to_string(step)});
-      throw JobCancelled(spec_.stage);
-    }
+    stop_if_asked(step, started);
     const auto t0 = Clock::now();
     const int64_t done = step + 1;
     const bool report = done % c.log_every == 0 || done == total_steps_;
     const double lr = schedule.lr_at(step);
-    auto& groups = optimizer_->param_groups();
-    for (size_t g = 0; g < groups.size(); ++g)
-      static_cast<torch::optim::AdamWOptions&>(groups[g].options()).lr(lr * group_lr_scale_[g]);
-    auto indices = sampler_.indices(step);
-    optimizer_->zero_grad();
+    set_learning_rate(lr);
+    const auto indices = sampler_.indices(step);
     // The normaliser statistics cost a phi pass over Q and K: logged steps only. The
     // non-finite counts (which name the block when the loss goes bad) run every step.
     probe.clear();
     probe.set_normaliser_stats(report);
     if (profiler) profiler->before_step(step);
-    StepOutput out;
-    {
-      RECORD_USER_SCOPE("step: forward + loss");
-      const HealthProbe::Scope probing(&probe);
-      const AutocastScope autocast(device_, precision_);
-      out = step_fn(indices, step);
-    }
-    // The global batch's loss: the mean of the ranks' (equal) slices' means, so a non-finite
-    // loss on any rank stops every rank at the same step.
-    double loss = [&] {
-      RECORD_USER_SCOPE("step: loss to host");
-      return out.loss.item<double>();
-    }();
-    if (parallel) loss = average_value(*parallel, loss);
-    if (!std::isfinite(loss))
-      stop_on_nonfinite("the loss is " + std::to_string(loss), step,
-                        first_nonfinite_block(probe.values()), started);
-    // Backward outside autocast (its ops follow the forward's types), in float32 from the loss.
-    {
-      RECORD_USER_SCOPE("step: backward");
-      auto loss32 = out.loss.to(torch::kFloat);
-      (scaler_ ? scaler_->scale(loss32) : loss32).backward();
-    }
-    // The global batch's gradient: the mean of the ranks' (before unscaling, so that an
-    // overflow on any rank is seen by all).
-    if (parallel) {
-      // Includes waiting for the slowest rank to finish its backward pass.
-      const auto reduce_start = Clock::now();
-      average_gradients(*parallel, params_);
-      reducing += std::chrono::duration<double>(Clock::now() - reduce_start).count();
-      ++reduced_steps;
-    }
-    const bool found_inf = scaler_ && scaler_->unscale(params_);
-    const auto grad_nonfinite = [&] {
-      RECORD_USER_SCOPE("step: gradient checks");
-      return gradient_health_.nonfinite_counts();
-    }();
-    if (!scaler_)
-      for (const auto& [block, count] : grad_nonfinite)
-        if (count > 0)
-          stop_on_nonfinite(fmt::format("{:g} gradient values are not finite", count), step,
-                            {block, "gradients of its trained parameters"}, started);
-    if (found_inf) {
-      // Dynamic loss scaling: this step's gradients overflowed; skip it and back off.
-      ++skipped_steps_;
-      int64_t first = -2;
-      for (const auto& [block, count] : grad_nonfinite)
-        if (count > 0 && first == -2) first = block;
-      sink_.on_event(LogEvent{
-          LogEvent::Level::Info,
-          fmt::format("stage {} step {}: skipped (non-finite gradients{}), loss scale {:g} -> "
-                      "{:g}",
-                      spec_.stage, done, first > -2 ? " first in " + block_label(first) : "",
-                      scaler_->scale_value(),
-                      scaler_->scale_value() * scaler_->options().backoff_factor)});
-    } else {
-      RECORD_USER_SCOPE("step: clip + optimiser");
-      if (c.grad_clip > 0) torch::nn::utils::clip_grad_norm_(params_, c.grad_clip);
-      optimizer_->step();
-    }
-    if (scaler_) scaler_->update();
-    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-    const double rate = double(indices.size(0)) / std::max(dt, 1e-9);
-    images_per_second = images_per_second == 0.0 ? rate : 0.9 * images_per_second + 0.1 * rate;
-    waited += out.data_wait_seconds;
-    stepped += dt;
+    StepResult result = trainer.run(step_fn, indices, step, probe);
+    if (result.stopped()) stop_on_nonfinite(result.problem, step, result.where, started);
+    if (result.outcome == StepOutcome::SkippedByScaler) report_skipped_step(done, result);
+    if (spec_.parallel) times.add_allreduce(result.allreduce_seconds);
+    times.add_step(indices.size(0), std::chrono::duration<double>(Clock::now() - t0).count(),
+                   result.output.data_wait_seconds);
     if (report) {
       RECORD_USER_SCOPE("step: metrics and events");
-      StepMetrics m;
-      m.stage = spec_.stage;
-      m.step = done;
-      m.total_steps = total_steps_;
-      m.epoch = step / sampler_.steps_per_epoch();
-      m.loss = loss;
-      m.per_block_mse =
-          parallel ? average_values(*parallel, out.per_block_mse) : std::move(out.per_block_mse);
-      m.lr = lr;
-      m.images_per_second = images_per_second;
-      m.eta_seconds =
-          double(total_steps_ - done) * double(sampler_.batch_size()) / images_per_second;
-      m.extra = std::move(out.extra);
-      // When the step was taken (seconds since the epoch): plots by wall time read it back.
-      m.extra["wall_time"] =
-          std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-              .count();
-      if (scaler_) {
-        m.extra["loss_scale"] = scaler_->scale_value();
-        m.extra["skipped_steps"] = double(skipped_steps_);
-      }
-      if (reduced_steps > 0) m.extra["allreduce_ms"] = 1000.0 * reducing / double(reduced_steps);
-      reducing = 0.0;
-      reduced_steps = 0;
-      m.data_wait_share = stepped > 0.0 ? std::min(1.0, waited / stepped) : 0.0;
-      report_health(m, probe.values(), grad_nonfinite);
-      waited = stepped = 0.0;
-      sink_.on_event(m);
+      sink_.on_event(step_metrics(step, lr, result, times, probe));
     }
     if (profiler && profiler->after_step(step)) {
       report_profile(profiler->result());
@@ -391,6 +293,102 @@ void TrainingLoop::run(const std::function<StepOutput(const at::Tensor&, int64_t
     }
     if (c.checkpoint_every > 0 && done % c.checkpoint_every == 0 && done < total_steps_) save(done);
   }
+  finish(started);
+}
+
+void TrainingLoop::announce_start() {
+  StageEvent start{spec_.stage, StageEvent::Kind::Started, total_steps_, start_step_, 0.0, ""};
+  if (start_step_ > 0) start.message = "resumed at step " + std::to_string(start_step_);
+  sink_.on_event(start);
+  if (precision_ == Precision::FP32 && !scaler_) return;
+  sink_.on_event(LogEvent{
+      LogEvent::Level::Info,
+      fmt::format("stage {}: {} autocast (linear attention in fp32, eps {:g}){}", spec_.stage,
+                  to_string(precision_), linear_eps_,
+                  scaler_ ? fmt::format(", dynamic loss scaling from {:g}", scaler_->scale_value())
+                          : std::string())});
+}
+
+// Every rank starts from rank 0's parameters and buffers (and so from its checkpoint).
+void TrainingLoop::start_from_rank0() {
+  std::vector<torch::Tensor> state = checkpointed_.parameters();
+  for (const auto& b : checkpointed_.buffers()) state.push_back(b);
+  broadcast_from_rank0(*spec_.parallel, state);
+}
+
+std::unique_ptr<StepProfiler> TrainingLoop::make_profiler() const {
+  if (spec_.profile_steps <= 0 || start_step_ >= total_steps_) return nullptr;
+  // The session's first step warms caches and allocators up: from the second where there is one.
+  const int64_t first = start_step_ + (total_steps_ - start_step_ > 1 ? 1 : 0);
+  return std::make_unique<StepProfiler>(spec_.stage, first,
+                                        std::min(spec_.profile_steps, total_steps_ - first));
+}
+
+// Waits while paused (the time held paused is not training time: `started` moves by it); when
+// a cancel was asked for, checkpoints, reports and throws JobCancelled.
+void TrainingLoop::stop_if_asked(int64_t step, TimePoint& started) {
+  const auto before_pause = Clock::now();
+  bool stop = control_.cancel_requested() || control_.wait_while_paused();
+  started += Clock::now() - before_pause;
+  // Every rank stops at the same step when any was asked to (Ctrl-C reaches them at slightly
+  // different times).
+  if (spec_.parallel) stop = average_value(*spec_.parallel, stop ? 1.0 : 0.0) > 0.0;
+  if (!stop) return;
+  save(step);
+  sink_.on_event(StageEvent{spec_.stage, StageEvent::Kind::Cancelled, total_steps_, step,
+                            std::chrono::duration<double>(Clock::now() - started).count(),
+                            "cancelled at step " + std::to_string(step)});
+  throw JobCancelled(spec_.stage);
+}
+
+void TrainingLoop::set_learning_rate(double lr) {
+  auto& groups = optimizer_->param_groups();
+  for (size_t g = 0; g < groups.size(); ++g)
+    static_cast<torch::optim::AdamWOptions&>(groups[g].options()).lr(lr * group_lr_scale_[g]);
+}
+
+// Dynamic loss scaling: the step's gradients overflowed, so it was skipped and the scale backed
+// off.
+void TrainingLoop::report_skipped_step(int64_t done, const StepResult& result) {
+  ++skipped_steps_;
+  const std::string where =
+      result.where.what.empty() ? "" : " first in " + block_label(result.where.block);
+  sink_.on_event(
+      LogEvent{LogEvent::Level::Info,
+               fmt::format("stage {} step {}: skipped (non-finite gradients{}), loss scale {:g} "
+                           "-> {:g}",
+                           spec_.stage, done, where, result.loss_scale,
+                           result.loss_scale * scaler_->options().backoff_factor)});
+}
+
+StepMetrics TrainingLoop::step_metrics(int64_t step, double lr, StepResult& result,
+                                       StepTimes& times, const HealthProbe& probe) {
+  StepMetrics m;
+  m.stage = spec_.stage;
+  m.step = step + 1;
+  m.total_steps = total_steps_;
+  m.epoch = step / sampler_.steps_per_epoch();
+  m.loss = result.loss;
+  auto& mse = result.output.per_block_mse;
+  m.per_block_mse = spec_.parallel ? average_values(*spec_.parallel, mse) : std::move(mse);
+  m.lr = lr;
+  m.images_per_second = times.images_per_second();
+  m.eta_seconds =
+      double(total_steps_ - m.step) * double(sampler_.batch_size()) / times.images_per_second();
+  m.extra = std::move(result.output.extra);
+  // When the step was taken (seconds since the epoch): plots by wall time read it back.
+  m.extra["wall_time"] =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (scaler_) {
+    m.extra["loss_scale"] = scaler_->scale_value();
+    m.extra["skipped_steps"] = double(skipped_steps_);
+  }
+  times.report_shares(m);
+  report_health(m, probe.values(), result.grad_nonfinite);
+  return m;
+}
+
+void TrainingLoop::finish(TimePoint started) {
   save(total_steps_);
   if (scaler_)
     sink_.on_event(EvalMetrics{spec_.stage, "skipped_steps", double(skipped_steps_), total_steps_});

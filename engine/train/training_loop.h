@@ -1,6 +1,8 @@
 #pragma once
-// The loop every stage shares: AdamW, warm-up + cosine schedule, gradient clipping,
-// deterministic batches, periodic checkpoints, resume, cooperative cancellation and events.
+// The loop every stage shares: AdamW, warm-up + cosine schedule, deterministic batches,
+// periodic checkpoints, resume, cooperative cancellation and events. Each step (forward,
+// backward, loss scaling, clipping, the optimiser step) is a TrainingStep
+// (engine/train/training_step.h); the loop schedules the steps and reports them.
 #include <torch/nn/module.h>
 #include <torch/optim/adamw.h>
 
@@ -21,18 +23,13 @@
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/gradient_health.h"
 #include "engine/train/grad_scaler.h"
+#include "engine/train/training_step.h"
 
 namespace adala {
 
 class DataParallel;
+class StepProfiler;
 struct StepProfile;
-
-struct StepOutput {
-  torch::Tensor loss;                 // scalar with a graph to the trained parameters
-  std::vector<double> per_block_mse;  // optional diagnostics
-  std::map<std::string, double> extra;
-  double data_wait_seconds = 0.0;  // how long the step waited for its batch
-};
 
 // A step's loss (or, without loss scaling, its gradients) was NaN or infinite: the stage stops
 // before that step touches the parameters, saves a checkpoint of the last good step (when the
@@ -84,7 +81,7 @@ class TrainingLoop {
   // Runs from the checkpoint's step (if one exists) to total_steps. The step function gets
   // the batch indices and the 0-based step. Throws JobCancelled after checkpointing, and
   // NonFiniteLossError (after a StageEvent Failed) when a step's loss is not finite.
-  void run(const std::function<StepOutput(const at::Tensor& indices, int64_t step)>& step_fn);
+  void run(const StepFunction& step_fn);
   int64_t start_step() const { return start_step_; }
   // Steps skipped by the loss scaler in this stage (resumed runs count from the checkpoint).
   int64_t skipped_steps() const { return skipped_steps_; }
@@ -93,11 +90,24 @@ class TrainingLoop {
   double linear_eps() const { return linear_eps_; }
 
  private:
+  using TimePoint = std::chrono::steady_clock::time_point;
+  class StepTimes;  // throughput between reports (training_loop.cpp)
+
+  // run()'s parts, in the order they run.
+  void announce_start();
+  void start_from_rank0();
+  std::unique_ptr<StepProfiler> make_profiler() const;
+  void stop_if_asked(int64_t step, TimePoint& started);
+  void set_learning_rate(double lr);
+  void report_skipped_step(int64_t done, const StepResult& result);
+  StepMetrics step_metrics(int64_t step, double lr, StepResult& result, StepTimes& times,
+                           const HealthProbe& probe);
+  void finish(TimePoint started);
+
   void save(int64_t step);
   CheckpointExtras checkpoint_extras() const;
   [[noreturn]] void stop_on_nonfinite(const std::string& what, int64_t step,
-                                      const NonFiniteLocation& where,
-                                      std::chrono::steady_clock::time_point started);
+                                      const NonFiniteLocation& where, TimePoint started);
   void report_profile(const StepProfile& profile);
   void report_health(StepMetrics& m, const std::vector<BlockHealth>& health,
                      const std::map<int64_t, double>& grad_nonfinite);

@@ -9,6 +9,7 @@
 
 #include "engine/analysis/attention_probe.h"
 #include "engine/core/vision_transformer.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -362,5 +363,5 @@ class TestAttentionProbe : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestAttentionProbe)
+ADALA_TEST_GUILESS_MAIN(TestAttentionProbe)
 #include "test_attention_probe.moc"

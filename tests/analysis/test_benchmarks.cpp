@@ -26,6 +26,7 @@
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -655,5 +656,5 @@ class TestBenchmarks : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestBenchmarks)
+ADALA_TEST_GUILESS_MAIN(TestBenchmarks)
 #include "test_benchmarks.moc"

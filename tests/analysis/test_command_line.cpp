@@ -13,6 +13,7 @@
 #include "engine/analysis/scaling_csv.h"
 
 #include "tests/support/run_adala.h"
+#include "tests/support/test_suite.h"
 
 namespace {
 
@@ -248,5 +249,5 @@ class TestCommandLine : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCommandLine)
+ADALA_TEST_GUILESS_MAIN(TestCommandLine)
 #include "test_command_line.moc"

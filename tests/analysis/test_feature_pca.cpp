@@ -6,6 +6,8 @@
 #include <QtTest/QtTest>
 
 #include "engine/analysis/feature_pca.h"
+#include "tests/support/test_suite.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -130,5 +132,5 @@ class TestFeaturePca : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFeaturePca)
+ADALA_TEST_APPLESS_MAIN(TestFeaturePca)
 #include "test_feature_pca.moc"

@@ -8,6 +8,7 @@
 #include "engine/analysis/op_counter.h"
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
+#include "tests/support/test_suite.h"
 
 #include <mutex>
 #include <set>
@@ -179,5 +180,5 @@ class TestFlops : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestFlops)
+ADALA_TEST_GUILESS_MAIN(TestFlops)
 #include "test_flops.moc"

@@ -13,6 +13,7 @@
 #include "engine/analysis/peak_memory.h"
 #include "engine/core/json.h"
 #include "engine/core/memory_reuse.h"
+#include "tests/support/test_suite.h"
 
 // AddressSanitizer maps shadow memory and keeps freed blocks in quarantine, so RSS is not the
 // program's own under ADALA_SANITIZE=address: the RSS figures are checked in normal builds.
@@ -211,5 +212,5 @@ class TestPeakMemory : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPeakMemory)
+ADALA_TEST_GUILESS_MAIN(TestPeakMemory)
 #include "test_peak_memory.moc"

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "app/cli/progress_sink.h"
+#include "tests/support/test_suite.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -127,5 +129,5 @@ class TestProgressSink : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestProgressSink)
+ADALA_TEST_APPLESS_MAIN(TestProgressSink)
 #include "test_progress_sink.moc"

@@ -12,6 +12,7 @@
 
 #include "app/cli/progress_events.h"
 #include "app/cli/progress_stream.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using namespace adala::cli;
@@ -324,5 +325,5 @@ class TestProgressStream : public QObject {
   }
 };
 
-QTEST_MAIN(TestProgressStream)
+ADALA_TEST_MAIN(TestProgressStream)
 #include "test_progress_stream.moc"

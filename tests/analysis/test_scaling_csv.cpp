@@ -9,6 +9,7 @@
 
 #include "engine/analysis/rate_range.h"
 #include "engine/analysis/scaling_csv.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -388,5 +389,5 @@ class TestScalingCsv : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestScalingCsv)
+ADALA_TEST_GUILESS_MAIN(TestScalingCsv)
 #include "test_scaling_csv.moc"

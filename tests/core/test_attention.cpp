@@ -12,6 +12,7 @@
 #include "engine/core/linear_attention_blocked.h"
 #include "engine/core/vision_transformer.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -263,5 +264,5 @@ class TestAttention : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestAttention)
+ADALA_TEST_GUILESS_MAIN(TestAttention)
 #include "test_attention.moc"

@@ -10,6 +10,7 @@
 
 #include "engine/core/attention_weight_loss.h"
 #include "engine/core/linear_attention_features.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -107,5 +108,5 @@ class TestAttentionWeightLoss : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestAttentionWeightLoss)
+ADALA_TEST_GUILESS_MAIN(TestAttentionWeightLoss)
 #include "test_attention_weight_loss.moc"

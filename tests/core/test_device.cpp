@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "engine/core/device.h"
+#include "tests/support/test_suite.h"
 
 using adala::openblas_threads;
 using adala::SingleThreadedBlas;
@@ -80,5 +81,5 @@ class TestDevice : public QObject {
   int before_ = -1;
 };
 
-QTEST_GUILESS_MAIN(TestDevice)
+ADALA_TEST_GUILESS_MAIN(TestDevice)
 #include "test_device.moc"

@@ -19,6 +19,7 @@
 #include "engine/core/vision_transformer.h"
 #include "engine/core/vit_config_json.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -370,5 +371,5 @@ class TestFeatureMaps : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestFeatureMaps)
+ADALA_TEST_GUILESS_MAIN(TestFeatureMaps)
 #include "test_feature_maps.moc"

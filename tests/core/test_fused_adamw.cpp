@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/core/fused_adamw.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -115,5 +116,5 @@ class TestFusedAdamW : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestFusedAdamW)
+ADALA_TEST_GUILESS_MAIN(TestFusedAdamW)
 #include "test_fused_adamw.moc"

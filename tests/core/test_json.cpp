@@ -3,6 +3,7 @@
 #include <string>
 
 #include "engine/core/json.h"
+#include "tests/support/test_suite.h"
 
 using adala::Json;
 using adala::json_type_name;
@@ -151,5 +152,5 @@ class TestJson : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestJson)
+ADALA_TEST_GUILESS_MAIN(TestJson)
 #include "test_json.moc"

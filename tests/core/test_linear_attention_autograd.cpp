@@ -16,6 +16,7 @@
 #include "engine/core/row_major_gemm.h"
 #include "engine/core/softmax_attention_heads.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -445,5 +446,5 @@ class TestLinearAttentionAutograd : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLinearAttentionAutograd)
+ADALA_TEST_GUILESS_MAIN(TestLinearAttentionAutograd)
 #include "test_linear_attention_autograd.moc"

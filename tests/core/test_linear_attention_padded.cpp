@@ -20,6 +20,7 @@
 #include "engine/core/linear_training_kernel.h"
 #include "engine/core/precision.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -274,5 +275,5 @@ class TestLinearAttentionPadded : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLinearAttentionPadded)
+ADALA_TEST_GUILESS_MAIN(TestLinearAttentionPadded)
 #include "test_linear_attention_padded.moc"

@@ -9,6 +9,7 @@
 #include "engine/core/safetensors.h"
 #include "engine/core/vit_config_json.h"
 #include "engine/core/weight_mapping.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -666,5 +667,5 @@ class TestLoadWeights : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLoadWeights)
+ADALA_TEST_GUILESS_MAIN(TestLoadWeights)
 #include "test_load_weights.moc"

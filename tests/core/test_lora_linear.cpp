@@ -9,6 +9,7 @@
 
 #include "engine/core/lora_linear.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -114,5 +115,5 @@ class TestLoraLinear : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLoraLinear)
+ADALA_TEST_GUILESS_MAIN(TestLoraLinear)
 #include "test_lora_linear.moc"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/core/memory_reuse.h"
+#include "tests/support/test_suite.h"
 
 namespace {
 
@@ -60,5 +61,5 @@ class TestMemoryReuse : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestMemoryReuse)
+ADALA_TEST_GUILESS_MAIN(TestMemoryReuse)
 #include "test_memory_reuse.moc"

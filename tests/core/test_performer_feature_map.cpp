@@ -21,6 +21,7 @@
 #include "engine/core/vision_transformer.h"
 #include "engine/core/vit_config_json.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -501,5 +502,5 @@ class TestPerformerFeatureMap : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPerformerFeatureMap)
+ADALA_TEST_GUILESS_MAIN(TestPerformerFeatureMap)
 #include "test_performer_feature_map.moc"

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "engine/core/safetensors.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -378,5 +379,5 @@ class TestSafetensors : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSafetensors)
+ADALA_TEST_GUILESS_MAIN(TestSafetensors)
 #include "test_safetensors.moc"

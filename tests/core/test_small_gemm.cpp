@@ -9,6 +9,8 @@
 
 #include "engine/core/small_gemm.h"
 #include "tests/support/relative_error.h"
+#include "tests/support/test_suite.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::rel_error;
@@ -186,5 +188,5 @@ class TestSmallGemm : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestSmallGemm)
+ADALA_TEST_APPLESS_MAIN(TestSmallGemm)
 #include "test_small_gemm.moc"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/text_file.h"
+#include "tests/support/test_suite.h"
 
 namespace fs = std::filesystem;
 using adala::read_text;
@@ -82,5 +83,5 @@ class TestTextFile : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestTextFile)
+ADALA_TEST_GUILESS_MAIN(TestTextFile)
 #include "test_text_file.moc"

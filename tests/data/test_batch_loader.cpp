@@ -10,6 +10,7 @@
 
 #include "engine/data/batch_loader.h"
 #include "engine/data/image_transform.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -217,5 +218,5 @@ class TestBatchLoader : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestBatchLoader)
+ADALA_TEST_GUILESS_MAIN(TestBatchLoader)
 #include "test_batch_loader.moc"

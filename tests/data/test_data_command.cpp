@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "tests/support/run_adala.h"
+#include "tests/support/test_suite.h"
 
 namespace {
 
@@ -58,5 +59,5 @@ class TestDataCommand : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestDataCommand)
+ADALA_TEST_GUILESS_MAIN(TestDataCommand)
 #include "test_data_command.moc"

@@ -8,6 +8,7 @@
 #include "engine/train/data_paths.h"
 #include "engine/train/experiment_config.h"
 #include "tests/support/config_errors.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -286,5 +287,5 @@ class TestDataConfig : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestDataConfig)
+ADALA_TEST_GUILESS_MAIN(TestDataConfig)
 #include "test_data_config.moc"

@@ -11,6 +11,7 @@
 
 #include "engine/data/fashion_mnist.h"
 #include "engine/data/idx_file.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -152,5 +153,5 @@ class TestIdxReader : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestIdxReader)
+ADALA_TEST_GUILESS_MAIN(TestIdxReader)
 #include "test_idx_reader.moc"

@@ -20,6 +20,7 @@
 #include "engine/data/opencv/image_file.h"
 #include "engine/data/opencv/image_file_dataset.h"
 #include "engine/data/png_chunks.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -447,5 +448,5 @@ class TestImageDatasets : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestImageDatasets)
+ADALA_TEST_GUILESS_MAIN(TestImageDatasets)
 #include "test_image_datasets.moc"

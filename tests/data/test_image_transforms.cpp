@@ -7,6 +7,7 @@
 #include <deque>
 
 #include "engine/data/image_transform.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -507,5 +508,5 @@ class TestImageTransforms : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestImageTransforms)
+ADALA_TEST_GUILESS_MAIN(TestImageTransforms)
 #include "test_image_transforms.moc"

@@ -17,6 +17,7 @@
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -300,5 +301,5 @@ class TestStreamingStages : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStreamingStages)
+ADALA_TEST_GUILESS_MAIN(TestStreamingStages)
 #include "test_streaming_stages.moc"

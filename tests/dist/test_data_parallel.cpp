@@ -25,6 +25,7 @@
 #include "engine/train/stages.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/micro_config.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -134,7 +135,7 @@ QProcess* start_worker(int stage, const std::string& out, const std::map<QString
   for (const auto& [k, v] : env) e.insert(k, v);
   p->setProcessEnvironment(e);
   p->setProcessChannelMode(QProcess::MergedChannels);
-  p->start(QCoreApplication::applicationFilePath(), {});
+  p->start(QCoreApplication::applicationFilePath(), {QStringLiteral("test_data_parallel")});
   return p;
 }
 
@@ -400,7 +401,7 @@ class TestDataParallel : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
+static int suite_main(int argc, char** argv) {
   if (std::getenv("ADALA_DIST_TEST_WORKER")) {
     try {
       return run_worker();
@@ -413,5 +414,7 @@ int main(int argc, char** argv) {
   TestDataParallel test;
   return QTest::qExec(&test, argc, argv);
 }
+
+ADALA_TEST_CUSTOM_MAIN(suite_main)
 
 #include "test_data_parallel.moc"

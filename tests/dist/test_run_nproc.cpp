@@ -7,6 +7,7 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -283,5 +284,5 @@ class TestRunNproc : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunNproc)
+ADALA_TEST_GUILESS_MAIN(TestRunNproc)
 #include "test_run_nproc.moc"

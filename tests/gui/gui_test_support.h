@@ -9,6 +9,7 @@
 #include <QString>
 
 #include "tests/support/test_dirs.h"
+#include "widgets/job_status.h"
 
 namespace gui_test {
 
@@ -55,3 +56,14 @@ inline QString writeTinyExperiment(const QString& dir, const QString& name, int 
 }
 
 }  // namespace gui_test
+
+namespace adala::widgets {
+
+// How QCOMPARE prints a job state (found by argument-dependent lookup), e.g. a run browser's
+// statusOf against JobStatus::Done.
+inline char* toString(JobStatus status) { return qstrdup(qPrintable(jobStatusName(status))); }
+inline char* toString(const std::optional<JobStatus>& status) {
+  return qstrdup(status ? qPrintable(jobStatusName(*status)) : "(none)");
+}
+
+}  // namespace adala::widgets

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 namespace {
 
@@ -54,5 +55,5 @@ class TestGuiCommandLine : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestGuiCommandLine)
+ADALA_TEST_GUILESS_MAIN(TestGuiCommandLine)
 #include "test_gui_command_line.moc"

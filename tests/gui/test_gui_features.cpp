@@ -25,6 +25,7 @@
 #include "tests/support/run_adala.h"
 #include "widgets/feature_view.h"
 #include "widgets/plot_style.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using namespace adala::gui;
@@ -134,5 +135,5 @@ class TestGuiFeatures : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiFeatures)
+ADALA_TEST_MAIN(TestGuiFeatures)
 #include "test_gui_features.moc"

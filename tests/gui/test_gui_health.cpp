@@ -18,6 +18,7 @@
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
 #include "widgets/health_heatmap.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using namespace adala::gui;
@@ -304,5 +305,5 @@ class TestGuiHealth : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiHealth)
+ADALA_TEST_MAIN(TestGuiHealth)
 #include "test_gui_health.moc"

@@ -31,6 +31,7 @@
 #include "widgets/colour_scale.h"
 #include "widgets/figure_export.h"
 #include "widgets/image_pane.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala::gui::EngineController;
@@ -669,5 +670,5 @@ class TestGuiInspector : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiInspector)
+ADALA_TEST_MAIN(TestGuiInspector)
 #include "test_gui_inspector.moc"

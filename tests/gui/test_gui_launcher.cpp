@@ -17,6 +17,7 @@
 #include "widgets/data_source_form.h"
 #include "widgets/stage_launcher.h"
 #include "engine/core/device.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala::widgets::DataSourceForm;
@@ -442,5 +443,5 @@ class TestGuiLauncher : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiLauncher)
+ADALA_TEST_MAIN(TestGuiLauncher)
 #include "test_gui_launcher.moc"

@@ -28,11 +28,13 @@
 #include "widgets/attention_mse_plot.h"
 #include "widgets/run_browser.h"
 #include "widgets/stage_launcher.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
 using adala::widgets::JobState;
+using adala::widgets::JobStatus;
 
 namespace {
 
@@ -133,7 +135,8 @@ class TestGuiNproc : public QObject {
     QVERIFY(!launcher->processesBox()->isEnabled());
 
     const JobState end = waitFinished(finished, 300000);
-    QVERIFY2(end.status == "done", qPrintable(end.status + ": " + end.message));
+    QVERIFY2(end.status == JobStatus::Done,
+             qPrintable(widgets::jobStatusName(end.status) + ": " + end.message));
     QCOMPARE(end.runId, run.runId);
     QVERIFY(steps.count() > 0);
     QVERIFY(!controller.busy());
@@ -169,7 +172,7 @@ class TestGuiNproc : public QObject {
     }
     // The run list and the status bar follow it.
     window.runBrowser()->refresh();
-    QCOMPARE(window.runBrowser()->statusOf(run.runId), QString("done"));
+    QCOMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Done);
     QStringList status;
     for (auto* label : window.statusBar()->findChildren<QLabel*>()) status << label->text();
     QVERIFY2(status.join('\n').contains(QString("Run %1: done").arg(run.runId)),
@@ -195,7 +198,8 @@ class TestGuiNproc : public QObject {
     const auto run = started.first().first().value<JobState>();
     QTest::mouseClick(launcher->cancelButton(), Qt::LeftButton);
     const JobState end = waitFinished(finished, 120000);
-    QVERIFY2(end.status == "interrupted", qPrintable(end.status + ": " + end.message));
+    QVERIFY2(end.status == JobStatus::Interrupted,
+             qPrintable(widgets::jobStatusName(end.status) + ": " + end.message));
     store::RunStore s(db_.toStdString(), store::OpenMode::ReadOnly);
     QCOMPARE(QString::fromStdString(s.find_run(run.runId)->status), QString("interrupted"));
     const auto stages = s.stages(run.runId);
@@ -217,7 +221,7 @@ class TestGuiNproc : public QObject {
     request.processes = 2;
     controller.submit(request);
     const JobState end = waitFinished(finished, 60000);
-    QCOMPARE(end.status, QString("failed"));
+    QCOMPARE(end.status, JobStatus::Failed);
     // `adala run`'s own words, from its error event.
     const QString expected =
         QString("--resume %1: no such run folder or run in").arg(request.resumeRunDir);
@@ -228,5 +232,5 @@ class TestGuiNproc : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiNproc)
+ADALA_TEST_MAIN(TestGuiNproc)
 #include "test_gui_nproc.moc"

@@ -22,11 +22,13 @@
 #include "widgets/attention_mse_plot.h"
 #include "widgets/run_browser.h"
 #include "widgets/stage_launcher.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
 using adala::widgets::JobState;
+using adala::widgets::JobStatus;
 using adala::widgets::StepUpdate;
 
 namespace {
@@ -90,7 +92,7 @@ class TestGuiPauseResume : public QObject {
     paused.start();
     QVERIFY2(window.statusMessage().contains(QLatin1String("paused")),
              qPrintable(window.statusMessage()));
-    QCOMPARE(window.runBrowser()->statusOf(run.runId), QString("paused"));
+    QCOMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Paused);
     int shownPaused = 0;
     for (int s = 1; s < 4; ++s)
       shownPaused += launcher->progressLabel(s)->text().startsWith(QLatin1String("paused at step"));
@@ -98,18 +100,18 @@ class TestGuiPauseResume : public QObject {
     QCOMPARE(launcher->pauseButton()->text(), QString("Resume"));
     // A refresh of the run list (the database still says running) keeps it paused.
     window.runBrowser()->refresh();
-    QCOMPARE(window.runBrowser()->statusOf(run.runId), QString("paused"));
+    QCOMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Paused);
     // Held well above the database times' millisecond resolution.
     QTRY_VERIFY_WITH_TIMEOUT(paused.elapsed() >= 800, 60000);
     QVERIFY(controller.holding());
     const double pausedSeconds = paused.elapsed() / 1000.0;
     QTest::mouseClick(launcher->pauseButton(), Qt::LeftButton);
-    QTRY_COMPARE(window.runBrowser()->statusOf(run.runId), QString("running"));
+    QTRY_COMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Running);
     QVERIFY(window.statusMessage().contains(QLatin1String("running")));
 
     if (finished.isEmpty()) QVERIFY(finished.wait(300000));
-    QCOMPARE(finished.first().first().value<JobState>().status, QString("done"));
-    QCOMPARE(window.runBrowser()->statusOf(run.runId), QString("done"));
+    QCOMPARE(finished.first().first().value<JobState>().status, JobStatus::Done);
+    QCOMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Done);
 
     // Each stage's training time is at most its wall time; over the stages, the wall time
     // exceeds the training time by at least the time the run was held paused.
@@ -158,7 +160,7 @@ class TestGuiPauseResume : public QObject {
       QVERIFY(waitForStageSteps(steps, stage_name(1)));
       QTest::mouseClick(window.launcher()->cancelButton(), Qt::LeftButton);
       if (finished.isEmpty()) QVERIFY(finished.wait(120000));
-      QCOMPARE(finished.first().first().value<JobState>().status, QString("interrupted"));
+      QCOMPARE(finished.first().first().value<JobState>().status, JobStatus::Interrupted);
       store::RunStore s(db_.toStdString(), store::OpenMode::ReadOnly);
       recordedPoints = int(s.metrics(runId, stage_name(1), "block_mse").size()) / 2;  // 2 blocks
       QVERIFY2(recordedPoints > 0 && recordedPoints < 400,
@@ -194,7 +196,7 @@ class TestGuiPauseResume : public QObject {
                             .arg(window.msePlot()->stage1CurveCount())
                             .arg(window.msePlot()->stage1PointCount(0))));
     if (finished.isEmpty()) QVERIFY(finished.wait(300000));
-    QCOMPARE(finished.first().first().value<JobState>().status, QString("done"));
+    QCOMPARE(finished.first().first().value<JobState>().status, JobStatus::Done);
     // Recorded and live points together: every step once, as in the database.
     store::RunStore s(db_.toStdString(), store::OpenMode::ReadOnly);
     const auto mse = s.metrics(runId, stage_name(1), "block_mse");
@@ -204,5 +206,5 @@ class TestGuiPauseResume : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiPauseResume)
+ADALA_TEST_MAIN(TestGuiPauseResume)
 #include "test_gui_pause_resume.moc"

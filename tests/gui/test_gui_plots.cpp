@@ -23,11 +23,10 @@
 #include "widgets/plot_style.h"
 #include "widgets/run_types.h"
 #include "widgets/scaling_view.h"
-#ifdef ADALA_HAVE_REPORT
 #include "engine/report/report_document.h"
 #include "engine/report/report_model.h"
 #include "tests/report/report_fixture.h"
-#endif
+#include "tests/support/test_suite.h"
 
 using adala::widgets::AttentionMsePlot;
 using adala::widgets::LogAxisTicker;
@@ -338,7 +337,6 @@ class TestGuiPlots : public QObject {
     QVERIFY(ScalingView::modeColor("softmax") != ScalingView::modeColor("linear"));
     QCOMPARE(ScalingView::modeColor("teacher"), ScalingView::modeColor("softmax"));
     QCOMPARE(ScalingView::modeColor("student"), ScalingView::modeColor("linear"));
-#ifdef ADALA_HAVE_REPORT
     // The report's scaling chart draws each mode in the workbench's colour.
     const report_test::Database d = report_test::make_database(QStringLiteral("plots-colours"));
     adala::store::RunStore store(d.path.toStdString(), adala::store::OpenMode::ReadOnly);
@@ -355,11 +353,10 @@ class TestGuiPlots : public QObject {
           }
     QVERIFY(checked >= 2);
     QDir(d.dir).removeRecursively();
-#endif
   }
 
   void cleanupTestCase() { QDir(dir_).removeRecursively(); }
 };
 
-QTEST_MAIN(TestGuiPlots)
+ADALA_TEST_MAIN(TestGuiPlots)
 #include "test_gui_plots.moc"

@@ -22,11 +22,13 @@
 #include "widgets/attention_mse_plot.h"
 #include "widgets/run_browser.h"
 #include "widgets/stage_launcher.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
 using adala::widgets::JobState;
+using adala::widgets::JobStatus;
 
 namespace {
 
@@ -76,7 +78,7 @@ class TestGuiRun : public QObject {
     QVERIFY(launcher->cancelButton()->isEnabled());
     QVERIFY(finished.wait(180000));
     const auto state = finished.first().first().value<JobState>();
-    QCOMPARE(state.status, QString("done"));
+    QCOMPARE(state.status, JobStatus::Done);
     QVERIFY(state.runId > 0);
     QVERIFY(steps.count() > 0);
 
@@ -113,7 +115,7 @@ class TestGuiRun : public QObject {
     }
     // The run browser lists it; opening it re-reads the plots from the database.
     window.runBrowser()->refresh();
-    QCOMPARE(window.runBrowser()->statusOf(state.runId), QString("done"));
+    QCOMPARE(window.runBrowser()->statusOf(state.runId), JobStatus::Done);
     window.openRun(state.runId);
     QCOMPARE(window.msePlot()->seriesCount(), 1);
     QCOMPARE(window.msePlot()->stage1CurveCount(), kDepth);
@@ -154,7 +156,7 @@ class TestGuiRun : public QObject {
     QTest::mouseClick(window.launcher()->cancelButton(), Qt::LeftButton);
     QCOMPARE(cancelClicked.count(), 1);
     const JobState end = waitFinished(finished, 60000);
-    QCOMPARE(end.status, QString("interrupted"));
+    QCOMPARE(end.status, JobStatus::Interrupted);
     QCOMPARE(QString::fromStdString(runInfo(db_, run.runId).status), QString("interrupted"));
     int64_t cancelledAt = 0;
     {
@@ -171,7 +173,7 @@ class TestGuiRun : public QObject {
     // Resume from the run browser: the same database row finishes, no step twice.
     auto* browser = window.runBrowser();
     browser->refresh();
-    QCOMPARE(browser->statusOf(run.runId), QString("interrupted"));
+    QCOMPARE(browser->statusOf(run.runId), JobStatus::Interrupted);
     browser->selectRun(run.runId);
     QPushButton* resume = nullptr;
     for (auto* b : browser->findChildren<QPushButton*>())
@@ -182,7 +184,7 @@ class TestGuiRun : public QObject {
     QVERIFY(resumed.wait(30000));
     QCOMPARE(resumed.first().first().value<JobState>().runId, run.runId);
     const JobState done = waitFinished(finished, 180000);
-    QCOMPARE(done.status, QString("done"));
+    QCOMPARE(done.status, JobStatus::Done);
     store::RunStore s(db_.toStdString(), store::OpenMode::ReadOnly);
     QCOMPARE(QString::fromStdString(s.find_run(run.runId)->status), QString("done"));
     const auto loss = s.metrics(run.runId, stage_name(0), "loss");
@@ -245,7 +247,7 @@ class TestGuiRun : public QObject {
     QVERIFY(window.stopping());
     QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 60000);
     QCOMPARE(finished.count(), 1);
-    QCOMPARE(finished.first().first().value<JobState>().status, QString("interrupted"));
+    QCOMPARE(finished.first().first().value<JobState>().status, JobStatus::Interrupted);
     QCOMPARE(QString::fromStdString(runInfo(db_, run.runId).status), QString("interrupted"));
     QVERIFY(std::filesystem::exists((run.runDir + "/checkpoints/teacher.pt").toStdString()));
   }
@@ -273,7 +275,7 @@ class TestGuiRun : public QObject {
     QVERIFY(!controller.paused());
     QVERIFY(steps.wait(30000));
     window.controller()->cancelAll();
-    QCOMPARE(waitFinished(finished, 60000).status, QString("interrupted"));
+    QCOMPARE(waitFinished(finished, 60000).status, JobStatus::Interrupted);
   }
   // The run tool bar: icons from resources/, Pause and Cancel only while a job runs, and its
   // Pause button holds the run like the launcher's.
@@ -313,11 +315,11 @@ class TestGuiRun : public QObject {
     QVERIFY(!controller.paused());
     QVERIFY(!pause->isChecked());
     QTest::mouseClick(bar->widgetForAction(cancel), Qt::LeftButton);
-    QCOMPARE(waitFinished(finished, 60000).status, QString("interrupted"));
+    QCOMPARE(waitFinished(finished, 60000).status, JobStatus::Interrupted);
     QTRY_VERIFY(!cancel->isEnabled());
     QVERIFY(!pause->isEnabled());
   }
 };
 
-QTEST_MAIN(TestGuiRun)
+ADALA_TEST_MAIN(TestGuiRun)
 #include "test_gui_run.moc"

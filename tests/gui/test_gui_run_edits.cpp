@@ -21,8 +21,10 @@
 #include "engine/store/run_store.h"
 #include "tests/gui/gui_test_support.h"
 #include "widgets/run_browser.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
+using adala::widgets::JobStatus;
 using adala::widgets::RunBrowser;
 
 namespace {
@@ -221,13 +223,13 @@ class TestGuiRunEdits : public QObject {
     QCOMPARE(info(second_).id, int64_t(0));
     QVERIFY(!std::filesystem::exists(artifact_.toStdString()));
     QCOMPARE(deleted.count(), 1);
-    QCOMPARE(b->statusOf(second_), QString());  // gone from the list
+    QCOMPARE(b->statusOf(second_), std::nullopt);  // gone from the list
   }
 
   void a_live_run_cannot_be_deleted() {
     auto b = browserOn(live_);
     QVERIFY(b);
-    QCOMPARE(b->statusOf(live_), QString("running"));
+    QCOMPARE(b->statusOf(live_), JobStatus::Running);
     QVERIFY(!b->deleteAction()->isEnabled());
     QString error;
     QVERIFY(!b->deleteRun(live_, &error));  // the store refuses it too
@@ -236,5 +238,5 @@ class TestGuiRunEdits : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiRunEdits)
+ADALA_TEST_MAIN(TestGuiRunEdits)
 #include "test_gui_run_edits.moc"

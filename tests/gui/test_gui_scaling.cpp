@@ -34,6 +34,7 @@
 #include "widgets/scaling_data.h"
 #include "widgets/scaling_form.h"
 #include "widgets/scaling_view.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala::gui::EngineController;
@@ -961,5 +962,5 @@ class TestGuiScaling : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiScaling)
+ADALA_TEST_MAIN(TestGuiScaling)
 #include "test_gui_scaling.moc"

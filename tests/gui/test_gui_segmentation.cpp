@@ -25,6 +25,7 @@
 #include "widgets/segmentation_render.h"
 #include "widgets/segmentation_viewer.h"
 #include "widgets/zoom_image_pane.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::widgets;
 using adala::gui::EngineController;
@@ -785,5 +786,5 @@ class TestGuiSegmentation : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiSegmentation)
+ADALA_TEST_MAIN(TestGuiSegmentation)
 #include "test_gui_segmentation.moc"

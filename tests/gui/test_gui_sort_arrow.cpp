@@ -8,6 +8,7 @@
 #include <QtTest/QtTest>
 
 #include "widgets/sort_arrow_style.h"
+#include "tests/support/test_suite.h"
 
 namespace {
 
@@ -62,5 +63,5 @@ class TestGuiSortArrow : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiSortArrow)
+ADALA_TEST_MAIN(TestGuiSortArrow)
 #include "test_gui_sort_arrow.moc"

@@ -23,6 +23,7 @@
 #include "widgets/run_compare_table.h"
 #include "widgets/run_summary_panel.h"
 #include "widgets/stage_launcher.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using namespace adala::gui;
@@ -295,5 +296,5 @@ class TestGuiSummary : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiSummary)
+ADALA_TEST_MAIN(TestGuiSummary)
 #include "test_gui_summary.moc"

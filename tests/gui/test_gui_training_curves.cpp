@@ -21,6 +21,7 @@
 #include "widgets/run_types.h"
 #include "widgets/series_smoothing.h"
 #include "widgets/training_curves_plot.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using namespace adala::gui;
@@ -169,7 +170,7 @@ class TestGuiTrainingCurves : public QObject {
     state.jobId = 1;
     state.runId = run;
     state.name = QStringLiteral("live");
-    state.status = QStringLiteral("running");
+    state.status = widgets::JobStatus::Running;
     emit controller.jobStarted(state);
     QCOMPARE(curves->runs().size(), 1);
     QCOMPARE(curves->plottedPoints(1, Metric::Loss),
@@ -226,5 +227,5 @@ class TestGuiTrainingCurves : public QObject {
   }
 };
 
-QTEST_MAIN(TestGuiTrainingCurves)
+ADALA_TEST_MAIN(TestGuiTrainingCurves)
 #include "test_gui_training_curves.moc"

@@ -25,6 +25,8 @@
 #include "engine/train/stages.h"
 #include "tests/support/run_adala.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::run_adala;
@@ -206,5 +208,5 @@ class TestFeatureViews : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFeatureViews)
+ADALA_TEST_APPLESS_MAIN(TestFeatureViews)
 #include "test_feature_views.moc"

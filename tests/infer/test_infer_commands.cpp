@@ -22,6 +22,7 @@
 #include "engine/train/pretrained_config.h"
 #include "engine/train/stage_data.h"
 #include "tests/support/run_adala.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::AdalaResult;
@@ -637,5 +638,5 @@ class TestInferCommands : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestInferCommands)
+ADALA_TEST_GUILESS_MAIN(TestInferCommands)
 #include "test_infer_commands.moc"

@@ -11,6 +11,7 @@
 #include "engine/core/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/infer/inspection_dataset.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -120,5 +121,5 @@ class TestInspectionDataset : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestInspectionDataset)
+ADALA_TEST_GUILESS_MAIN(TestInspectionDataset)
 #include "test_inspection_dataset.moc"

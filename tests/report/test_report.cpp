@@ -27,6 +27,7 @@
 #include "engine/report/report_writers.h"
 #include "engine/store/run_store.h"
 #include "tests/report/report_fixture.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::report;
 using adala::report_render::report_locale;
@@ -539,5 +540,5 @@ class TestReport : public QObject {
   }
 };
 
-QTEST_MAIN(TestReport)
+ADALA_TEST_MAIN(TestReport)
 #include "test_report.moc"

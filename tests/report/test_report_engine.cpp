@@ -23,6 +23,7 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/report/report_fixture.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::report;
 
@@ -597,5 +598,5 @@ class TestReportEngine : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReportEngine)
+ADALA_TEST_GUILESS_MAIN(TestReportEngine)
 #include "test_report_engine.moc"

@@ -15,6 +15,7 @@
 #include "app/i18n/language.h"
 #include "app/report_gui/language_selector.h"
 #include "tests/report/report_fixture.h"
+#include "tests/support/test_suite.h"
 
 using adala::report_gui::ExportReportDialog;
 using adala::report_gui::LanguageMenu;
@@ -106,5 +107,5 @@ class TestReportGui : public QObject {
   }
 };
 
-QTEST_MAIN(TestReportGui)
+ADALA_TEST_MAIN(TestReportGui)
 #include "test_report_gui.moc"

@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "engine/train/stage_catalog.h"
+#include "tests/support/test_suite.h"
 
 namespace {
 
@@ -243,5 +244,5 @@ class TestTranslations : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestTranslations)
+ADALA_TEST_GUILESS_MAIN(TestTranslations)
 #include "test_translations.moc"

@@ -11,6 +11,7 @@
 
 #include "engine/store/run_store.h"
 #include "tests/support/run_adala.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 using adala_test::run_adala;
@@ -211,5 +212,5 @@ class TestCompareMethods : public QObject {
   }
 };
 
-QTEST_MAIN(TestCompareMethods)
+ADALA_TEST_MAIN(TestCompareMethods)
 #include "test_compare_methods.moc"

@@ -8,6 +8,7 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 #include <QProcess>
 #include <QtTest/QtTest>
@@ -182,5 +183,5 @@ class TestRunCrash : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunCrash)
+ADALA_TEST_GUILESS_MAIN(TestRunCrash)
 #include "test_run_crash.moc"

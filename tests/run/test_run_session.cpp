@@ -10,6 +10,7 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 #include <QtTest/QtTest>
 
@@ -412,5 +413,5 @@ class TestRunSession : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunSession)
+ADALA_TEST_GUILESS_MAIN(TestRunSession)
 #include "test_run_session.moc"

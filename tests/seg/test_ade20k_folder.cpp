@@ -8,6 +8,7 @@
 
 #include "engine/data/opencv/ade20k_folder.h"
 #include "engine/data/opencv/png_io.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -174,5 +175,5 @@ class Ade20kFolderTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(Ade20kFolderTest)
+ADALA_TEST_GUILESS_MAIN(Ade20kFolderTest)
 #include "test_ade20k_folder.moc"

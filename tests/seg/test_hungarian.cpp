@@ -9,6 +9,7 @@
 #include <set>
 
 #include "engine/seg/hungarian.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -97,5 +98,5 @@ class HungarianTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(HungarianTest)
+ADALA_TEST_GUILESS_MAIN(HungarianTest)
 #include "test_hungarian.moc"

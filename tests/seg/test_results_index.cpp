@@ -7,6 +7,7 @@
 
 #include "engine/core/json.h"
 #include "engine/seg/results_index.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -153,5 +154,5 @@ class TestResultsIndex : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestResultsIndex)
+ADALA_TEST_GUILESS_MAIN(TestResultsIndex)
 #include "test_results_index.moc"

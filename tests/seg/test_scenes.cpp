@@ -9,6 +9,7 @@
 #include "engine/data/procedural_texture.h"
 #include "engine/data/segmentation_classes.h"
 #include "engine/data/segmentation_scenes.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -221,5 +222,5 @@ class ScenesTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ScenesTest)
+ADALA_TEST_GUILESS_MAIN(ScenesTest)
 #include "test_scenes.moc"

@@ -5,6 +5,7 @@
 #include <QtTest/QtTest>
 
 #include "engine/train/experiment_config.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -109,5 +110,5 @@ class SegConfigTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SegConfigTest)
+ADALA_TEST_GUILESS_MAIN(SegConfigTest)
 #include "test_seg_config.moc"

@@ -16,6 +16,7 @@
 #include "engine/seg/segmentation_model.h"
 #include "engine/seg/semantic_inference.h"
 #include "engine/train/training_loop.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -329,5 +330,5 @@ class SegHeadsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SegHeadsTest)
+ADALA_TEST_GUILESS_MAIN(SegHeadsTest)
 #include "test_seg_heads.moc"

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/analysis/segmentation_metrics.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -87,5 +88,5 @@ class SegMetricsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SegMetricsTest)
+ADALA_TEST_GUILESS_MAIN(SegMetricsTest)
 #include "test_seg_metrics.moc"

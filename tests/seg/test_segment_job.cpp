@@ -16,6 +16,7 @@
 #include "engine/seg/segmentation_job.h"
 #include "engine/store/run_store.h"
 #include "tests/support/run_adala.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -192,5 +193,5 @@ class SegmentJobTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SegmentJobTest)
+ADALA_TEST_GUILESS_MAIN(SegmentJobTest)
 #include "test_segment_job.moc"

@@ -7,6 +7,7 @@
 
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::store;  // the store's API is what these tests exercise
 
@@ -166,5 +167,5 @@ class TestBenchmarkStore : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestBenchmarkStore)
+ADALA_TEST_GUILESS_MAIN(TestBenchmarkStore)
 #include "test_benchmark_store.moc"

@@ -14,6 +14,7 @@
 #include "engine/store/run_store.h"
 #include "engine/store/store_benchmark.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::store;  // the store's API is what these tests exercise
 
@@ -589,5 +590,5 @@ class TestRunStore : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunStore)
+ADALA_TEST_GUILESS_MAIN(TestRunStore)
 #include "test_run_store.moc"

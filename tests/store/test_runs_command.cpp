@@ -11,6 +11,7 @@
 #include "engine/core/json.h"
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using adala::Json;
 using adala::parse_json_strict;
@@ -379,5 +380,5 @@ class TestRunsCommand : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunsCommand)
+ADALA_TEST_GUILESS_MAIN(TestRunsCommand)
 #include "test_runs_command.moc"

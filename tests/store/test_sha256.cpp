@@ -8,6 +8,7 @@
 #include "engine/store/sha256.h"
 #include "engine/store/store_error.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using adala::store::Sha256;
 using adala::store::sha256_hex;
@@ -113,5 +114,5 @@ class TestSha256 : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSha256)
+ADALA_TEST_GUILESS_MAIN(TestSha256)
 #include "test_sha256.moc"

@@ -11,6 +11,7 @@
 #include "engine/store/run_store.h"
 #include "engine/store/run_store_sink.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::store;  // the store's API is what these tests exercise
 using adala::EvalMetrics;
@@ -149,5 +150,5 @@ class TestStoreBusy : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStoreBusy)
+ADALA_TEST_GUILESS_MAIN(TestStoreBusy)
 #include "test_store_busy.moc"

@@ -15,6 +15,7 @@
 
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using adala::store::OpenMode;
 using adala::store::RunStatus;
@@ -168,5 +169,5 @@ class TestStoreConcurrency : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStoreConcurrency)
+ADALA_TEST_GUILESS_MAIN(TestStoreConcurrency)
 #include "test_store_concurrency.moc"

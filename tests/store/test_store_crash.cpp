@@ -15,6 +15,7 @@
 
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using adala::store::OpenMode;
 using adala::store::RunStatus;
@@ -165,5 +166,5 @@ class TestStoreCrash : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStoreCrash)
+ADALA_TEST_GUILESS_MAIN(TestStoreCrash)
 #include "test_store_crash.moc"

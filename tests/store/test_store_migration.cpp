@@ -7,6 +7,7 @@
 #include "engine/store/run_store.h"
 #include "engine/store/schema.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using adala::store::OpenMode;
 using adala::store::RunStore;
@@ -377,5 +378,5 @@ class TestStoreMigration : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStoreMigration)
+ADALA_TEST_GUILESS_MAIN(TestStoreMigration)
 #include "test_store_migration.moc"

@@ -7,6 +7,7 @@
 
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala::store;  // the store's API is what these tests exercise
 
@@ -261,5 +262,5 @@ class TestStoreOpenErrors : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStoreOpenErrors)
+ADALA_TEST_GUILESS_MAIN(TestStoreOpenErrors)
 #include "test_store_open_errors.moc"

@@ -9,6 +9,7 @@
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/experiment_config.h"
 #include "tests/support/config_errors.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -178,5 +179,5 @@ class TestExperimentConfig : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestExperimentConfig)
+ADALA_TEST_GUILESS_MAIN(TestExperimentConfig)
 #include "test_experiment_config.moc"

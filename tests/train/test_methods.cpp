@@ -15,6 +15,7 @@
 #include "engine/train/stages.h"
 #include "tests/support/config_errors.h"
 #include "tests/support/micro_config.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -374,5 +375,5 @@ class TestMethods : public QObject {
   }
 };
 
-QTEST_MAIN(TestMethods)
+ADALA_TEST_MAIN(TestMethods)
 #include "test_methods.moc"

@@ -22,6 +22,7 @@
 #include "engine/train/stages.h"
 #include "engine/train/training_loop.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -437,5 +438,5 @@ class TestMixedPrecision : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestMixedPrecision)
+ADALA_TEST_GUILESS_MAIN(TestMixedPrecision)
 #include "test_mixed_precision.moc"

@@ -15,6 +15,7 @@
 #include "engine/train/pipeline.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/run_preflight.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -203,5 +204,5 @@ class TestModelFromWeights : public QObject {
   static QString q(const std::string& s) { return QString::fromStdString(s); }
 };
 
-QTEST_GUILESS_MAIN(TestModelFromWeights)
+ADALA_TEST_GUILESS_MAIN(TestModelFromWeights)
 #include "test_model_from_weights.moc"

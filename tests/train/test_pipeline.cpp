@@ -14,6 +14,7 @@
 #include "engine/train/pipeline.h"
 #include "engine/train/stages.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -220,5 +221,5 @@ class TestPipeline : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPipeline)
+ADALA_TEST_GUILESS_MAIN(TestPipeline)
 #include "test_pipeline.moc"

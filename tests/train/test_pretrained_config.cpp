@@ -3,6 +3,7 @@
 // Torch headers before Qt's (Qt's `slots` macro breaks ATen).
 #include "engine/train/experiment_config.h"
 #include "engine/train/pretrained_config.h"
+#include "tests/support/test_suite.h"
 
 #include <QtTest/QtTest>
 
@@ -272,5 +273,5 @@ class TestPretrainedConfig : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPretrainedConfig)
+ADALA_TEST_GUILESS_MAIN(TestPretrainedConfig)
 #include "test_pretrained_config.moc"

@@ -15,6 +15,7 @@
 #include "engine/train/pipeline.h"
 #include "engine/train/run_preflight.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 namespace fs = std::filesystem;
@@ -177,5 +178,5 @@ class TestRunInputs : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunInputs)
+ADALA_TEST_GUILESS_MAIN(TestRunInputs)
 #include "test_run_inputs.moc"

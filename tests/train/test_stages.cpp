@@ -14,6 +14,7 @@
 #include "engine/train/step_profiler.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/micro_config.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -383,5 +384,5 @@ class TestStages : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStages)
+ADALA_TEST_GUILESS_MAIN(TestStages)
 #include "test_stages.moc"

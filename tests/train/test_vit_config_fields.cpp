@@ -9,6 +9,7 @@
 #include "engine/core/vit_config.h"
 #include "engine/core/vit_config_json.h"
 #include "engine/train/experiment_config.h"
+#include "tests/support/test_suite.h"
 
 using namespace adala;
 
@@ -125,5 +126,5 @@ class TestViTConfigFields : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestViTConfigFields)
+ADALA_TEST_GUILESS_MAIN(TestViTConfigFields)
 #include "test_vit_config_fields.moc"

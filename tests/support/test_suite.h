@@ -1,0 +1,44 @@
+#pragma once
+// The suites of one tests/<folder> share one executable, adala_tests_<folder>
+// (tests/CMakeLists.txt): each suite registers its Qt Test class under its file's base name
+// with ADALA_TEST_MAIN (an application as QTEST_MAIN makes it), ADALA_TEST_GUILESS_MAIN (a
+// QCoreApplication) or ADALA_TEST_APPLESS_MAIN (none), instead of defining main(). ctest runs
+// `adala_tests_<folder> <suite> [Qt Test arguments]`; tests/support/test_main.cpp picks the suite.
+#include <QtTest/QtTest>
+
+namespace adala::test {
+
+// A suite's own main, given the arguments after the suite's name (argv[0] kept).
+using SuiteMain = int (*)(int argc, char** argv);
+
+// Registers `main` as the suite named by `file`'s base name ("tests/core/test_json.cpp" ->
+// "test_json"). Returns true, so that a namespace-scope constant can call it.
+bool register_suite(const char* file, SuiteMain main);
+
+}  // namespace adala::test
+
+// The body of Qt's QTEST_MAIN_WRAPPER (QtTest/qtest.h) in a registered function.
+#define ADALA_TEST_MAIN_WITH(TestObject, ...)                          \
+  namespace {                                                          \
+  int adala_suite_main(int argc, char** argv) {                        \
+    QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>(); \
+    __VA_ARGS__                                                        \
+    TestObject tc;                                                     \
+    QTEST_SET_MAIN_SOURCE_PATH                                         \
+    return QTest::qExec(&tc, argc, argv);                              \
+  }                                                                    \
+  [[maybe_unused]] const bool adala_suite_registered =                 \
+      adala::test::register_suite(__FILE__, adala_suite_main);         \
+  }
+
+#define ADALA_TEST_MAIN(TestObject) ADALA_TEST_MAIN_WITH(TestObject, QTEST_MAIN_SETUP())
+#define ADALA_TEST_GUILESS_MAIN(TestObject) \
+  ADALA_TEST_MAIN_WITH(TestObject, QTEST_QAPP_SETUP(QCoreApplication))
+// No application object (QTEST_APPLESS_MAIN).
+#define ADALA_TEST_APPLESS_MAIN(TestObject) ADALA_TEST_MAIN_WITH(TestObject, )
+// A suite with its own main (e.g. one that re-runs itself as a worker process).
+#define ADALA_TEST_CUSTOM_MAIN(function)               \
+  namespace {                                          \
+  [[maybe_unused]] const bool adala_suite_registered = \
+      adala::test::register_suite(__FILE__, function); \
+  }
