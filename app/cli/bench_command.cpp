@@ -23,9 +23,9 @@
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/analysis/stage2_bench.h"
-#include "engine/core/device.h"
-#include "engine/core/precision.h"
-#include "engine/core/vit_config.h"
+#include "engine/runtime/device.h"
+#include "engine/runtime/precision.h"
+#include "engine/model/vit_config.h"
 
 namespace adala::cli {
 

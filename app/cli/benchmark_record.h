@@ -13,7 +13,7 @@
 #include "engine/analysis/peer_comparison.h"
 #include "engine/analysis/scaling_bench.h"
 #include "engine/analysis/stage2_bench.h"
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/run/run_session.h"
 
 namespace adala::cli {

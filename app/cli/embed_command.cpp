@@ -6,7 +6,7 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/inference_options.h"
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 #include "engine/infer/embed.h"
 
 namespace adala::cli {

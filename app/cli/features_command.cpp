@@ -19,7 +19,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/inference_options.h"
 #include "app/cli/run_argument.h"
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 #include "engine/infer/feature_comparison.h"
 #include "engine/infer/inspection_dataset.h"
 

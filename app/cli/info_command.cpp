@@ -6,8 +6,8 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "engine/core/build_info.h"
-#include "engine/core/device.h"
+#include "engine/runtime/build_info.h"
+#include "engine/runtime/device.h"
 
 #include <sqlite3.h>
 #ifdef ADALA_HAVE_OPENCV

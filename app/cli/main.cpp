@@ -12,9 +12,9 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "engine/core/linear_training_kernel.h"
-#include "engine/core/device.h"
-#include "engine/core/memory_reuse.h"
+#include "engine/kernels/linear_training_kernel.h"
+#include "engine/runtime/device.h"
+#include "engine/kernels/memory_reuse.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/inference_options.h"
-#include "engine/core/device.h"
-#include "engine/core/safetensors.h"
+#include "engine/runtime/device.h"
+#include "engine/io/safetensors.h"
 #include "engine/infer/predict.h"
 
 namespace adala::cli {

@@ -4,7 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 
 namespace adala::cli {
 

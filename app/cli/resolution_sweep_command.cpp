@@ -8,7 +8,7 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/run_argument.h"
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 #include "engine/infer/resolution_sweep.h"
 #include "engine/infer/resolution_sweep_keys.h"
 #include "engine/store/run_store.h"

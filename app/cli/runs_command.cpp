@@ -24,7 +24,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/store/run_store.h"
 #include "engine/store/store_benchmark.h"
 

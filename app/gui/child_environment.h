@@ -2,11 +2,11 @@
 // The environment of an `adala` child process the workbench starts: its own, with OpenMP's
 // idle threads sleeping (OpenMP threads spinning between parallel regions take the cores
 // OpenBLAS's pool needs; configure_threads reads OMP_WAIT_POLICY when the command starts) and
-// OpenBLAS's idle workers sleeping soon (engine/core/device.h): set here, the child need not
+// OpenBLAS's idle workers sleeping soon (engine/runtime/device.h): set here, the child need not
 // re-execute itself to set them.
 #include <QProcessEnvironment>
 
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 
 namespace adala::gui {
 

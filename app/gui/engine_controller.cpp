@@ -1,7 +1,7 @@
 // Engine headers (no LibTorch among these) before Qt's.
-#include "engine/core/device.h"
-#include "engine/core/json.h"
-#include "engine/core/vit_config.h"
+#include "engine/runtime/device.h"
+#include "engine/json/json.h"
+#include "engine/model/vit_config.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/data_paths.h"
 #include "engine/train/experiment_config.h"

@@ -1,6 +1,6 @@
 // Engine headers first (LibTorch's headers must precede Qt's: Qt's `slots` macro breaks ATen's
 // ivalue_inl.h).
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/run/open_training_run.h"
 #include "engine/run/run_session.h"
 #include "engine/train/cancellation.h"

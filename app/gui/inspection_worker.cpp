@@ -1,8 +1,8 @@
 // LibTorch (through the engine headers) before any Qt header: Qt's `slots` macro breaks ATen's
 // ivalue_inl.h.
 #include "engine/analysis/attention_probe.h"
-#include "engine/core/linear_eps_scope.h"
-#include "engine/core/precision.h"
+#include "engine/model/linear_eps_scope.h"
+#include "engine/runtime/precision.h"
 #include "engine/infer/inference_model.h"
 #include "engine/infer/inspection_dataset.h"
 

@@ -3,8 +3,8 @@
 // WorkbenchOptions (app/gui/workbench_options.h) and applied to the window
 // (app/gui/workbench_startup.h); the benchmark's and the scripts' hooks are
 // app/gui/workbench_test_hooks.h.
-#include "engine/core/device.h"
-#include "engine/core/memory_reuse.h"
+#include "engine/runtime/device.h"
+#include "engine/kernels/memory_reuse.h"
 
 #include <QApplication>
 

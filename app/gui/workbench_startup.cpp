@@ -1,5 +1,5 @@
-#include "engine/core/build_info.h"
-#include "engine/core/device.h"
+#include "engine/runtime/build_info.h"
+#include "engine/runtime/device.h"
 
 #include "app/gui/workbench_startup.h"
 

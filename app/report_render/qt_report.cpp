@@ -9,7 +9,7 @@
 
 #include "app/report_render/chart_render.h"
 #include "app/report_render/report_pdf.h"
-#include "engine/core/build_info.h"
+#include "engine/runtime/build_info.h"
 #include "engine/report/report_i18n.h"
 
 namespace adala::report_render {

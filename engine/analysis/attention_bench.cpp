@@ -14,12 +14,12 @@
 
 #include "engine/analysis/child_process.h"
 #include "engine/analysis/flop_model.h"
-#include "engine/core/linear_attention_autograd.h"
-#include "engine/core/linear_attention_blocked.h"
+#include "engine/kernels/linear_attention_autograd.h"
+#include "engine/kernels/linear_attention_blocked.h"
 #include "engine/analysis/peak_memory.h"
-#include "engine/core/attention_ops.h"
-#include "engine/core/json.h"
-#include "engine/core/device.h"
+#include "engine/kernels/attention_ops.h"
+#include "engine/json/json.h"
+#include "engine/runtime/device.h"
 
 namespace adala {
 

@@ -11,7 +11,7 @@
 #include <ATen/ATen.h>
 
 #include "engine/analysis/bench_common.h"
-#include "engine/core/window_linear_attention.h"
+#include "engine/kernels/window_linear_attention.h"
 
 namespace adala {
 

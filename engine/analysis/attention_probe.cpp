@@ -8,7 +8,7 @@
 
 #include <torch/autograd.h>
 
-#include "engine/core/attention_ops.h"
+#include "engine/kernels/attention_ops.h"
 
 namespace adala {
 

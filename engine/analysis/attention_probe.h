@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 
 namespace adala {
 

@@ -16,7 +16,7 @@
 #include <torch/cuda.h>
 
 #include "engine/analysis/child_process.h"
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 
 namespace adala {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 
 namespace adala {
 

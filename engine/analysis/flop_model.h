@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/vit_config.h"
+#include "engine/model/vit_config.h"
 
 namespace adala {
 

@@ -26,12 +26,12 @@
 #include <torch/optim/adamw.h>
 
 #include "engine/analysis/bench_common.h"
-#include "engine/core/json.h"
-#include "engine/core/fused_adamw.h"
-#include "engine/core/safetensors.h"
-#include "engine/core/vision_transformer.h"
-#include "engine/core/vit_config_json.h"
-#include "engine/core/device.h"
+#include "engine/json/json.h"
+#include "engine/kernels/fused_adamw.h"
+#include "engine/io/safetensors.h"
+#include "engine/model/vision_transformer.h"
+#include "engine/model/vit_config_json.h"
+#include "engine/runtime/device.h"
 
 namespace adala {
 

@@ -18,10 +18,10 @@
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/op_counter.h"
 #include "engine/analysis/peak_memory.h"
-#include "engine/core/fused_adamw.h"
-#include "engine/core/json.h"
-#include "engine/core/precision.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/kernels/fused_adamw.h"
+#include "engine/json/json.h"
+#include "engine/runtime/precision.h"
+#include "engine/model/vision_transformer.h"
 
 namespace adala {
 

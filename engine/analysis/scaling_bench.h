@@ -11,7 +11,7 @@
 
 #include "engine/analysis/bench_common.h"
 #include "engine/analysis/scaling_csv.h"
-#include "engine/core/vit_config.h"
+#include "engine/model/vit_config.h"
 
 namespace adala {
 
@@ -41,7 +41,7 @@ struct ScalingOptions {
   int64_t softmax_chunk = 0;  // query rows per chunk; 0: auto_softmax_chunk per resolution
   c10::Device device = c10::Device(c10::kCPU);
   // "fp32", or "bf16" / "fp16" autocast around the forward passes (linear attention stays in
-  // float32 inside, engine/core/precision.h); weights stay float32.
+  // float32 inside, engine/runtime/precision.h); weights stay float32.
   std::string precision = "fp32";
   double memory_margin = 1.5;
   int64_t available_bytes = -1;  // -1: MemAvailable when each point starts

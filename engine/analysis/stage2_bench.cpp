@@ -10,10 +10,10 @@
 
 #include "engine/analysis/child_process.h"
 #include "engine/analysis/peak_memory.h"
-#include "engine/core/fused_adamw.h"
-#include "engine/core/json.h"
-#include "engine/core/precision.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/kernels/fused_adamw.h"
+#include "engine/json/json.h"
+#include "engine/runtime/precision.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/train/stages.h"
 
 namespace adala {

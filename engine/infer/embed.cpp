@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "engine/core/json.h"
-#include "engine/core/safetensors.h"
+#include "engine/json/json.h"
+#include "engine/io/safetensors.h"
 
 namespace adala {
 

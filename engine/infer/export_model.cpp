@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/core/safetensors.h"
-#include "engine/core/vit_config_json.h"
+#include "engine/io/safetensors.h"
+#include "engine/model/vit_config_json.h"
 #include "engine/infer/inference_model.h"
 
 namespace adala {

@@ -3,8 +3,8 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "engine/core/load_weights.h"
-#include "engine/core/safetensors.h"
+#include "engine/model/load_weights.h"
+#include "engine/io/safetensors.h"
 #include "engine/train/experiment_config.h"
 
 namespace adala {

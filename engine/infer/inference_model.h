@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "engine/core/vision_transformer.h"
-#include "engine/core/weights_file_config.h"
+#include "engine/model/vision_transformer.h"
+#include "engine/model/weights_file_config.h"
 #include "engine/infer/preprocessing.h"
 #include "engine/train/pretrained_config.h"
 

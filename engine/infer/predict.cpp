@@ -6,8 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
-#include "engine/core/linear_eps_scope.h"
-#include "engine/core/precision.h"
+#include "engine/model/linear_eps_scope.h"
+#include "engine/runtime/precision.h"
 #include "engine/train/stage_data.h"
 
 namespace adala {

@@ -18,7 +18,7 @@ struct InferOptions {
   int64_t resolution = 0;  // > 0: this input size instead of the checkpoint's
   int64_t batch_size = 64;
   int64_t decode_threads = 2;
-  // "fp32", or "bf16" / "fp16" autocast (engine/core/precision.h): linear attention stays in
+  // "fp32", or "bf16" / "fp16" autocast (engine/runtime/precision.h): linear attention stays in
   // float32, with eps at least 1e-5 in half precision.
   std::string precision = "fp32";
 };

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/train/stage_data.h"
 
 namespace adala {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <exception>
 
-#include "engine/core/build_info.h"
+#include "engine/runtime/build_info.h"
 #include "engine/report/report_document.h"
 #include "engine/report/report_text.h"
 #include "engine/store/run_store.h"

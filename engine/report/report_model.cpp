@@ -17,7 +17,7 @@
 
 #include "engine/analysis/scaling_csv.h"
 #include "engine/report/report_i18n.h"
-#include "engine/core/json_paths.h"
+#include "engine/json/json_paths.h"
 #include "engine/report/report_text.h"
 #include "engine/store/run_overview.h"
 #include "engine/store/run_store.h"

@@ -8,8 +8,8 @@
 #include <exception>
 #include <thread>
 
-#include "engine/core/device.h"
-#include "engine/core/build_info.h"
+#include "engine/runtime/device.h"
+#include "engine/runtime/build_info.h"
 #include "engine/run/run_folder_lock.h"
 #include "engine/run/run_summary.h"
 #include "engine/train/data_parallel.h"

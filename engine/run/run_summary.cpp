@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 
 namespace adala {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "engine/core/text_file.h"
+#include "engine/io/text_file.h"
 #include "engine/data/opencv/png_io.h"
 
 namespace adala {

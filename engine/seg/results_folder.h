@@ -16,7 +16,7 @@
 
 #include <string>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/data/segmentation_dataset.h"
 #include "engine/seg/segmentation_evaluation.h"
 

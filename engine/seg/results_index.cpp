@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 
 namespace adala {
 

@@ -8,9 +8,9 @@
 
 #include <torch/utils.h>
 
-#include "engine/core/device.h"
-#include "engine/core/load_weights.h"
-#include "engine/core/text_file.h"
+#include "engine/runtime/device.h"
+#include "engine/model/load_weights.h"
+#include "engine/io/text_file.h"
 #include "engine/data/opencv/ade20k_folder.h"
 #include "engine/data/segmentation_scenes.h"
 #include "engine/seg/results_folder.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/data/segmentation_dataset.h"
 #include "engine/seg/segmentation_evaluation.h"
 #include "engine/seg/segmentation_model.h"

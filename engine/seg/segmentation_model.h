@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/seg/linear_head.h"
 #include "engine/seg/mask2former_head.h"
 #include "engine/seg/mask_classification_loss.h"

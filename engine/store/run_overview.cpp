@@ -7,8 +7,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "engine/core/json.h"
-#include "engine/core/json_paths.h"
+#include "engine/json/json.h"
+#include "engine/json/json_paths.h"
 #include "engine/store/run_store.h"
 #include "engine/train/linearisation_method.h"
 #include "engine/train/stage_catalog.h"

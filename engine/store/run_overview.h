@@ -47,7 +47,7 @@ struct RunOverview {
   std::map<std::string, double> evaluations;  // every "stage/key" -> value
   std::string method, feature_map, preset;    // from the config ("" when it does not say)
   // The config names no feature map: feature_map is the one the run used by default (the
-  // method's, else ViTConfig's "elu1", engine/core/vit_config.h).
+  // method's, else ViTConfig's "elu1", engine/model/vit_config.h).
   bool feature_map_default = false;
   // The config names no method: method is ExperimentConfig's default, "adala".
   bool method_default = false;

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/core/attention_weight_loss.h"
-#include "engine/core/precision.h"
-#include "engine/core/softmax_attention_heads.h"
+#include "engine/model/attention_weight_loss.h"
+#include "engine/runtime/precision.h"
+#include "engine/kernels/softmax_attention_heads.h"
 #include "engine/train/attention_weight_alignment.h"
 #include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/train/training_loop.h"
 
 namespace adala {

@@ -1,7 +1,7 @@
 #pragma once
 #include <ATen/ATen.h>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/train/training_loop.h"
 
 namespace adala {

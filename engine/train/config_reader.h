@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/train/experiment_config.h"
 
 namespace adala {

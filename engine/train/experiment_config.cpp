@@ -5,8 +5,8 @@
 #include <sstream>
 #include <variant>
 
-#include "engine/core/weights_file_config.h"
-#include "engine/core/overloaded.h"
+#include "engine/model/weights_file_config.h"
+#include "engine/model/overloaded.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/config_reader.h"
 #include "engine/train/stage_catalog.h"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/json.h"
-#include "engine/core/vit_config.h"
+#include "engine/json/json.h"
+#include "engine/model/vit_config.h"
 #include "engine/data/image_transform.h"
 #include "engine/train/linearisation_method.h"
 #include "engine/train/segmentation_config.h"

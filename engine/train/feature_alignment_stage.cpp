@@ -2,7 +2,7 @@
 #include <torch/autograd.h>
 #include <torch/nn/functional/loss.h>
 
-#include "engine/core/softmax_attention_heads.h"
+#include "engine/kernels/softmax_attention_heads.h"
 #include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"
 

@@ -1,4 +1,4 @@
-#include "engine/core/vit_lora.h"
+#include "engine/model/vit_lora.h"
 #include "engine/train/requires_grad_restorer.h"
 #include "engine/train/stages.h"
 

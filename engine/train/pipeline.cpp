@@ -12,11 +12,11 @@
 
 #include <torch/utils.h>
 
-#include "engine/core/device.h"
-#include "engine/core/load_weights.h"
-#include "engine/core/weights_file_config.h"
-#include "engine/core/text_file.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/runtime/device.h"
+#include "engine/model/load_weights.h"
+#include "engine/model/weights_file_config.h"
+#include "engine/io/text_file.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/run_model.h"

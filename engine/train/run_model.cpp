@@ -1,7 +1,7 @@
 #include "engine/train/run_model.h"
 
-#include "engine/core/load_weights.h"
-#include "engine/core/weights_file_config.h"
+#include "engine/model/load_weights.h"
+#include "engine/model/weights_file_config.h"
 
 namespace adala {
 

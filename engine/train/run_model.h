@@ -7,7 +7,7 @@
 
 #include <c10/core/Device.h>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/train/events.h"
 #include "engine/train/experiment_config.h"
 

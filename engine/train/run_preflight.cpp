@@ -5,11 +5,11 @@
 #include <set>
 #include <string>
 
-#include "engine/core/device.h"
-#include "engine/core/load_weights.h"
-#include "engine/core/precision.h"
-#include "engine/core/weights_file_config.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/runtime/device.h"
+#include "engine/model/load_weights.h"
+#include "engine/runtime/precision.h"
+#include "engine/model/weights_file_config.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/stage_catalog.h"
 

@@ -19,7 +19,7 @@ struct StageConfig {
   bool augment = false;
   int64_t checkpoint_every = 0;  // 0: only at the end (and on cancel)
   int64_t log_every = 1;
-  // Numerics (engine/core/precision.h): "fp32", "bf16" or "fp16" autocast for the forward
+  // Numerics (engine/runtime/precision.h): "fp32", "bf16" or "fp16" autocast for the forward
   // passes; the linear-attention kernels stay in float32 either way.
   std::string precision = "fp32";
   double linear_eps = 0.0;  // > 0: the linear-attention eps in this stage; 0: by precision

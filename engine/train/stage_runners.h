@@ -4,7 +4,7 @@
 // mode, the evaluation) from the stage's table entry.
 #include <array>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/train/stage_catalog.h"
 #include "engine/train/stage_context.h"
 #include "engine/train/stage_data.h"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/train/stage_catalog.h"
 #include "engine/train/stage_context.h"

@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "engine/core/attention.h"
-#include "engine/core/fused_adamw.h"
-#include "engine/core/linear_eps_scope.h"
-#include "engine/core/text_file.h"
+#include "engine/model/attention.h"
+#include "engine/kernels/fused_adamw.h"
+#include "engine/model/linear_eps_scope.h"
+#include "engine/io/text_file.h"
 #include "engine/train/data_parallel.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/stage_checkpoint.h"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/numerical_health.h"
-#include "engine/core/precision.h"
+#include "engine/model/numerical_health.h"
+#include "engine/runtime/precision.h"
 #include "engine/train/batch_sampler.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/numerical_health.h"
-#include "engine/core/precision.h"
+#include "engine/model/numerical_health.h"
+#include "engine/runtime/precision.h"
 #include "engine/train/gradient_health.h"
 #include "engine/train/grad_scaler.h"
 

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "engine/analysis/attention_probe.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

@@ -6,8 +6,8 @@
 
 #include "engine/analysis/flop_model.h"
 #include "engine/analysis/op_counter.h"
-#include "engine/core/linear_attention_blocked.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/kernels/linear_attention_blocked.h"
+#include "engine/model/vision_transformer.h"
 #include "tests/support/test_suite.h"
 
 #include <mutex>

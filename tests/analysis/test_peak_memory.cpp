@@ -11,8 +11,8 @@
 #include "engine/analysis/child_process.h"
 #include "engine/analysis/cuda_allocator_stats.h"
 #include "engine/analysis/peak_memory.h"
-#include "engine/core/json.h"
-#include "engine/core/memory_reuse.h"
+#include "engine/json/json.h"
+#include "engine/kernels/memory_reuse.h"
 #include "tests/support/test_suite.h"
 
 // AddressSanitizer maps shadow memory and keeps freed blocks in quarantine, so RSS is not the

@@ -7,10 +7,10 @@
 #include <limits>
 #include <vector>
 
-#include "engine/core/attention_ops.h"
-#include "engine/core/elu_plus_one_kernel.h"
-#include "engine/core/linear_attention_blocked.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/kernels/attention_ops.h"
+#include "engine/kernels/elu_plus_one_kernel.h"
+#include "engine/kernels/linear_attention_blocked.h"
+#include "engine/model/vision_transformer.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <set>
 
-#include "engine/core/attention_weight_loss.h"
-#include "engine/core/linear_attention_features.h"
+#include "engine/model/attention_weight_loss.h"
+#include "engine/kernels/linear_attention_features.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

@@ -5,7 +5,7 @@
 #include <future>
 #include <thread>
 
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 #include "tests/support/test_suite.h"
 
 using adala::openblas_threads;

@@ -9,15 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/attention.h"
-#include "engine/core/feature_map.h"
-#include "engine/core/linear_attention_blocked.h"
-#include "engine/core/linear_attention_features.h"
-#include "engine/core/load_weights.h"
-#include "engine/core/numerical_health.h"
-#include "engine/core/precision.h"
-#include "engine/core/vision_transformer.h"
-#include "engine/core/vit_config_json.h"
+#include "engine/model/attention.h"
+#include "engine/model/feature_map.h"
+#include "engine/kernels/linear_attention_blocked.h"
+#include "engine/kernels/linear_attention_features.h"
+#include "engine/model/load_weights.h"
+#include "engine/model/numerical_health.h"
+#include "engine/runtime/precision.h"
+#include "engine/model/vision_transformer.h"
+#include "engine/model/vit_config_json.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "engine/core/fused_adamw.h"
+#include "engine/kernels/fused_adamw.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

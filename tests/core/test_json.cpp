@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "tests/support/test_suite.h"
 
 using adala::Json;

@@ -8,13 +8,13 @@
 #include <QtTest/QtTest>
 
 #include "engine/analysis/peak_memory.h"
-#include "engine/core/attention.h"
-#include "engine/core/attention_ops.h"
-#include "engine/core/linear_attention_autograd.h"
-#include "engine/core/linear_attention_rows.h"
-#include "engine/core/linear_training_kernel.h"
-#include "engine/core/row_major_gemm.h"
-#include "engine/core/softmax_attention_heads.h"
+#include "engine/model/attention.h"
+#include "engine/kernels/attention_ops.h"
+#include "engine/kernels/linear_attention_autograd.h"
+#include "engine/kernels/linear_attention_rows.h"
+#include "engine/kernels/linear_training_kernel.h"
+#include "engine/kernels/row_major_gemm.h"
+#include "engine/kernels/softmax_attention_heads.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

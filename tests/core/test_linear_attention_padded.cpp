@@ -12,13 +12,13 @@
 
 #include <QtTest/QtTest>
 
-#include "engine/core/attention.h"
-#include "engine/core/attention_ops.h"
-#include "engine/core/linear_attention_autograd.h"
-#include "engine/core/linear_attention_blocked.h"
-#include "engine/core/linear_attention_padded.h"
-#include "engine/core/linear_training_kernel.h"
-#include "engine/core/precision.h"
+#include "engine/model/attention.h"
+#include "engine/kernels/attention_ops.h"
+#include "engine/kernels/linear_attention_autograd.h"
+#include "engine/kernels/linear_attention_blocked.h"
+#include "engine/kernels/linear_attention_padded.h"
+#include "engine/kernels/linear_training_kernel.h"
+#include "engine/runtime/precision.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

@@ -4,11 +4,11 @@
 
 #include <QtTest/QtTest>
 
-#include "engine/core/load_weights.h"
-#include "engine/core/preset_match.h"
-#include "engine/core/safetensors.h"
-#include "engine/core/vit_config_json.h"
-#include "engine/core/weight_mapping.h"
+#include "engine/model/load_weights.h"
+#include "engine/model/preset_match.h"
+#include "engine/io/safetensors.h"
+#include "engine/model/vit_config_json.h"
+#include "engine/model/weight_mapping.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

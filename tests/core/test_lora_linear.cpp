@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "engine/core/lora_linear.h"
+#include "engine/model/lora_linear.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/core/memory_reuse.h"
+#include "engine/kernels/memory_reuse.h"
 #include "tests/support/test_suite.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Performer's FAVOR+ feature map (engine/core/performer_feature_map.h): the kernel estimate
+// Performer's FAVOR+ feature map (engine/model/performer_feature_map.h): the kernel estimate
 // against exp(q . k / sqrt(d)) within its standard error, the orthogonal random features, the
 // stabilisers cancelling against an unstabilised float64 reference, convergence to softmax
 // attention, the seeded and scheduled draws of W, and W surviving save and load.
@@ -12,14 +12,14 @@
 #include <utility>
 #include <vector>
 
-#include "engine/core/attention.h"
-#include "engine/core/feature_map.h"
-#include "engine/core/linear_attention_features.h"
-#include "engine/core/load_weights.h"
-#include "engine/core/performer_feature_map.h"
-#include "engine/core/precision.h"
-#include "engine/core/vision_transformer.h"
-#include "engine/core/vit_config_json.h"
+#include "engine/model/attention.h"
+#include "engine/model/feature_map.h"
+#include "engine/kernels/linear_attention_features.h"
+#include "engine/model/load_weights.h"
+#include "engine/model/performer_feature_map.h"
+#include "engine/runtime/precision.h"
+#include "engine/model/vision_transformer.h"
+#include "engine/model/vit_config_json.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <limits>
 
-#include "engine/core/safetensors.h"
+#include "engine/io/safetensors.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

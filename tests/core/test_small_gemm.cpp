@@ -7,7 +7,7 @@
 
 #include <QtTest/QtTest>
 
-#include "engine/core/small_gemm.h"
+#include "engine/kernels/small_gemm.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 #include "tests/support/test_suite.h"

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/core/text_file.h"
+#include "engine/io/text_file.h"
 #include "tests/support/test_suite.h"
 
 namespace fs = std::filesystem;

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "engine/analysis/attention_bench.h"
-#include "engine/core/attention_ops.h"
-#include "engine/core/precision.h"
-#include "engine/core/window_linear_attention.h"
+#include "engine/kernels/attention_ops.h"
+#include "engine/runtime/precision.h"
+#include "engine/kernels/window_linear_attention.h"
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 

@@ -13,7 +13,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "engine/core/text_file.h"
+#include "engine/io/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/data/image_transform.h"
 #include "engine/data/opencv/fashion_mnist_export.h"

@@ -10,7 +10,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "engine/core/text_file.h"
+#include "engine/io/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/data/opencv/fashion_mnist_export.h"
 #include "engine/train/pipeline.h"

@@ -15,8 +15,8 @@
 #include <map>
 #include <string>
 
-#include "engine/core/safetensors.h"
-#include "engine/core/vision_transformer.h"
+#include "engine/io/safetensors.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/dist/dist_environment.h"
 #include "engine/dist/gloo_data_parallel.h"
 #include "engine/train/batch_sampler.h"

@@ -2,7 +2,7 @@
 // one thread per process): the stage outputs equal a one-process run's, the database holds one
 // run (rank 0's) tagged with the world, and bad combinations are refused.
 // Engine headers first: LibTorch's must precede Qt's (Qt's `slots` macro breaks ATen).
-#include "engine/core/safetensors.h"
+#include "engine/io/safetensors.h"
 #include "engine/dist/gloo_data_parallel.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"

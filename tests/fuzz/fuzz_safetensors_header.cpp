@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "engine/core/safetensors_header.h"
+#include "engine/io/safetensors_header.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 8) return 0;

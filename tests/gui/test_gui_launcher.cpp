@@ -16,7 +16,7 @@
 #include "tests/gui/gui_test_support.h"
 #include "widgets/data_source_form.h"
 #include "widgets/stage_launcher.h"
-#include "engine/core/device.h"
+#include "engine/runtime/device.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

@@ -13,9 +13,9 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "engine/core/load_weights.h"
-#include "engine/core/safetensors.h"
-#include "engine/core/weights_file_config.h"
+#include "engine/model/load_weights.h"
+#include "engine/io/safetensors.h"
+#include "engine/model/weights_file_config.h"
 #include "engine/data/opencv/image_file_dataset.h"
 #include "engine/infer/inference_model.h"
 #include "engine/train/pipeline.h"

@@ -8,7 +8,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "engine/core/text_file.h"
+#include "engine/io/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/infer/inspection_dataset.h"
 #include "tests/support/test_suite.h"

@@ -3,12 +3,13 @@
 // front end's tags; a run folder continues its run; a run that cannot be recorded is a
 // RunRecordError carrying its cause, after the folder was made.
 // Engine headers first: LibTorch's must precede Qt's (Qt's `slots` macro breaks ATen).
-#include "engine/core/vit_config.h"
+#include "engine/model/vit_config.h"
 #include "engine/run/open_training_run.h"
 #include "engine/run/run_folder_lock.h"
 #include "engine/store/run_store.h"
 #include "engine/store/store_error.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/blank_idx_folder.h"
 #include "tests/support/test_suite.h"
 
 #include <QtTest/QtTest>
@@ -30,24 +31,9 @@ std::string fresh(const std::string& name) {
   return adala_test::fresh_test_dir("open-training-run", name);
 }
 
-std::string be32(uint32_t v) {
-  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
-          static_cast<char>(v)};
-}
-
 // A Fashion-MNIST-shaped data folder: idx files of four blank 28 x 28 images, labelled 0.
 std::string data_root(const std::string& dir) {
-  const std::string root = dir + "/data";
-  fs::create_directories(root);
-  const uint32_t side = 28, count = 4;
-  for (const std::string prefix : {"train", "t10k"}) {
-    std::ofstream(root + "/" + prefix + "-images-idx3-ubyte", std::ios::binary)
-        << be32(0x803) + be32(count) + be32(side) + be32(side) +
-               std::string(size_t(count) * side * side, '\0');
-    std::ofstream(root + "/" + prefix + "-labels-idx1-ubyte", std::ios::binary)
-        << be32(0x801) + be32(count) + std::string(count, '\0');
-  }
-  return root;
+  return adala_test::write_blank_idx_folder(dir + "/data");
 }
 
 ExperimentConfig micro_config(const std::string& dir) {

@@ -4,7 +4,7 @@
 // are the steps 1..N exactly once, the run is one row marked done, and every stage's weights
 // are bit-identical to an uninterrupted run's. ADALA_CRASH_SEED picks other kill points.
 // Engine headers first: LibTorch's must precede Qt's (Qt's `slots` macro breaks ATen).
-#include "engine/core/safetensors.h"
+#include "engine/io/safetensors.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/support/test_dirs.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/seg/results_index.h"
 #include "tests/support/test_suite.h"
 

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "engine/core/vision_transformer.h"
+#include "engine/model/vision_transformer.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/data/segmentation_scenes.h"
 #include "engine/seg/linear_head.h"

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "engine/analysis/segmentation_metrics.h"
-#include "engine/core/load_weights.h"
+#include "engine/model/load_weights.h"
 #include "engine/data/opencv/png_io.h"
 #include "engine/data/segmentation_classes.h"
 #include "engine/seg/segmentation_job.h"

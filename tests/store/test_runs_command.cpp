@@ -8,7 +8,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/store/run_store.h"
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"

@@ -3,7 +3,7 @@
 // malformed case's message.
 #include <string>
 
-#include "engine/core/json.h"
+#include "engine/json/json.h"
 #include "engine/train/experiment_config.h"
 
 namespace adala_test {

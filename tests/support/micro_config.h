@@ -3,7 +3,7 @@
 // steps of batch 8 at lr 3e-3 (2 warm-up steps), no checkpoints.
 #include <cstdint>
 
-#include "engine/core/vit_config.h"
+#include "engine/model/vit_config.h"
 #include "engine/train/experiment_config.h"
 
 namespace adala_test {

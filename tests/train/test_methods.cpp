@@ -9,8 +9,8 @@
 #include <cmath>
 #include <map>
 
-#include "engine/core/attention_weight_loss.h"
-#include "engine/core/vit_lora.h"
+#include "engine/model/attention_weight_loss.h"
+#include "engine/model/vit_lora.h"
 #include "engine/train/attention_weight_alignment.h"
 #include "engine/train/stages.h"
 #include "tests/support/config_errors.h"

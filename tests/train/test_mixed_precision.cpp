@@ -10,14 +10,14 @@
 #include <filesystem>
 #include <limits>
 
-#include "engine/core/attention_ops.h"
-#include "engine/core/numerical_health.h"
-#include "engine/core/precision.h"
-#include "engine/core/json.h"
+#include "engine/kernels/attention_ops.h"
+#include "engine/model/numerical_health.h"
+#include "engine/runtime/precision.h"
+#include "engine/json/json.h"
 #include "engine/train/experiment_config.h"
 #include "engine/train/grad_scaler.h"
 #include "engine/train/run_preflight.h"
-#include "engine/core/linear_eps_scope.h"
+#include "engine/model/linear_eps_scope.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 #include "engine/train/training_loop.h"

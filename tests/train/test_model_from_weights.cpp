@@ -9,9 +9,9 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "engine/core/load_weights.h"
-#include "engine/core/safetensors.h"
-#include "engine/core/weights_file_config.h"
+#include "engine/model/load_weights.h"
+#include "engine/io/safetensors.h"
+#include "engine/model/weights_file_config.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/run_preflight.h"

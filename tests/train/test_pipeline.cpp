@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <set>
 
-#include "engine/core/load_weights.h"
+#include "engine/model/load_weights.h"
 #include "engine/data/fashion_mnist.h"
 #include "engine/store/run_store.h"
 #include "engine/store/run_store_sink.h"

@@ -11,10 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/core/load_weights.h"
+#include "engine/model/load_weights.h"
 #include "engine/train/pipeline.h"
 #include "engine/train/run_preflight.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/blank_idx_folder.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;
@@ -26,27 +27,10 @@ std::string fresh_dir(const std::string& name) {
   return adala_test::fresh_test_dir("run-inputs", name);
 }
 
-std::string be32(uint32_t v) {
-  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
-          static_cast<char>(v)};
-}
-
-void write_bytes(const std::string& path, const std::string& bytes) {
-  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
 // A data folder whose idx files hold `count` images of side x side pixels (headers and
 // zero pixels), labelled 0.
 std::string data_root(const std::string& name, uint32_t side, uint32_t count = 4) {
-  const std::string root = fresh_dir(name);
-  for (const std::string prefix : {"train", "t10k"}) {
-    write_bytes(root + "/" + prefix + "-images-idx3-ubyte",
-                be32(0x803) + be32(count) + be32(side) + be32(side) +
-                    std::string(size_t(count) * side * side, '\0'));
-    write_bytes(root + "/" + prefix + "-labels-idx1-ubyte",
-                be32(0x801) + be32(count) + std::string(count, '\0'));
-  }
-  return root;
+  return adala_test::write_blank_idx_folder(fresh_dir(name), side, count);
 }
 
 ExperimentConfig micro_config(const std::string& root) {
@@ -121,7 +105,9 @@ class TestRunInputs : public QObject {
     QVERIFY2(what.rfind("data.root: Fashion-MNIST file not found: expected " + empty, 0) == 0,
              what.c_str());
     const std::string root = data_root("bad-header", 28);
-    write_bytes(root + "/t10k-images-idx3-ubyte", be32(0x803) + be32(0) + be32(28) + be32(28));
+    std::ofstream(root + "/t10k-images-idx3-ubyte", std::ios::binary | std::ios::trunc)
+        << adala_test::be32(0x803) + adala_test::be32(0) + adala_test::be32(28) +
+               adala_test::be32(28);
     what = input_error(micro_config(root), stages({0}));
     QCOMPARE(QString::fromStdString(what),
              QString::fromStdString("data.root: " + root +

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/core/fused_adamw.h"
-#include "engine/core/numerical_health.h"
-#include "engine/core/precision.h"
+#include "engine/kernels/fused_adamw.h"
+#include "engine/model/numerical_health.h"
+#include "engine/runtime/precision.h"
 #include "engine/train/data_parallel.h"
 #include "engine/train/grad_scaler.h"
 #include "engine/train/gradient_health.h"

@@ -5,9 +5,9 @@
 #include <string>
 #include <variant>
 
-#include "engine/core/overloaded.h"
-#include "engine/core/vit_config.h"
-#include "engine/core/vit_config_json.h"
+#include "engine/model/overloaded.h"
+#include "engine/model/vit_config.h"
+#include "engine/model/vit_config_json.h"
 #include "engine/train/experiment_config.h"
 #include "tests/support/test_suite.h"
 

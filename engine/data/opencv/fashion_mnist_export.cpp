@@ -8,7 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "engine/core/text_file.h"
+#include "engine/io/text_file.h"
 #include "engine/data/fashion_mnist.h"
 
 namespace adala {

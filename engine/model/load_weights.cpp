@@ -1,0 +1,259 @@
+#include "engine/model/load_weights.h"
+
+#include <torch/autograd.h>
+
+#include "engine/json/json.h"
+#include "engine/model/preset_match.h"
+#include "engine/model/vit_config_json.h"
+#include "engine/model/weight_mapping.h"
+#include "engine/model/weights_file_config.h"
+
+namespace adala {
+
+namespace {
+
+const std::string kLinearInfix = ".attn.linear.";
+
+bool is_linear_branch(const std::string& name) {
+  return name.find(kLinearInfix) != std::string::npos;
+}
+
+std::string softmax_counterpart(const std::string& name) {
+  std::string out = name;
+  const size_t at = out.find(kLinearInfix);
+  out.replace(at, kLinearInfix.size(), ".attn.");
+  return out;
+}
+
+bool is_feature_map(const std::string& name) {
+  return name.find(kLinearInfix + "feature_map.") != std::string::npos;
+}
+
+bool is_head(const std::string& name) { return name.rfind("head.", 0) == 0; }
+
+std::string shape_str(at::IntArrayRef s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+std::string dtype_label(at::ScalarType t) {
+  try {
+    return safetensors_dtype_name(t);
+  } catch (const SafetensorsError&) {
+    return c10::toString(t);
+  }
+}
+
+std::vector<std::pair<std::string, at::Tensor>> model_tensors(VisionTransformer& model) {
+  std::vector<std::pair<std::string, at::Tensor>> out;
+  for (const auto& kv : model->named_parameters(true)) out.emplace_back(kv.key(), kv.value());
+  for (const auto& kv : model->named_buffers(true)) out.emplace_back(kv.key(), kv.value());
+  return out;
+}
+
+LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor> tensors,
+                     const LoadOptions& o, const std::string& source) {
+  LoadReport r;
+  std::vector<std::string> names;
+  for (const auto& kv : tensors) names.push_back(kv.first);
+  const KeyMapping plan = plan_key_mapping(names);
+  r.format = to_string(plan.format);
+  for (const auto& d : plan.dropped) r.skipped.push_back(d + " (not used by this model)");
+  for (const auto& u : plan.unsupported) r.unexpected.push_back(u);
+  r.notes.insert(r.notes.end(), plan.notes.begin(), plan.notes.end());
+  MappedTensors mapped = apply_key_mapping(plan, tensors);
+  tensors.clear();
+  r.notes.insert(r.notes.end(), mapped.notes.begin(), mapped.notes.end());
+  auto& ours = mapped.tensors;
+
+  const ViTConfig& cfg = model->config();
+  const int64_t model_pos_len = model->pos_embed.size(1);
+  const std::string pos_note = adjust_pos_embed_layout(ours, model_pos_len, cfg.no_embed_class,
+                                                       cfg.class_token, cfg.num_register_tokens);
+  if (!pos_note.empty()) r.notes.push_back(pos_note);
+  if (o.interpolate_pos_embed) {
+    auto it = ours.find("pos_embed");
+    const int64_t prefix = cfg.no_embed_class ? 0 : cfg.num_prefix_tokens();
+    if (it != ours.end() && it->second.dim() == 3 && it->second.size(0) == 1 &&
+        it->second.size(2) == cfg.embed_dim && it->second.size(1) != model_pos_len &&
+        it->second.size(1) > prefix) {
+      const int64_t g = cfg.grid_size();
+      try {
+        const auto before = it->second.sizes().vec();
+        it->second = interpolate_pos_embed(it->second, prefix, g, g);
+        r.notes.push_back("pos_embed: resampled bicubically from " + shape_str(before) + " to " +
+                          shape_str(it->second.sizes()));
+      } catch (const std::exception& e) {
+        r.notes.push_back(std::string("pos_embed: cannot resample: ") + e.what());
+      }
+    }
+  }
+
+  auto label = [&](const std::string& name) {
+    auto it = mapped.origin.find(name);
+    if (it == mapped.origin.end() || it->second == name) return name;
+    return name + " (from " + it->second + ")";
+  };
+
+  const auto targets = model_tensors(model);
+  const std::map<std::string, at::Tensor> by_name(targets.begin(), targets.end());
+
+  std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // dst, src
+  std::vector<std::string> to_initialise;
+  std::map<std::string, int> conversions;
+  for (const auto& [name, dst] : targets) {
+    if (!o.load_head && is_head(name)) continue;
+    auto it = ours.find(name);
+    if (it == ours.end()) {
+      if (is_linear_branch(name) && o.init_missing_linear_from_softmax) {
+        if (is_feature_map(name)) {
+          r.kept_initial.push_back(name);
+          continue;
+        }
+        auto soft = by_name.find(softmax_counterpart(name));
+        if (soft != by_name.end() && soft->second.sizes() == dst.sizes()) {
+          to_initialise.push_back(name);
+          continue;
+        }
+      }
+      r.missing.push_back(name);
+      continue;
+    }
+    const at::Tensor& src = it->second;
+    if (src.sizes() != dst.sizes()) {
+      r.misshapen.push_back(label(name) + ": checkpoint " + shape_str(src.sizes()) + " vs model " +
+                            shape_str(dst.sizes()));
+      continue;
+    }
+    if (src.scalar_type() != dst.scalar_type())
+      ++conversions[dtype_label(src.scalar_type()) + " -> " + dtype_label(dst.scalar_type())];
+    copies.emplace_back(dst, src);
+    r.loaded.push_back(name);
+  }
+  for (const auto& [name, t] : ours) {
+    auto it = mapped.origin.find(name);
+    const std::string from = it == mapped.origin.end() ? name : it->second;
+    if (!o.load_head && is_head(name)) {
+      r.skipped.push_back(from + " (load_head = false)");
+      continue;
+    }
+    if (by_name.count(name)) continue;
+    r.unexpected.push_back(from == name ? name : from + " (as " + name + ")");
+  }
+  for (const auto& [what, n] : conversions)
+    r.notes.push_back("converted " + std::to_string(n) + " tensor" + (n == 1 ? "" : "s") + " " +
+                      what);
+
+  r.initialised = to_initialise;
+  if (o.strict && !r.ok()) throw WeightLoadError(source, r);
+
+  for (size_t i = 0; i < copies.size(); ++i) {
+    const at::Tensor& src = copies[i].second;
+    if (!src.is_floating_point()) continue;
+    const int64_t bad = src.numel() - at::isfinite(src).sum().item<int64_t>();
+    if (bad == 0) continue;
+    const std::string what = "tensor \"" + label(r.loaded[i]) + "\" holds " + std::to_string(bad) +
+                             " non-finite value" + (bad == 1 ? "" : "s") + " (NaN or Inf) of " +
+                             std::to_string(src.numel());
+    if (!o.allow_nonfinite)
+      throw NonFiniteWeightsError(source + ": " + what +
+                                  "; refusing to load it (--allow-nonfinite loads it anyway)");
+    r.notes.push_back("warning: " + what);
+  }
+
+  torch::NoGradGuard no_grad;
+  for (auto& [dst, src] : copies) dst.copy_(src);
+  for (const auto& name : to_initialise)
+    by_name.at(name).copy_(by_name.at(softmax_counterpart(name)));
+  return r;
+}
+
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
+}  // namespace
+
+std::string LoadReport::summary() const {
+  std::string s = "format " + format + ": " + std::to_string(loaded.size()) + " loaded, " +
+                  std::to_string(initialised.size()) + " initialised from softmax, " +
+                  std::to_string(missing.size()) + " missing, " +
+                  std::to_string(unexpected.size()) + " unexpected, " +
+                  std::to_string(misshapen.size()) + " misshapen, " +
+                  std::to_string(skipped.size()) + " skipped";
+  for (const auto& n : missing) s += "\n  missing: " + n;
+  for (const auto& n : unexpected) s += "\n  unexpected: " + n;
+  for (const auto& n : misshapen) s += "\n  misshapen: " + n;
+  for (const auto& n : skipped) s += "\n  skipped: " + n;
+  for (const auto& n : kept_initial) s += "\n  kept as initialised: " + n;
+  for (const auto& n : notes) s += "\n  note: " + n;
+  return s;
+}
+
+WeightLoadError::WeightLoadError(const std::string& source, LoadReport report)
+    : std::runtime_error(source + ": the weights do not fit the model: " + report.summary()),
+      report_(std::move(report)) {}
+
+LoadReport load_weights(VisionTransformer& model, const std::string& path,
+                        const LoadOptions& options) {
+  SafetensorsReader reader(path, options.mode);
+  return load_impl(model, reader.load_all(), options, path);
+}
+
+LoadReport load_weights(VisionTransformer& model, std::map<std::string, at::Tensor> tensors,
+                        const LoadOptions& options) {
+  return load_impl(model, std::move(tensors), options, "tensors");
+}
+
+void save_weights(VisionTransformer& model, const std::string& path,
+                  const std::map<std::string, std::string>& metadata) {
+  std::vector<std::pair<std::string, at::Tensor>> tensors;
+  for (const auto& [name, t] : model_tensors(model)) {
+    auto cpu = t.detach().to(at::kCPU);
+    if (cpu.is_floating_point()) cpu = cpu.to(at::kFloat);
+    tensors.emplace_back(name, cpu);
+  }
+  std::map<std::string, std::string> meta = metadata;
+  meta["adala.format"] = "adala-vit/1";
+  meta["adala.config"] = vit_config_to_json(model->config()).dump();
+  std::vector<std::string> modes;
+  for (auto m : model->attention_modes()) modes.emplace_back(to_string(m));
+  meta["adala.attention_modes"] = join(modes, ",");
+  write_safetensors(path, tensors, meta);
+}
+
+VisionTransformer load_model(const std::string& path, const c10::Device& device, ReadMode mode,
+                             const ArchitectureHint& hint) {
+  SafetensorsReader reader(path, mode);
+  const auto& meta = reader.metadata();
+  const ViTConfig config = config_of_safetensors(reader, path, hint);
+  VisionTransformer model(config);
+  LoadOptions options;
+  options.mode = mode;
+  load_impl(model, reader.load_all(), options, path);
+  if (auto it = meta.find("adala.attention_modes"); it != meta.end()) {
+    std::vector<std::string> modes;
+    std::string cur;
+    for (char c : it->second + ",") {
+      if (c == ',') {
+        if (!cur.empty()) modes.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (static_cast<int64_t>(modes.size()) != model->depth())
+      throw std::runtime_error(path + ": metadata \"adala.attention_modes\" lists " +
+                               std::to_string(modes.size()) + " modes for " +
+                               std::to_string(model->depth()) + " blocks");
+    for (size_t i = 0; i < modes.size(); ++i)
+      model->set_attention_mode(static_cast<int64_t>(i), attention_mode_from_string(modes[i]));
+  }
+  model->to(device);
+  return model;
+}
+
+}  // namespace adala
