@@ -10,7 +10,7 @@ namespace adala::widgets {
 namespace {
 constexpr int kLabelWidth = 64;  // "block 11" on the left
 constexpr int kHeaderHeight = 20;
-constexpr int kGap = 4;
+constexpr int kTileGap = 4;
 }  // namespace
 
 AttentionGridView::AttentionGridView(QWidget* parent) : QWidget(parent) {
@@ -70,8 +70,8 @@ void AttentionGridView::rebuild() {
 
 QSize AttentionGridView::cellSize() const {
   if (blocks_ <= 0 || heads_ <= 0 || gridH_ <= 0 || gridW_ <= 0) return {0, 0};
-  const double w = double(width() - kLabelWidth - kGap * heads_) / heads_;
-  const double h = double(height() - kHeaderHeight - kGap * blocks_) / blocks_;
+  const double w = double(width() - kLabelWidth - kTileGap * heads_) / heads_;
+  const double h = double(height() - kHeaderHeight - kTileGap * blocks_) / blocks_;
   // The grid's aspect kept.
   const double scale = std::max(0.0, std::min(w / gridW_, h / gridH_));
   return {std::max(1, int(gridW_ * scale)), std::max(1, int(gridH_ * scale))};
@@ -79,8 +79,8 @@ QSize AttentionGridView::cellSize() const {
 
 QRect AttentionGridView::cellRect(int block, int head) const {
   const QSize s = cellSize();
-  return QRect(kLabelWidth + head * (s.width() + kGap), kHeaderHeight + block * (s.height() + kGap),
-               s.width(), s.height());
+  return QRect(kLabelWidth + head * (s.width() + kTileGap),
+               kHeaderHeight + block * (s.height() + kTileGap), s.width(), s.height());
 }
 
 QImage AttentionGridView::cellImage(int block, int head) const {
@@ -90,8 +90,8 @@ QImage AttentionGridView::cellImage(int block, int head) const {
 
 QSize AttentionGridView::sizeHint() const {
   const int side = 72;
-  return {kLabelWidth + std::max(1, heads_) * (side + kGap),
-          kHeaderHeight + std::max(1, blocks_) * (side + kGap)};
+  return {kLabelWidth + std::max(1, heads_) * (side + kTileGap),
+          kHeaderHeight + std::max(1, blocks_) * (side + kTileGap)};
 }
 
 void AttentionGridView::paintEvent(QPaintEvent*) {
@@ -104,11 +104,11 @@ void AttentionGridView::paintEvent(QPaintEvent*) {
   }
   const QSize s = cellSize();
   for (int h = 0; h < heads_; ++h)
-    p.drawText(QRect(kLabelWidth + h * (s.width() + kGap), 0, s.width(), kHeaderHeight),
+    p.drawText(QRect(kLabelWidth + h * (s.width() + kTileGap), 0, s.width(), kHeaderHeight),
                Qt::AlignCenter, tr("head %1").arg(h));
   for (int b = 0; b < blocks_; ++b) {
     p.setPen(palette().color(QPalette::Text));  // the rings below draw in white
-    p.drawText(QRect(0, kHeaderHeight + b * (s.height() + kGap), kLabelWidth - 6, s.height()),
+    p.drawText(QRect(0, kHeaderHeight + b * (s.height() + kTileGap), kLabelWidth - 6, s.height()),
                Qt::AlignRight | Qt::AlignVCenter, tr("block %1").arg(b));
     for (int h = 0; h < heads_; ++h) {
       const QImage& img = cellImage(b, h);

@@ -19,7 +19,7 @@ namespace adala::widgets {
 namespace {
 
 constexpr int kMargin = 12;
-constexpr int kGap = 14;
+constexpr int kPanelGap = 14;
 constexpr int kTitle = 24;
 constexpr int kStrip = 10;
 constexpr int kStripFooter = 34;
@@ -51,10 +51,10 @@ QSize figureSize(const Figure& figure, QVector<QRect>* imageRects) {
   for (const auto& pane : figure.panes) {
     const QSize s = paneImageSize(pane.image);
     rects.push_back(QRect(QPoint(x, kMargin + kTitle), s));
-    x += s.width() + kGap;
+    x += s.width() + kPanelGap;
     tallest = std::max(tallest, s.height());
   }
-  const int width = std::max(200, x - kGap + kMargin);
+  const int width = std::max(200, x - kPanelGap + kMargin);
   if (imageRects) *imageRects = rects;
   const int height = kMargin + kTitle + tallest + kStripFooter + 8 +
                      captionHeight(figure, width - 2 * kMargin) + kMargin;

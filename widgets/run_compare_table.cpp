@@ -1,4 +1,5 @@
 #include "widgets/run_compare_table.h"
+#include "widgets/table_cells.h"
 
 #include <cmath>
 
@@ -17,14 +18,7 @@
 namespace adala::widgets {
 namespace {
 
-constexpr QChar kDash(0x2014);
 constexpr int kHighlightRole = Qt::UserRole + 1;
-
-QTableWidgetItem* cell(const QString& text) {
-  auto* item = new QTableWidgetItem(text);
-  item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-  return item;
-}
 
 }  // namespace
 
@@ -101,7 +95,7 @@ void RunCompareTable::rebuild() {
   auto section = [&](const QString& title) {
     const int row = table_->rowCount();
     table_->insertRow(row);
-    auto* item = cell(title);
+    auto* item = readOnlyCell(title);
     QFont f = item->font();
     f.setBold(true);
     item->setFont(f);
@@ -112,11 +106,11 @@ void RunCompareTable::rebuild() {
   auto addRow = [&](const QString& name, const QStringList& values, bool highlightDiffering) {
     const int row = table_->rowCount();
     table_->insertRow(row);
-    table_->setItem(row, 0, cell(name));
+    table_->setItem(row, 0, readOnlyCell(name));
     bool differs = false;
     for (int i = 1; i < values.size(); ++i) differs = differs || values[i] != values[0];
     for (int i = 0; i < values.size(); ++i) {
-      auto* item = cell(values[i]);
+      auto* item = readOnlyCell(values[i]);
       if (highlightDiffering && differs) {
         item->setBackground(highlight);
         item->setData(kHighlightRole, true);
@@ -205,7 +199,7 @@ void RunCompareTable::rebuild() {
   if (diff.empty() && n > 0) {
     const int row = table_->rowCount();
     table_->insertRow(row);
-    table_->setItem(row, 0, cell(tr("The runs' configs are the same.")));
+    table_->setItem(row, 0, readOnlyCell(tr("The runs' configs are the same.")));
     table_->setSpan(row, 0, 1, n + 1);
     firstConfigRow_ = -1;
   }

@@ -1,4 +1,5 @@
 #include "widgets/run_summary_panel.h"
+#include "widgets/table_cells.h"
 
 #include <cmath>
 
@@ -18,7 +19,6 @@
 namespace adala::widgets {
 namespace {
 
-constexpr QChar kDash(0x2014);   // — : not recorded
 constexpr QChar kMinus(0x2212);  // − : a negative number
 
 QString orDash(const std::string& text) {
@@ -52,14 +52,6 @@ QLabel* heading(QWidget* parent) {
   f.setBold(true);
   label->setFont(f);
   return label;
-}
-
-QTableWidgetItem* cell(const QString& text,
-                       Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter) {
-  auto* item = new QTableWidgetItem(text);
-  item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-  item->setTextAlignment(align);
-  return item;
 }
 
 }  // namespace
@@ -259,16 +251,18 @@ void RunSummaryPanel::retranslate() {
   const Qt::Alignment right = Qt::AlignRight | Qt::AlignVCenter;
   for (int r = 0; r < int(o.stages.size()); ++r) {
     const store::StageOverview& s = o.stages[size_t(r)];
-    stages_->setItem(r, 0, cell(stageTitle(s.index)));
-    stages_->setItem(r, 1, cell(statusText(s.status)));
+    stages_->setItem(r, 0, readOnlyCell(stageTitle(s.index)));
+    stages_->setItem(r, 1, readOnlyCell(statusText(s.status)));
     stages_->setItem(
-        r, 2, cell(tr("%1 / %2").arg(std::max<qint64>(s.last_step, 0)).arg(s.total_steps), right));
-    stages_->setItem(r, 3, cell(durationText(s.wall_seconds), right));
-    stages_->setItem(r, 4, cell(durationText(s.compute_seconds), right));
-    stages_->setItem(r, 5, cell(durationText(s.idle_seconds), right));
-    stages_->setItem(r, 6, cell(numberText(s.final_loss), right));
-    stages_->setItem(r, 7, cell(numberText(s.final_lr), right));
-    stages_->setItem(r, 8, cell(percentText(s.final_train_acc), right));
+        r, 2,
+        readOnlyCell(tr("%1 / %2").arg(std::max<qint64>(s.last_step, 0)).arg(s.total_steps),
+                     right));
+    stages_->setItem(r, 3, readOnlyCell(durationText(s.wall_seconds), right));
+    stages_->setItem(r, 4, readOnlyCell(durationText(s.compute_seconds), right));
+    stages_->setItem(r, 5, readOnlyCell(durationText(s.idle_seconds), right));
+    stages_->setItem(r, 6, readOnlyCell(numberText(s.final_loss), right));
+    stages_->setItem(r, 7, readOnlyCell(numberText(s.final_lr), right));
+    stages_->setItem(r, 8, readOnlyCell(percentText(s.final_train_acc), right));
   }
   // Compute and idle time only where the database records them.
   bool timed = false;
@@ -289,8 +283,8 @@ void RunSummaryPanel::retranslate() {
 
   config_->setRowCount(int(o.config.size()));
   for (int r = 0; r < int(o.config.size()); ++r) {
-    config_->setItem(r, 0, cell(QString::fromStdString(o.config[size_t(r)].first)));
-    config_->setItem(r, 1, cell(QString::fromStdString(o.config[size_t(r)].second)));
+    config_->setItem(r, 0, readOnlyCell(QString::fromStdString(o.config[size_t(r)].first)));
+    config_->setItem(r, 1, readOnlyCell(QString::fromStdString(o.config[size_t(r)].second)));
   }
 }
 

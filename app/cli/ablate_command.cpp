@@ -12,6 +12,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/table_cells.h"
 #include "app/cli/tracked_run.h"
 #include "engine/train/pipeline.h"
 
@@ -25,8 +26,6 @@ struct Variant {
   PipelineResult result;
   std::vector<StepMetrics> stage2;
 };
-
-std::string pct(double v) { return fmt::format("{:.2f}", 100.0 * v); }
 
 }  // namespace
 
@@ -98,13 +97,13 @@ int ablate_command(const Args& args) {
   std::ostringstream md;
   md << "# ViT-AdaLA ablation: " << config.name
      << "\n\n| variant | top-1 (%) | gap to teacher (pt) |\n|---|---|---|\n";
-  md << "| (a) teacher (softmax) | " << pct(teacher.teacher_top1) << " | 0.00 |\n";
+  md << "| (a) teacher (softmax) | " << percent_cell(teacher.teacher_top1) << " | 0.00 |\n";
   std::ofstream csv(out + "/ablation.csv");
   csv << "variant,label,top1,gap_points\n";
   csv << "a,teacher (softmax)," << teacher.teacher_top1 << ",0\n";
   for (const auto& v : variants) {
     const double gap = 100.0 * (v.result.student_top1 - teacher.teacher_top1);
-    md << "| (" << v.key << ") " << v.label << " | " << pct(v.result.student_top1) << " | "
+    md << "| (" << v.key << ") " << v.label << " | " << percent_cell(v.result.student_top1) << " | "
        << fmt::format("{:+.2f}", gap) << " |\n";
     csv << v.key << "," << v.label << "," << v.result.student_top1 << "," << gap << "\n";
   }

@@ -15,6 +15,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/table_cells.h"
 #include "app/cli/tracked_run.h"
 #include "engine/analysis/bench_common.h"
 #include "engine/analysis/peak_memory.h"
@@ -70,11 +71,6 @@ Cost measure(VisionTransformer& model, int64_t resolution, const c10::Device& de
   }
   cost.ms_per_img = median(time_runs_ms([&] { model->forward(input); }, 1, repeats, device, 60));
   return cost;
-}
-
-std::string pct(double v) { return std::isnan(v) ? "-" : fmt::format("{:.2f}", 100.0 * v); }
-std::string mb(int64_t bytes) {
-  return bytes < 0 ? "-" : fmt::format("{:.1f}", double(bytes) / 1e6);
 }
 
 std::vector<LinearisationMethod> parse_methods(const std::string& list) {
@@ -212,11 +208,13 @@ int compare_methods_command(const Args& args) {
   for (const auto& row : rows) {
     const double gap = row.method == "teacher" ? 0.0 : 100.0 * (row.top1 - teacher_top1);
     md << "| " << (row.method == "teacher" ? "teacher (softmax)" : row.method) << " | "
-       << (row.run < 0 ? std::string("-") : "#" + std::to_string(row.run)) << " | " << pct(row.top1)
-       << " | " << (std::isnan(gap) ? std::string("-") : fmt::format("{:+.2f}", gap)) << " | "
-       << fmt::format("{:.2f}", row.costs[0].ms_per_img) << " | " << mb(row.costs[0].peak_bytes)
-       << " | " << fmt::format("{:.2f}", row.costs[1].ms_per_img) << " | "
-       << mb(row.costs[1].peak_bytes) << " |\n";
+       << (row.run < 0 ? std::string("-") : "#" + std::to_string(row.run)) << " | "
+       << percent_cell(row.top1) << " | "
+       << (std::isnan(gap) ? std::string("-") : fmt::format("{:+.2f}", gap)) << " | "
+       << fmt::format("{:.2f}", row.costs[0].ms_per_img) << " | "
+       << megabytes_cell(row.costs[0].peak_bytes) << " | "
+       << fmt::format("{:.2f}", row.costs[1].ms_per_img) << " | "
+       << megabytes_cell(row.costs[1].peak_bytes) << " |\n";
     csv << row.method << "," << row.run << "," << fmt::format("{}", row.top1) << ","
         << fmt::format("{}", gap) << "," << row.costs[0].resolution << ","
         << fmt::format("{}", row.costs[0].ms_per_img) << "," << row.costs[0].peak_bytes << ","

@@ -1,4 +1,5 @@
 #include "app/report_render/chart_render.h"
+#include "app/report_render/qt_text.h"
 
 #include <QApplication>
 #include <QImageReader>
@@ -21,7 +22,6 @@ using report::LineChart;
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QColor qcolor(report::Rgb c) { return QColor(c.r, c.g, c.b); }
 QSize qsize(report::Size s) { return QSize(s.width, s.height); }
 

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "app/report_render/report_pdf.h"
+#include "app/report_render/qt_text.h"
 
 #include "app/report_render/chart_render.h"
 #include "engine/report/report_i18n.h"
@@ -41,7 +42,6 @@ using report::WriteResult;
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString esc(const std::string& s) { return qs(s).toHtmlEscaped(); }
 
 // Lets long paths wrap inside table cells: a zero-width space after every '/'.

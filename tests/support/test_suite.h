@@ -17,18 +17,25 @@ bool register_suite(const char* file, SuiteMain main);
 
 }  // namespace adala::test
 
+// Names unique within one translation unit: a unity build (ADALA_UNITY_BUILD) compiles several
+// suites in one.
+#define ADALA_TEST_CONCAT_(a, b) a##b
+#define ADALA_TEST_CONCAT(a, b) ADALA_TEST_CONCAT_(a, b)
+
 // The body of Qt's QTEST_MAIN_WRAPPER (QtTest/qtest.h) in a registered function.
-#define ADALA_TEST_MAIN_WITH(TestObject, ...)                          \
-  namespace {                                                          \
-  int adala_suite_main(int argc, char** argv) {                        \
-    QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>(); \
-    __VA_ARGS__                                                        \
-    TestObject tc;                                                     \
-    QTEST_SET_MAIN_SOURCE_PATH                                         \
-    return QTest::qExec(&tc, argc, argv);                              \
-  }                                                                    \
-  [[maybe_unused]] const bool adala_suite_registered =                 \
-      adala::test::register_suite(__FILE__, adala_suite_main);         \
+#define ADALA_TEST_MAIN_WITH(TestObject, ...) \
+  ADALA_TEST_MAIN_NAMED(TestObject, ADALA_TEST_CONCAT(adala_suite_main_, __COUNTER__), __VA_ARGS__)
+#define ADALA_TEST_MAIN_NAMED(TestObject, function, ...)                 \
+  namespace {                                                            \
+  int function(int argc, char** argv) {                                  \
+    QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();   \
+    __VA_ARGS__                                                          \
+    TestObject tc;                                                       \
+    QTEST_SET_MAIN_SOURCE_PATH                                           \
+    return QTest::qExec(&tc, argc, argv);                                \
+  }                                                                      \
+  [[maybe_unused]] const bool ADALA_TEST_CONCAT(function, _registered) = \
+      adala::test::register_suite(__FILE__, function);                   \
   }
 
 #define ADALA_TEST_MAIN(TestObject) ADALA_TEST_MAIN_WITH(TestObject, QTEST_MAIN_SETUP())
@@ -37,8 +44,8 @@ bool register_suite(const char* file, SuiteMain main);
 // No application object (QTEST_APPLESS_MAIN).
 #define ADALA_TEST_APPLESS_MAIN(TestObject) ADALA_TEST_MAIN_WITH(TestObject, )
 // A suite with its own main (e.g. one that re-runs itself as a worker process).
-#define ADALA_TEST_CUSTOM_MAIN(function)               \
-  namespace {                                          \
-  [[maybe_unused]] const bool adala_suite_registered = \
-      adala::test::register_suite(__FILE__, function); \
+#define ADALA_TEST_CUSTOM_MAIN(function)                                                \
+  namespace {                                                                           \
+  [[maybe_unused]] const bool ADALA_TEST_CONCAT(adala_suite_registered_, __COUNTER__) = \
+      adala::test::register_suite(__FILE__, function);                                  \
   }
