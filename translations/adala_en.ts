@@ -46,12 +46,39 @@
     </message>
 </context>
 <context>
+    <name>adala::widgets::AttentionPlanForm</name>
+    <message numerus="yes">
+        <source>%n block(s): %1</source>
+        <translation>
+            <numerusform>%n block: %1</numerusform>
+            <numerusform>%n blocks: %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::FeatureView</name>
     <message numerus="yes">
         <source>Top-1 on %n evaluation image(s) at each resolution.</source>
         <translation>
             <numerusform>Top-1 on %n evaluation image at each resolution.</numerusform>
             <numerusform>Top-1 on %n evaluation images at each resolution.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::PlanFrontierView</name>
+    <message numerus="yes">
+        <source>%n plan(s) of %1. They share no resolution at which each has a cost: measure them with adala plan CONFIG --res R.</source>
+        <translation>
+            <numerusform>%n plan of %1. It has no resolution with a cost: measure it with adala plan CONFIG --res R.</numerusform>
+            <numerusform>%n plans of %1. They share no resolution at which each has a cost: measure them with adala plan CONFIG --res R.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) of %1 at %2 px. Frontier, cheapest first: %3</source>
+        <translation>
+            <numerusform>%n plan of %1 at %2 px. Frontier, cheapest first: %3</numerusform>
+            <numerusform>%n plans of %1 at %2 px. Frontier, cheapest first: %3</numerusform>
         </translation>
     </message>
 </context>

@@ -711,6 +711,78 @@
         <source>Batch</source>
         <translation>배치</translation>
     </message>
+    <message>
+        <source>Attention plans</source>
+        <translation>어텐션 계획</translation>
+    </message>
+    <message>
+        <source>every planning session of the database</source>
+        <translation>데이터베이스의 모든 계획 세션</translation>
+    </message>
+    <message>
+        <source>the planning session &quot;%1&quot;</source>
+        <translation>계획 세션 &quot;%1&quot;</translation>
+    </message>
+    <message>
+        <source>%1 trained attention plans of %2: which blocks keep softmax attention (S), run window + linear attention (W) or linear attention (L), block 0 first.</source>
+        <translation>%2의 학습된 어텐션 계획 %1개: 어느 블록이 소프트맥스 어텐션(S)을 유지하고, 윈도 + 선형 어텐션(W) 또는 선형 어텐션(L)을 쓰는지, 블록 0부터.</translation>
+    </message>
+    <message>
+        <source>Inference cost at %1 px, batch 1; the frontier (✓) holds the plans no other plan beats on both top-1 and ms / image.</source>
+        <translation>%1 px, 배치 1의 추론 비용; 프런티어(✓)는 top-1과 ms / 이미지 둘 다에서 다른 계획에 뒤지지 않는 계획들입니다.</translation>
+    </message>
+    <message>
+        <source>The plans share no resolution at which each has a cost: no frontier.</source>
+        <translation>모든 계획에 비용이 있는 공통 해상도가 없습니다: 프런티어 없음.</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>Frontier</source>
+        <translation>프런티어</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>세션</translation>
+    </message>
+    <message>
+        <source>Top-1 against latency</source>
+        <translation>지연 시간 대비 Top-1</translation>
+    </message>
+    <message>
+        <source>Top-1 against peak memory</source>
+        <translation>최대 메모리 대비 Top-1</translation>
+    </message>
+    <message>
+        <source>ms / image at %1 px</source>
+        <translation>%1 px에서 ms / 이미지</translation>
+    </message>
+    <message>
+        <source>peak memory (MB) at %1 px</source>
+        <translation>%1 px에서 최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>top-1 (%)</source>
+        <translation>top-1 (%)</translation>
+    </message>
+    <message>
+        <source>plans</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <source>frontier</source>
+        <translation>프런티어</translation>
+    </message>
+    <message>
+        <source>Top-1 of each trained plan against its inference cost; the line steps through the frontier.</source>
+        <translation>학습된 각 계획의 추론 비용 대비 top-1; 선은 프런티어를 계단식으로 잇습니다.</translation>
+    </message>
 </context>
 <context>
     <name>ColourScale</name>
@@ -1400,6 +1472,26 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
         <source> The launcher keeps its unsaved experiment.</source>
         <translation> 실행기는 저장하지 않은 실험을 그대로 둡니다.</translation>
     </message>
+    <message>
+        <source>Plans</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <source>Trained attention plans: top-1 against ms / image or peak memory, the accuracy-cost frontier, each plan&apos;s blocks (Ctrl+Shift+P)</source>
+        <translation>학습된 어텐션 계획: ms / 이미지 또는 최대 메모리 대비 top-1, 정확도-비용 프런티어, 각 계획의 블록 (Ctrl+Shift+P)</translation>
+    </message>
+    <message>
+        <source>Attention &amp;plans</source>
+        <translation>어텐션 계획(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <source>&lt;tr&gt;&lt;td&gt;Ctrl+Shift+P&lt;/td&gt;&lt;td&gt;trained attention plans and their frontier (F5 reads them again; click a point to open its run)&lt;/td&gt;&lt;/tr&gt;</source>
+        <translation>&lt;tr&gt;&lt;td&gt;Ctrl+Shift+P&lt;/td&gt;&lt;td&gt;학습된 어텐션 계획과 그 프런티어 (F5로 다시 읽기; 점을 클릭하면 그 실행이 열림)&lt;/td&gt;&lt;/tr&gt;</translation>
+    </message>
 </context>
 <context>
     <name>adala::gui::RunProcess</name>
@@ -1749,6 +1841,17 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>%1 %</source>
         <translation>%1 %</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::AttentionBlocksEditor</name>
+    <message>
+        <source>Attention of block %1</source>
+        <translation>블록 %1의 어텐션</translation>
+    </message>
+    <message>
+        <source>Block %1: %2. Click (or Space) for the next attention: softmax → linear → window+linear.</source>
+        <translation>블록 %1: %2. 클릭(또는 Space)하면 다음 어텐션으로 바뀝니다: softmax → linear → window+linear.</translation>
     </message>
 </context>
 <context>
@@ -2225,6 +2328,67 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     </message>
 </context>
 <context>
+    <name>adala::widgets::AttentionPlanForm</name>
+    <message>
+        <source>The method&apos;s attention in every block</source>
+        <translation>모든 블록에 방법의 기본 어텐션</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>블록별</translation>
+    </message>
+    <message>
+        <source>Softmax blocks, one mode for the others</source>
+        <translation>softmax 블록 + 나머지는 한 가지 모드</translation>
+    </message>
+    <message>
+        <source>Which attention each block of the student runs (&quot;attention&quot;): softmax, linear or window+linear</source>
+        <translation>학생 모델의 각 블록이 실행할 어텐션(&quot;attention&quot;): softmax, linear 또는 window+linear</translation>
+    </message>
+    <message>
+        <source>k of the k × k window of patches around each query that window+linear blocks attend to with softmax (odd)</source>
+        <translation>window+linear 블록이 각 쿼리 주변에서 softmax로 주의하는 k × k 패치 창의 k (홀수)</translation>
+    </message>
+    <message>
+        <source>Window &amp;k:</source>
+        <translation>창 크기 k(&amp;K):</translation>
+    </message>
+    <message>
+        <source>The blocks that keep the teacher&apos;s softmax attention, from 0, separated by commas</source>
+        <translation>교사 모델의 softmax 어텐션을 유지할 블록 (0부터, 쉼표로 구분)</translation>
+    </message>
+    <message>
+        <source>Softmax &amp;blocks:</source>
+        <translation>softmax 블록(&amp;B):</translation>
+    </message>
+    <message>
+        <source>the method&apos;s</source>
+        <translation>방법의 기본값</translation>
+    </message>
+    <message>
+        <source>The attention of the other blocks (&quot;mode&quot;)</source>
+        <translation>나머지 블록의 어텐션(&quot;mode&quot;)</translation>
+    </message>
+    <message>
+        <source>&amp;Others:</source>
+        <translation>나머지(&amp;O):</translation>
+    </message>
+    <message>
+        <source>The model&apos;s depth is not known here (it comes from the teacher&apos;s weights): choose a model preset to set each block.</source>
+        <translation>여기서는 모델의 블록 수를 알 수 없습니다(교사 가중치에서 정해집니다): 블록별로 정하려면 모델 프리셋을 선택하세요.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n block(s): %1</source>
+        <translation>
+            <numerusform>블록 %n개: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ %1: %2</source>
+        <translation>⚠ %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>adala::widgets::ClassLegend</name>
     <message>
         <source>Class</source>
@@ -2660,6 +2824,159 @@ The current stage finishes its step, saves a checkpoint, and the run is marked i
     <message>
         <source>cancelled</source>
         <translation>취소됨</translation>
+    </message>
+</context>
+<context>
+    <name>adala::widgets::PlanFrontierView</name>
+    <message>
+        <source>The planning session (the folder of one `adala plan` run)</source>
+        <translation>계획 세션 (`adala plan` 한 번 실행의 폴더)</translation>
+    </message>
+    <message>
+        <source>The input side at which every plan shown has a cost</source>
+        <translation>표시된 모든 계획에 비용이 있는 입력 한 변 크기</translation>
+    </message>
+    <message>
+        <source>ms / image</source>
+        <translation>ms / 이미지</translation>
+    </message>
+    <message>
+        <source>Peak memory (MB)</source>
+        <translation>최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>새로 고침</translation>
+    </message>
+    <message>
+        <source>Read the database again (F5)</source>
+        <translation>데이터베이스 다시 읽기 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Session:</source>
+        <translation>세션(&amp;S):</translation>
+    </message>
+    <message>
+        <source>&amp;Resolution:</source>
+        <translation>해상도(&amp;R):</translation>
+    </message>
+    <message>
+        <source>Cost:</source>
+        <translation>비용:</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <source>Session</source>
+        <translation>세션</translation>
+    </message>
+    <message>
+        <source>Blocks</source>
+        <translation>블록</translation>
+    </message>
+    <message>
+        <source>Top-1 (%)</source>
+        <translation>Top-1 (%)</translation>
+    </message>
+    <message>
+        <source>Gap to teacher (pt)</source>
+        <translation>교사와의 차이 (pt)</translation>
+    </message>
+    <message>
+        <source>Peak MB</source>
+        <translation>최대 MB</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Frontier</source>
+        <translation>프런티어</translation>
+    </message>
+    <message>
+        <source>Double-click a plan (or press Enter) to open its run</source>
+        <translation>계획을 더블클릭(또는 Enter)하면 그 실행이 열립니다</translation>
+    </message>
+    <message>
+        <source>plans</source>
+        <translation>계획</translation>
+    </message>
+    <message>
+        <source>frontier</source>
+        <translation>프런티어</translation>
+    </message>
+    <message>
+        <source>top-1 (%)</source>
+        <translation>top-1 (%)</translation>
+    </message>
+    <message>
+        <source>No trained attention plans in this run database.
+
+Train some with
+    adala plan CONFIG --res R --train
+(each plan&apos;s top-1 and its cost at R px are recorded here), then refresh (F5).</source>
+        <translation>이 실행 데이터베이스에 학습된 어텐션 계획이 없습니다.
+
+다음으로 학습하세요
+    adala plan CONFIG --res R --train
+(각 계획의 top-1과 R px에서의 비용이 여기에 기록됩니다), 그다음 새로 고침(F5).</translation>
+    </message>
+    <message>
+        <source>All sessions</source>
+        <translation>모든 세션</translation>
+    </message>
+    <message>
+        <source>Cannot read the run database %1:
+%2</source>
+        <translation>실행 데이터베이스 %1을(를) 읽을 수 없습니다:
+%2</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>%1 (run %2): %3, top-1 %4%</source>
+        <translation>%1 (실행 %2): %3, top-1 %4%</translation>
+    </message>
+    <message>
+        <source>On the accuracy-cost frontier</source>
+        <translation>정확도-비용 프런티어 위</translation>
+    </message>
+    <message>
+        <source>ms / image at %1 px</source>
+        <translation>%1 px에서 ms / 이미지</translation>
+    </message>
+    <message>
+        <source>peak memory (MB) at %1 px</source>
+        <translation>%1 px에서 최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>○ plan (click: open its run)</source>
+        <translation>○ 계획 (클릭: 그 실행 열기)</translation>
+    </message>
+    <message>
+        <source>every session</source>
+        <translation>모든 세션</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) of %1. They share no resolution at which each has a cost: measure them with adala plan CONFIG --res R.</source>
+        <translation>
+            <numerusform>%1의 계획 %n개. 모든 계획에 비용이 있는 공통 해상도가 없습니다: adala plan CONFIG --res R 로 측정하세요.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) of %1 at %2 px. Frontier, cheapest first: %3</source>
+        <translation>
+            <numerusform>%2 px에서 %1의 계획 %n개. 프런티어, 저렴한 순: %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Click to open the run.</source>
+        <translation>클릭하면 실행이 열립니다.</translation>
     </message>
 </context>
 <context>
@@ -3272,6 +3589,70 @@ value %3%4</source>
     <message>
         <source>&amp;Batch:</source>
         <translation>배치(&amp;B):</translation>
+    </message>
+    <message>
+        <source>Every block window+linear: softmax on the k × k window of patches around each query, linear attention on the other keys (the window&apos;s k below)</source>
+        <translation>모든 블록 window+linear: 각 쿼리 주변 k × k 패치 창에는 softmax, 나머지 키에는 linear 어텐션 (창의 k는 아래에서)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>softmax blocks, the others linear</source>
+        <translation>softmax 블록, 나머지는 linear</translation>
+    </message>
+    <message>
+        <source>per block</source>
+        <translation>블록별</translation>
+    </message>
+    <message>
+        <source>Also measure a hybrid student (the &quot;plan&quot; mode): some blocks softmax, the others linear (--softmax-blocks), or each block&apos;s attention chosen (--plan)</source>
+        <translation>혼합 학생 모델도 측정합니다(&quot;plan&quot; 모드): 일부 블록은 softmax, 나머지는 linear(--softmax-blocks), 또는 블록마다 어텐션 선택(--plan)</translation>
+    </message>
+    <message>
+        <source>&amp;Hybrid plan:</source>
+        <translation>혼합 계획(&amp;H):</translation>
+    </message>
+    <message>
+        <source>Softmax blocks</source>
+        <translation>softmax 블록</translation>
+    </message>
+    <message>
+        <source>The blocks that stay softmax, from 0, separated by commas; the others run linear attention</source>
+        <translation>softmax로 남길 블록 (0부터, 쉼표로 구분); 나머지는 linear 어텐션을 실행합니다</translation>
+    </message>
+    <message>
+        <source>k of the k × k window of window+linear attention (--window; odd)</source>
+        <translation>window+linear 어텐션의 k × k 창의 k (--window; 홀수)</translation>
+    </message>
+    <message>
+        <source>&amp;Window k:</source>
+        <translation>창 크기 k(&amp;W):</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a block number</source>
+        <translation>&quot;%1&quot;은(는) 블록 번호가 아닙니다</translation>
+    </message>
+    <message>
+        <source>block %1 is not in 0..%2 (%3 has %4 blocks)</source>
+        <translation>블록 %1은(는) 0..%2 범위에 없습니다 (%3의 블록 수는 %4)</translation>
+    </message>
+    <message>
+        <source>block %1 is listed twice</source>
+        <translation>블록 %1이(가) 두 번 나옵니다</translation>
+    </message>
+    <message>
+        <source>Softmax blocks: %1</source>
+        <translation>softmax 블록: %1</translation>
+    </message>
+    <message>
+        <source>Softmax blocks: give the blocks that stay softmax, e.g. 0,11.</source>
+        <translation>softmax 블록: softmax로 남길 블록을 입력하세요 (예: 0,11).</translation>
+    </message>
+    <message>
+        <source>Per-block plan: the blocks of %1 are not known.</source>
+        <translation>블록별 계획: %1의 블록을 알 수 없습니다.</translation>
     </message>
 </context>
 <context>
@@ -4240,6 +4621,10 @@ value %3%4</source>
         <source>paused at step %1 of %2</source>
         <translation>스텝 %1/%2에서 일시 정지됨</translation>
     </message>
+    <message>
+        <source>Attention &amp;plan</source>
+        <translation>어텐션 계획(&amp;P)</translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::TrainingCurvesPlot</name>
@@ -4402,10 +4787,6 @@ value %3%4</source>
         <translation>인스펙터 순전파: fp32 또는 bf16.</translation>
     </message>
     <message>
-        <source>Central tab to show: summary, plot, health, inspector, scaling or features.</source>
-        <translation>가운데에 표시할 탭: summary(요약), plot(그래프), health(수치 안정성), inspector(검사기), scaling(스케일링) 또는 features(특징).</translation>
-    </message>
-    <message>
         <source>Inspector colour scale: shared, per-pane, log, or a range min..max.</source>
         <translation>검사기 색 눈금: shared(공통), per-pane(창별), log(로그) 또는 범위 min..max.</translation>
     </message>
@@ -4416,6 +4797,10 @@ value %3%4</source>
     <message>
         <source>Write the inspector&apos;s figure (PNG or PDF) once its maps are drawn.</source>
         <translation>맵이 그려지면 검사기 그림(PNG 또는 PDF)을 저장합니다.</translation>
+    </message>
+    <message>
+        <source>Central tab to show: summary, plot, health, inspector, scaling, features or plans.</source>
+        <translation>표시할 중앙 탭: summary, plot, health, inspector, scaling, features 또는 plans.</translation>
     </message>
 </context>
 </TS>

@@ -175,6 +175,7 @@ void AttentionMsePlot::appendSteps(const QVector<StepUpdate>& steps) {
     };
     if (stage == kAttentionAlignment) {
       for (int b = 0; b < m.perBlockMse.size(); ++b) {
+        if (std::isnan(m.perBlockMse[b])) continue;  // a block the plan keeps softmax
         if (!s.blocks.contains(b)) structureDirty_ = true;
         dropFrom(s.blocks[b]);
         s.blocks[b].push_back(QPointF(double(m.step), m.perBlockMse[b]));

@@ -8,15 +8,25 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <iterator>
+
+#include "widgets/attention_blocks_editor.h"
 
 namespace adala::widgets {
 
 namespace {
-const char* const kModes[] = {"softmax", "softmax-chunked", "linear"};
+const char* const kModes[] = {"softmax", "softmax-chunked", "linear", "window-linear"};
+constexpr int kModeCount = int(std::size(kModes));
+}  // namespace
+
+bool ScalingRequest::usesWindow() const {
+  return modes.contains(QLatin1String("window-linear")) ||
+         plan.contains(QLatin1String("window+linear"));
 }
 
 ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
@@ -68,12 +78,16 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
 
   auto* second = new QHBoxLayout;
   second->addWidget(new QLabel(tr("Attention:"), benchBox));
-  const QString tips[] = {tr("Plain softmax attention: holds the N × N scores"),
-                          tr("Exact softmax computed in query chunks: the memory-lean baseline"),
-                          tr("ELU+1 linear attention: O(N) in the tokens")};
-  for (int i = 0; i < 3; ++i) {
+  const QString tips[] = {
+      tr("Plain softmax attention: holds the N × N scores"),
+      tr("Exact softmax computed in query chunks: the memory-lean baseline"),
+      tr("ELU+1 linear attention: O(N) in the tokens"),
+      tr("Every block window+linear: softmax on the k × k window of patches around each query, "
+         "linear attention on the other keys (the window's k below)")};
+  static_assert(std::size(tips) == std::size(kModes), "one tip per mode");
+  for (int i = 0; i < kModeCount; ++i) {
     modes_[i] = new QCheckBox(QString::fromLatin1(kModes[i]), benchBox);
-    modes_[i]->setChecked(true);
+    modes_[i]->setChecked(i < 3);  // window-linear only when asked for
     modes_[i]->setToolTip(tips[i]);
     second->addWidget(modes_[i]);
   }
@@ -85,6 +99,40 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
   second->addSpacing(8);
   second->addWidget(progress_, 1);
   rows->addLayout(second);
+
+  // A hybrid student, as `adala bench scaling --softmax-blocks 0,11` or `--plan S,L,...`.
+  auto* planRow = new QHBoxLayout;
+  planForm_ = new QComboBox(benchBox);
+  planForm_->addItem(tr("none"));
+  planForm_->addItem(tr("softmax blocks, the others linear"));
+  planForm_->addItem(tr("per block"));
+  planForm_->setToolTip(
+      tr("Also measure a hybrid student (the \"plan\" mode): some blocks softmax, the others "
+         "linear (--softmax-blocks), or each block's attention chosen (--plan)"));
+  auto* planLabel = new QLabel(tr("&Hybrid plan:"), benchBox);
+  planLabel->setBuddy(planForm_);
+  planRow->addWidget(planLabel);
+  planRow->addWidget(planForm_);
+  softmaxBlocks_ = new QLineEdit(benchBox);
+  softmaxBlocks_->setPlaceholderText(QStringLiteral("0,11"));
+  softmaxBlocks_->setAccessibleName(tr("Softmax blocks"));
+  softmaxBlocks_->setToolTip(
+      tr("The blocks that stay softmax, from 0, separated by commas; the others run linear "
+         "attention"));
+  softmaxBlocks_->setMinimumWidth(100);
+  planRow->addWidget(softmaxBlocks_, 1);
+  blocks_ = new AttentionBlocksEditor(benchBox);
+  planRow->addWidget(blocks_, 1);
+  window_ = new OddSpinBox(benchBox);
+  window_->setToolTip(tr("k of the k × k window of window+linear attention (--window; odd)"));
+  auto* windowLabel = new QLabel(tr("&Window k:"), benchBox);
+  windowLabel->setBuddy(window_);
+  planRow->addSpacing(8);
+  planRow->addWidget(windowLabel);
+  planRow->addWidget(window_);
+  planRow->addStretch(0);
+  rows->addLayout(planRow);
+
   message_ = new QLabel(benchBox);
   message_->setWordWrap(true);
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -121,7 +169,29 @@ ScalingForm::ScalingForm(QWidget* parent) : QWidget(parent) {
   connect(resolutions_, &QLineEdit::textEdited, this, [this] {
     if (messageIsError_) showMessage(QString());
   });
+  connect(softmaxBlocks_, &QLineEdit::returnPressed, run_, &QPushButton::click);
+  connect(softmaxBlocks_, &QLineEdit::textEdited, this, [this] {
+    if (messageIsError_) showMessage(QString());
+  });
+  connect(planForm_, &QComboBox::currentIndexChanged, this, &ScalingForm::updatePlanFields);
+  connect(preset_, &QComboBox::currentTextChanged, this, &ScalingForm::updateDepth);
+  setTabOrder(planForm_, softmaxBlocks_);
+  setTabOrder(softmaxBlocks_, window_);
+  blocks_->setTabNeighbours(softmaxBlocks_, window_);
+  updatePlanFields();
   updateButtons();
+}
+
+void ScalingForm::setPresetDepths(const QHash<QString, int>& depths) {
+  depths_ = depths;
+  updateDepth();
+}
+
+void ScalingForm::updateDepth() { blocks_->setDepth(depths_.value(preset_->currentText(), 0)); }
+
+void ScalingForm::updatePlanFields() {
+  softmaxBlocks_->setVisible(planForm_->currentIndex() == SoftmaxBlocksPlan);
+  blocks_->setVisible(planForm_->currentIndex() == PerBlockPlan);
 }
 
 void ScalingForm::setPresets(const QStringList& presets, const QString& current) {
@@ -136,11 +206,12 @@ void ScalingForm::setResolutionsText(const QString& text) { resolutions_->setTex
 void ScalingForm::setBatch(int batch) { batch_->setValue(batch); }
 
 void ScalingForm::setModes(const QStringList& modes) {
-  for (int i = 0; i < 3; ++i) modes_[i]->setChecked(modes.contains(QLatin1String(kModes[i])));
+  for (int i = 0; i < kModeCount; ++i)
+    modes_[i]->setChecked(modes.contains(QLatin1String(kModes[i])));
 }
 
 QCheckBox* ScalingForm::modeBox(const QString& mode) const {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < kModeCount; ++i)
     if (mode == QLatin1String(kModes[i])) return modes_[i];
   return nullptr;
 }
@@ -160,8 +231,46 @@ bool ScalingForm::validate(ScalingRequest* request) {
     return false;
   }
   r.batch = batch_->value();
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < kModeCount; ++i)
     if (modes_[i]->isChecked()) r.modes << QString::fromLatin1(kModes[i]);
+  const int depth = depths_.value(r.preset, 0);
+  if (planForm_->currentIndex() == SoftmaxBlocksPlan) {
+    static const QRegularExpression separators(QStringLiteral("[,\\s]+"));
+    for (const QString& token : softmaxBlocks_->text().split(separators, Qt::SkipEmptyParts)) {
+      bool ok = false;
+      const int b = token.toInt(&ok);
+      QString problem;
+      if (!ok || b < 0)
+        problem = tr("\"%1\" is not a block number").arg(token);
+      else if (depth > 0 && b >= depth)
+        problem = tr("block %1 is not in 0..%2 (%3 has %4 blocks)")
+                      .arg(b)
+                      .arg(depth - 1)
+                      .arg(r.preset)
+                      .arg(depth);
+      else if (r.softmaxBlocks.contains(b))
+        problem = tr("block %1 is listed twice").arg(b);
+      if (!problem.isEmpty()) {
+        showError(tr("Softmax blocks: %1").arg(problem));
+        softmaxBlocks_->setFocus();
+        return false;
+      }
+      r.softmaxBlocks << b;
+    }
+    if (r.softmaxBlocks.isEmpty()) {
+      showError(tr("Softmax blocks: give the blocks that stay softmax, e.g. 0,11."));
+      softmaxBlocks_->setFocus();
+      return false;
+    }
+  } else if (planForm_->currentIndex() == PerBlockPlan) {
+    if (depth <= 0) {
+      showError(tr("Per-block plan: the blocks of %1 are not known.").arg(r.preset));
+      return false;
+    }
+    r.plan = blocks_->modes();
+  }
+  if (!r.softmaxBlocks.isEmpty() || !r.plan.isEmpty()) r.modes << QStringLiteral("plan");
+  r.window = window_->value();
   if (r.modes.isEmpty()) {
     showError(tr("Choose at least one attention mode."));
     return false;
@@ -226,6 +335,9 @@ void ScalingForm::updateButtons() {
   resolutions_->setEnabled(!running_);
   batch_->setEnabled(!running_);
   for (auto* box : modes_) box->setEnabled(!running_);
+  for (QWidget* w : {static_cast<QWidget*>(planForm_), static_cast<QWidget*>(softmaxBlocks_),
+                     static_cast<QWidget*>(blocks_), static_cast<QWidget*>(window_)})
+    w->setEnabled(!running_);
   openRun_->setEnabled(earlier_->count() > 0);
 }
 

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/attention_plan_form.h"
 #include "widgets/data_source_form.h"
 #include "widgets/form_value.h"
 
@@ -133,6 +134,10 @@ StageLauncher::StageLauncher(QWidget* parent) : QWidget(parent) {
   setDocument(doc);
 }
 
+// The children outlive the members: a field's last signal as it goes (the window's spin box
+// fixes an even k up when it loses focus) must not reach the document.
+StageLauncher::~StageLauncher() { disconnect(planForm_, nullptr, this, nullptr); }
+
 QHBoxLayout* StageLauncher::buildFileRow() {
   auto* fileRow = new QHBoxLayout;
   fileLabel_ = new QLabel(tr("(unsaved experiment)"), this);
@@ -161,13 +166,64 @@ QWidget* StageLauncher::buildExperimentPage() {
                addLineField("threads", tr("all cores"), tr("LibTorch threads (0 = all cores)")));
   form->addRow(tr("Model preset"),
                addComboField("model.preset", {QStringLiteral("fmnist_tiny")}, false));
+  planForm_ = new AttentionPlanForm(general);
+  connect(planForm_, &AttentionPlanForm::edited, this, &StageLauncher::onPlanEdited);
+  auto* planLabel = new QLabel(tr("Attention &plan"), general);
+  planLabel->setBuddy(planForm_->formCombo());
+  form->addRow(planLabel, planForm_);
   form->addRow(
       tr("Teacher weights"),
       addLineField("teacher.weights", tr("train Stage 0"),
                    tr("Pretrained softmax teacher (.safetensors); empty: Stage 0 trains one")));
   form->addRow(tr("Runs folder"), addLineField("output.runs_dir", QStringLiteral("runs"),
                                                tr("Where run folders (weights, checkpoints) go")));
-  return general;
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(general);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  return scroll;
+}
+
+void StageLauncher::onPlanEdited() {
+  if (filling_) return;
+  edited_ = true;
+  const QJsonObject attention =
+      planForm_->applyTo(document_.value(QStringLiteral("attention")).toObject());
+  if (attention.isEmpty())
+    document_.remove(QStringLiteral("attention"));
+  else
+    document_.insert(QStringLiteral("attention"), attention);
+  jsonView_->setPlainText(
+      QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
+  revalidate();
+}
+
+int StageLauncher::modelDepth() const {
+  const QJsonObject model = document_.value(QStringLiteral("model")).toObject();
+  const QJsonValue depth = model.value(QStringLiteral("depth"));
+  if (depth.isDouble()) {
+    const double d = depth.toDouble();
+    return d >= 1 && d <= 256 && d == std::floor(d) ? static_cast<int>(d) : 0;
+  }
+  const QJsonValue preset = model.value(QStringLiteral("preset"));
+  if (preset.isString()) return presetDepths_.value(preset.toString(), 0);
+  // No preset: the teacher's weights give the model, else the engine's default preset.
+  if (!valueAt(document_, {QStringLiteral("teacher"), QStringLiteral("weights")})
+           .toString()
+           .isEmpty())
+    return 0;
+  return presetDepths_.value(QStringLiteral("fmnist_tiny"), 0);
+}
+
+// A model of other depth: the per-block modes follow it (the form shows one per block).
+void StageLauncher::updatePlanDepth() {
+  const int depth = modelDepth();
+  if (depth == planForm_->depth()) return;
+  planForm_->setDepth(depth);
+  const QJsonObject attention = document_.value(QStringLiteral("attention")).toObject();
+  if (depth > 0 && planForm_->form() == AttentionPlanForm::PerBlock &&
+      attention.contains(QStringLiteral("blocks")))
+    document_.insert(QStringLiteral("attention"), planForm_->applyTo(attention));
 }
 
 // Data: each stage's source, the loader's settings.
@@ -314,6 +370,12 @@ void StageLauncher::setValidator(ConfigValidator validator) {
   revalidate();
 }
 
+void StageLauncher::setPresetDepths(const QHash<QString, int>& depths) {
+  presetDepths_ = depths;
+  fillForm();
+  revalidate();
+}
+
 void StageLauncher::setPresets(const QStringList& presets) {
   auto* combo = combos_.value(QStringLiteral("model.preset"));
   filling_ = true;
@@ -425,6 +487,8 @@ void StageLauncher::fillForm() {
     c->setCurrentIndex(index);
   }
   dataForm_->setData(document_.value(QStringLiteral("data")).toObject());
+  planForm_->setDepth(modelDepth());
+  planForm_->setAttention(document_.value(QStringLiteral("attention")));
   jsonView_->setPlainText(
       QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
   filling_ = false;
@@ -439,6 +503,8 @@ void StageLauncher::onFieldEdited(const QString& path, const QString& text) {
   QJsonValue value = QJsonValue::Undefined;
   if (!text.trimmed().isEmpty()) value = isText ? QJsonValue(text) : parseScalar(text);
   setAt(document_, path.split(QLatin1Char('.')), value);
+  if (path.startsWith(QLatin1String("model.")) || path == QLatin1String("teacher.weights"))
+    updatePlanDepth();
   jsonView_->setPlainText(
       QString::fromUtf8(QJsonDocument(document_).toJson(QJsonDocument::Indented)));
   revalidate();
@@ -470,6 +536,7 @@ void StageLauncher::markProblem() {
     w->setToolTip(bad ? problem_.reason : w->property("baseTip").toString());
   }
   dataForm_->showProblem(problem_.field, problem_.reason);
+  planForm_->showProblem(problem_.field, problem_.reason);
   for (int t = 0; t < tabs_->count(); ++t)
     tabs_->setTabText(t, tabs_->tabText(t).remove(QStringLiteral(" ⚠")));
   if (problem_.ok()) {
@@ -483,6 +550,7 @@ void StageLauncher::markProblem() {
                              : tr("⚠ %1: %2").arg(problem_.field, problem_.reason));
   QWidget* w = widgets_.value(problem_.field);
   if (!w) w = dataForm_->widgetFor(problem_.field);
+  if (!w) w = planForm_->widgetFor(problem_.field);
   if (!w && problem_.field.startsWith(QLatin1String("data."))) w = dataForm_;
   if (w)
     for (int t = 0; t < tabs_->count(); ++t)

@@ -29,6 +29,7 @@ class QTabWidget;
 
 namespace adala::widgets {
 
+class AttentionPlanForm;
 class DataSourceForm;
 
 // The first problem of an experiment document: its dotted field path and the reason.
@@ -45,11 +46,15 @@ class StageLauncher : public QWidget {
   Q_OBJECT
  public:
   explicit StageLauncher(QWidget* parent = nullptr);
+  ~StageLauncher() override;
 
   // The engine's parser (the app installs parse_experiment_config); without one, only JSON
   // syntax is checked.
   void setValidator(ConfigValidator validator);
   void setPresets(const QStringList& presets);
+  // Blocks per preset (the app fills it from the engine's presets): the depth the attention
+  // plan field offers a mode for each block of (model.depth in the document overrides it).
+  void setPresetDepths(const QHash<QString, int>& depths);
 
   // Loads an experiment file into the form (false + message in the log when unreadable).
   bool loadFile(const QString& path);
@@ -81,6 +86,7 @@ class StageLauncher : public QWidget {
   QLabel* fileLabel() const { return fileLabel_; }
   QPlainTextEdit* log() const { return log_; }
   DataSourceForm* dataForm() const { return dataForm_; }
+  AttentionPlanForm* planForm() const { return planForm_; }
   QLabel* stageStatus(int stage) const { return barLabels_[stage]; }
   FieldProblem problem() const { return problem_; }
   bool isRunning() const { return running_; }
@@ -113,6 +119,10 @@ class StageLauncher : public QWidget {
   QWidget* buildStagesPage();
   QWidget* buildDataPage();
   void onDataEdited();
+  void onPlanEdited();
+  // The model's blocks: model.depth, else its preset's (0 when the teacher's weights give it).
+  int modelDepth() const;
+  void updatePlanDepth();
   QHBoxLayout* buildRunButtons();
   QGridLayout* buildProgressGrid();
   QLineEdit* addLineField(const QString& path, const QString& placeholder, const QString& tip);
@@ -136,6 +146,8 @@ class StageLauncher : public QWidget {
   QProgressBar* bars_[kStageCount] = {};
   QLabel* barLabels_[kStageCount] = {};
   DataSourceForm* dataForm_ = nullptr;
+  AttentionPlanForm* planForm_ = nullptr;
+  QHash<QString, int> presetDepths_;
   // Per stage: the data-wait share of each report times the steps it covers, the steps
   // covered, and the last step reported (for the stage's mean when it ends).
   double waitedSteps_[kStageCount] = {};

@@ -202,16 +202,79 @@ int bench_attention(AttentionArgs& a) {
   return 0;
 }
 
+// --plan / --softmax-blocks / --window of a whole-model benchmark (bench scaling, bench
+// stage2): a hybrid student's attention per block, measured as the "plan" mode.
+struct PlanArgs {
+  std::vector<std::string> plan;        // --plan: one mode per block
+  std::vector<int64_t> softmax_blocks;  // --softmax-blocks: those softmax, the others linear
+  int64_t window = kDefaultAttentionWindow;
+};
+
+void declare_plan(CLI::App& app, PlanArgs& a) {
+  add_name_list(app, "--plan", a.plan, attention_mode_names(),
+                "the \"plan\" mode's attention per block, e.g. softmax,linear,window+linear,... "
+                "(one per block of --preset; adds \"plan\" to --modes)");
+  app.add_option("--softmax-blocks", a.softmax_blocks,
+                 "the \"plan\" mode: these blocks softmax, the others linear, e.g. 0,5 (adds "
+                 "\"plan\" to --modes)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(non_negative_number());
+  app.add_option("--window", a.window,
+                 "k of the k x k window of window+linear attention (odd; default 3)");
+}
+
+// --plan / --softmax-blocks / --window as the plan of `preset` (no modes without either), as
+// UsageErrors naming the option; adds "plan" to `modes` where a plan is given, and refuses
+// "plan" in `modes` without one and window+linear attention (a plan's or the "window-linear"
+// mode's) off the CPU.
+AttentionPlan read_plan(const PlanArgs& a, const std::string& preset,
+                        std::vector<std::string>& modes, const c10::Device& device) {
+  if (const std::string problem = attention_window_problem(a.window); !problem.empty())
+    throw UsageError("--window: " + problem);
+  if (!a.plan.empty() && !a.softmax_blocks.empty())
+    throw UsageError("--softmax-blocks: give either --plan or --softmax-blocks, not both");
+  const int64_t depth = vit_preset(preset).depth;
+  AttentionPlan plan;
+  plan.window = a.window;
+  if (!a.plan.empty()) {
+    if (int64_t(a.plan.size()) != depth)
+      throw UsageError("--plan: " + std::to_string(a.plan.size()) + " modes, " + preset + " has " +
+                       std::to_string(depth) + " blocks");
+    for (const auto& m : a.plan) plan.modes.push_back(attention_mode_from_string(m));
+  } else if (!a.softmax_blocks.empty()) {
+    plan = uniform_attention_plan(depth, AttentionMode::Linear, a.window);
+    for (int64_t b : a.softmax_blocks) {
+      if (b < 0 || b >= depth)
+        throw UsageError("--softmax-blocks: block " + std::to_string(b) + " is not in 0.." +
+                         std::to_string(depth - 1) + " (" + preset + ")");
+      plan.modes[size_t(b)] = AttentionMode::Softmax;
+    }
+  }
+  const bool planned = !plan.modes.empty();
+  const bool listed = std::find(modes.begin(), modes.end(), "plan") != modes.end();
+  if (listed && !planned) throw UsageError("--modes: \"plan\" needs --plan or --softmax-blocks");
+  if (planned && !listed) modes.push_back("plan");
+  const bool window =
+      plan.uses_window() || std::find(modes.begin(), modes.end(), "window-linear") != modes.end();
+  if (window && !device.is_cpu())
+    throw UsageError("window+linear attention runs on the CPU only (--device " + device.str() +
+                     ")");
+  return plan;
+}
+
 struct ScalingArgs {
   ScalingOptions o;
   std::string device = "cpu", csv, db, progress = "bar";
   bool no_count = false, in_process = false;
+  PlanArgs plan;
 };
 
 void declare_scaling(CLI::App& app, ScalingArgs& a) {
   app.add_option("--preset", a.o.preset, "vit_small, vit_base, vit_large, ...");
   add_int_list(app, "--res", a.o.resolutions, "input sides, pixels");
   add_name_list(app, "--modes", a.o.modes, scaling_mode_names(), "attention modes");
+  declare_plan(app, a.plan);
   app.add_option("--batch", a.o.batch)->check(positive_number());
   app.add_option("--repeats", a.o.repeats, "timed runs per point")->check(positive_number());
   app.add_option("--warmup", a.o.warmup)->check(non_negative_number());
@@ -270,11 +333,17 @@ int run_bench_scaling(ScalingArgs& a, ProgressEvents* events) {
   o.count_ops = !a.no_count;
   o.isolate = !a.in_process;
   check_model_options(o.precision, o.preset, o.device);
+  o.window = a.plan.window;
+  o.plan = read_plan(a.plan, o.preset, o.modes, o.device);
   Json config = Json::object();
   config["benchmark"] = Json("scaling");
   config["preset"] = Json(o.preset);
   config["resolutions"] = int_array(o.resolutions);
   config["modes"] = string_array(o.modes);
+  if (!o.plan.modes.empty()) {
+    config["plan"] = Json(attention_modes_text(o.plan.modes));
+    config["window"] = Json(o.window);
+  }
   config["batch"] = Json(o.batch);
   config["repeats"] = Json(o.repeats);
   config["rounds"] = Json(o.rounds);
@@ -341,6 +410,7 @@ struct Stage2Args {
   Stage2BenchOptions o;
   std::string device = "cpu", db;
   bool in_process = false;
+  PlanArgs plan;
 };
 
 void declare_stage2(CLI::App& app, Stage2Args& a) {
@@ -348,6 +418,7 @@ void declare_stage2(CLI::App& app, Stage2Args& a) {
   app.add_option("--res", a.o.resolution, "input side, pixels")->check(positive_number());
   app.add_option("--batch", a.o.batch, "images per step")->check(positive_number());
   add_name_list(app, "--modes", a.o.modes, stage2_mode_names(), "the student's attention");
+  declare_plan(app, a.plan);
   app.add_option("--precision", a.o.precision,
                  "fp32, or bf16 / fp16 autocast around the forward passes (fp16 needs CUDA)")
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
@@ -372,12 +443,17 @@ int bench_stage2(Stage2Args& a) {
   o.device = resolve_device(a.device);
   o.isolate = !a.in_process;
   check_model_options(o.precision, o.preset, o.device);
+  o.plan = read_plan(a.plan, o.preset, o.modes, o.device);
   Json config = Json::object();
   config["benchmark"] = Json("stage2");
   config["preset"] = Json(o.preset);
   config["resolution"] = Json(o.resolution);
   config["batch"] = Json(o.batch);
   config["modes"] = string_array(o.modes);
+  if (!o.plan.modes.empty()) {
+    config["plan"] = Json(attention_modes_text(o.plan.modes));
+    config["window"] = Json(o.plan.window);
+  }
   config["precision"] = Json(o.precision);
   config["repeats"] = Json(o.repeats);
   config["rounds"] = Json(o.rounds);

@@ -13,6 +13,7 @@ int bench_command(const Args& args);
 int run_command(const Args& args);
 int ablate_command(const Args& args);
 int compare_methods_command(const Args& args);
+int plan_command(const Args& args);
 #ifdef ADALA_HAVE_IMAGE_FILES
 int data_command(const Args& args);
 #endif
@@ -24,6 +25,7 @@ int features_command(const Args& args);
 int resolution_sweep_command(const Args& args);
 #endif
 int runs_command(const Args& args);
+int frontier_command(const Args& args);
 #ifdef ADALA_HAVE_SEG
 int segment_command(const Args& args);
 #endif

@@ -178,7 +178,10 @@ int compare_methods_command(const Args& args) {
     const bool is_teacher = i == 0;
     VisionTransformer model =
         load_model(configs[i], stage_output_path(rows[i].run_dir, is_teacher ? 0 : 3), device);
-    model->set_attention_mode(is_teacher ? AttentionMode::Softmax : AttentionMode::Linear);
+    if (is_teacher)
+      model->set_attention_mode(AttentionMode::Softmax);
+    else
+      model->set_attention_plan(student_attention_plan(configs[i]));
     for (int64_t r : {res, 4 * res}) rows[i].costs.push_back(measure(model, r, device, repeats));
   }
 

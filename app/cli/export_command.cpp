@@ -30,10 +30,12 @@ int export_command(const Args& args) {
   const std::vector<std::string> classes =
       classes_file.empty() ? std::vector<std::string>{} : read_class_names(classes_file);
   const ExportSummary s = export_model(weights, out, checkpoint.load_options(), classes);
+  const std::string windows =
+      s.window_blocks > 0 ? fmt::format(" ({} of them window+linear)", s.window_blocks) : "";
   std::cout << fmt::format(
-      "{}: {} tensors, {} parameters; {} linear-attention and {} softmax blocks; {} unused "
+      "{}: {} tensors, {} parameters; {} linear-attention{} and {} softmax blocks; {} unused "
       "tensors dropped\n",
-      out, s.tensors, s.parameters, s.linear_blocks, s.softmax_blocks, s.dropped_tensors);
+      out, s.tensors, s.parameters, s.linear_blocks, windows, s.softmax_blocks, s.dropped_tensors);
   if (!s.preprocessing_note.empty()) std::cerr << "note: " << s.preprocessing_note << "\n";
   if (s.linear_blocks == 0)
     std::cerr << "warning: every block runs softmax attention (not an adapted student)\n";

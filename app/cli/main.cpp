@@ -42,6 +42,10 @@ const std::map<std::string, Command>& command_table() {
        {compare_methods_command,
         "CONFIG.json [--methods NAME,...]: linearisation methods from one teacher, one table "
         "(compare-methods --help lists them)"}},
+      {"plan",
+       {plan_command,
+        "CONFIG|RUN --res R [--target-gap PT | --target-ms MS] [--train]: which blocks to keep "
+        "softmax, from per-block sensitivity and cost"}},
 #ifdef ADALA_HAVE_IMAGE_FILES
       {"data",
        {data_command,
@@ -74,6 +78,10 @@ const std::map<std::string, Command>& command_table() {
 #endif
       {"runs",
        {runs_command, "list|show|compare|export|delete|tag|note|check|bench: the run database"}},
+      {"frontier",
+       {frontier_command,
+        "[--planner FOLDER] [--res R] [--cost ms|peak] [--csv FILE]: trained attention plans, "
+        "the accuracy-cost frontier marked"}},
       {"report",
        {report_command, "RUN [RUN...] --format html|pdf|md -o FILE: run report / comparison"}},
   };

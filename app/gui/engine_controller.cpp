@@ -346,4 +346,11 @@ QStringList EngineController::presetNames() {
   return names;
 }
 
+QHash<QString, int> EngineController::presetDepths() {
+  QHash<QString, int> depths;
+  for (const auto& n : vit_preset_names())
+    depths.insert(QString::fromStdString(n), static_cast<int>(vit_preset(n).depth));
+  return depths;
+}
+
 }  // namespace adala::gui

@@ -10,6 +10,7 @@
 // Pause / resume / cancel go straight to the job's JobControl (atomics), which the training
 // loop polls once per step. No torch type crosses this header.
 #include <QList>
+#include <QHash>
 #include <QObject>
 #include <QPair>
 #include <QString>
@@ -81,6 +82,8 @@ class EngineController : public QObject {
                                                      const QList<int>& stages,
                                                      const QString& baseDir = QString());
   static QStringList presetNames();
+  // Blocks per preset (model depth), for the launcher's attention plan field.
+  static QHash<QString, int> presetDepths();
 
  signals:
   void jobQueued(const adala::widgets::JobState& state);

@@ -38,6 +38,7 @@
 #include "widgets/attention_mse_plot.h"
 #include "widgets/feature_view.h"
 #include "widgets/health_heatmap.h"
+#include "widgets/plan_frontier_view.h"
 #include "widgets/run_browser.h"
 #include "widgets/run_compare_table.h"
 #include "widgets/run_summary_panel.h"
@@ -105,6 +106,11 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent)
   tabs_->setTabToolTip(tabs_->indexOf(features_),
                        tr("Teacher vs student patch features of one image (PCA colour maps, "
                           "cosine similarity) and the resolution sweep of the run (Ctrl+8)"));
+  plans_ = new PlanFrontierView(this);
+  tabs_->addTab(plans_, tr("Plans"));
+  tabs_->setTabToolTip(tabs_->indexOf(plans_),
+                       tr("Trained attention plans: top-1 against ms / image or peak memory, the "
+                          "accuracy-cost frontier, each plan's blocks (Ctrl+Shift+P)"));
   setCentralWidget(tabs_);
 
   browser_ = new RunBrowser(this);
@@ -115,6 +121,7 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent)
 
   launcher_ = new StageLauncher(this);
   launcher_->setPresets(EngineController::presetNames());
+  launcher_->setPresetDepths(EngineController::presetDepths());
   launcher_->setValidator(&EngineController::validateConfig);
   launcherDock_ = new QDockWidget(tr("Stage launcher"), this);
   launcherDock_->setObjectName(QStringLiteral("LauncherDock"));
@@ -133,6 +140,7 @@ MainWindow::MainWindow(EngineController* controller, QWidget* parent)
   connectController();
   updateRunActions();
   browser_->setDatabasePath(controller_->databasePath());
+  plans_->setDatabasePath(controller_->databasePath());
   defaultState_ = saveState();
   restoreLayout();
   updateStatus(tr("Ready."));
@@ -232,6 +240,8 @@ void MainWindow::buildMenus() {
                   &MainWindow::showSegmentation);
   view->addAction(tr("&Features and resolution sweep"), QKeySequence(tr("Ctrl+8")), this,
                   &MainWindow::showFeatures);
+  view->addAction(tr("Attention &plans"), QKeySequence(tr("Ctrl+Shift+P")), this,
+                  &MainWindow::showPlans);
   auto* runsToggle = runsDock_->toggleViewAction();
   runsToggle->setShortcut(QKeySequence(tr("Ctrl+3")));
   view->addAction(runsToggle);
@@ -411,6 +421,13 @@ void MainWindow::connectController() {
   connect(scaling_, &ScalingPanel::status, this, &MainWindow::updateStatus);
   connect(scaling_, &ScalingPanel::benchmarkRecorded, browser_, &RunBrowser::refresh);
   connect(browser_, &RunBrowser::runOpened, this, &MainWindow::openRun);
+  // A plan's point or row opens its run as the run list does (and shows it selected there).
+  connect(plans_, &PlanFrontierView::runOpened, this, [this](qint64 id) {
+    browser_->selectRun(id);
+    if (openRun(id)) offerRunSegmentation(id, true, true);
+  });
+  // The plans follow the database as the run list reads it (F5, a run's stages and its end).
+  connect(browser_, &RunBrowser::refreshed, plans_, &PlanFrontierView::refresh);
   connect(browser_, &RunBrowser::compareRequested, this, &MainWindow::compareRuns);
   connect(browser_, &RunBrowser::resumeRequested, this, &MainWindow::resumeRun);
   // A run with segmentation results: opening it loads them; selecting it loads them when the
@@ -577,6 +594,8 @@ void MainWindow::loadHealth(qint64 id) {
 
 void MainWindow::showFeatures() { tabs_->setCurrentWidget(features_); }
 
+void MainWindow::showPlans() { tabs_->setCurrentWidget(plans_); }
+
 void MainWindow::loadFeatures(qint64 id) {
   features_->setRun(id, browser_->runDirOf(id), browser_->nameOf(id));
   features_->setSweep(storedResolutionSweep(controller_->databasePath(), id));
@@ -710,6 +729,8 @@ void MainWindow::showShortcuts() {
           tr("<tr><td>Ctrl+0</td><td>run summary (or the compare table)</td></tr>") +
           tr("<tr><td>Ctrl+9</td><td>every stage's loss and learning rate</td></tr>") +
           tr("<tr><td>Ctrl+7</td><td>numerical health heatmap</td></tr>") +
+          tr("<tr><td>Ctrl+Shift+P</td><td>trained attention plans and their frontier (F5 "
+             "reads them again; click a point to open its run)</td></tr>") +
           tr("<tr><td>Ctrl+Shift+G / Ctrl+6</td><td>open segmentation results / show the "
              "viewer</td></tr>") +
           SegmentationViewer::shortcutRows() + QStringLiteral("</table>"));

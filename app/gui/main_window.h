@@ -1,9 +1,9 @@
 #pragma once
 // The workbench window: run browser (left dock), stage launcher (right dock), and the
 // run summary (an opened run, or the compare table of several), the attention-MSE plots,
-// the numerical-health heatmap, the attention inspector and the
-// resolution-scaling benchmark as central tabs. Wires the widgets to the
-// EngineController; remembers its layout (QSettings); follows the system light/dark palette.
+// the numerical-health heatmap, the attention inspector, the
+// resolution-scaling benchmark and the trained attention plans as central tabs. Wires the widgets
+// to the EngineController; remembers its layout (QSettings); follows the system light/dark palette.
 #include <QList>
 #include <QMainWindow>
 #include <QPair>
@@ -25,6 +25,7 @@ class AttentionInspector;
 class AttentionMsePlot;
 class FeatureView;
 class HealthHeatmap;
+class PlanFrontierView;
 class RunBrowser;
 class RunCompareTable;
 class RunSummaryPanel;
@@ -63,6 +64,9 @@ class MainWindow : public QMainWindow {
   widgets::FeatureView* featureView() const { return features_; }
   // The Features tab: teacher vs student patch features and the resolution sweep (Ctrl+8).
   void showFeatures();
+  widgets::PlanFrontierView* planFrontier() const { return plans_; }
+  // The Plans tab: trained attention plans, top-1 against cost, the frontier (Ctrl+Shift+P).
+  void showPlans();
   EngineController* controller() const { return controller_; }
   void showTab(Tab tab);
 
@@ -130,6 +134,7 @@ class MainWindow : public QMainWindow {
   widgets::SegmentationViewer* segmentation_ = nullptr;
   ScalingPanel* scaling_ = nullptr;
   widgets::FeatureView* features_ = nullptr;
+  widgets::PlanFrontierView* plans_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QDockWidget* runsDock_ = nullptr;
   QDockWidget* launcherDock_ = nullptr;

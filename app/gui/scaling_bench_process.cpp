@@ -71,14 +71,24 @@ bool ScalingBenchProcess::start(const widgets::ScalingRequest& request, const QS
   }
   QStringList resolutions;
   for (int r : request.resolutions) resolutions << QString::number(r);
-  arguments_ = {QStringLiteral("bench"),      QStringLiteral("scaling"),
-                QStringLiteral("--preset"),   request.preset,
-                QStringLiteral("--res"),      resolutions.join(QLatin1Char(',')),
-                QStringLiteral("--modes"),    request.modes.join(QLatin1Char(',')),
-                QStringLiteral("--batch"),    QString::number(request.batch),
-                QStringLiteral("--csv"),      csvPath_,
-                QStringLiteral("--db"),       dbPath.isEmpty() ? QStringLiteral("none") : dbPath,
-                QStringLiteral("--progress"), QStringLiteral("jsonl")};
+  arguments_ = {QStringLiteral("bench"),    QStringLiteral("scaling"),
+                QStringLiteral("--preset"), request.preset,
+                QStringLiteral("--res"),    resolutions.join(QLatin1Char(',')),
+                QStringLiteral("--modes"),  request.modes.join(QLatin1Char(',')),
+                QStringLiteral("--batch"),  QString::number(request.batch)};
+  // A hybrid student: the "plan" mode in --modes, its blocks here.
+  if (!request.softmaxBlocks.isEmpty()) {
+    QStringList blocks;
+    for (int b : request.softmaxBlocks) blocks << QString::number(b);
+    arguments_ << QStringLiteral("--softmax-blocks") << blocks.join(QLatin1Char(','));
+  } else if (!request.plan.isEmpty()) {
+    arguments_ << QStringLiteral("--plan") << request.plan.join(QLatin1Char(','));
+  }
+  if (request.usesWindow())
+    arguments_ << QStringLiteral("--window") << QString::number(request.window);
+  arguments_ << QStringLiteral("--csv") << csvPath_ << QStringLiteral("--db")
+             << (dbPath.isEmpty() ? QStringLiteral("none") : dbPath) << QStringLiteral("--progress")
+             << QStringLiteral("jsonl");
 
   if (process_) process_->deleteLater();
   process_ = new QProcess(this);

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "app/gui/scaling_bench_process.h"
+#include "engine/model/vit_config.h"
 #include "widgets/scaling_data.h"
 #include "widgets/scaling_form.h"
 #include "widgets/scaling_view.h"
@@ -100,6 +101,14 @@ void ScalingPanel::setPresets(const QStringList& presets) {
     if (presets.contains(QLatin1String(name))) ordered << QString::fromLatin1(name);
   for (const QString& name : presets)
     if (!ordered.contains(name)) ordered << name;
+  QHash<QString, int> depths;
+  for (const QString& name : ordered) {
+    try {
+      depths.insert(name, static_cast<int>(vit_preset(name.toStdString()).depth));
+    } catch (const std::exception&) {  // not an engine preset: no per-block plan for it
+    }
+  }
+  form_->setPresetDepths(depths);
   form_->setPresets(ordered, QStringLiteral("vit_small"));
 }
 

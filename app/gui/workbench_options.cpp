@@ -46,7 +46,8 @@ constexpr std::array<OptionSpec, 26> kOptions{{
     {"query-patch", QT_TRANSLATE_NOOP("main", "Inspector query patch."), "row,col"},
     {"tab",
      QT_TRANSLATE_NOOP(
-         "main", "Central tab to show: summary, plot, health, inspector, scaling or features."),
+         "main",
+         "Central tab to show: summary, plot, health, inspector, scaling, features or plans."),
      "name"},
     {"scaling-csv",
      QT_TRANSLATE_NOOP("main", "Plot this CSV of adala bench scaling --csv in the Scaling tab."),
@@ -89,7 +90,8 @@ constexpr std::array<OptionSpec, 26> kOptions{{
 constexpr std::pair<const char*, WorkbenchTab> kTabs[] = {
     {"summary", WorkbenchTab::Summary}, {"plot", WorkbenchTab::Plot},
     {"health", WorkbenchTab::Health},   {"inspector", WorkbenchTab::Inspector},
-    {"scaling", WorkbenchTab::Scaling}, {"features", WorkbenchTab::Features}};
+    {"scaling", WorkbenchTab::Scaling}, {"features", WorkbenchTab::Features},
+    {"plans", WorkbenchTab::Plans}};
 
 constexpr std::pair<const char*, InspectorView> kViews[] = {{"maps", InspectorView::Maps},
                                                             {"rollout", InspectorView::Rollout},

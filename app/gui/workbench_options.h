@@ -18,7 +18,7 @@ class QCoreApplication;
 namespace adala::gui {
 
 // The central tab --tab names (Features is shown its own way: MainWindow::showFeatures).
-enum class WorkbenchTab { Summary, Plot, Health, Inspector, Scaling, Features };
+enum class WorkbenchTab { Summary, Plot, Health, Inspector, Scaling, Features, Plans };
 // What the attention inspector shows first (--inspector-view).
 enum class InspectorView { Maps, Rollout, Grid };
 

@@ -122,6 +122,7 @@ MainWindow::Tab mainWindowTab(WorkbenchTab tab) {
       return MainWindow::ScalingTab;
     case WorkbenchTab::Plot:
     case WorkbenchTab::Features:  // shown by showFeatures
+    case WorkbenchTab::Plans:     // shown by showPlans
       break;
   }
   return MainWindow::PlotTab;
@@ -140,6 +141,8 @@ void showViews(const WorkbenchOptions& o, MainWindow& window) {
   if (o.tab == WorkbenchTab::Features) {
     window.showFeatures();  // --dataset-index picks the Features tab's image too
     if (o.datasetIndex) window.featureView()->indexBox()->setValue(*o.datasetIndex);
+  } else if (o.tab == WorkbenchTab::Plans) {
+    window.showPlans();
   } else if (o.tab) {
     window.showTab(mainWindowTab(*o.tab));
   }

@@ -143,20 +143,42 @@ bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart
   if (chart.log_y) make_log(y);
   if (chart.x_log) make_log(x);
   bool any = false;
+  QVector<QCPItemText*> texts;
   for (const auto& s : chart.series) {
     QVector<double> xs, ys;
+    QStringList labels;
     for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
       if (chart.log_y && s.y[i] <= 0) continue;
       if (chart.x_log && s.x[i] <= 0) continue;
       xs << s.x[i];
       ys << s.y[i];
+      labels << (i < s.labels.size() ? qs(s.labels[i]) : QString());
     }
     QCPGraph* g = plot.addGraph(x, y);
     g->setName(qs(s.name));
     g->setPen(QPen(qcolor(s.color), 1.6));
     g->setData(xs, ys, true);
-    if (xs.size() <= 12) g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    if (s.style == report::ChartSeries::Style::Steps) g->setLineStyle(QCPGraph::lsStepLeft);
+    if (s.style == report::ChartSeries::Style::Points) {
+      g->setLineStyle(QCPGraph::lsNone);
+      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    } else if (xs.size() <= 12) {
+      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+    }
+    for (int i = 0; i < labels.size(); ++i) {  // a point's label above it, a little to the right
+      if (labels[i].isEmpty()) continue;
+      auto* text = new QCPItemText(&plot);
+      text->setClipAxisRect(rect);
+      text->position->setAxes(x, y);
+      text->position->setCoords(xs[i], ys[i]);
+      text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+      text->setPadding(QMargins(4, 0, 0, 3));
+      text->setFont(base_font(7));
+      text->setColor(QColor(60, 60, 60));
+      text->setText(labels[i]);
+      texts << text;
+    }
     any = any || !xs.isEmpty();
   }
   if (any) {
@@ -185,6 +207,15 @@ bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart
       y->setRange(vr);
       pad_range(y, log_y);
       pad_range(x, chart.x_log);  // markers at the ends stay whole
+      // Labels of points in the right half go to their left, so that they stay in the frame.
+      const QCPRange shown = x->range();
+      const double middle =
+          chart.x_log ? std::sqrt(shown.lower * shown.upper) : (shown.lower + shown.upper) / 2;
+      for (QCPItemText* text : texts)
+        if (text->position->key() > middle) {
+          text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+          text->setPadding(QMargins(0, 0, 4, 3));
+        }
     }
   }
   return any;

@@ -106,6 +106,12 @@ AttentionProbe::AttentionProbe(VisionTransformer model, const at::Tensor& image,
     c.feature_map = block->attn->linear->feature_map;
     c.linear_keys =
         host(c.feature_map ? c.feature_map->key_features(linear_k)[0] : elu_plus_one(linear_k[0]));
+    if (const int64_t window = block->attn->linear->window(); window > 0) {
+      c.window = window;
+      c.linear_raw_keys = host(linear_k[0]);
+      const auto gamma = host(block->attn->linear->window_mixing->gamma());
+      c.gamma.assign(gamma.data_ptr<float>(), gamma.data_ptr<float>() + gamma.numel());
+    }
     // Query rows of each path's qkv projection: output features [0, D) are Q, head-major.
     c.wq_softmax = host(block->attn->qkv->weight.narrow(0, 0, dim));
     if (block->attn->qkv->bias.defined())
@@ -194,6 +200,7 @@ AttentionRowPair AttentionProbe::rows(int64_t block, int64_t head, int64_t query
   }
   {  // phi(K) phi(q) / (1^T phi(K) phi(q) + eps) (the keys are cached as phi(K))
     auto q = project(c.wq_linear, c.bq_linear);
+    const std::vector<double> q_raw = q;       // the window's scores use the query before phi
     const int64_t f = c.linear_keys.size(-1);  // feature width: d, or 2d for hedgehog
     if (c.feature_map) {
       // The map is per head (hedgehog learns one per head): this query in its head's slot.
@@ -206,21 +213,64 @@ AttentionRowPair AttentionProbe::rows(int64_t block, int64_t head, int64_t query
     } else {
       for (auto& v : q) v = v >= 0.0 ? v + 1.0 : std::exp(v);
     }
-    const float* k = c.linear_keys.data_ptr<float>() + head * n * f;
     std::vector<double> w(static_cast<size_t>(n));
     double sum = 0.0;
-    for (int64_t t = 0; t < n; ++t) {
-      double acc = 0.0;
-      for (int64_t i = 0; i < f; ++i) acc += double(k[t * f + i]) * q[static_cast<size_t>(i)];
-      w[static_cast<size_t>(t)] = acc;
-      sum += acc;
+    if (c.window > 0) {
+      w = window_row_weights(c, head, query, q_raw, q);
+      for (double v : w) sum += v;
+    } else {
+      const float* k = c.linear_keys.data_ptr<float>() + head * n * f;
+      for (int64_t t = 0; t < n; ++t) {
+        double acc = 0.0;
+        for (int64_t i = 0; i < f; ++i) acc += double(k[t * f + i]) * q[static_cast<size_t>(i)];
+        w[static_cast<size_t>(t)] = acc;
+        sum += acc;
+      }
+      sum += c.eps;
     }
     for (int64_t t = 0; t < n; ++t)
-      out.linear[static_cast<size_t>(t)] = float(w[static_cast<size_t>(t)] / (sum + c.eps));
+      out.linear[static_cast<size_t>(t)] = float(w[static_cast<size_t>(t)] / sum);
   }
   out.kl = attention_row_kl(out.softmax, out.linear);
   out.mse = attention_row_mse(out.softmax, out.linear);
   return out;
+}
+
+bool AttentionProbe::in_window(const BlockCache& c, int64_t query, int64_t key) const {
+  if (query < prefix_ || key < prefix_) return true;
+  const int64_t r = (c.window - 1) / 2;
+  const int64_t yq = (query - prefix_) / grid_w_, xq = (query - prefix_) % grid_w_;
+  const int64_t yk = (key - prefix_) / grid_w_, xk = (key - prefix_) % grid_w_;
+  return std::abs(yq - yk) <= r && std::abs(xq - xk) <= r;
+}
+
+std::vector<double> AttentionProbe::window_row_weights(const BlockCache& c, int64_t head,
+                                                       int64_t query, const std::vector<double>& q,
+                                                       const std::vector<double>& phi_q) const {
+  const int64_t n = tokens_, d = head_dim_, f = c.linear_keys.size(-1);
+  const float* k = c.linear_raw_keys.data_ptr<float>() + head * n * d;
+  const float* pk = c.linear_keys.data_ptr<float>() + head * n * f;
+  std::vector<double> w(static_cast<size_t>(n));
+  double top = -INFINITY;
+  for (int64_t t = 0; t < n; ++t) {
+    if (!in_window(c, query, t)) continue;
+    double acc = 0.0;
+    for (int64_t i = 0; i < d; ++i) acc += double(k[t * d + i]) * q[static_cast<size_t>(i)];
+    w[static_cast<size_t>(t)] = acc * c.scale;
+    top = std::max(top, acc * c.scale);
+  }
+  const double gamma = c.gamma[static_cast<size_t>(head)];
+  for (int64_t t = 0; t < n; ++t) {
+    auto& v = w[static_cast<size_t>(t)];
+    if (in_window(c, query, t)) {
+      v = std::exp(v - top);
+      continue;
+    }
+    double acc = 0.0;
+    for (int64_t i = 0; i < f; ++i) acc += double(pk[t * f + i]) * phi_q[static_cast<size_t>(i)];
+    v = gamma * acc;
+  }
+  return w;
 }
 
 std::vector<AttentionRowPair> AttentionProbe::all_heads(int64_t block, int64_t query,
@@ -275,6 +325,36 @@ std::vector<float> AttentionProbe::rollout(int64_t query, bool linear,
           if (progress && !progress((double(depth_ - 1 - b) + within) / double(depth_)))
             throw ProbeCancelled();
         }
+      }
+    } else if (c.window > 0) {
+      // Row by row, as rows() gives them (O(N^2 d) per head, as a softmax block).
+      const auto q = block_queries(c.x, c.wq_linear, c.bq_linear, heads_);
+      at::Tensor phi_q;
+      if (c.feature_map) {
+        FeatureMap map = c.feature_map;
+        phi_q = map->query_features(q.unsqueeze(0))[0].to(at::kFloat);
+      } else {
+        phi_q = elu_plus_one(q);
+      }
+      phi_q = phi_q.to(at::kDouble).contiguous();
+      const auto qd = q.to(at::kDouble).contiguous();
+      const int64_t d = head_dim_, f = phi_q.size(-1);
+      auto yd = y.accessor<double, 1>();
+      const auto ra = r.accessor<double, 1>();
+      for (int64_t h = 0; h < heads_; ++h) {
+        for (int64_t i = 0; i < n; ++i) {
+          if (ra[i] == 0.0) continue;
+          const double* qi = qd.data_ptr<double>() + (h * n + i) * d;
+          const double* pi = phi_q.data_ptr<double>() + (h * n + i) * f;
+          const auto w = window_row_weights(c, h, i, std::vector<double>(qi, qi + d),
+                                            std::vector<double>(pi, pi + f));
+          double sum = 0.0;
+          for (double v : w) sum += v;
+          for (int64_t t = 0; t < n; ++t) yd[t] += ra[i] * w[static_cast<size_t>(t)] / sum;
+        }
+        if (progress &&
+            !progress((double(depth_ - 1 - b) + double(h + 1) / double(heads_)) / double(depth_)))
+          throw ProbeCancelled();
       }
     } else {
       auto q = block_queries(c.x, c.wq_linear, c.bq_linear, heads_);

@@ -7,8 +7,8 @@
 // path's feature-mapped keys phi(K), each (heads, N, head_dim), on the CPU in float32. A row then
 // costs O(N * d): no N x N matrix is ever formed, so a 1024 x 1024 image stays interactive.
 //
-// Hidden states follow the model's own attention modes (a teacher or Stage-1 checkpoint
-// propagates through softmax attention, a Stage-2/3 student through linear attention); the
+// Hidden states follow the model's own attention modes (a teacher propagates through softmax
+// attention, a student through its plan: softmax, linear and window+linear blocks); the
 // forward pass chunks softmax queries so it never holds more than ~kSoftmaxChunkBudget scores
 // and can report progress and be cancelled between chunks.
 //
@@ -72,7 +72,9 @@ class AttentionProbe {
   int64_t cache_bytes() const;
 
   // Rows of block `block`, head `head`, query token `query` (0 <= query < N). Thread-safe
-  // for concurrent readers (the caches are immutable after construction).
+  // for concurrent readers (the caches are immutable after construction). The linear row of a
+  // window+linear path is its attention: softmax weights on the query's k x k window (and the
+  // prefix tokens), gamma phi(q) . phi(k) on the other keys, one normaliser.
   AttentionRowPair rows(int64_t block, int64_t head, int64_t query) const;
   // KL and MSE of every head for one query (the inspector's per-head table).
   std::vector<AttentionRowPair> all_heads(int64_t block, int64_t query,
@@ -83,7 +85,8 @@ class AttentionProbe {
   // heads, of the softmax path or of the linear path (its rows phi(q_i) phi(K)^T renormalised
   // to sum to 1 exactly). Propagated backwards as a row vector, r <- 0.5 A_b^T r + 0.5 r, so no
   // N x N matrix is held: a softmax block in chunks of query rows (O(N^2 d) per head), a
-  // linear block as phi(K) (phi(Q)^T (r / den)) in O(N d). Sums to 1. `progress` (fraction
+  // linear block as phi(K) (phi(Q)^T (r / den)) in O(N d), a window+linear block row by row
+  // (its rows as rows() gives them) in O(N^2 d) as a softmax block. Sums to 1. `progress` (fraction
   // done) may return false to stop (ProbeCancelled).
   std::vector<float> rollout(int64_t query, bool linear,
                              const std::function<bool(double)>& progress = {}) const;
@@ -100,7 +103,19 @@ class AttentionProbe {
     at::Tensor wq_softmax, bq_softmax, wq_linear, bq_linear;  // (D, D), (D) or undefined
     double scale = 1.0;
     double eps = 1e-6;
+    // A window+linear linear path (attention_plan.h): its k (0: plain linear attention), the
+    // linear path's keys before phi (heads, N, d) for the window's scores, gamma per head.
+    int64_t window = 0;
+    at::Tensor linear_raw_keys;
+    std::vector<double> gamma;
   };
+  // Block c's window+linear row weights for query `query` of head `head` (un-normalised: the
+  // window's exp(s - m) and gamma phi(q) . phi(k) outside it), from the linear path's projected
+  // query and its phi.
+  std::vector<double> window_row_weights(const BlockCache& c, int64_t head, int64_t query,
+                                         const std::vector<double>& q,
+                                         const std::vector<double>& phi_q) const;
+  bool in_window(const BlockCache& c, int64_t query, int64_t key) const;
 
   VisionTransformer model_;
   std::vector<BlockCache> blocks_;

@@ -2,10 +2,14 @@
 
 #include <fmt/printf.h>
 #include <cstdio>
+#include <stdexcept>
+
+#include "engine/kernels/window_linear_attention.h"
 
 namespace adala {
 
-ModelFlops model_flops(const ViTConfig& c, AttentionMode mode, int64_t height, int64_t width) {
+ModelFlops model_flops(const ViTConfig& c, AttentionMode mode, int64_t height, int64_t width,
+                       int64_t window) {
   ModelFlops f;
   const double patches = double(height / c.patch_size) * double(width / c.patch_size);
   const double n = patches + double(c.num_prefix_tokens());
@@ -18,6 +22,14 @@ ModelFlops model_flops(const ViTConfig& c, AttentionMode mode, int64_t height, i
   f.per_layer.mlp = 2.0 * n * d_model * double(c.mlp_hidden());
   if (mode == AttentionMode::Softmax) {
     f.per_layer.attention = 2.0 * n * n * d_model;  // Q K^T and A V
+  } else if (mode == AttentionMode::WindowLinear) {
+    WindowLinearAttentionOptions o;
+    o.grid_height = height / c.patch_size;
+    o.grid_width = width / c.patch_size;
+    o.prefix_tokens = c.num_prefix_tokens();
+    o.window = window;
+    f.per_layer.attention = double(c.num_heads) * window_linear_attention_macs(
+                                                      o, c.head_dim(), c.head_dim(), c.head_dim());
   } else {
     // phi(K)^T [V | 1] and phi(Q) (that): the ones column is the normaliser.
     f.per_layer.attention = 2.0 * n * d_model * (d_head + 1.0);
@@ -26,7 +38,22 @@ ModelFlops model_flops(const ViTConfig& c, AttentionMode mode, int64_t height, i
   return f;
 }
 
+ModelFlops model_flops(const ViTConfig& c, const AttentionPlan& plan, int64_t height,
+                       int64_t width) {
+  ModelFlops f = model_flops(c, AttentionMode::Softmax, height, width);
+  if (plan.modes.empty()) return f;
+  double attention = 0;
+  for (auto mode : plan.modes)
+    attention += model_flops(c, mode, height, width, plan.window).per_layer.attention;
+  f.per_layer.attention = attention / double(plan.modes.size());
+  return f;
+}
+
 double attention_kernel_macs(AttentionMode mode, int64_t batch_heads, int64_t n, int64_t head_dim) {
+  if (mode == AttentionMode::WindowLinear)
+    throw std::invalid_argument(
+        "attention_kernel_macs: window+linear attention's count needs its grid "
+        "(window_linear_attention_macs)");
   const double bh = double(batch_heads), nn = double(n), d = double(head_dim);
   return mode == AttentionMode::Softmax ? 2.0 * bh * nn * nn * d : 2.0 * bh * nn * d * (d + 1.0);
 }

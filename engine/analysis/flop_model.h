@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/attention_plan.h"
 #include "engine/model/vit_config.h"
 
 namespace adala {
@@ -30,12 +31,19 @@ struct ModelFlops {
   double attention_only() const { return patch_embed + per_layer.attention_sublayer() * depth; }
 };
 
-// MACs of one forward pass of one image of side height x width.
-ModelFlops model_flops(const ViTConfig& config, AttentionMode mode, int64_t height, int64_t width);
+// MACs of one forward pass of one image of side height x width. Window+linear blocks count
+// window_linear_attention_macs (window_linear_attention.h) with a `window` x `window` window,
+// phi of head_dim features (elu1).
+ModelFlops model_flops(const ViTConfig& config, AttentionMode mode, int64_t height, int64_t width,
+                       int64_t window = kDefaultAttentionWindow);
+// The same for a plan (attention_plan.h): per_layer is the mean over its blocks.
+ModelFlops model_flops(const ViTConfig& config, const AttentionPlan& plan, int64_t height,
+                       int64_t width);
 
 // MACs of one attention kernel call on (batch_heads, n, head_dim) q, k, v: softmax
 // 2 * BH * N^2 * d (Q K^T and A V); linear 2 * BH * N * d * (d + 1) (phi(K)^T [V | 1] and
-// phi(Q) times that; the ones column is the normaliser).
+// phi(Q) times that; the ones column is the normaliser). Throws std::invalid_argument for
+// window+linear, whose count needs the grid (window_linear_attention_macs).
 double attention_kernel_macs(AttentionMode mode, int64_t batch_heads, int64_t n, int64_t head_dim);
 
 // The ViT-AdaLA paper's ViT-L figures at 1024^2 (GFLOPs, 1 MAC = 1 FLOP).

@@ -26,17 +26,30 @@
 namespace adala {
 
 const std::vector<std::string>& scaling_mode_names() {
-  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear"};
+  static const std::vector<std::string> names{"softmax", "softmax-chunked", "linear",
+                                              "window-linear", "plan"};
   return names;
 }
 
 namespace {
 
-AttentionMode mode_of(const std::string& mode) {
-  if (mode == "softmax" || mode == "softmax-chunked") return AttentionMode::Softmax;
-  if (mode == "linear") return AttentionMode::Linear;
+// The attention of every block in a mode; "plan": the options' plan.
+AttentionPlan plan_of(const ScalingOptions& o, const ViTConfig& c, const std::string& mode) {
+  if (mode == "softmax" || mode == "softmax-chunked")
+    return uniform_attention_plan(c.depth, AttentionMode::Softmax, o.window);
+  if (mode == "linear") return uniform_attention_plan(c.depth, AttentionMode::Linear, o.window);
+  if (mode == "window-linear")
+    return uniform_attention_plan(c.depth, AttentionMode::WindowLinear, o.window);
+  if (mode == "plan") {
+    if (int64_t(o.plan.modes.size()) != c.depth)
+      throw std::invalid_argument("the plan has " + std::to_string(o.plan.modes.size()) +
+                                  " modes, " + o.preset + " has " + std::to_string(c.depth) +
+                                  " blocks");
+    return o.plan;
+  }
   throw std::invalid_argument("unknown mode \"" + mode +
-                              "\" (expected softmax, softmax-chunked or linear)");
+                              "\" (expected softmax, softmax-chunked, linear, window-linear or "
+                              "plan)");
 }
 
 ViTConfig config_at(const std::string& preset, int64_t resolution) {
@@ -47,12 +60,12 @@ ViTConfig config_at(const std::string& preset, int64_t resolution) {
   return c;
 }
 
-VisionTransformer build_model(const ViTConfig& c, const std::string& mode, int64_t chunk,
-                              const c10::Device& device) {
+VisionTransformer build_model(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
+                              int64_t chunk) {
   torch::manual_seed(1234);
   VisionTransformer model(c);
-  model->to(device);
-  model->set_attention_mode(mode_of(mode));
+  model->to(o.device);
+  model->set_attention_plan(plan_of(o, c, mode));
   model->set_softmax_chunk(mode == "softmax-chunked" ? chunk : 0);
   return model;
 }
@@ -77,7 +90,7 @@ Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::s
   // One autocast scope for the whole point, as an inference loop holds one: the weights'
   // lower-precision copies are made in the warm-up (and stay in the baseline).
   const AutocastScope autocast(o.device, precision_from_string(o.precision));
-  auto model = build_model(c, mode, chunk, o.device);
+  auto model = build_model(o, c, mode, chunk);
   model->eval();
   auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
                              torch::TensorOptions().device(o.device));
@@ -110,7 +123,7 @@ Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::s
 
 Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::string& mode,
                         int64_t chunk) {
-  auto model = build_model(c, mode, chunk, o.device);
+  auto model = build_model(o, c, mode, chunk);
   model->train();
   auto images = torch::randn({o.batch, c.in_chans, c.img_size, c.img_size},
                              torch::TensorOptions().device(o.device));
@@ -207,11 +220,19 @@ ScalingPoint analytic_point(const ScalingOptions& o, const ViTConfig& c, const s
                 ? (o.softmax_chunk > 0 ? o.softmax_chunk
                                        : auto_softmax_chunk(o.batch * c.num_heads, p.tokens))
                 : 0;
-  const auto flops = model_flops(c, mode_of(mode), res, res);
+  const auto flops = model_flops(c, plan_of(o, c, mode), res, res);
   p.model_macs = flops.total();
   p.attention_only_macs = flops.attention_only();
-  p.estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, false);
-  p.train_estimate_bytes = vit_memory_estimate(c, mode, res, o.batch, p.chunk, true);
+  // A plan's peak is its costliest block's: softmax where it has one; window+linear's windows
+  // add O(N k^2) scores per head to linear attention's, left out of the estimate.
+  const AttentionPlan plan = plan_of(o, c, mode);
+  const bool any_softmax =
+      std::count(plan.modes.begin(), plan.modes.end(), AttentionMode::Softmax) > 0;
+  const std::string kind = mode == "plan"            ? (any_softmax ? "softmax" : "linear")
+                           : mode == "window-linear" ? "linear"
+                                                     : mode;
+  p.estimate_bytes = vit_memory_estimate(c, kind, res, o.batch, p.chunk, false);
+  p.train_estimate_bytes = vit_memory_estimate(c, kind, res, o.batch, p.chunk, true);
   return p;
 }
 
@@ -328,11 +349,12 @@ std::vector<RoundResults> run_in_rounds(const ScalingOptions& o, std::vector<Sca
 }  // namespace
 
 std::vector<ScalingPoint> run_scaling_bench(const ScalingOptions& o, const ProgressFn& progress) {
-  for (const auto& m : o.modes) mode_of(m);
   if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
   if (o.rounds < 1) throw std::invalid_argument("rounds must be >= 1");
   if (o.batch < 1) throw std::invalid_argument("batch must be >= 1");
-  vit_preset(o.preset);  // throws, naming the known presets
+  // Throws, naming the known presets, an unknown mode, or a plan that does not fit the preset.
+  const ViTConfig preset = vit_preset(o.preset);
+  for (const auto& m : o.modes) plan_of(o, preset, m);
   const bool train = o.train_step || o.train_only;
   const size_t per_resolution = scaling_steps_per_resolution(o);
   const size_t total = o.resolutions.size() * per_resolution;

@@ -11,12 +11,15 @@
 
 #include "engine/analysis/bench_common.h"
 #include "engine/analysis/scaling_csv.h"
+#include "engine/model/attention_plan.h"
 #include "engine/model/vit_config.h"
 
 namespace adala {
 
 // "softmax" (plain), "softmax-chunked" (exact softmax, query-chunked: the memory-lean
-// baseline), "linear" (ELU+1 linear attention).
+// baseline), "linear" (ELU+1 linear attention), "window-linear" (every block window+linear
+// attention, ScalingOptions::window), "plan" (ScalingOptions::plan: a hybrid student's blocks,
+// attention_plan.h).
 const std::vector<std::string>& scaling_mode_names();
 
 struct ScalingOptions {
@@ -39,6 +42,10 @@ struct ScalingOptions {
   // than this in all: a 2048^2 point can take minutes per forward on a small CPU.
   double point_budget_s = 120;
   int64_t softmax_chunk = 0;  // query rows per chunk; 0: auto_softmax_chunk per resolution
+  // The "plan" mode's attention per block (one per block of the preset; its window is the
+  // window+linear blocks' k), and the "window-linear" mode's k.
+  AttentionPlan plan;
+  int64_t window = kDefaultAttentionWindow;
   c10::Device device = c10::Device(c10::kCPU);
   // "fp32", or "bf16" / "fp16" autocast around the forward passes (linear attention stays in
   // float32 inside, engine/runtime/precision.h); weights stay float32.

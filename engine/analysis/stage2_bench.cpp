@@ -19,17 +19,11 @@
 namespace adala {
 
 const std::vector<std::string>& stage2_mode_names() {
-  static const std::vector<std::string> names{"softmax", "linear"};
+  static const std::vector<std::string> names{"softmax", "linear", "plan"};
   return names;
 }
 
 namespace {
-
-AttentionMode student_mode(const std::string& mode) {
-  if (mode == "softmax") return AttentionMode::Softmax;
-  if (mode == "linear") return AttentionMode::Linear;
-  throw std::invalid_argument("unknown student mode \"" + mode + "\" (expected softmax or linear)");
-}
 
 ViTConfig stage2_config(const Stage2BenchOptions& o) {
   ViTConfig c = vit_preset(o.preset);
@@ -37,6 +31,22 @@ ViTConfig stage2_config(const Stage2BenchOptions& o) {
   c.num_classes = 0;
   c.validate();
   return c;
+}
+
+// The student's attention in every block for a mode; "plan": the options' plan.
+AttentionPlan student_plan(const Stage2BenchOptions& o, const ViTConfig& c,
+                           const std::string& mode) {
+  if (mode == "softmax") return uniform_attention_plan(c.depth, AttentionMode::Softmax);
+  if (mode == "linear") return uniform_attention_plan(c.depth, AttentionMode::Linear);
+  if (mode == "plan") {
+    if (int64_t(o.plan.modes.size()) != c.depth)
+      throw std::invalid_argument("the plan has " + std::to_string(o.plan.modes.size()) +
+                                  " modes, " + o.preset + " has " + std::to_string(c.depth) +
+                                  " blocks");
+    return o.plan;
+  }
+  throw std::invalid_argument("unknown student mode \"" + mode +
+                              "\" (expected softmax, linear or plan)");
 }
 
 Json measure_step(const Stage2BenchOptions& o, const std::string& mode) {
@@ -48,7 +58,7 @@ Json measure_step(const Stage2BenchOptions& o, const std::string& mode) {
   teacher->eval();
   teacher->set_attention_mode(AttentionMode::Softmax);
   for (auto& p : teacher->parameters()) p.set_requires_grad(false);
-  student->set_attention_mode(student_mode(mode));
+  student->set_attention_plan(student_plan(o, c, mode));
   student->train();
   const auto options = torch::TensorOptions().device(o.device);
   auto images = torch::randn({o.batch, c.in_chans, o.resolution, o.resolution}, options);
@@ -100,12 +110,14 @@ Json run_measurement(const Stage2BenchOptions& o, const std::string& mode) {
 
 std::vector<Stage2BenchPoint> run_stage2_bench(const Stage2BenchOptions& o,
                                                const ProgressFn& progress) {
-  for (const auto& m : o.modes) student_mode(m);
   if (o.modes.empty()) throw std::invalid_argument("no student mode given");
   if (o.repeats < 1) throw std::invalid_argument("repeats must be >= 1");
   if (o.rounds < 1) throw std::invalid_argument("rounds must be >= 1");
   if (o.batch < 1) throw std::invalid_argument("batch must be >= 1");
-  stage2_config(o);  // throws for an unknown preset or a resolution the patches do not tile
+  // Throws for an unknown preset, a resolution the patches do not tile, an unknown mode or a
+  // plan that does not fit the preset.
+  const ViTConfig config = stage2_config(o);
+  for (const auto& m : o.modes) student_plan(o, config, m);
   check_precision_supported(precision_from_string(o.precision), o.device);
   RateProbes probes(o.rate_probe ? o.rate_probe : default_rate_probe(o.device, o.isolate));
   std::vector<Stage2BenchPoint> points(o.modes.size());
@@ -189,6 +201,8 @@ std::string format_stage2_table(const std::vector<Stage2BenchPoint>& points,
       o.precision == "fp32" ? "fp32"
                             : (o.precision + " autocast (linear attention in fp32)").c_str(),
       at::get_num_threads(), o.rounds, o.repeats, o.warmup);
+  if (std::find(o.modes.begin(), o.modes.end(), "plan") != o.modes.end())
+    out += "plan: " + describe_attention_plan(o.plan) + "\n";
   out += "conditions at the end: " + machine_conditions() + "\n";
   RateRange rates;
   for (const auto& p : points) rates.merge(p.rates);

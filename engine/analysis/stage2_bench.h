@@ -12,16 +12,20 @@
 #include <vector>
 
 #include "engine/analysis/bench_common.h"
+#include "engine/model/attention_plan.h"
 
 namespace adala {
 
-// The student's attention: "softmax" (a softmax student, the baseline) or "linear".
+// The student's attention: "softmax" (a softmax student, the baseline), "linear", or "plan"
+// (Stage2BenchOptions::plan: a hybrid student's blocks, attention_plan.h).
 const std::vector<std::string>& stage2_mode_names();
 
 struct Stage2BenchOptions {
   std::string preset = "vit_base";
   int64_t resolution = 224, batch = 64;
   std::vector<std::string> modes{"softmax", "linear"};
+  // The "plan" mode's attention per block (one per block of the preset) and its window's k.
+  AttentionPlan plan;
   // "fp32", or "bf16" / "fp16" autocast around the forward passes (precision.h), as Stage 2's
   // "precision" does; the backward runs outside it.
   std::string precision = "fp32";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/io/safetensors.h"
+#include "engine/model/attention_plan.h"
 #include "engine/model/vit_config_json.h"
 #include "engine/infer/inference_model.h"
 
@@ -39,8 +40,10 @@ ExportSummary export_model(const std::string& weights, const std::string& out,
   const auto modes = m.model->attention_modes();
   ExportSummary summary;
   summary.preprocessing_note = m.preprocessing_note;
-  for (auto mode : modes)
-    ++(mode == AttentionMode::Linear ? summary.linear_blocks : summary.softmax_blocks);
+  for (auto mode : modes) {
+    ++(mode == AttentionMode::Softmax ? summary.softmax_blocks : summary.linear_blocks);
+    summary.window_blocks += mode == AttentionMode::WindowLinear;
+  }
 
   std::vector<std::pair<std::string, at::Tensor>> tensors;
   std::vector<std::pair<std::string, at::Tensor>> all;
@@ -50,7 +53,7 @@ ExportSummary export_model(const std::string& weights, const std::string& out,
     auto [block, rest] = split_block(name);
     std::string export_name = name;
     if (block >= 0) {
-      const bool linear = modes.at(size_t(block)) == AttentionMode::Linear;
+      const bool linear = modes.at(size_t(block)) != AttentionMode::Softmax;
       const bool linear_branch = rest.rfind("attn.linear.", 0) == 0;
       const bool softmax_branch = !linear_branch && rest.rfind("attn.", 0) == 0;
       if ((linear && softmax_branch) || (!linear && linear_branch)) {
@@ -67,16 +70,14 @@ ExportSummary export_model(const std::string& weights, const std::string& out,
   }
   summary.tensors = int64_t(tensors.size());
 
-  std::string mode_list;
-  for (size_t i = 0; i < modes.size(); ++i)
-    mode_list += (i ? "," : "") + std::string(to_string(modes[i]));
-  const std::map<std::string, std::string> metadata{
+  std::map<std::string, std::string> metadata{
       {"format", "pt"},
       {"adala.format", "adala-vit-export/1"},
       {"adala.config", vit_config_to_json(m.model->config()).dump()},
-      {"adala.attention_modes", mode_list},
       {kPretrainedConfigKey, pretrained_config_to_json(m.data).dump()},
       {"adala.exported_from", weights}};
+  for (auto& [key, value] : attention_plan_metadata(m.model->attention_plan()))
+    metadata[key] = value;
   write_safetensors(out, tensors, metadata);
   return summary;
 }

@@ -11,6 +11,7 @@
 #include "engine/kernels/linear_attention_features.h"
 #include "engine/kernels/linear_attention_padded.h"
 #include "engine/kernels/linear_training_kernel.h"
+#include "engine/kernels/window_linear_attention.h"
 #include "engine/model/numerical_health.h"
 #include "engine/runtime/precision.h"
 #include "engine/kernels/softmax_attention_heads.h"
@@ -34,6 +35,10 @@ HeadProjections split_heads(const torch::Tensor& qkv, int64_t num_heads) {
 
 torch::Tensor merge_heads(const torch::Tensor& x) { return x.transpose(1, 2).flatten(2); }
 
+WindowMixingImpl::WindowMixingImpl(int64_t num_heads) {
+  log_gamma = register_parameter("log_gamma", torch::zeros({num_heads}));
+}
+
 LinearAttentionImpl::LinearAttentionImpl(int64_t dim, int64_t num_heads, bool qkv_bias, double eps,
                                          FeatureMapKind feature_map_kind,
                                          const PerformerOptions& performer)
@@ -55,12 +60,38 @@ HeadProjections LinearAttentionImpl::project(const torch::Tensor& x) {
   return split_heads(qkv_forward(x), num_heads_);
 }
 
+void LinearAttentionImpl::set_window(int64_t window) {
+  if (window < 0 || (window > 0 && window % 2 == 0))
+    throw std::invalid_argument(
+        "LinearAttention: the window must be odd and >= 1 (or 0: none), got " +
+        std::to_string(window));
+  if (window > 0 && feature_map_kind() == FeatureMapKind::Performer)
+    throw std::invalid_argument(
+        "LinearAttention: window+linear attention needs a feature map without a per-query "
+        "stabiliser (elu1, relu or hedgehog), not performer");
+  window_ = window;
+  if (window > 0 && !window_mixing) {
+    window_mixing = register_module("window_mixing", WindowMixing(num_heads_));
+    window_mixing->to(qkv->weight.device(), qkv->weight.scalar_type());
+  } else if (window == 0 && window_mixing) {
+    unregister_module("window_mixing");
+    window_mixing = nullptr;
+  }
+}
+
+void LinearAttentionImpl::set_token_grid(int64_t prefix, int64_t grid_height, int64_t grid_width) {
+  prefix_tokens_ = prefix;
+  grid_height_ = grid_height;
+  grid_width_ = grid_width;
+}
+
 torch::Tensor LinearAttentionImpl::forward(const torch::Tensor& x) {
   auto h = project(x);
   // Under autocast the projections come out in bf16 / fp16: phi, phi(K)^T V, the normaliser and
   // the division run in float32 with autocast off (the kernels would otherwise run their
   // matmuls in the lower precision too); the output projection is autocast again.
   if (autocast_active()) h = {h.q.to(torch::kFloat), h.k.to(torch::kFloat), h.v.to(torch::kFloat)};
+  if (window_ > 0) return forward_with_window(h);
   if (feature_map) return forward_with_feature_map(h);
   // Training (Stages 1 to 3, the segmentation heads' backbone, `bench scaling --train-step`)
   // runs the fused autograd kernel. At inference the head-parallel blocked kernel is ~10x
@@ -94,6 +125,40 @@ torch::Tensor LinearAttentionImpl::forward_with_feature_map(const HeadProjection
     if (feature_map->kind() == FeatureMapKind::Performer)
       phi_q = performer_unit_normalised_queries(phi_q, phi_k);
     out = linear_attention_from_features(phi_q, phi_k, h.v, eps_);
+  }
+  out = proj_forward(merge_heads(out));
+  if (HealthProbe* probe = HealthProbe::current())
+    probe->record_attention_features(block_index_, phi_q, phi_k, out);
+  return out;
+}
+
+torch::Tensor LinearAttentionImpl::forward_with_window(const HeadProjections& h) {
+  WindowLinearAttentionOptions o;
+  o.window = window_;
+  o.prefix_tokens = prefix_tokens_;
+  const int64_t tokens = h.q.size(2);
+  if (prefix_tokens_ + grid_height_ * grid_width_ == tokens) {
+    o.grid_height = grid_height_;
+    o.grid_width = grid_width_;
+  } else {
+    // Tokens not from the last prepare_tokens: a square grid after the prefix, if they make one.
+    const int64_t patches = tokens - prefix_tokens_;
+    auto side =
+        static_cast<int64_t>(std::llround(std::sqrt(double(std::max<int64_t>(patches, 0)))));
+    if (patches <= 0 || side * side != patches)
+      throw std::invalid_argument(
+          "window+linear attention (block " + std::to_string(block_index_) +
+          "): " + std::to_string(tokens) + " tokens are not " + std::to_string(prefix_tokens_) +
+          " prefix tokens and a square patch grid, and no grid was set for them");
+    o.grid_height = o.grid_width = side;
+  }
+  torch::Tensor phi_q, phi_k, out;
+  if (feature_map) feature_map->begin_forward();
+  {
+    const Fp32Region fp32;
+    phi_q = feature_map ? feature_map->query_features(h.q) : elu_plus_one(h.q);
+    phi_k = feature_map ? feature_map->key_features(h.k) : elu_plus_one(h.k);
+    out = window_linear_attention(h.q, h.k, phi_q, phi_k, h.v, o, window_mixing->gamma());
   }
   out = proj_forward(merge_heads(out));
   if (HealthProbe* probe = HealthProbe::current())
@@ -171,7 +236,26 @@ torch::Tensor AttentionImpl::forward_softmax(const torch::Tensor& x) {
 }
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x) {
-  return mode_ == AttentionMode::Softmax ? forward_softmax(x) : forward_linear(x);
+  return linear_path_ ? forward_linear(x) : forward_softmax(x);
+}
+
+AttentionMode AttentionImpl::mode() const {
+  if (!linear_path_) return AttentionMode::Softmax;
+  return linear->window() > 0 ? AttentionMode::WindowLinear : AttentionMode::Linear;
+}
+
+void AttentionImpl::set_mode(AttentionMode mode) {
+  if (mode == AttentionMode::WindowLinear) linear->set_window(window_);
+  if (mode == AttentionMode::Linear) linear->set_window(0);
+  linear_path_ = mode != AttentionMode::Softmax;
+}
+
+void AttentionImpl::set_window(int64_t window) {
+  if (window < 1 || window % 2 == 0)
+    throw std::invalid_argument("Attention: the window must be odd and >= 1, got " +
+                                std::to_string(window));
+  window_ = window;
+  if (linear->window() > 0) linear->set_window(window);
 }
 
 void AttentionImpl::init_linear_from_softmax() {

@@ -39,10 +39,14 @@ void BlockImpl::set_index(int64_t index) {
 
 torch::Tensor BlockImpl::forward(const torch::Tensor& x) {
   auto out = residual_mlp(residual_attn(x, attn->forward(norm1->forward(x))));
-  // Linear-mode blocks only: a softmax teacher beside the student must not mix in its values.
-  if (HealthProbe* probe = HealthProbe::current(); probe && attn->mode() == AttentionMode::Linear)
+  // Linear-path blocks only: a softmax teacher beside the student must not mix in its values.
+  if (HealthProbe* probe = HealthProbe::current(); probe && attn->mode() != AttentionMode::Softmax)
     probe->record_block_output(index_, out);
   return out;
+}
+
+torch::Tensor BlockImpl::forward_softmax(const torch::Tensor& x) {
+  return residual_mlp(residual_attn(x, attn->forward_softmax(norm1->forward(x))));
 }
 
 BlockAlignmentOutput BlockImpl::forward_alignment(const torch::Tensor& x) {

@@ -22,6 +22,8 @@ class BlockImpl : public torch::nn::Module {
   torch::Tensor forward(const torch::Tensor& x);
   // Teacher path without gradients; the linear path keeps its graph so Stage 1 can train it.
   BlockAlignmentOutput forward_alignment(const torch::Tensor& x);
+  // The block along its softmax (teacher) path, whatever its mode.
+  torch::Tensor forward_softmax(const torch::Tensor& x);
   torch::Tensor attention_input(const torch::Tensor& x) { return norm1->forward(x); }
   // The block's position in its model, reported with its numerical health (numerical_health.h).
   void set_index(int64_t index);

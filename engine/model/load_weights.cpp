@@ -3,6 +3,7 @@
 #include <torch/autograd.h>
 
 #include "engine/json/json.h"
+#include "engine/model/attention_plan.h"
 #include "engine/model/preset_match.h"
 #include "engine/model/vit_config_json.h"
 #include "engine/model/weight_mapping.h"
@@ -52,6 +53,31 @@ std::vector<std::pair<std::string, at::Tensor>> model_tensors(VisionTransformer&
   return out;
 }
 
+// `adala export` names a linear block's linear path as the block's attention
+// (blocks.{i}.attn.linear.X -> blocks.{i}.attn.X): its feature map and window mixing, which have
+// no softmax counterpart, go back under the linear path they belong to.
+void restore_exported_linear_names(std::map<std::string, at::Tensor>& ours,
+                                   const std::map<std::string, at::Tensor>& model,
+                                   std::map<std::string, std::string>& origin) {
+  std::vector<std::pair<std::string, std::string>> renames;
+  for (const auto& kv : ours) {
+    const std::string& name = kv.first;
+    const size_t at = name.find(".attn.");
+    if (name.rfind("blocks.", 0) != 0 || at == std::string::npos || model.count(name)) continue;
+    const std::string rest = name.substr(at + 6);
+    if (rest.rfind("feature_map.", 0) != 0 && rest.rfind("window_mixing.", 0) != 0) continue;
+    const std::string target = name.substr(0, at) + kLinearInfix + rest;
+    if (model.count(target) && !ours.count(target)) renames.emplace_back(name, target);
+  }
+  for (const auto& [from, to] : renames) {
+    ours[to] = ours.at(from);
+    ours.erase(from);
+    const auto o = origin.find(from);
+    origin[to] = o == origin.end() ? from : o->second;
+    if (o != origin.end()) origin.erase(from);
+  }
+}
+
 LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor> tensors,
                      const LoadOptions& o, const std::string& source) {
   LoadReport r;
@@ -98,6 +124,7 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
 
   const auto targets = model_tensors(model);
   const std::map<std::string, at::Tensor> by_name(targets.begin(), targets.end());
+  restore_exported_linear_names(ours, by_name, mapped.origin);
 
   std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // dst, src
   std::vector<std::string> to_initialise;
@@ -169,12 +196,6 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
   return r;
 }
 
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
-}
-
 }  // namespace
 
 std::string LoadReport::summary() const {
@@ -219,9 +240,7 @@ void save_weights(VisionTransformer& model, const std::string& path,
   std::map<std::string, std::string> meta = metadata;
   meta["adala.format"] = "adala-vit/1";
   meta["adala.config"] = vit_config_to_json(model->config()).dump();
-  std::vector<std::string> modes;
-  for (auto m : model->attention_modes()) modes.emplace_back(to_string(m));
-  meta["adala.attention_modes"] = join(modes, ",");
+  for (auto& [key, value] : attention_plan_metadata(model->attention_plan())) meta[key] = value;
   write_safetensors(path, tensors, meta);
 }
 
@@ -231,27 +250,17 @@ VisionTransformer load_model(const std::string& path, const c10::Device& device,
   const auto& meta = reader.metadata();
   const ViTConfig config = config_of_safetensors(reader, path, hint);
   VisionTransformer model(config);
+  // The plan first: a window+linear block's mixing gamma is one of the file's tensors.
+  if (const auto plan = attention_plan_from_metadata(meta, model->depth(), path)) {
+    try {
+      model->set_attention_plan(*plan);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(path + ": metadata \"" + kAttentionModesKey + "\": " + e.what());
+    }
+  }
   LoadOptions options;
   options.mode = mode;
   load_impl(model, reader.load_all(), options, path);
-  if (auto it = meta.find("adala.attention_modes"); it != meta.end()) {
-    std::vector<std::string> modes;
-    std::string cur;
-    for (char c : it->second + ",") {
-      if (c == ',') {
-        if (!cur.empty()) modes.push_back(cur);
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    if (static_cast<int64_t>(modes.size()) != model->depth())
-      throw std::runtime_error(path + ": metadata \"adala.attention_modes\" lists " +
-                               std::to_string(modes.size()) + " modes for " +
-                               std::to_string(model->depth()) + " blocks");
-    for (size_t i = 0; i < modes.size(); ++i)
-      model->set_attention_mode(static_cast<int64_t>(i), attention_mode_from_string(modes[i]));
-  }
   model->to(device);
   return model;
 }

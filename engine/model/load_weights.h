@@ -79,15 +79,18 @@ LoadReport load_weights(VisionTransformer& model, std::map<std::string, at::Tens
                         const LoadOptions& options = {});
 
 // Every parameter and buffer under our names, as float32, with metadata "adala.config" (the
-// ViTConfig as JSON), "adala.attention_modes" ("softmax,linear,..."), "adala.format" plus the
-// caller's entries.
+// ViTConfig as JSON), the attention plan ("adala.attention_modes": "softmax,linear,...", and
+// "adala.attention_window" when a block runs window+linear: attention_plan.h), "adala.format"
+// plus the caller's entries.
 void save_weights(VisionTransformer& model, const std::string& path,
                   const std::map<std::string, std::string>& metadata = {});
 
 // Rebuilds a model from a file: the config comes from the hint's model, "adala.config" or the
 // tensor shapes, with the hint's head count (config_of_safetensors); weights load
-// strictly (non-finite values refused); attention modes are restored from "adala.attention_modes";
-// then moved to device.
+// strictly (non-finite values refused) after the plan the metadata records is set (modes and
+// window: attention_plan.h; none recorded: every block softmax); then moved to device. Names
+// that `adala export` gave a linear path's feature map and window mixing
+// (blocks.{i}.attn.{feature_map,window_mixing}.*) load into blocks.{i}.attn.linear.*.
 VisionTransformer load_model(const std::string& path, const c10::Device& device,
                              ReadMode mode = ReadMode::Mmap, const ArchitectureHint& hint = {});
 

@@ -58,6 +58,7 @@ VisionTransformerImpl::VisionTransformerImpl(ViTConfig config) : config_(std::mo
   for (int64_t i = 0; i < c.depth; ++i) {
     Block b(c);
     b->set_index(i);
+    b->attn->linear->set_token_grid(c.num_prefix_tokens(), c.grid_size(), c.grid_size());
     blocks->push_back(b);
     block_list_.push_back(b);
   }
@@ -100,6 +101,9 @@ torch::Tensor VisionTransformerImpl::prepare_tokens(const torch::Tensor& images)
   auto x = patch_embed->forward(images);
   const int64_t b = x.size(0);
   const int64_t gh = images.size(2) / c.patch_size, gw = images.size(3) / c.patch_size;
+  // Window+linear blocks place their windows on this grid.
+  for (auto& block : block_list_)
+    block->attn->linear->set_token_grid(c.num_prefix_tokens(), gh, gw);
   const int64_t pos_prefix = c.no_embed_class ? 0 : c.num_prefix_tokens();
   auto pos = interpolate_pos_embed(pos_embed, pos_prefix, gh, gw);
   std::vector<torch::Tensor> prefix;
@@ -163,6 +167,41 @@ std::vector<AttentionMode> VisionTransformerImpl::attention_modes() const {
   return modes;
 }
 
+void VisionTransformerImpl::set_attention_plan(const AttentionPlan& plan) {
+  if (static_cast<int64_t>(plan.modes.size()) != depth())
+    throw std::invalid_argument("attention plan: " + std::to_string(plan.modes.size()) +
+                                " modes for a model of " + std::to_string(depth()) + " blocks");
+  if (const std::string problem = attention_window_problem(plan.window); !problem.empty())
+    throw std::invalid_argument("attention plan: the window " + problem);
+  for (size_t i = 0; i < block_list_.size(); ++i) {
+    block_list_[i]->attn->set_window(plan.window);
+    block_list_[i]->attn->set_mode(plan.modes[i]);
+  }
+}
+
+AttentionPlan VisionTransformerImpl::attention_plan() const {
+  AttentionPlan plan;
+  plan.modes = attention_modes();
+  plan.window = block_list_.empty() ? kDefaultAttentionWindow : block_list_.front()->attn->window();
+  for (const auto& b : block_list_)
+    if (b->attn->linear->window() > 0) {
+      plan.window = b->attn->linear->window();
+      break;
+    }
+  return plan;
+}
+
+void VisionTransformerImpl::set_linear_paths(const AttentionPlan& plan) {
+  if (static_cast<int64_t>(plan.modes.size()) != depth())
+    throw std::invalid_argument("attention plan: " + std::to_string(plan.modes.size()) +
+                                " modes for a model of " + std::to_string(depth()) + " blocks");
+  for (size_t i = 0; i < block_list_.size(); ++i) {
+    const bool window = plan.modes[i] == AttentionMode::WindowLinear;
+    if (window) block_list_[i]->attn->set_window(plan.window);
+    block_list_[i]->attn->linear->set_window(window ? plan.window : 0);
+  }
+}
+
 void VisionTransformerImpl::set_softmax_chunk(int64_t chunk) {
   for (auto& b : block_list_) b->attn->set_softmax_chunk(chunk);
 }
@@ -172,9 +211,15 @@ void VisionTransformerImpl::init_linear_from_softmax() {
 }
 
 std::vector<torch::Tensor> VisionTransformerImpl::linear_attention_parameters() {
+  return linear_attention_parameters(std::vector<bool>(block_list_.size(), true));
+}
+
+std::vector<torch::Tensor> VisionTransformerImpl::linear_attention_parameters(
+    const std::vector<bool>& blocks) {
   std::vector<torch::Tensor> params;
-  for (auto& b : block_list_)
-    for (auto& p : b->attn->linear->parameters()) params.push_back(p);
+  for (size_t i = 0; i < block_list_.size(); ++i)
+    if (i < blocks.size() && blocks[i])
+      for (auto& p : block_list_[i]->attn->linear->parameters()) params.push_back(p);
   return params;
 }
 
@@ -202,10 +247,15 @@ void copy_weights(VisionTransformer& from, VisionTransformer& to) {
 VisionTransformer clone_model(VisionTransformer& model, const torch::Device& device) {
   VisionTransformer copy(model->config());
   copy->to(device);
+  // Modes and windows first: a window+linear path's mixing gamma is one of the weights.
+  for (int64_t i = 0; i < model->depth(); ++i) {
+    Attention from = model->block(i)->attn;
+    Attention to = copy->block(i)->attn;
+    to->set_window(from->window());
+    to->set_mode(from->mode());
+    to->linear->set_window(from->linear->window());
+  }
   copy_weights(model, copy);
-  auto modes = model->attention_modes();
-  for (size_t i = 0; i < modes.size(); ++i)
-    copy->set_attention_mode(static_cast<int64_t>(i), modes[i]);
   return copy;
 }
 

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "engine/model/attention_plan.h"
 #include "engine/model/block.h"
 #include "engine/model/patch_embed.h"
 #include "engine/model/vit_config.h"
@@ -31,13 +32,25 @@ class VisionTransformerImpl : public torch::nn::Module {
   void set_attention_mode(AttentionMode mode);
   void set_attention_mode(int64_t block, AttentionMode mode);
   std::vector<AttentionMode> attention_modes() const;
+  // Every block's mode and the window+linear blocks' k (attention_plan.h). Throws
+  // std::invalid_argument when the plan's length is not the depth or its window is not odd
+  // and >= 1.
+  void set_attention_plan(const AttentionPlan& plan);
+  // The modes, and the k of the first window+linear block (else the blocks' default).
+  AttentionPlan attention_plan() const;
+  // The plan's linear paths without switching any block's mode: window+linear blocks get their
+  // window (and mixing gamma), the others plain linear attention. Stage 1 trains these while
+  // the model runs as the teacher.
+  void set_linear_paths(const AttentionPlan& plan);
   void set_softmax_chunk(int64_t chunk);
   void init_linear_from_softmax();
   // Replaces the classifier (fresh init); 0 removes it.
   void reset_head(int64_t num_classes);
 
-  // Parameters of the linear-attention submodules only (what Stage 1 trains).
+  // Parameters of the linear-attention submodules only (what Stage 1 trains): of every block,
+  // or of the blocks whose entry in `blocks` is true.
   std::vector<torch::Tensor> linear_attention_parameters();
+  std::vector<torch::Tensor> linear_attention_parameters(const std::vector<bool>& blocks);
 
   const ViTConfig& config() const { return config_; }
   int64_t depth() const { return static_cast<int64_t>(block_list_.size()); }
@@ -60,7 +73,7 @@ TORCH_MODULE(VisionTransformer);
 torch::Tensor interpolate_pos_embed(const torch::Tensor& pos_embed, int64_t num_prefix,
                                     int64_t new_h, int64_t new_w);
 
-// Deep copy of a model (same config, modes and weights), on the given device.
+// Deep copy of a model (same config, modes, windows and weights), on the given device.
 VisionTransformer clone_model(VisionTransformer& model, const torch::Device& device);
 // Copies every parameter and buffer of `to` from the tensor of the same name in `from`; throws
 // std::invalid_argument naming the tensor when `from` lacks it or its shape differs.

@@ -8,17 +8,6 @@
 
 namespace adala {
 
-const char* to_string(AttentionMode mode) {
-  return mode == AttentionMode::Softmax ? "softmax" : "linear";
-}
-
-AttentionMode attention_mode_from_string(const std::string& name) {
-  if (name == "softmax") return AttentionMode::Softmax;
-  if (name == "linear") return AttentionMode::Linear;
-  throw std::invalid_argument("unknown attention mode \"" + name +
-                              "\" (expected \"softmax\" or \"linear\")");
-}
-
 int64_t ViTConfig::num_tokens(int64_t height, int64_t width) const {
   return num_prefix_tokens() + (height / patch_size) * (width / patch_size);
 }

@@ -4,13 +4,9 @@
 #include <variant>
 #include <vector>
 
+#include "engine/model/attention_mode.h"
+
 namespace adala {
-
-// Which attention a block runs. The linear path is phi(Q)(phi(K)^T V), phi(x) = ELU(x) + 1.
-enum class AttentionMode { Softmax, Linear };
-
-const char* to_string(AttentionMode mode);
-AttentionMode attention_mode_from_string(const std::string& name);
 
 // One description of a Vision Transformer, in timm's vocabulary. A new field goes into
 // vit_config_fields() too: JSON, checkpoints and experiment files know the fields from there.

@@ -15,6 +15,11 @@ struct ChartSeries {
   std::string name;
   std::vector<double> x, y;
   Rgb color;
+  // How the points are joined: a line through them in x order, steps (each point's y held
+  // until the next point's x: a frontier), or not at all (markers only).
+  enum class Style { Line, Steps, Points };
+  Style style = Style::Line;
+  std::vector<std::string> labels;  // written next to the points (one per point; may be empty)
 };
 
 struct LineChart {

@@ -570,6 +570,25 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
       model.method_comparisons.push_back(comparison);
     }
   }
+
+  // Attention plans: the reported run's planning session when it is one of the points.
+  std::vector<PlanPoint> plans = read_plan_points(store);
+  for (const auto& run : model.runs) {
+    const auto it = std::find_if(plans.begin(), plans.end(),
+                                 [&](const PlanPoint& p) { return p.run == run.id; });
+    if (it != plans.end() && !it->planner.empty()) {
+      model.plans.planner = it->planner;
+      break;
+    }
+  }
+  if (!model.plans.planner.empty()) {
+    const std::string planner = model.plans.planner;
+    plans.erase(std::remove_if(plans.begin(), plans.end(),
+                               [&](const PlanPoint& p) { return p.planner != planner; }),
+                plans.end());
+  }
+  model.plans.resolutions = common_resolutions(plans);
+  model.plans.points = std::move(plans);
   return model;
 }
 

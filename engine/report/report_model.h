@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/plan/plan_record.h"
 #include "engine/report/report_charts.h"
 #include "engine/train/stage_catalog.h"
 
@@ -180,6 +181,15 @@ struct MethodComparison {
   std::vector<int64_t> resolutions;
 };
 
+// The trained attention plans (`adala plan`, engine/plan/plan_record.h) the database holds:
+// those of the reported run's planning session when a reported run is one of them, else all.
+struct PlanSummary {
+  std::string planner;               // the session ("" = every session)
+  std::vector<PlanPoint> points;     // oldest run first
+  std::vector<int64_t> resolutions;  // where every point has a cost (common_resolutions)
+  bool empty() const { return points.empty(); }
+};
+
 struct ConfigRow {
   std::string key;
   std::vector<std::string> values;  // one per run; "" = not set in that run
@@ -193,6 +203,7 @@ struct ReportModel {
   std::vector<ConfigRow> config;  // every key (see ConfigRow::differs)
   std::vector<Ablation> ablations;
   std::vector<MethodComparison> method_comparisons;
+  PlanSummary plans;
   std::vector<std::string> warnings;  // missing / unreadable artifacts, in order found
 
   bool comparison() const { return runs.size() > 1; }

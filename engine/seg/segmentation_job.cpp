@@ -1,6 +1,7 @@
 #include "engine/seg/segmentation_job.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -40,9 +41,24 @@ VisionTransformer load_backbone(const std::string& path, const std::string& role
   if (path.empty()) throw std::invalid_argument("segmentation: no " + role + " weights given");
   if (!fs::exists(path)) throw std::runtime_error(role + " weights not found: " + path);
   VisionTransformer vit = load_model(path, device);
-  vit->set_attention_mode(mode);
+  // A student file's own plan (attention_plan.h) stays: its softmax, linear and window+linear
+  // blocks; a file that records none, or only softmax blocks, runs `mode` everywhere.
+  const auto modes = vit->attention_modes();
+  const bool planned = mode != AttentionMode::Softmax &&
+                       std::any_of(modes.begin(), modes.end(),
+                                   [](AttentionMode m) { return m != AttentionMode::Softmax; });
+  if (!planned) vit->set_attention_mode(mode);
   vit->eval();
   return vit;
+}
+
+// "linear attention", or the plan's modes for a hybrid student.
+std::string student_attention_words(VisionTransformer& student) {
+  const auto modes = student->attention_modes();
+  if (std::all_of(modes.begin(), modes.end(),
+                  [](AttentionMode m) { return m == AttentionMode::Linear; }))
+    return "linear attention";
+  return "attention " + attention_modes_text(modes);
 }
 
 SegmentationModelOptions model_options(const SegmentationConfig& seg, SegmentationHeadKind head,
@@ -114,7 +130,8 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
                         "must be a multiple of the backbone's patch size " +
                             std::to_string((*vit)->config().patch_size));
   ctx.log("backbones: teacher " + options.teacher_weights + " (softmax), student " +
-          options.student_weights + " (linear attention); device " + device.str());
+          options.student_weights + " (" + student_attention_words(student) + "); device " +
+          device.str());
 
   auto t0 = Clock::now();
   SegmentationDataset train = load_segmentation_split(config, "training");

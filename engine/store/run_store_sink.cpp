@@ -23,9 +23,11 @@ void RunStoreSink::write(const Event& event) {
     store_.add_metric(run_, m->stage, m->step, "images_per_second", -1, m->images_per_second);
     for (const auto& [key, value] : m->extra)
       store_.add_metric(run_, m->stage, m->step, key, -1, value);
+    // NaN: a block the stage does not measure (a softmax block of the plan in Stage 1).
     for (size_t b = 0; b < m->per_block_mse.size(); ++b)
-      store_.add_metric(run_, m->stage, m->step, "block_mse", static_cast<int>(b),
-                        m->per_block_mse[b]);
+      if (!std::isnan(m->per_block_mse[b]))
+        store_.add_metric(run_, m->stage, m->step, "block_mse", static_cast<int>(b),
+                          m->per_block_mse[b]);
     for (const auto& [key, values] : m->per_block)
       for (size_t b = 0; b < values.size(); ++b)
         if (!std::isnan(values[b]))

@@ -50,6 +50,11 @@ class ConfigReader {
 StageConfig read_stage_config(ConfigReader reader, const StageConfig& defaults);
 // The "data" block: the per-stage sources (or the Fashion-MNIST shorthand) and the loader.
 DataConfig read_data_config(ConfigReader reader, const ViTConfig& model);
+// The "attention" block: the student's plan, one mode per block ("blocks") or the blocks that
+// stay softmax ("softmax_blocks") with the others' mode ("mode", default the method's), and the
+// window's k ("window", odd, default 3). Without the block: every block the method's mode.
+AttentionPlan read_attention_plan(ConfigReader reader, const ViTConfig& model,
+                                  LinearisationMethod method, const std::string& device);
 // The "segmentation" block; block numbers are checked against the model's depth.
 SegmentationConfig read_segmentation_config(ConfigReader reader, const ViTConfig& model,
                                             const std::string& default_root);

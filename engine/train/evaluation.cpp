@@ -15,7 +15,7 @@ std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool incl
     if (!include_head && name.rfind("head.", 0) == 0) continue;
     if (name.rfind("blocks.", 0) == 0) {
       const auto block = std::stol(name.substr(7));
-      const bool linear_mode = modes[size_t(block)] == AttentionMode::Linear;
+      const bool linear_mode = modes[size_t(block)] != AttentionMode::Softmax;
       const bool linear_param = name.find(".attn.linear.") != std::string::npos;
       const bool softmax_param = !linear_param && name.find(".attn.") != std::string::npos;
       if (linear_mode && softmax_param) continue;

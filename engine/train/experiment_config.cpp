@@ -128,6 +128,18 @@ const StageConfig& ExperimentConfig::stage(int index) const {
   }
 }
 
+AttentionPlan student_attention_plan(const ExperimentConfig& c) {
+  if (c.attention.modes.empty())
+    return uniform_attention_plan(c.model.depth,
+                                  attention_mode_from_string(method_attention_mode(c.method)),
+                                  c.attention.window);
+  if (int64_t(c.attention.modes.size()) != c.model.depth)
+    throw ConfigError("attention.blocks", std::to_string(c.attention.modes.size()) +
+                                              " entries for a model of " +
+                                              std::to_string(c.model.depth) + " blocks");
+  return c.attention;
+}
+
 ExperimentConfig parse_experiment_config(const Json& document) {
   ConfigReader root(document, "");
   ExperimentConfig c;
@@ -164,6 +176,7 @@ ExperimentConfig parse_experiment_config(const Json& document) {
                             needed + "\" (got \"" + c.model.feature_map + "\")");
     c.model.feature_map = needed;
   }
+  c.attention = read_attention_plan(root.child("attention"), c.model, c.method, c.device);
   if (c.method == LinearisationMethod::Lolcats && c.lora_rank > c.model.embed_dim)
     throw ConfigError("lora_rank", std::to_string(c.lora_rank) + " exceeds the model's width " +
                                        std::to_string(c.model.embed_dim) + " (model.embed_dim)");

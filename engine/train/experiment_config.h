@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/json/json.h"
+#include "engine/model/attention_plan.h"
 #include "engine/model/vit_config.h"
 #include "engine/data/image_transform.h"
 #include "engine/train/linearisation_method.h"
@@ -73,6 +74,10 @@ struct ExperimentConfig {
   int64_t lora_rank = 8;
   double lora_alpha = 16.0;
   int64_t attention_rows = 64;
+  // The student's attention per block and the window's k ("attention": read_attention_plan in
+  // config_reader.h). The parser fills one mode per block; empty (a config built in code): every
+  // block the method's mode (student_attention_plan).
+  AttentionPlan attention;
   StageConfig teacher, attention_alignment, feature_alignment, fine_tuning;
   SegmentationConfig segmentation;  // the optional "segmentation" block (Stage 3, dense)
   std::string runs_dir = "runs";
@@ -80,6 +85,11 @@ struct ExperimentConfig {
 
   const StageConfig& stage(int index) const;
 };
+
+// The plan the student stages run: config.attention, or for a config without one every block
+// in the method's mode (linear; window+linear for lolcats) with the default window. Throws
+// ConfigError("attention.blocks") when its length is not model.depth.
+AttentionPlan student_attention_plan(const ExperimentConfig& config);
 
 // Validates every field; throws ConfigError naming the first bad one. Nothing runs before.
 ExperimentConfig parse_experiment_config(const Json& document);

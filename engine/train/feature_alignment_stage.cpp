@@ -50,7 +50,7 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
   teacher->eval();
   teacher->set_attention_mode(AttentionMode::Softmax);
   for (auto& p : teacher->parameters()) p.set_requires_grad(false);
-  student->set_attention_mode(AttentionMode::Linear);
+  student->set_attention_plan(student_attention_plan(ctx_.config));
   student->train();
   const uint64_t seed = uint64_t(ctx_.config.seed) + 2;
   const TrainingLoopSpec spec = stage_loop_spec(ctx_, stage_name(2), cfg, images.size(), seed);

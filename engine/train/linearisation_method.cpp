@@ -38,4 +38,6 @@ bool method_uses_stage(LinearisationMethod method, int stage) {
 
 std::string method_feature_map(LinearisationMethod method) { return info(method).feature_map; }
 
+std::string method_attention_mode(LinearisationMethod method) { return info(method).attention; }
+
 }  // namespace adala

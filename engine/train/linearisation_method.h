@@ -2,9 +2,12 @@
 // How a softmax ViT becomes a linear-attention ViT ("method" in the experiment config):
 //   adala      ViT-AdaLA: Stage 1 attention alignment (per-block output MSE), Stage 2 feature
 //              alignment, Stage 3 fine-tuning of the whole student. The default.
-//   lolcats    LoLCATs: the Hedgehog feature map; Stage 1 trains the linear attention (feature
-//              map included) by per-block output MSE; Stage 3 trains LoRA factors on every
-//              linear-attention q/k/v and output projection, and the head, the rest frozen.
+//   lolcats    LoLCATs: every block window+linear attention (a k x k softmax window, k = 3 by
+//              default, and linear attention outside it, mixed by a learned gamma per head:
+//              window_linear_attention.h) with the Hedgehog feature map; Stage 1 trains it
+//              (feature map and gamma included) by per-block output MSE; Stage 3 trains LoRA
+//              factors on every linear-attention q/k/v and output projection, and the head, the
+//              rest frozen.
 //   hedgehog   Hedgehog: the Hedgehog feature map trained alone in Stage 1 by the cross-entropy
 //              between softmax and linear attention weights on sampled query rows
 //              (attention_weight_loss.h); then Stage 3 as adala's.
@@ -28,6 +31,9 @@ struct LinearisationMethodInfo {
   const char* feature_map;
   bool stages[4];       // which of Stages 0..3 it runs
   const char* summary;  // one line, for help texts
+  // The attention of the blocks it linearises when the config gives no plan ("attention":
+  // engine/model/attention_plan.h): "linear" or "window+linear".
+  const char* attention = "linear";
 };
 
 // Every method, the default first.
@@ -37,7 +43,9 @@ inline constexpr LinearisationMethodInfo kLinearisationMethods[] = {
      "lolcats",
      "hedgehog",
      {true, true, false, true},
-     "Hedgehog feature map by per-block output MSE, then LoRA on q/k/v/proj in Stage 3"},
+     "window+linear attention with the Hedgehog feature map by per-block output MSE, then LoRA "
+     "on q/k/v/proj in Stage 3",
+     "window+linear"},
     {LinearisationMethod::Hedgehog,
      "hedgehog",
      "hedgehog",
@@ -69,5 +77,7 @@ bool method_uses_stage(LinearisationMethod method, int stage);
 // The feature map the method needs ("hedgehog" for lolcats and hedgehog, "performer" for
 // performer), or "" for any.
 std::string method_feature_map(LinearisationMethod method);
+// The attention of its linearised blocks by default: "linear" or "window+linear".
+std::string method_attention_mode(LinearisationMethod method);
 
 }  // namespace adala

@@ -13,6 +13,7 @@
 #include <torch/utils.h>
 
 #include "engine/runtime/device.h"
+#include "engine/model/attention_plan.h"
 #include "engine/model/load_weights.h"
 #include "engine/model/weights_file_config.h"
 #include "engine/io/text_file.h"
@@ -168,6 +169,13 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
                                      : options.stages)
         .push_back(s);
   const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
+  if (student_attention_plan(c).uses_window() && !device.is_cpu() &&
+      std::any_of(options.stages.begin(), options.stages.end(), [](int s) { return s > 0; }))
+    throw ConfigError("attention",
+                      "window+linear attention runs on the CPU only (its kernel, "
+                      "engine/kernels/window_linear_attention.h), the device is " +
+                          device.str() +
+                          "; run on the CPU or give \"attention\": {\"mode\": \"linear\"}");
   if (c.threads > 0) configure_threads(static_cast<int>(c.threads));
   torch::manual_seed(static_cast<uint64_t>(c.seed));
 
@@ -268,14 +276,19 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
   }
 
   // The student stages, in the table's order: each starts from what its entry says, and a stage
-  // whose weights are already in the run folder is loaded instead of trained (resume).
+  // whose weights are already in the run folder is loaded instead of trained (resume). The
+  // student runs its attention plan (attention_plan.h) in the stages that train it as a whole,
+  // and every stage's output records it.
+  const AttentionPlan plan = student_attention_plan(c);
+  if (plan != uniform_attention_plan(c.model.depth, AttentionMode::Linear, plan.window))
+    ctx.log("attention plan: " + describe_attention_plan(plan));
   VisionTransformer student = clone_model(teacher, device);
   int latest = teacher_stage.index;
   for (const StageSpec& spec : kStages) {
     if (spec.start == StageStart::Fresh || !selected(options.stages, spec.index)) continue;
     StageTimer timer(result, spec.name);
     const bool linear = spec.attention == StageAttention::Linear;
-    if (linear) student->set_attention_mode(AttentionMode::Linear);
+    if (linear) student->set_attention_plan(plan);
     const std::string path = stage_output_path(result.run_dir, spec.index);
     if (fs::exists(path)) {
       student = load_run_model(c, path, device, options.allow_nonfinite, sink);
@@ -285,10 +298,11 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
       if (spec.start == StageStart::Teacher) student = clone_model(teacher, device);
       StageRun run{ctx, teacher, student, data_for(spec.data), latest};
       stage_runners()[size_t(spec.index)](run);
+      student->set_attention_plan(plan);
       save(student, spec.index);
       latest = spec.index;
     }
-    if (linear) student->set_attention_mode(AttentionMode::Linear);
+    if (linear) student->set_attention_plan(plan);
     if (!spec.evaluation || !head_fits(student)) continue;
     const double top1 = evaluate(spec, student);
     if (&spec == &kStages.back()) result.student_top1 = top1;

@@ -1,5 +1,7 @@
 #include "engine/train/run_model.h"
 
+#include "engine/io/safetensors.h"
+#include "engine/model/attention_plan.h"
 #include "engine/model/load_weights.h"
 #include "engine/model/weights_file_config.h"
 
@@ -11,6 +13,10 @@ VisionTransformer load_run_model(const ExperimentConfig& c, const std::string& p
   config.num_classes = head_classes_of_weights_file(path);
   VisionTransformer model(config);
   model->to(device);
+  // The plan the file records (a student's window+linear blocks hold a mixing gamma).
+  if (const auto plan =
+          attention_plan_from_metadata(SafetensorsReader(path).metadata(), model->depth(), path))
+    model->set_attention_plan(*plan);
   LoadOptions options;
   options.strict = true;
   options.interpolate_pos_embed = true;

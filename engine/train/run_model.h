@@ -1,8 +1,9 @@
 #pragma once
 // A model read from a weights file for a run: the run's model config with the file's
 // classifier width (a pretrained head may differ from the data's; Stage 3 replaces it), and
-// position embeddings resampled to the run's input size. Loading is strict: every tensor
-// must fit.
+// position embeddings resampled to the run's input size, and the attention plan the file
+// records ("adala.attention_modes", attention_plan.h; none: every block softmax). Loading is
+// strict: every tensor must fit.
 #include <string>
 
 #include <c10/core/Device.h>

@@ -20,8 +20,10 @@ enum class StageDataRole { Train, Alignment };
 // What the stage's model starts from: new weights (or teacher.weights), the teacher, or the
 // student of the latest selected earlier stage.
 enum class StageStart { Fresh, Teacher, LatestStudent };
-// The attention the stage trains: the softmax teacher; the linear branch of each block, fitted
-// to the softmax path beside it; or the linear-attention student as a whole.
+// The attention the stage trains: the softmax teacher; the linear branch of each block the
+// student's plan linearises, fitted to the softmax path beside it; or the student as a whole,
+// each block running the attention of the plan (engine/model/attention_plan.h: softmax, linear
+// or window+linear; without a plan every block linear).
 enum class StageAttention { Softmax, LinearBranch, Linear };
 
 struct StageSpec {

@@ -25,15 +25,19 @@ class TeacherPretrainingStage {
   StageContext& ctx_;
 };
 
-// Stage 1: the teacher is frozen; every block's linear attention learns, from the teacher's
-// block input, to reproduce that block's softmax attention output (MSE, all blocks per pass).
+// Stage 1: the teacher is frozen; the linear attention of every block the plan linearises
+// (student_attention_plan: not softmax) learns, from the teacher's block input, to reproduce
+// that block's softmax attention output (MSE, all those blocks per pass). Window+linear blocks
+// learn their linear path with its window and mixing gamma.
 class AttentionAlignmentStage {
  public:
   explicit AttentionAlignmentStage(StageContext& ctx) : ctx_(ctx) {}
   void run(VisionTransformer& teacher, const StageData& images);
   void run(VisionTransformer& teacher, const at::Tensor& images);  // in memory
-  // Loss of one batch: mean over blocks of the attention MSE, and each block's value.
-  static StepOutput loss(VisionTransformer& teacher, const at::Tensor& batch);
+  // Loss of one batch: mean over the aligned blocks (`aligned`, one entry per block; empty:
+  // every block) of the attention MSE, and each block's value (NaN for a block not aligned).
+  static StepOutput loss(VisionTransformer& teacher, const at::Tensor& batch,
+                         const std::vector<bool>& aligned = {});
 
  private:
   StageContext& ctx_;
@@ -75,8 +79,9 @@ class FineTuningStage {
 TrainingLoopSpec stage_loop_spec(const StageContext& ctx, const std::string& stage,
                                  const StageConfig& cfg, int64_t dataset_size, uint64_t seed);
 
-// Parameters a stage may update: everything but the softmax branch of linear-mode blocks
-// (unused there) and, when include_head is false, the classifier.
+// Parameters a stage may update: everything but the branch a block does not run (the softmax
+// branch of linear and window+linear blocks, the linear branch of softmax blocks) and, when
+// include_head is false, the classifier.
 std::vector<at::Tensor> trainable_parameters(VisionTransformer& model, bool include_head);
 
 // Stages 0 and 3: supervised classification of `train` with cross-entropy (label smoothing and

@@ -73,6 +73,16 @@ void json_and_config_seeds(const fs::path& out) {
   };
   for (const char* s : method_configs)
     write(out / "fuzz_config" / ("method" + std::to_string(n++) + ".json"), s);
+  // The attention plan (engine/train/attention_plan_config.cpp), valid and not.
+  const char* attention_configs[] = {
+      R"({"attention":{"blocks":["softmax","linear","window+linear","linear"],"window":5}})",
+      R"({"model":{"preset":"fmnist_micro"},"attention":{"softmax_blocks":[0],"mode":"window+linear"}})",
+      R"({"attention":{"softmax_blocks":[0,0],"window":4}})",
+      R"({"attention":{"blocks":["linear"],"softmax_blocks":[9],"mode":"softmax","window":-1}})",
+      R"({"method":"performer","attention":{"mode":"window+linear"}})",
+  };
+  for (const char* s : attention_configs)
+    write(out / "fuzz_config" / ("attention" + std::to_string(n++) + ".json"), s);
 }
 
 void safetensors_seeds(const fs::path& out) {

@@ -106,7 +106,7 @@ class TestGuiPauseResume : public QObject {
     QVERIFY(controller.holding());
     const double pausedSeconds = paused.elapsed() / 1000.0;
     QTest::mouseClick(launcher->pauseButton(), Qt::LeftButton);
-    QTRY_COMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Running);
+    QTRY_COMPARE_WITH_TIMEOUT(window.runBrowser()->statusOf(run.runId), JobStatus::Running, 60000);
     QVERIFY(window.statusMessage().contains(QLatin1String("running")));
 
     if (finished.isEmpty()) QVERIFY(finished.wait(300000));
@@ -201,8 +201,8 @@ class TestGuiPauseResume : public QObject {
     store::RunStore s(db_.toStdString(), store::OpenMode::ReadOnly);
     const auto mse = s.metrics(runId, stage_name(1), "block_mse");
     QCOMPARE(int(mse.size()), 2 * 400);
-    QTRY_COMPARE(window.msePlot()->stage1PointCount(0), 400);
-    QTRY_COMPARE(window.msePlot()->stage1PointCount(1), 400);
+    QTRY_COMPARE_WITH_TIMEOUT(window.msePlot()->stage1PointCount(0), 400, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.msePlot()->stage1PointCount(1), 400, 60000);
   }
 };
 

@@ -679,8 +679,8 @@ class TestGuiScaling : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto* tabs = window.findChild<QTabWidget*>();
     QVERIFY(tabs);
-    // Summary, MSE plots, health, inspector, scaling, segmentation, loss & lr, features.
-    QCOMPARE(tabs->count(), 8);
+    // Summary, MSE plots, health, inspector, scaling, segmentation, loss & lr, features, plans.
+    QCOMPARE(tabs->count(), 9);
     QCOMPARE(tabs->widget(MainWindow::ScalingTab), static_cast<QWidget*>(window.scalingPanel()));
     window.showTab(MainWindow::PlotTab);
     QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);

@@ -80,7 +80,7 @@ class TestGuiWorkbenchOptions : public QObject {
         {"summary", WorkbenchTab::Summary}, {"plot", WorkbenchTab::Plot},
         {"health", WorkbenchTab::Health},   {"inspector", WorkbenchTab::Inspector},
         {"scaling", WorkbenchTab::Scaling}, {"features", WorkbenchTab::Features},
-        {"no-such-tab", WorkbenchTab::Plot}};
+        {"plans", WorkbenchTab::Plans},     {"no-such-tab", WorkbenchTab::Plot}};
     for (const auto& [name, tab] : tabs) {
       const auto shown = read({"--tab", name});
       QCOMPARE(shown->tab, tab);
