@@ -11,6 +11,9 @@
 #include "engine/model/vision_transformer.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_attention_probe {
+
 using namespace adala;
 
 namespace {
@@ -364,4 +367,6 @@ class TestAttentionProbe : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestAttentionProbe)
+}  // namespace test_attention_probe
+
 #include "test_attention_probe.moc"

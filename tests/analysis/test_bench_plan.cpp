@@ -8,6 +8,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_bench_plan {
+
 namespace {
 
 using Result = adala_test::AdalaResult;
@@ -96,4 +99,6 @@ class TestBenchPlan : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestBenchPlan)
+}  // namespace test_bench_plan
+
 #include "test_bench_plan.moc"

@@ -28,6 +28,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_benchmarks {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -657,4 +660,6 @@ class TestBenchmarks : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestBenchmarks)
+}  // namespace test_benchmarks
+
 #include "test_benchmarks.moc"

@@ -15,6 +15,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_command_line {
+
 namespace {
 
 using Result = adala_test::AdalaResult;
@@ -250,4 +253,6 @@ class TestCommandLine : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestCommandLine)
+}  // namespace test_command_line
+
 #include "test_command_line.moc"

@@ -9,6 +9,9 @@
 #include "tests/support/test_suite.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_feature_pca {
+
 using namespace adala;
 
 namespace {
@@ -133,4 +136,6 @@ class TestFeaturePca : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestFeaturePca)
+}  // namespace test_feature_pca
+
 #include "test_feature_pca.moc"

@@ -14,6 +14,9 @@
 #include <set>
 #include <thread>
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_flops {
+
 using namespace adala;
 
 namespace {
@@ -181,4 +184,6 @@ class TestFlops : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestFlops)
+}  // namespace test_flops
+
 #include "test_flops.moc"

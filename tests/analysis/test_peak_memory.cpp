@@ -15,6 +15,9 @@
 #include "engine/kernels/memory_reuse.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_peak_memory {
+
 // AddressSanitizer maps shadow memory and keeps freed blocks in quarantine, so RSS is not the
 // program's own under ADALA_SANITIZE=address: the RSS figures are checked in normal builds.
 #if defined(__SANITIZE_ADDRESS__)
@@ -217,4 +220,6 @@ class TestPeakMemory : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPeakMemory)
+}  // namespace test_peak_memory
+
 #include "test_peak_memory.moc"

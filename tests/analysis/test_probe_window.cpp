@@ -13,6 +13,9 @@
 #include "engine/model/vision_transformer.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_probe_window {
+
 using namespace adala;
 using M = AttentionMode;
 
@@ -125,4 +128,6 @@ class TestProbeWindow : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestProbeWindow)
+}  // namespace test_probe_window
+
 #include "test_probe_window.moc"

@@ -10,6 +10,9 @@
 #include "tests/support/test_suite.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_progress_sink {
+
 using namespace adala;
 
 namespace {
@@ -130,4 +133,6 @@ class TestProgressSink : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestProgressSink)
+}  // namespace test_progress_sink
+
 #include "test_progress_sink.moc"

@@ -14,6 +14,9 @@
 #include "app/cli/progress_stream.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_progress_stream {
+
 using namespace adala;
 using namespace adala::cli;
 
@@ -326,4 +329,6 @@ class TestProgressStream : public QObject {
 };
 
 ADALA_TEST_MAIN(TestProgressStream)
+}  // namespace test_progress_stream
+
 #include "test_progress_stream.moc"

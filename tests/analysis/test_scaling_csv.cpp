@@ -11,6 +11,9 @@
 #include "engine/analysis/scaling_csv.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_scaling_csv {
+
 using namespace adala;
 
 namespace {
@@ -390,4 +393,6 @@ class TestScalingCsv : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestScalingCsv)
+}  // namespace test_scaling_csv
+
 #include "test_scaling_csv.moc"

@@ -14,6 +14,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_attention {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -265,4 +268,6 @@ class TestAttention : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestAttention)
+}  // namespace test_attention
+
 #include "test_attention.moc"

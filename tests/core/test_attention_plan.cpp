@@ -24,6 +24,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_attention_plan {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -355,4 +358,6 @@ class TestAttentionPlan : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestAttentionPlan)
+}  // namespace test_attention_plan
+
 #include "test_attention_plan.moc"

@@ -12,6 +12,9 @@
 #include "engine/kernels/linear_attention_features.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_attention_weight_loss {
+
 using namespace adala;
 
 class TestAttentionWeightLoss : public QObject {
@@ -109,4 +112,6 @@ class TestAttentionWeightLoss : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestAttentionWeightLoss)
+}  // namespace test_attention_weight_loss
+
 #include "test_attention_weight_loss.moc"

@@ -8,6 +8,9 @@
 #include "engine/runtime/device.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_device {
+
 using adala::openblas_threads;
 using adala::SingleThreadedBlas;
 
@@ -82,4 +85,6 @@ class TestDevice : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestDevice)
+}  // namespace test_device
+
 #include "test_device.moc"

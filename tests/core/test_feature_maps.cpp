@@ -21,6 +21,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_feature_maps {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -372,4 +375,6 @@ class TestFeatureMaps : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestFeatureMaps)
+}  // namespace test_feature_maps
+
 #include "test_feature_maps.moc"

@@ -9,6 +9,9 @@
 #include "engine/kernels/fused_adamw.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_fused_adamw {
+
 using namespace adala;
 
 namespace {
@@ -117,4 +120,6 @@ class TestFusedAdamW : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestFusedAdamW)
+}  // namespace test_fused_adamw
+
 #include "test_fused_adamw.moc"

@@ -5,6 +5,9 @@
 #include "engine/json/json.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_json {
+
 using adala::Json;
 using adala::json_type_name;
 using adala::JsonError;
@@ -153,4 +156,6 @@ class TestJson : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestJson)
+}  // namespace test_json
+
 #include "test_json.moc"

@@ -18,6 +18,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_linear_attention_autograd {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -447,4 +450,6 @@ class TestLinearAttentionAutograd : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestLinearAttentionAutograd)
+}  // namespace test_linear_attention_autograd
+
 #include "test_linear_attention_autograd.moc"

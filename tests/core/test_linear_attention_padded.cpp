@@ -22,6 +22,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_linear_attention_padded {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -276,4 +279,6 @@ class TestLinearAttentionPadded : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestLinearAttentionPadded)
+}  // namespace test_linear_attention_padded
+
 #include "test_linear_attention_padded.moc"

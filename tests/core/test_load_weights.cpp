@@ -11,6 +11,9 @@
 #include "engine/model/weight_mapping.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_load_weights {
+
 using namespace adala;
 
 namespace {
@@ -668,4 +671,6 @@ class TestLoadWeights : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestLoadWeights)
+}  // namespace test_load_weights
+
 #include "test_load_weights.moc"

@@ -11,6 +11,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_lora_linear {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -116,4 +119,6 @@ class TestLoraLinear : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestLoraLinear)
+}  // namespace test_lora_linear
+
 #include "test_lora_linear.moc"

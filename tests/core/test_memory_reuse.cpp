@@ -13,6 +13,9 @@
 #include "engine/kernels/memory_reuse.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_memory_reuse {
+
 namespace {
 
 long minor_faults() {
@@ -62,4 +65,6 @@ class TestMemoryReuse : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestMemoryReuse)
+}  // namespace test_memory_reuse
+
 #include "test_memory_reuse.moc"

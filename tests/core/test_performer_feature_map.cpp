@@ -23,6 +23,9 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_performer_feature_map {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -503,4 +506,6 @@ class TestPerformerFeatureMap : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPerformerFeatureMap)
+}  // namespace test_performer_feature_map
+
 #include "test_performer_feature_map.moc"

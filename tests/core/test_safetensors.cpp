@@ -11,6 +11,9 @@
 #include "engine/io/safetensors.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_safetensors {
+
 using namespace adala;
 
 namespace {
@@ -380,4 +383,6 @@ class TestSafetensors : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestSafetensors)
+}  // namespace test_safetensors
+
 #include "test_safetensors.moc"

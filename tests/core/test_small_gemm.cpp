@@ -12,6 +12,9 @@
 #include "tests/support/test_suite.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_small_gemm {
+
 using namespace adala;
 using adala_test::rel_error;
 
@@ -189,4 +192,6 @@ class TestSmallGemm : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestSmallGemm)
+}  // namespace test_small_gemm
+
 #include "test_small_gemm.moc"

@@ -8,6 +8,9 @@
 #include "engine/io/text_file.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_text_file {
+
 namespace fs = std::filesystem;
 using adala::read_text;
 using adala::write_text;
@@ -84,4 +87,6 @@ class TestTextFile : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestTextFile)
+}  // namespace test_text_file
+
 #include "test_text_file.moc"

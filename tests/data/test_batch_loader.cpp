@@ -12,6 +12,9 @@
 #include "engine/data/image_transform.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_batch_loader {
+
 using namespace adala;
 
 namespace {
@@ -219,4 +222,6 @@ class TestBatchLoader : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestBatchLoader)
+}  // namespace test_batch_loader
+
 #include "test_batch_loader.moc"

@@ -7,6 +7,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_data_command {
+
 namespace {
 
 using Result = adala_test::AdalaResult;
@@ -60,4 +63,6 @@ class TestDataCommand : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestDataCommand)
+}  // namespace test_data_command
+
 #include "test_data_command.moc"

@@ -10,6 +10,9 @@
 #include "tests/support/config_errors.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_data_config {
+
 using namespace adala;
 
 namespace {
@@ -288,4 +291,6 @@ class TestDataConfig : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestDataConfig)
+}  // namespace test_data_config
+
 #include "test_data_config.moc"

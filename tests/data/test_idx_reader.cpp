@@ -13,6 +13,9 @@
 #include "engine/data/idx_file.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_idx_reader {
+
 using namespace adala;
 
 namespace {
@@ -154,4 +157,6 @@ class TestIdxReader : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestIdxReader)
+}  // namespace test_idx_reader
+
 #include "test_idx_reader.moc"

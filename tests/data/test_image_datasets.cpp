@@ -22,6 +22,9 @@
 #include "engine/data/png_chunks.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_image_datasets {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -449,4 +452,6 @@ class TestImageDatasets : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestImageDatasets)
+}  // namespace test_image_datasets
+
 #include "test_image_datasets.moc"

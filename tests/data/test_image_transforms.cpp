@@ -9,6 +9,9 @@
 #include "engine/data/image_transform.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_image_transforms {
+
 using namespace adala;
 
 namespace {
@@ -509,4 +512,6 @@ class TestImageTransforms : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestImageTransforms)
+}  // namespace test_image_transforms
+
 #include "test_image_transforms.moc"

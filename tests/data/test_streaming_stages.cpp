@@ -19,6 +19,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_streaming_stages {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -302,4 +305,6 @@ class TestStreamingStages : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStreamingStages)
+}  // namespace test_streaming_stages
+
 #include "test_streaming_stages.moc"

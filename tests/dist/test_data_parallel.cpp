@@ -27,6 +27,9 @@
 #include "tests/support/micro_config.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_data_parallel {
+
 using namespace adala;
 
 namespace {
@@ -416,5 +419,7 @@ static int suite_main(int argc, char** argv) {
 }
 
 ADALA_TEST_CUSTOM_MAIN(suite_main)
+
+}  // namespace test_data_parallel
 
 #include "test_data_parallel.moc"

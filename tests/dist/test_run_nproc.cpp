@@ -22,6 +22,9 @@
 #include <map>
 #include <sstream>
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_run_nproc {
+
 using namespace adala;
 using store::OpenMode;
 using store::RunStore;
@@ -285,4 +288,6 @@ class TestRunNproc : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestRunNproc)
+}  // namespace test_run_nproc
+
 #include "test_run_nproc.moc"

@@ -25,6 +25,9 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_attention_plan {
+
 using namespace adala;
 using adala::gui::ScalingBenchProcess;
 using adala::gui::ScalingPanel;
@@ -385,4 +388,6 @@ class TestGuiAttentionPlan : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiAttentionPlan)
+}  // namespace test_gui_attention_plan
+
 #include "test_gui_attention_plan.moc"

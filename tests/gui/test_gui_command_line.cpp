@@ -9,6 +9,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_command_line {
+
 namespace {
 
 struct Finished {
@@ -56,4 +59,6 @@ class TestGuiCommandLine : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestGuiCommandLine)
+}  // namespace test_gui_command_line
+
 #include "test_gui_command_line.moc"

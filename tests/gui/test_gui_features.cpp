@@ -27,6 +27,9 @@
 #include "widgets/plot_style.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_features {
+
 using namespace adala;
 using namespace adala::gui;
 using namespace adala::widgets;
@@ -136,4 +139,6 @@ class TestGuiFeatures : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiFeatures)
+}  // namespace test_gui_features
+
 #include "test_gui_features.moc"

@@ -20,6 +20,9 @@
 #include "widgets/health_heatmap.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_health {
+
 using namespace adala;
 using namespace adala::gui;
 using namespace adala::widgets;
@@ -306,4 +309,6 @@ class TestGuiHealth : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiHealth)
+}  // namespace test_gui_health
+
 #include "test_gui_health.moc"

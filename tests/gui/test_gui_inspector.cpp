@@ -33,6 +33,9 @@
 #include "widgets/image_pane.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_inspector {
+
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
@@ -671,4 +674,6 @@ class TestGuiInspector : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiInspector)
+}  // namespace test_gui_inspector
+
 #include "test_gui_inspector.moc"

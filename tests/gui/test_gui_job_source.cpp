@@ -13,6 +13,9 @@
 #include "tests/support/test_suite.h"
 #include "widgets/run_types.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_job_source {
+
 using adala::gui::EngineController;
 using adala::widgets::ArtifactUpdate;
 using adala::widgets::EvalUpdate;
@@ -164,4 +167,6 @@ class TestGuiJobSource : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiJobSource)
+}  // namespace test_gui_job_source
+
 #include "test_gui_job_source.moc"

@@ -10,6 +10,9 @@
 #include "widgets/run_types.h"
 #include "app/i18n/language.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_job_status {
+
 using namespace adala;
 using namespace adala::widgets;
 using store::RunStatus;
@@ -79,4 +82,6 @@ class TestGuiJobStatus : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestGuiJobStatus)
+}  // namespace test_gui_job_status
+
 #include "test_gui_job_status.moc"

@@ -19,6 +19,9 @@
 #include "engine/runtime/device.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_launcher {
+
 using namespace adala;
 using adala::widgets::DataSourceForm;
 using adala::widgets::StageLauncher;
@@ -444,4 +447,6 @@ class TestGuiLauncher : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiLauncher)
+}  // namespace test_gui_launcher
+
 #include "test_gui_launcher.moc"

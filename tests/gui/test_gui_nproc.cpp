@@ -30,6 +30,9 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_nproc {
+
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
@@ -233,4 +236,6 @@ class TestGuiNproc : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiNproc)
+}  // namespace test_gui_nproc
+
 #include "test_gui_nproc.moc"

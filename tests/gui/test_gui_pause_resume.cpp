@@ -24,6 +24,9 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_pause_resume {
+
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
@@ -207,4 +210,6 @@ class TestGuiPauseResume : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiPauseResume)
+}  // namespace test_gui_pause_resume
+
 #include "test_gui_pause_resume.moc"

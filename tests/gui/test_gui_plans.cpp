@@ -25,6 +25,9 @@
 #include "widgets/run_browser.h"
 #include "widgets/run_summary_panel.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_plans {
+
 using namespace adala;
 using namespace adala::gui;
 using namespace adala::widgets;
@@ -234,4 +237,6 @@ class TestGuiPlans : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiPlans)
+}  // namespace test_gui_plans
+
 #include "test_gui_plans.moc"

@@ -28,6 +28,9 @@
 #include "tests/report/report_fixture.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_plots {
+
 using adala::widgets::AttentionMsePlot;
 using adala::widgets::LogAxisTicker;
 using adala::widgets::PlotHover;
@@ -359,4 +362,6 @@ class TestGuiPlots : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiPlots)
+}  // namespace test_gui_plots
+
 #include "test_gui_plots.moc"

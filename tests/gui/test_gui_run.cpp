@@ -24,6 +24,9 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_run {
+
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
@@ -322,4 +325,6 @@ class TestGuiRun : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiRun)
+}  // namespace test_gui_run
+
 #include "test_gui_run.moc"

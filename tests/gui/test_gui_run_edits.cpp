@@ -23,6 +23,9 @@
 #include "widgets/run_browser.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_run_edits {
+
 using namespace adala;
 using adala::widgets::JobStatus;
 using adala::widgets::RunBrowser;
@@ -239,4 +242,6 @@ class TestGuiRunEdits : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiRunEdits)
+}  // namespace test_gui_run_edits
+
 #include "test_gui_run_edits.moc"

@@ -36,6 +36,9 @@
 #include "widgets/scaling_view.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_scaling {
+
 using namespace adala;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
@@ -963,4 +966,6 @@ class TestGuiScaling : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiScaling)
+}  // namespace test_gui_scaling
+
 #include "test_gui_scaling.moc"

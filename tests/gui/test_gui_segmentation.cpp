@@ -27,6 +27,9 @@
 #include "widgets/zoom_image_pane.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_segmentation {
+
 using namespace adala::widgets;
 using adala::gui::EngineController;
 using adala::gui::MainWindow;
@@ -787,4 +790,6 @@ class TestGuiSegmentation : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiSegmentation)
+}  // namespace test_gui_segmentation
+
 #include "test_gui_segmentation.moc"

@@ -10,6 +10,9 @@
 #include "widgets/sort_arrow_style.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_sort_arrow {
+
 namespace {
 
 enum class Arrow { None, Up, Down };
@@ -64,4 +67,6 @@ class TestGuiSortArrow : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiSortArrow)
+}  // namespace test_gui_sort_arrow
+
 #include "test_gui_sort_arrow.moc"

@@ -25,6 +25,9 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_summary {
+
 using namespace adala;
 using namespace adala::gui;
 using namespace adala::widgets;
@@ -297,4 +300,6 @@ class TestGuiSummary : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiSummary)
+}  // namespace test_gui_summary
+
 #include "test_gui_summary.moc"

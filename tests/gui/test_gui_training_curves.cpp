@@ -23,6 +23,9 @@
 #include "widgets/training_curves_plot.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_training_curves {
+
 using namespace adala;
 using namespace adala::gui;
 using namespace adala::widgets;
@@ -228,4 +231,6 @@ class TestGuiTrainingCurves : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiTrainingCurves)
+}  // namespace test_gui_training_curves
+
 #include "test_gui_training_curves.moc"

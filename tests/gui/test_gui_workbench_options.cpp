@@ -8,6 +8,9 @@
 #include "tests/support/test_suite.h"
 #include "widgets/colour_scale.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_gui_workbench_options {
+
 using namespace adala::gui;
 using adala::widgets::ScaleMode;
 
@@ -215,4 +218,6 @@ class TestGuiWorkbenchOptions : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestGuiWorkbenchOptions)
+}  // namespace test_gui_workbench_options
+
 #include "test_gui_workbench_options.moc"

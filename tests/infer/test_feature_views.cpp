@@ -28,6 +28,9 @@
 #include "tests/support/test_suite.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_feature_views {
+
 using namespace adala;
 using adala_test::run_adala;
 namespace fs = std::filesystem;
@@ -209,4 +212,6 @@ class TestFeatureViews : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestFeatureViews)
+}  // namespace test_feature_views
+
 #include "test_feature_views.moc"

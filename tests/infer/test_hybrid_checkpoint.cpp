@@ -15,6 +15,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_hybrid_checkpoint {
+
 using namespace adala;
 using M = AttentionMode;
 
@@ -78,4 +81,6 @@ class TestHybridCheckpoint : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestHybridCheckpoint)
+}  // namespace test_hybrid_checkpoint
+
 #include "test_hybrid_checkpoint.moc"

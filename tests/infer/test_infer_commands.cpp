@@ -24,6 +24,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_infer_commands {
+
 using namespace adala;
 using adala_test::AdalaResult;
 using adala_test::run_adala;
@@ -639,4 +642,6 @@ class TestInferCommands : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestInferCommands)
+}  // namespace test_infer_commands
+
 #include "test_infer_commands.moc"

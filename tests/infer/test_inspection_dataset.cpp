@@ -13,6 +13,9 @@
 #include "engine/infer/inspection_dataset.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_inspection_dataset {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -122,4 +125,6 @@ class TestInspectionDataset : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestInspectionDataset)
+}  // namespace test_inspection_dataset
+
 #include "test_inspection_dataset.moc"

@@ -13,6 +13,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_frontier_command {
+
 using adala::cli::Args;
 
 namespace {
@@ -166,4 +169,6 @@ class TestFrontierCommand : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestFrontierCommand)
+}  // namespace test_frontier_command
+
 #include "test_frontier_command.moc"

@@ -6,6 +6,9 @@
 #include "engine/plan/plan_record.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_plan_candidates {
+
 using namespace adala;
 using namespace adala::plan;
 
@@ -112,4 +115,6 @@ class TestPlanCandidates : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestPlanCandidates)
+}  // namespace test_plan_candidates
+
 #include "test_plan_candidates.moc"

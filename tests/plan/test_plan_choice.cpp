@@ -6,6 +6,9 @@
 #include "engine/plan/plan_request.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_plan_choice {
+
 using namespace adala::plan;
 
 namespace {
@@ -133,4 +136,6 @@ class TestPlanChoice : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestPlanChoice)
+}  // namespace test_plan_choice
+
 #include "test_plan_choice.moc"

@@ -12,6 +12,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_plan_command {
+
 using namespace adala;
 using adala_test::run_adala;
 namespace fs = std::filesystem;
@@ -171,4 +174,6 @@ class TestPlanCommand : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPlanCommand)
+}  // namespace test_plan_command
+
 #include "test_plan_command.moc"

@@ -7,6 +7,9 @@
 #include "engine/plan/plan_cost_model.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_plan_cost_model {
+
 using namespace adala;
 using namespace adala::plan;
 using M = AttentionMode;
@@ -104,4 +107,6 @@ class TestPlanCostModel : public QObject {
 };
 
 ADALA_TEST_APPLESS_MAIN(TestPlanCostModel)
+}  // namespace test_plan_cost_model
+
 #include "test_plan_cost_model.moc"

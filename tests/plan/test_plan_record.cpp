@@ -14,6 +14,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_plan_record {
+
 using namespace adala;
 using namespace plan_test;
 using store::RunStore;
@@ -216,4 +219,6 @@ class TestPlanRecord : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPlanRecord)
+}  // namespace test_plan_record
+
 #include "test_plan_record.moc"

@@ -17,6 +17,9 @@
 #include "engine/train/stages.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_plan_sensitivity {
+
 using namespace adala;
 using namespace adala::plan;
 namespace fs = std::filesystem;
@@ -120,4 +123,6 @@ class TestPlanSensitivity : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPlanSensitivity)
+}  // namespace test_plan_sensitivity
+
 #include "test_plan_sensitivity.moc"

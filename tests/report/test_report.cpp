@@ -29,6 +29,9 @@
 #include "tests/report/report_fixture.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_report {
+
 using namespace adala::report;
 using adala::report_render::report_locale;
 
@@ -541,4 +544,6 @@ class TestReport : public QObject {
 };
 
 ADALA_TEST_MAIN(TestReport)
+}  // namespace test_report
+
 #include "test_report.moc"

@@ -25,6 +25,9 @@
 #include "tests/report/report_fixture.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_report_engine {
+
 using namespace adala::report;
 
 namespace {
@@ -599,4 +602,6 @@ class TestReportEngine : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestReportEngine)
+}  // namespace test_report_engine
+
 #include "test_report_engine.moc"

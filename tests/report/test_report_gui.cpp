@@ -17,6 +17,9 @@
 #include "tests/report/report_fixture.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_report_gui {
+
 using adala::report_gui::ExportReportDialog;
 using adala::report_gui::LanguageMenu;
 using adala::report_gui::LanguageSelector;
@@ -108,4 +111,6 @@ class TestReportGui : public QObject {
 };
 
 ADALA_TEST_MAIN(TestReportGui)
+}  // namespace test_report_gui
+
 #include "test_report_gui.moc"

@@ -18,6 +18,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_report_plans {
+
 using namespace adala;
 using namespace adala::report;
 
@@ -163,4 +166,6 @@ class TestReportPlans : public QObject {
 };
 
 ADALA_TEST_MAIN(TestReportPlans)
+}  // namespace test_report_plans
+
 #include "test_report_plans.moc"

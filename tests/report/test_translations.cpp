@@ -15,6 +15,9 @@
 #include "engine/train/stage_catalog.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_translations {
+
 namespace {
 
 const QString kTsDir = QStringLiteral(ADALA_SOURCE_DIR "/translations");
@@ -245,4 +248,6 @@ class TestTranslations : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestTranslations)
+}  // namespace test_translations
+
 #include "test_translations.moc"

@@ -13,6 +13,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_compare_methods {
+
 using namespace adala;
 using adala_test::run_adala;
 using store::OpenMode;
@@ -213,4 +216,6 @@ class TestCompareMethods : public QObject {
 };
 
 ADALA_TEST_MAIN(TestCompareMethods)
+}  // namespace test_compare_methods
+
 #include "test_compare_methods.moc"

@@ -19,6 +19,9 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_open_training_run {
+
 using namespace adala;
 using store::OpenMode;
 using store::RunStatus;
@@ -169,4 +172,6 @@ class TestOpenTrainingRun : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestOpenTrainingRun)
+}  // namespace test_open_training_run
+
 #include "test_open_training_run.moc"

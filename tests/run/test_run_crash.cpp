@@ -21,6 +21,9 @@
 #include <fstream>
 #include <random>
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_run_crash {
+
 using namespace adala;
 using store::OpenMode;
 using store::RunStore;
@@ -184,4 +187,6 @@ class TestRunCrash : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestRunCrash)
+}  // namespace test_run_crash
+
 #include "test_run_crash.moc"

@@ -20,6 +20,9 @@
 #include <fstream>
 #include <stdexcept>
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_run_session {
+
 using namespace adala;
 using store::OpenMode;
 using store::RunStatus;
@@ -414,4 +417,6 @@ class TestRunSession : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestRunSession)
+}  // namespace test_run_session
+
 #include "test_run_session.moc"

@@ -10,6 +10,9 @@
 #include "engine/data/opencv/png_io.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_ade20k_folder {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -176,4 +179,6 @@ class Ade20kFolderTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(Ade20kFolderTest)
+}  // namespace test_ade20k_folder
+
 #include "test_ade20k_folder.moc"

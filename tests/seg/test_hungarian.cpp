@@ -11,6 +11,9 @@
 #include "engine/seg/hungarian.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_hungarian {
+
 using namespace adala;
 
 namespace {
@@ -99,4 +102,6 @@ class HungarianTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(HungarianTest)
+}  // namespace test_hungarian
+
 #include "test_hungarian.moc"

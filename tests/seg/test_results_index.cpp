@@ -9,6 +9,9 @@
 #include "engine/seg/results_index.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_results_index {
+
 using namespace adala;
 
 namespace {
@@ -155,4 +158,6 @@ class TestResultsIndex : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestResultsIndex)
+}  // namespace test_results_index
+
 #include "test_results_index.moc"

@@ -11,6 +11,9 @@
 #include "engine/data/segmentation_scenes.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_scenes {
+
 using namespace adala;
 
 namespace {
@@ -223,4 +226,6 @@ class ScenesTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(ScenesTest)
+}  // namespace test_scenes
+
 #include "test_scenes.moc"

@@ -7,6 +7,9 @@
 #include "engine/train/experiment_config.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_seg_config {
+
 using namespace adala;
 
 namespace {
@@ -111,4 +114,6 @@ class SegConfigTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(SegConfigTest)
+}  // namespace test_seg_config
+
 #include "test_seg_config.moc"

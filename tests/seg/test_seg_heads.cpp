@@ -18,6 +18,9 @@
 #include "engine/train/training_loop.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_seg_heads {
+
 using namespace adala;
 
 namespace {
@@ -331,4 +334,6 @@ class SegHeadsTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(SegHeadsTest)
+}  // namespace test_seg_heads
+
 #include "test_seg_heads.moc"

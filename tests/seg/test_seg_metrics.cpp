@@ -7,6 +7,9 @@
 #include "engine/analysis/segmentation_metrics.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_seg_metrics {
+
 using namespace adala;
 
 namespace {
@@ -89,4 +92,6 @@ class SegMetricsTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(SegMetricsTest)
+}  // namespace test_seg_metrics
+
 #include "test_seg_metrics.moc"

@@ -18,6 +18,9 @@
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_segment_job {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -194,4 +197,6 @@ class SegmentJobTest : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(SegmentJobTest)
+}  // namespace test_segment_job
+
 #include "test_segment_job.moc"

@@ -9,6 +9,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_benchmark_store {
+
 using namespace adala::store;  // the store's API is what these tests exercise
 
 namespace {
@@ -168,4 +171,6 @@ class TestBenchmarkStore : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestBenchmarkStore)
+}  // namespace test_benchmark_store
+
 #include "test_benchmark_store.moc"

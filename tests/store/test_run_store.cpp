@@ -16,6 +16,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_run_store {
+
 using namespace adala::store;  // the store's API is what these tests exercise
 
 namespace {
@@ -591,4 +594,6 @@ class TestRunStore : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestRunStore)
+}  // namespace test_run_store
+
 #include "test_run_store.moc"

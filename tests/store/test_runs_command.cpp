@@ -13,6 +13,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_runs_command {
+
 using adala::Json;
 using adala::parse_json_strict;
 using adala::cli::Args;
@@ -381,4 +384,6 @@ class TestRunsCommand : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestRunsCommand)
+}  // namespace test_runs_command
+
 #include "test_runs_command.moc"

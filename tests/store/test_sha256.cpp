@@ -10,6 +10,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_sha256 {
+
 using adala::store::Sha256;
 using adala::store::sha256_hex;
 
@@ -115,4 +118,6 @@ class TestSha256 : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestSha256)
+}  // namespace test_sha256
+
 #include "test_sha256.moc"

@@ -13,6 +13,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_store_busy {
+
 using namespace adala::store;  // the store's API is what these tests exercise
 using adala::EvalMetrics;
 using adala::StageEvent;
@@ -151,4 +154,6 @@ class TestStoreBusy : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStoreBusy)
+}  // namespace test_store_busy
+
 #include "test_store_busy.moc"

@@ -17,6 +17,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_store_concurrency {
+
 using adala::store::OpenMode;
 using adala::store::RunStatus;
 using adala::store::RunStore;
@@ -170,4 +173,6 @@ class TestStoreConcurrency : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStoreConcurrency)
+}  // namespace test_store_concurrency
+
 #include "test_store_concurrency.moc"

@@ -17,6 +17,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_store_crash {
+
 using adala::store::OpenMode;
 using adala::store::RunStatus;
 using adala::store::RunStore;
@@ -167,4 +170,6 @@ class TestStoreCrash : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStoreCrash)
+}  // namespace test_store_crash
+
 #include "test_store_crash.moc"

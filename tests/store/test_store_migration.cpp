@@ -9,6 +9,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_store_migration {
+
 using adala::store::OpenMode;
 using adala::store::RunStore;
 using adala::store::StoreError;
@@ -379,4 +382,6 @@ class TestStoreMigration : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStoreMigration)
+}  // namespace test_store_migration
+
 #include "test_store_migration.moc"

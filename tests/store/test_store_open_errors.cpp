@@ -9,6 +9,9 @@
 #include "store_test_support.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_store_open_errors {
+
 using namespace adala::store;  // the store's API is what these tests exercise
 
 namespace {
@@ -263,4 +266,6 @@ class TestStoreOpenErrors : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStoreOpenErrors)
+}  // namespace test_store_open_errors
+
 #include "test_store_open_errors.moc"

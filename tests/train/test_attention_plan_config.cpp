@@ -9,6 +9,9 @@
 #include "tests/support/micro_config.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_attention_plan_config {
+
 using namespace adala;
 using M = AttentionMode;
 
@@ -180,4 +183,6 @@ class TestAttentionPlanConfig : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestAttentionPlanConfig)
+}  // namespace test_attention_plan_config
+
 #include "test_attention_plan_config.moc"

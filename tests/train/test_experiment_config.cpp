@@ -11,6 +11,9 @@
 #include "tests/support/config_errors.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_experiment_config {
+
 using namespace adala;
 
 namespace {
@@ -180,4 +183,6 @@ class TestExperimentConfig : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestExperimentConfig)
+}  // namespace test_experiment_config
+
 #include "test_experiment_config.moc"

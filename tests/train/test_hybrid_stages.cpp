@@ -22,6 +22,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_hybrid_stages {
+
 using namespace adala;
 using M = AttentionMode;
 namespace fs = std::filesystem;
@@ -209,4 +212,6 @@ class TestHybridStages : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestHybridStages)
+}  // namespace test_hybrid_stages
+
 #include "test_hybrid_stages.moc"

@@ -17,6 +17,9 @@
 #include "tests/support/micro_config.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_methods {
+
 using namespace adala;
 
 namespace {
@@ -376,4 +379,6 @@ class TestMethods : public QObject {
 };
 
 ADALA_TEST_MAIN(TestMethods)
+}  // namespace test_methods
+
 #include "test_methods.moc"

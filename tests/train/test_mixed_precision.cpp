@@ -24,6 +24,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_mixed_precision {
+
 using namespace adala;
 
 namespace {
@@ -439,4 +442,6 @@ class TestMixedPrecision : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestMixedPrecision)
+}  // namespace test_mixed_precision
+
 #include "test_mixed_precision.moc"

@@ -17,6 +17,9 @@
 #include "engine/train/run_preflight.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_model_from_weights {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -205,4 +208,6 @@ class TestModelFromWeights : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestModelFromWeights)
+}  // namespace test_model_from_weights
+
 #include "test_model_from_weights.moc"

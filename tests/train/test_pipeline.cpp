@@ -16,6 +16,9 @@
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_pipeline {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -222,4 +225,6 @@ class TestPipeline : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPipeline)
+}  // namespace test_pipeline
+
 #include "test_pipeline.moc"

@@ -7,6 +7,9 @@
 
 #include <QtTest/QtTest>
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_pretrained_config {
+
 using namespace adala;
 
 namespace {
@@ -274,4 +277,6 @@ class TestPretrainedConfig : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestPretrainedConfig)
+}  // namespace test_pretrained_config
+
 #include "test_pretrained_config.moc"

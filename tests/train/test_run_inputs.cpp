@@ -18,6 +18,9 @@
 #include "tests/support/blank_idx_folder.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_run_inputs {
+
 using namespace adala;
 namespace fs = std::filesystem;
 
@@ -165,4 +168,6 @@ class TestRunInputs : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestRunInputs)
+}  // namespace test_run_inputs
+
 #include "test_run_inputs.moc"

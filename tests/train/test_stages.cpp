@@ -16,6 +16,9 @@
 #include "tests/support/micro_config.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_stages {
+
 using namespace adala;
 
 namespace {
@@ -385,4 +388,6 @@ class TestStages : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestStages)
+}  // namespace test_stages
+
 #include "test_stages.moc"

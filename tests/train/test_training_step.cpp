@@ -18,6 +18,9 @@
 #include "engine/train/training_step.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_training_step {
+
 using namespace adala;
 
 namespace {
@@ -356,4 +359,6 @@ class TestTrainingStep : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestTrainingStep)
+}  // namespace test_training_step
+
 #include "test_training_step.moc"

@@ -11,6 +11,9 @@
 #include "engine/train/experiment_config.h"
 #include "tests/support/test_suite.h"
 
+// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
+namespace test_vit_config_fields {
+
 using namespace adala;
 
 namespace {
@@ -127,4 +130,6 @@ class TestViTConfigFields : public QObject {
 };
 
 ADALA_TEST_GUILESS_MAIN(TestViTConfigFields)
+}  // namespace test_vit_config_fields
+
 #include "test_vit_config_fields.moc"
