@@ -315,8 +315,10 @@ class TestWindowLinearAttention : public QObject {
         qPrintable(detail), rel[0], rel[1], rel[2], rel[3]);
     QVERIFY(rel[0] < 1e-5 && rel[1] < 1e-5 && rel[2] < 1e-5);
     // gamma's gradient is one sum per head over 16384 queries of (phi(q_i) S) . h_i less the
-    // window's terms: float32 accumulation over that many terms.
-    QVERIFY(rel[3] < 1e-4);
+    // window's terms: float32 accumulation over that many terms, in an order that depends on the
+    // BLAS's threads (1.1e-4 with 2 OpenBLAS threads, 8.8e-5 with one); a wrong term is off by
+    // 1e-2 or more.
+    QVERIFY2(rel[3] < 5e-4, qPrintable(QString::number(rel[3])));
     QVERIFY2(worst < 1e-5, qPrintable(detail));
   }
 
