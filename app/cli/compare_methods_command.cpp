@@ -17,10 +17,10 @@
 #include "app/cli/commands.h"
 #include "app/cli/table_cells.h"
 #include "app/cli/tracked_run.h"
-#include "engine/analysis/bench_common.h"
-#include "engine/analysis/peak_memory.h"
 #include "engine/runtime/device.h"
 #include "engine/model/vision_transformer.h"
+#include "engine/analysis/bench_common.h"
+#include "engine/plan/plan_measure.h"
 #include "engine/run/run_session.h"
 #include "engine/train/linearisation_method.h"
 #include "engine/train/pipeline.h"
@@ -58,19 +58,8 @@ VisionTransformer load_model(const ExperimentConfig& c, const std::string& path,
 }
 
 Cost measure(VisionTransformer& model, int64_t resolution, const c10::Device& device, int repeats) {
-  torch::NoGradGuard no_grad;
-  Cost cost;
-  cost.resolution = resolution;
-  const auto input = at::randn({1, model->config().in_chans, resolution, resolution},
-                               at::TensorOptions().device(device));
-  {
-    PeakMemoryProbe probe(device);
-    model->forward(input);
-    synchronize_device(device);
-    cost.peak_bytes = probe.result().allocator_bytes;
-  }
-  cost.ms_per_img = median(time_runs_ms([&] { model->forward(input); }, 1, repeats, device, 60));
-  return cost;
+  const PlanCost c = plan::measure_plan_cost(model, resolution, device, repeats);
+  return {c.resolution, c.ms_per_img, int64_t(c.peak_bytes)};
 }
 
 std::vector<LinearisationMethod> parse_methods(const std::string& list) {

@@ -23,6 +23,7 @@
 #include "tests/support/relative_error.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
+#include "tests/support/error_text.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
 namespace test_attention_plan {
@@ -161,15 +162,6 @@ std::string tmp_path(const std::string& name) {
   return adala_test::fresh_test_dir("attention_plan", "files") + "/" + name;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace
 
 class TestAttentionPlan : public QObject {
@@ -276,21 +268,21 @@ class TestAttentionPlan : public QObject {
   void plan_errors_are_named() {
     VisionTransformer m(micro());
     AttentionPlan three = uniform_attention_plan(3, M::Linear);
-    QVERIFY(error_of([&] {
+    QVERIFY(adala_test::error_text([&] {
               m->set_attention_plan(three);
             }).find("3 modes for a model of 4 blocks") != std::string::npos);
     AttentionPlan even = uniform_attention_plan(4, M::WindowLinear, 4);
-    QVERIFY(error_of([&] { m->set_attention_plan(even); }).find("must be odd") !=
+    QVERIFY(adala_test::error_text([&] { m->set_attention_plan(even); }).find("must be odd") !=
             std::string::npos);
     AttentionPlan negative = uniform_attention_plan(4, M::WindowLinear, -3);
-    QVERIFY(error_of([&] { m->set_attention_plan(negative); }).find("must be >= 1") !=
+    QVERIFY(adala_test::error_text([&] { m->set_attention_plan(negative); }).find("must be >= 1") !=
             std::string::npos);
     VisionTransformer performer(micro("performer"));
-    QVERIFY(error_of([&] {
+    QVERIFY(adala_test::error_text([&] {
               performer->set_attention_mode(0, M::WindowLinear);
             }).find("not performer") != std::string::npos);
     QCOMPARE(attention_mode_from_string("window+linear"), M::WindowLinear);
-    QVERIFY(error_of([] {
+    QVERIFY(adala_test::error_text([] {
               attention_mode_from_string("window");
             }).find("unknown attention mode \"window\"") != std::string::npos);
   }
@@ -307,7 +299,8 @@ class TestAttentionPlan : public QObject {
     QCOMPARE(plain.at("adala.attention_modes"), std::string("linear,linear"));
     QVERIFY(!attention_plan_from_metadata({}, 4, "f"));
     auto error = [](std::map<std::string, std::string> m, int64_t depth) {
-      return error_of([&] { attention_plan_from_metadata(m, depth, "f.safetensors"); });
+      return adala_test::error_text(
+          [&] { attention_plan_from_metadata(m, depth, "f.safetensors"); });
     };
     QCOMPARE(error({{"adala.attention_modes", "softmax,linaer"}}, 2),
              std::string("f.safetensors: metadata \"adala.attention_modes\" block 1: unknown "
@@ -350,7 +343,7 @@ class TestAttentionPlan : public QObject {
     }
     // A model built without the plan has no place for gamma: strict loading names it.
     VisionTransformer plain(micro());
-    const std::string message = error_of([&] { load_weights(plain, file); });
+    const std::string message = adala_test::error_text([&] { load_weights(plain, file); });
     QVERIFY2(message.find("unexpected: blocks.2.attn.linear.window_mixing.log_gamma") !=
                  std::string::npos,
              message.c_str());

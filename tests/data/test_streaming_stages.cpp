@@ -18,6 +18,7 @@
 #include "engine/train/stages.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
+#include "tests/support/error_text.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
 namespace test_streaming_stages {
@@ -99,16 +100,6 @@ class CancelAfter : public RecordingSink {
   JobControl& control_;
   int64_t after_;
 };
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -215,7 +206,7 @@ class TestStreamingStages : public QObject {
       StageContext full_ctx{full, torch::kCPU, sink, control, ""};
       const StageData data = open_stage_data(c.data.train, c.data, "data.train");
       const std::string message =
-          error_of([&] { TeacherPretrainingStage(full_ctx).run(teacher, data); });
+          adala_test::error_text([&] { TeacherPretrainingStage(full_ctx).run(teacher, data); });
       if (!skip) {
         QCOMPARE(QString::fromStdString(message),
                  QString::fromStdString(corrupt + ": cannot decode (corrupt or not an image)"));
@@ -273,7 +264,8 @@ class TestStreamingStages : public QObject {
     // Fewer images than one batch.
     ExperimentConfig c = rgb_config(root, 0);
     c.teacher.batch_size = 64;
-    QString message = QString::fromStdString(error_of([&] { run_pipeline(c, o, sink, control); }));
+    QString message =
+        QString::fromStdString(adala_test::error_text([&] { run_pipeline(c, o, sink, control); }));
     QVERIFY2(message.startsWith("data.train: image-folder: 48 images in 3 classes from " +
                                 QString::fromStdString(root) +
                                 ": fewer images than one batch of 64 (stages.teacher.batch_size)"),
@@ -281,7 +273,8 @@ class TestStreamingStages : public QObject {
     // More classes than the head.
     c = rgb_config(root, 0);
     c.model.num_classes = 2;
-    message = QString::fromStdString(error_of([&] { run_pipeline(c, o, sink, control); }));
+    message =
+        QString::fromStdString(adala_test::error_text([&] { run_pipeline(c, o, sink, control); }));
     QVERIFY2(message.contains("data.eval: ") &&
                  message.contains("3 classes, but the model's head has 2"),
              qPrintable(message));
@@ -296,7 +289,8 @@ class TestStreamingStages : public QObject {
                           root + "\"}}}"));
     QCOMPARE(c.data.alignment.source, std::string("image-list"));
     c.data.train = c.data.alignment;
-    message = QString::fromStdString(error_of([&] { run_pipeline(c, o, sink, control); }));
+    message =
+        QString::fromStdString(adala_test::error_text([&] { run_pipeline(c, o, sink, control); }));
     QVERIFY2(message.startsWith("data.train: image-list: 48 images from ") &&
                  message.contains("no labels, which Stage 0 needs"),
              qPrintable(message));

@@ -31,17 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Both sinks get every event.
-struct Both : EventSink {
-  EventSink& a;
-  EventSink& b;
-  Both(EventSink& x, EventSink& y) : a(x), b(y) {}
-  void on_event(const Event& e) override {
-    a.on_event(e);
-    b.on_event(e);
-  }
-};
-
 std::map<std::string, torch::Tensor> snapshot(VisionTransformer& m) {
   std::map<std::string, torch::Tensor> out;
   for (const auto& p : m->named_parameters()) out[p.key()] = p.value().detach().clone();
@@ -89,7 +78,9 @@ class TestHybridStages : public QObject {
     const int64_t run = db.create_run("hybrid", "{}", "cpu", "test", "test");
     store::RunStoreSink db_sink(db, run);
     RecordingSink recorded;
-    Both sink(recorded, db_sink);
+    FanOutSink sink;
+    sink.add(recorded);
+    sink.add(db_sink);
     JobControl control;
     StageContext ctx{c, torch::kCPU, sink, control, ""};
     AttentionAlignmentStage(ctx).run(teacher, torch::rand({16, 1, 28, 28}));

@@ -73,16 +73,6 @@ class CrashAt : public EventSink {
   int64_t step_;
 };
 
-struct Both : EventSink {
-  EventSink& a;
-  EventSink& b;
-  Both(EventSink& x, EventSink& y) : a(x), b(y) {}
-  void on_event(const Event& e) override {
-    a.on_event(e);
-    b.on_event(e);
-  }
-};
-
 bool have_dataset() {
   return fs::exists(default_fashion_mnist_root() + "/train-images-idx3-ubyte.gz");
 }
@@ -140,7 +130,9 @@ class TestPipeline : public QObject {
     QVERIFY(fs::exists(stage_output_path(o.run_dir, 1)));
     QVERIFY(!fs::exists(stage_output_path(o.run_dir, 2)));
     RecordingSink resumed;
-    Both both(db_sink, resumed);
+    FanOutSink both;
+    both.add(db_sink);
+    both.add(resumed);
     JobControl control;
     run_pipeline(c, o, both, control);
     db.set_run_status(run, store::RunStatus::Done);
