@@ -61,7 +61,6 @@ class AttentionMsePlot : public QWidget {
   bool exportPng(const QString& path);
   bool exportSvg(const QString& path);
   bool exportCsv(const QString& path) const;
-  static bool svgAvailable();
 
   // What is shown (for tests and the status bar).
   int seriesCount() const { return series_.size(); }

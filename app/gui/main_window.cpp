@@ -603,7 +603,7 @@ void MainWindow::loadFeatures(qint64 id) {
 
 void MainWindow::exportPlot() {
   QString filters = tr("PNG image (*.png)");
-  if (AttentionMsePlot::svgAvailable()) filters += tr(";;SVG drawing (*.svg)");
+  filters += tr(";;SVG drawing (*.svg)");
   filters += tr(";;CSV table (*.csv)");
   QString selected;
   QString path = QFileDialog::getSaveFileName(
