@@ -12,6 +12,8 @@
 
 namespace adala::widgets {
 
+QString attentionModeName(AttentionMode mode) { return QString::fromLatin1(to_string(mode)); }
+
 const QStringList& attentionModeNames() {
   static const QStringList names = [] {
     QStringList out;
@@ -22,8 +24,6 @@ const QStringList& attentionModeNames() {
 }
 
 namespace {
-
-const QString kLinear = QStringLiteral("linear");
 
 // The mode's colour of the plots, a third of it over white: the letter stays readable.
 QColor tint(const QString& mode) {
@@ -50,13 +50,13 @@ void AttentionBlocksEditor::setDepth(int depth) {
   depth = std::max(0, depth);
   if (depth == this->depth()) return;
   while (modes_.size() > depth) modes_.removeLast();
-  while (modes_.size() < depth) modes_ << kLinear;
+  while (modes_.size() < depth) modes_ << attentionModeName(AttentionMode::Linear);
   rebuild();
 }
 
 void AttentionBlocksEditor::setModes(const QStringList& modes) {
   for (int b = 0; b < depth(); ++b) {
-    modes_[b] = b < modes.size() ? modes[b] : kLinear;
+    modes_[b] = b < modes.size() ? modes[b] : attentionModeName(AttentionMode::Linear);
     updateButton(b);
   }
 }

@@ -9,6 +9,8 @@
 #include <QVector>
 #include <QWidget>
 
+#include "engine/model/attention_mode.h"
+
 class QGridLayout;
 class QLabel;
 class QToolButton;
@@ -17,6 +19,8 @@ namespace adala::widgets {
 
 // The attention modes' names, in the engine's order: softmax, linear, window+linear.
 const QStringList& attentionModeNames();
+// One mode's name (engine/model/attention_mode.h), as the experiment document spells it.
+QString attentionModeName(AttentionMode mode);
 
 class AttentionBlocksEditor : public QWidget {
   Q_OBJECT

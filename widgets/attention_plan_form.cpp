@@ -19,10 +19,7 @@ namespace adala::widgets {
 
 namespace {
 
-const QString kSoftmax = QStringLiteral("softmax");
-const QString kLinear = QStringLiteral("linear");
-
-void setInvalid(QWidget* w, bool bad, const QString& reason) {
+void markPlanField(QWidget* w, bool bad, const QString& reason) {
   w->setToolTip(bad ? reason : w->property("baseTip").toString());
   if (w->property("invalid").toBool() == bad) return;
   w->setProperty("invalid", bad);
@@ -30,7 +27,7 @@ void setInvalid(QWidget* w, bool bad, const QString& reason) {
   w->style()->polish(w);
 }
 
-QString textOf(const QJsonValue& v) {
+QString planFieldText(const QJsonValue& v) {
   if (v.isString()) return v.toString();
   if (v.isDouble()) {
     const double d = v.toDouble();
@@ -104,7 +101,7 @@ AttentionPlanForm::AttentionPlanForm(QWidget* parent) : QWidget(parent) {
   mode_ = new QComboBox(softmaxRow_);
   mode_->addItem(tr("the method's"), QString());
   for (const QString& name : attentionModeNames())
-    if (name != kSoftmax) mode_->addItem(name, name);
+    if (name != attentionModeName(AttentionMode::Softmax)) mode_->addItem(name, name);
   mode_->setAccessibleName(QStringLiteral("attention.mode"));
   mode_->setProperty("baseTip", tr("The attention of the other blocks (\"mode\")"));
   mode_->setToolTip(mode_->property("baseTip").toString());
@@ -175,22 +172,22 @@ void AttentionPlanForm::setAttention(const QJsonValue& attention) {
 
   const QJsonArray listed = a.value(QStringLiteral("blocks")).toArray();
   QStringList modes;
-  for (const auto& v : listed) modes << textOf(v);
+  for (const auto& v : listed) modes << planFieldText(v);
   blocks_->setDepth(depth_ > 0 ? depth_ : int(modes.size()));
   blocks_->setModes(modes);
 
   const QJsonValue softmax = a.value(QStringLiteral("softmax_blocks"));
   QStringList indices;
   if (softmax.isArray())
-    for (const auto& v : softmax.toArray()) indices << textOf(v);
+    for (const auto& v : softmax.toArray()) indices << planFieldText(v);
   else if (!softmax.isUndefined())
-    indices << textOf(softmax);
+    indices << planFieldText(softmax);
   softmaxBlocks_->setText(indices.join(QStringLiteral(", ")));
 
   const QJsonValue mode = a.value(QStringLiteral("mode"));
-  int index = mode.isUndefined() ? 0 : mode_->findData(textOf(mode));
+  int index = mode.isUndefined() ? 0 : mode_->findData(planFieldText(mode));
   if (index < 0) {  // a name the engine will refuse: shown as it is
-    mode_->addItem(textOf(mode), textOf(mode));
+    mode_->addItem(planFieldText(mode), planFieldText(mode));
     index = mode_->count() - 1;
   }
   mode_->setCurrentIndex(index);
@@ -248,10 +245,11 @@ void AttentionPlanForm::onFormChosen() {
   if (form() == PerBlock && before == SoftmaxBlocks && blocks_->depth() > 0 &&
       (!softmaxBlocks_->text().trimmed().isEmpty() || !mode_->currentData().toString().isEmpty())) {
     const QString others = mode_->currentData().toString();
-    QStringList modes(blocks_->depth(), others.isEmpty() ? kLinear : others);
+    QStringList modes(blocks_->depth(),
+                      others.isEmpty() ? attentionModeName(AttentionMode::Linear) : others);
     for (const auto& v : parseBlockList(softmaxBlocks_->text())) {
       const qint64 b = v.toInteger(-1);
-      if (b >= 0 && b < modes.size()) modes[int(b)] = kSoftmax;
+      if (b >= 0 && b < modes.size()) modes[int(b)] = attentionModeName(AttentionMode::Softmax);
     }
     blocks_->setModes(modes);
   } else if (form() == SoftmaxBlocks && before == PerBlock &&
@@ -259,7 +257,7 @@ void AttentionPlanForm::onFormChosen() {
     QStringList indices, others;
     const QStringList modes = blocks_->modes();
     for (int b = 0; b < modes.size(); ++b) {
-      if (modes[b] == kSoftmax)
+      if (modes[b] == attentionModeName(AttentionMode::Softmax))
         indices << QString::number(b);
       else if (!others.contains(modes[b]))
         others << modes[b];
@@ -328,7 +326,7 @@ void AttentionPlanForm::showProblem(const QString& field, const QString& reason)
   if (bad && !bad->isVisibleTo(this)) bad = form_;  // a field of the form not shown
   for (QWidget* w : {static_cast<QWidget*>(form_), static_cast<QWidget*>(window_),
                      static_cast<QWidget*>(softmaxBlocks_), static_cast<QWidget*>(mode_)})
-    setInvalid(w, w == bad, reason);
+    markPlanField(w, w == bad, reason);
   int block = -2;
   if (bad == blocks_) block = -1;
   for (int b = 0; b < blocks_->depth(); ++b)

@@ -22,7 +22,7 @@ constexpr int kMargin = 12;
 constexpr int kPanelGap = 14;
 constexpr int kTitle = 24;
 constexpr int kStrip = 10;
-constexpr int kStripFooter = 34;
+constexpr int kFigureStripFooter = 34;
 
 QFont figureFont(double scale = 1.0) {
   QFont f = QGuiApplication::font();
@@ -56,7 +56,7 @@ QSize figureSize(const Figure& figure, QVector<QRect>* imageRects) {
   }
   const int width = std::max(200, x - kPanelGap + kMargin);
   if (imageRects) *imageRects = rects;
-  const int height = kMargin + kTitle + tallest + kStripFooter + 8 +
+  const int height = kMargin + kTitle + tallest + kFigureStripFooter + 8 +
                      captionHeight(figure, width - 2 * kMargin) + kMargin;
   return {width, height};
 }
@@ -100,7 +100,7 @@ void paintFigure(QPainter& p, const Figure& figure) {
   }
   p.setPen(Qt::black);
   p.setFont(figureFont());
-  p.drawText(QRect(kMargin, kMargin + kTitle + tallest + kStripFooter + 8,
+  p.drawText(QRect(kMargin, kMargin + kTitle + tallest + kFigureStripFooter + 8,
                    size.width() - 2 * kMargin, size.height()),
              Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, figure.caption);
 }

@@ -13,8 +13,8 @@ namespace adala::widgets {
 
 namespace {
 constexpr int kTitleHeight = 20;
-constexpr int kStripHeight = 10;  // the colour strip
-constexpr int kStripFooter = 32;  // the strip, its ticks and labels
+constexpr int kStripHeight = 10;      // the colour strip
+constexpr int kPaneStripFooter = 32;  // the strip, its ticks and labels
 }  // namespace
 
 ImagePane::ImagePane(const QString& title, QWidget* parent)
@@ -40,7 +40,7 @@ void ImagePane::setScaleStrip(Colormap map, const QVector<ScaleTick>& ticks) {
 
 QRectF ImagePane::imageRectInWidget() const {
   QRectF area = viewArea();
-  if (!ticks_.isEmpty()) area.setBottom(area.bottom() - kStripFooter);
+  if (!ticks_.isEmpty()) area.setBottom(area.bottom() - kPaneStripFooter);
   if (image().isNull() || area.width() <= 0 || area.height() <= 0) return area;
   const double scale = std::min(area.width() / image().width(), area.height() / image().height());
   const QSizeF size(image().width() * scale, image().height() * scale);

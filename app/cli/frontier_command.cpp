@@ -15,6 +15,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/table_cells.h"
 #include "engine/plan/plan_record.h"
 #include "engine/plan/plan_remeasure.h"
 #include "engine/runtime/device.h"
@@ -35,12 +36,6 @@ struct FrontierOptions {
   int repeats = 5, rounds = 3;
 };
 
-std::string join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string joined;
-  for (const auto& part : parts) joined += (joined.empty() ? "" : separator) + part;
-  return joined;
-}
-
 std::string resolution_list(const std::vector<int64_t>& resolutions) {
   std::vector<std::string> parts;
   for (int64_t r : resolutions) parts.push_back(std::to_string(r));
@@ -54,14 +49,6 @@ std::string number(double v, const char* format) {
 std::string gap_text(double points) {
   if (!std::isfinite(points)) return "-";
   return fmt::format("{:+.2f}", points);
-}
-
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : ""; }

@@ -11,6 +11,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/table_cells.h"
 #include "app/cli/inference_options.h"
 #include "engine/runtime/device.h"
 #include "engine/io/safetensors.h"
@@ -23,13 +24,6 @@ namespace {
 std::string class_label(const PredictResult& r, int64_t index) {
   return index >= 0 && size_t(index) < r.class_names.size() ? r.class_names[size_t(index)]
                                                             : "#" + std::to_string(index);
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 void write_csv(std::ostream& out, const PredictResult& r, int64_t top) {

@@ -24,6 +24,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/table_cells.h"
 #include "engine/json/json.h"
 #include "engine/store/run_store.h"
 #include "engine/store/store_benchmark.h"
@@ -79,12 +80,6 @@ std::string duration_of(const RunInfo& run) {
                                         : parse_utc(run.ended_at);
   if (!end) return "-";
   return format_seconds(static_cast<long>(std::max<std::time_t>(0, *end - *start)));
-}
-
-std::string join(const std::vector<std::string>& parts, const std::string& separator) {
-  std::string joined;
-  for (const auto& part : parts) joined += (joined.empty() ? "" : separator) + part;
-  return joined;
 }
 
 // Left-aligned columns, two spaces apart; the first row is the header.
@@ -422,14 +417,6 @@ int compare_runs(const RunsOptions& o, std::ostream& out) {
   out << "\n";
   add_section("config differences", configs, true);
   return 0;
-}
-
-// A CSV field: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 std::string csv_number(double value) { return std::isnan(value) ? "" : shortest_number(value); }

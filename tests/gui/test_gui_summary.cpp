@@ -25,8 +25,6 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
-// Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
-namespace test_gui_summary {
 
 using namespace adala;
 using namespace adala::gui;
@@ -300,6 +298,4 @@ class TestGuiSummary : public QObject {
 };
 
 ADALA_TEST_MAIN(TestGuiSummary)
-}  // namespace test_gui_summary
-
 #include "test_gui_summary.moc"
