@@ -487,7 +487,6 @@ bool AttentionMsePlot::exportPng(const QString& path) {
   return plotArea_->grab().save(path, "PNG");
 }
 
-
 bool AttentionMsePlot::exportSvg(const QString& path) {
   layOutForExport(this);
   QSvgGenerator svg;

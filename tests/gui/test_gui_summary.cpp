@@ -25,7 +25,6 @@
 #include "widgets/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
-
 using namespace adala;
 using namespace adala::gui;
 using namespace adala::widgets;
