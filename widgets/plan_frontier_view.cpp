@@ -337,7 +337,9 @@ void PlanFrontierView::choosePoints() {
   for (int64_t r : common_resolutions(points_))
     resolutionCombo_->addItem(tr("%1 px").arg(r), qint64(r));
   const int keep = resolutionCombo_->findData(shown);
-  if (resolutionCombo_->count() > 0) resolutionCombo_->setCurrentIndex(keep < 0 ? 0 : keep);
+  // Default: the largest, usually the resolution the plans were made for (adala plan --res).
+  if (resolutionCombo_->count() > 0)
+    resolutionCombo_->setCurrentIndex(keep < 0 ? resolutionCombo_->count() - 1 : keep);
   updating_ = false;
 }
 

@@ -27,7 +27,7 @@ namespace {
 struct FrontierOptions {
   std::string db;  // empty: RunStore::default_path()
   std::string planner;
-  int64_t resolution = 0;  // 0: the smallest at which every plan has a cost
+  int64_t resolution = 0;  // 0: the largest at which every plan has a cost
   std::string cost = "ms";
   std::string csv;
   bool measure = false;  // measure every shown plan again, side by side, first
@@ -88,8 +88,10 @@ int frontier_command(const Args& args) {
                  "the run database (default: " + store::RunStore::default_path() + ")");
   app.add_option("--planner", o.planner,
                  "only the plans of this planning session (its folder; default: all)");
-  app.add_option("--res", o.resolution,
-                 "input side in pixels (default: the smallest at which every plan has a cost)")
+  app.add_option(
+         "--res", o.resolution,
+         "input side in pixels (default: the largest at which every plan has a cost, usually "
+         "the plans' --res)")
       ->check(positive_number());
   app.add_option("--cost", o.cost, "the frontier's cost: ms (per image) or peak (memory)")
       ->check(CLI::IsMember({"ms", "peak"}));
@@ -144,7 +146,7 @@ int frontier_command(const Args& args) {
     throw std::runtime_error(
         "the plans share no resolution at which each has a cost (measure them with `adala plan "
         "CONFIG --res R`)");
-  const int64_t res = o.resolution > 0 ? o.resolution : resolutions.front();
+  const int64_t res = o.resolution > 0 ? o.resolution : resolutions.back();
   if (std::find(resolutions.begin(), resolutions.end(), res) == resolutions.end())
     throw UsageError("--res: not every plan has a cost at " + std::to_string(res) +
                      " px (resolutions with costs: " + resolution_list(resolutions) + ")");

@@ -849,7 +849,7 @@ class DocumentBuilder {
     }
   }
 
-  // The trained attention plans: one row per plan at the smallest resolution where each has
+  // The trained attention plans: one row per plan at the largest resolution where each has
   // a cost (cheapest first, the frontier marked), and top-1 against ms / image and against peak
   // memory with the frontier drawn as steps.
   void plans() {
@@ -857,7 +857,7 @@ class DocumentBuilder {
     if (summary.empty()) return;
     ReportSection& s = add_section("plans", tr("Attention plans"));
     const std::vector<PlanPoint>& pts = summary.points;
-    const int64_t res = summary.resolutions.empty() ? 0 : summary.resolutions.front();
+    const int64_t res = summary.resolutions.empty() ? 0 : summary.resolutions.back();
     const std::string session = summary.planner.empty()
                                     ? tr("every planning session of the database")
                                     : arg(tr("the planning session \"%1\""), {summary.planner});

@@ -76,14 +76,18 @@ class TestFrontierCommand : public QObject {
   }
 
   void sessionTable() {
-    const auto o = frontier({"--db", f_.path, "--planner", "sess-a"});
+    // Without --res: the largest resolution at which every plan has a cost (64 px here).
+    const auto by_default = frontier({"--db", f_.path, "--planner", "sess-a"});
+    QCOMPARE(by_default.code, 0);
+    QVERIFY(contains(table_lines(by_default.out)[0], "ms/img @64"));
+    const auto o = frontier({"--db", f_.path, "--planner", "sess-a", "--res", "32"});
     QCOMPARE(o.code, 0);
     const auto lines = table_lines(o.out);
     QCOMPARE(lines.size(), size_t(7));  // header, rule, 5 plans
     QCOMPARE(lines[0],
              std::string("| plan | blocks | top-1 (%) | gap to teacher (pt) | ms/img @32 | peak MB "
                          "@32 | run | frontier |"));
-    // Cheapest first at the smallest resolution; softmax-0-3 is not on the frontier.
+    // Cheapest first at 32 px; softmax-0-3 is not on the frontier.
     QCOMPARE(lines[2], "| all-linear | LLLL | 80.00 | -10.00 | 1 | 10.00 | " +
                            std::to_string(f_.all_linear) + " | * |");
     QCOMPARE(lines[3], "| window3 | WWWW | 84.00 | -6.00 | 1.5 | 30.00 | " +

@@ -83,11 +83,12 @@ class TestReportPlans : public QObject {
     QCOMPARE(column(t->table, "Frontier"), (std::vector<std::string>{"✓", "✓", "✓", "", "✓"}));
     QCOMPARE(column(t->table, "Run").back(), "#" + std::to_string(f_.teacher));
     QCOMPARE(column(t->table, "Gap to teacher").front(), std::string("−10.00 pt"));
-    QCOMPARE(column(t->table, "ms / image").at(1), std::string("1.50"));  // 3 significant digits
+    // At 64 px, the largest resolution where each plan has a cost; 3 significant digits.
+    QCOMPARE(column(t->table, "ms / image").at(1), std::string("3.00"));
     bool says_resolution = false;
     for (const auto& b : s->blocks)
       says_resolution = says_resolution || (b.kind == ReportBlock::Kind::Paragraph &&
-                                            b.text.find("32 px") != std::string::npos);
+                                            b.text.find("64 px") != std::string::npos);
     QVERIFY(says_resolution);
 
     // The chart: top-1 against ms / image and against peak memory, the frontier as steps.
@@ -102,16 +103,16 @@ class TestReportPlans : public QObject {
     const ChartSeries& frontier = ms.series[0];
     const ChartSeries& points = ms.series[1];
     QCOMPARE(frontier.style, ChartSeries::Style::Steps);
-    QCOMPARE(frontier.x, (std::vector<double>{1.0, 1.5, 2.0, 4.0}));
+    QCOMPARE(frontier.x, (std::vector<double>{2.0, 3.0, 5.5, 16.0}));
     QCOMPARE(frontier.y, (std::vector<double>{80.0, 84.0, 86.0, 90.0}));
     QCOMPARE(points.style, ChartSeries::Style::Points);
     QCOMPARE(points.x.size(), size_t(5));
     QCOMPARE(points.labels.size(), size_t(5));
     QVERIFY(std::find(points.labels.begin(), points.labels.end(), "softmax-0-3") !=
             points.labels.end());
-    QVERIFY(ms.x_label.find("ms / image at 32 px") != std::string::npos);
+    QVERIFY(ms.x_label.find("ms / image at 64 px") != std::string::npos);
     const LineChart& peak = f.chart.panels[1];
-    QCOMPARE(peak.series[0].x, (std::vector<double>{10.0, 18.0, 40.0}));  // MB
+    QCOMPARE(peak.series[0].x, (std::vector<double>{20.0, 35.0, 60.0, 200.0}));  // MB
     // Drawn: a picture with the frontier's colour in it.
     const QImage image = report_render::render_chart(f.chart);
     QVERIFY(!image.isNull());
