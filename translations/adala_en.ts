@@ -92,4 +92,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>adala::widgets::SegmentationViewer</name>
+    <message numerus="yes">
+        <source>%n training scene(s)</source>
+        <translation>
+            <numerusform>%n training scene</numerusform>
+            <numerusform>%n training scenes</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n validation scene(s) of %1 to %2 garments</source>
+        <translation>
+            <numerusform>%n validation scene of %1 to %2 garments</numerusform>
+            <numerusform>%n validation scenes of %1 to %2 garments</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

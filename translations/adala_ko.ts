@@ -783,6 +783,174 @@
         <source>Top-1 of each trained plan against its inference cost; the line steps through the frontier.</source>
         <translation>학습된 각 계획의 추론 비용 대비 top-1; 선은 프런티어를 계단식으로 잇습니다.</translation>
     </message>
+    <message>
+        <source>Segmentation summary could not be read: %1 (%2)</source>
+        <translation>분할 요약을 읽을 수 없습니다: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Segmentation summary is missing: %1</source>
+        <translation>분할 요약 파일이 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Figures</source>
+        <translation>그림</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>선형</translation>
+    </message>
+    <message>
+        <source>Mask2Former</source>
+        <translation>Mask2Former</translation>
+    </message>
+    <message>
+        <source>Trained at %1</source>
+        <translation>%1 해상도로 학습</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>backbone frozen</source>
+        <translation>백본 고정</translation>
+    </message>
+    <message>
+        <source>lr × %1 of the head&apos;s</source>
+        <translation>헤드 학습률의 × %1</translation>
+    </message>
+    <message>
+        <source>layer decay %1</source>
+        <translation>레이어 감쇠 %1</translation>
+    </message>
+    <message>
+        <source>backbone fine-tuned</source>
+        <translation>백본 미세 조정</translation>
+    </message>
+    <message>
+        <source>backbone fine-tuned (%1)</source>
+        <translation>백본 미세 조정 (%1)</translation>
+    </message>
+    <message>
+        <source>heads: %1</source>
+        <translation>헤드: %1</translation>
+    </message>
+    <message>
+        <source>%1 training scenes</source>
+        <translation>학습 장면 %1개</translation>
+    </message>
+    <message>
+        <source>%1 validation scenes</source>
+        <translation>검증 장면 %1개</translation>
+    </message>
+    <message>
+        <source>student: %1</source>
+        <translation>학생: %1</translation>
+    </message>
+    <message>
+        <source>Segmentation: %1.</source>
+        <translation>분할: %1.</translation>
+    </message>
+    <message>
+        <source>%1: %2.</source>
+        <translation>%1: %2.</translation>
+    </message>
+    <message>
+        <source>Each head is trained on the teacher&apos;s backbone (softmax attention) and on the student&apos;s (linear attention) with the same initialisation and batches; mIoU and pixel accuracy on the validation scenes.</source>
+        <translation>각 헤드는 교사 모델의 백본(소프트맥스 어텐션)과 학생 모델의 백본(선형 어텐션)에서 같은 초기화와 배치로 학습합니다. mIoU와 픽셀 정확도는 검증 장면에서 측정한 값입니다.</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>Teacher mIoU (%)</source>
+        <translation>교사 mIoU (%)</translation>
+    </message>
+    <message>
+        <source>Student mIoU (%)</source>
+        <translation>학생 mIoU (%)</translation>
+    </message>
+    <message>
+        <source>Gap (pt)</source>
+        <translation>차이 (%p)</translation>
+    </message>
+    <message>
+        <source>Teacher pixel accuracy (%)</source>
+        <translation>교사 픽셀 정확도 (%)</translation>
+    </message>
+    <message>
+        <source>Student pixel accuracy (%)</source>
+        <translation>학생 픽셀 정확도 (%)</translation>
+    </message>
+    <message>
+        <source>Teacher training</source>
+        <translation>교사 학습 시간</translation>
+    </message>
+    <message>
+        <source>Student training</source>
+        <translation>학생 학습 시간</translation>
+    </message>
+    <message>
+        <source>Resolution sweep</source>
+        <translation>해상도별 평가</translation>
+    </message>
+    <message>
+        <source>The heads trained at the training resolution, evaluated at each resolution on scenes whose garments keep their pixel size; images/s and peak memory of one prediction at batch 1. × is student / teacher.</source>
+        <translation>학습 해상도에서 학습한 헤드를 의류의 픽셀 크기가 유지되는 장면에서 해상도별로 평가했습니다. 이미지/초와 최대 메모리는 배치 1에서 예측 한 번의 값입니다. ×는 학생 / 교사입니다.</translation>
+    </message>
+    <message>
+        <source>Teacher img/s</source>
+        <translation>교사 이미지/초</translation>
+    </message>
+    <message>
+        <source>Student img/s</source>
+        <translation>학생 이미지/초</translation>
+    </message>
+    <message>
+        <source>× img/s</source>
+        <translation>× 이미지/초</translation>
+    </message>
+    <message>
+        <source>Teacher peak MB</source>
+        <translation>교사 최대 MB</translation>
+    </message>
+    <message>
+        <source>Student peak MB</source>
+        <translation>학생 최대 MB</translation>
+    </message>
+    <message>
+        <source>× memory</source>
+        <translation>× 메모리</translation>
+    </message>
+    <message>
+        <source>%1: %2 scenes</source>
+        <translation>%1: 장면 %2개</translation>
+    </message>
+    <message>
+        <source>(%1–%2 garments each)</source>
+        <translation>(장면당 의류 %1–%2개)</translation>
+    </message>
+    <message>
+        <source>paper</source>
+        <translation>논문</translation>
+    </message>
+    <message>
+        <source>paper: %1</source>
+        <translation>논문: %1</translation>
+    </message>
+    <message>
+        <source>Validation scenes per resolution: %1.</source>
+        <translation>해상도별 검증 장면: %1.</translation>
+    </message>
+    <message>
+        <source>The paper&apos;s row is its published result (ViT-AdaLA, its data, model and GPU): compare its ratios with this run&apos;s, not its absolute values.</source>
+        <translation>논문 행은 논문에 발표된 결과입니다(ViT-AdaLA, 논문의 데이터, 모델, GPU). 절대값이 아니라 비율을 이 실행의 비율과 비교하세요.</translation>
+    </message>
+    <message>
+        <source>segmentation summary</source>
+        <translation>분할 요약</translation>
+    </message>
 </context>
 <context>
     <name>ColourScale</name>
@@ -4248,10 +4416,6 @@ value %3%4</source>
         <translation>픽셀 (%1, %2): 정답 %3 · 교사 %4 · 학생 %5 — %6</translation>
     </message>
     <message>
-        <source>student − teacher ↑ (largest loss first)</source>
-        <translation>학생 − 교사 ↑ (손실이 큰 것부터)</translation>
-    </message>
-    <message>
         <source>%1  —  teacher mIoU %2 · student mIoU %3 · student − teacher %4  —  pixel accuracy: teacher %5 % · student %6 %</source>
         <translation>%1  —  교사 mIoU %2 · 학생 mIoU %3 · 학생 − 교사 %4  —  픽셀 정확도: 교사 %5 % · 학생 %6 %</translation>
     </message>
@@ -4270,6 +4434,138 @@ value %3%4</source>
     <message>
         <source>test</source>
         <translation>테스트</translation>
+    </message>
+    <message>
+        <source>student IoU deficit ↓ (teacher − student)</source>
+        <translation>학생 IoU 부족분 ↓ (교사 − 학생)</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>해상도</translation>
+    </message>
+    <message>
+        <source>Teacher mIoU (%)</source>
+        <translation>교사 mIoU (%)</translation>
+    </message>
+    <message>
+        <source>Student mIoU (%)</source>
+        <translation>학생 mIoU (%)</translation>
+    </message>
+    <message>
+        <source>Teacher img/s</source>
+        <translation>교사 이미지/초</translation>
+    </message>
+    <message>
+        <source>Student img/s</source>
+        <translation>학생 이미지/초</translation>
+    </message>
+    <message>
+        <source>× img/s</source>
+        <translation>× 이미지/초</translation>
+    </message>
+    <message>
+        <source>Teacher peak MB</source>
+        <translation>교사 최대 MB</translation>
+    </message>
+    <message>
+        <source>Student peak MB</source>
+        <translation>학생 최대 MB</translation>
+    </message>
+    <message>
+        <source>× memory</source>
+        <translation>× 메모리</translation>
+    </message>
+    <message>
+        <source>Student ÷ teacher</source>
+        <translation>학생 ÷ 교사</translation>
+    </message>
+    <message>
+        <source>Side of the square evaluation images, in pixels</source>
+        <translation>정사각형 평가 이미지의 한 변 길이 (픽셀)</translation>
+    </message>
+    <message>
+        <source>Teacher&apos;s mean IoU over the classes, in percent</source>
+        <translation>교사 모델의 클래스 평균 IoU (%)</translation>
+    </message>
+    <message>
+        <source>Student&apos;s mean IoU over the classes, in percent</source>
+        <translation>학생 모델의 클래스 평균 IoU (%)</translation>
+    </message>
+    <message>
+        <source>Student − teacher mIoU, in percentage points (negative: the student loses)</source>
+        <translation>학생 − 교사 mIoU, %p 단위 (음수: 학생이 뒤처짐)</translation>
+    </message>
+    <message>
+        <source>Teacher&apos;s images per second at batch 1</source>
+        <translation>배치 1에서 교사 모델의 초당 이미지 수</translation>
+    </message>
+    <message>
+        <source>Student&apos;s images per second at batch 1</source>
+        <translation>배치 1에서 학생 모델의 초당 이미지 수</translation>
+    </message>
+    <message>
+        <source>Teacher&apos;s peak memory of one prediction, in MB</source>
+        <translation>예측 한 번에 쓰는 교사 모델의 최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>Student&apos;s peak memory of one prediction, in MB</source>
+        <translation>예측 한 번에 쓰는 학생 모델의 최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>%1 head</source>
+        <translation>%1 헤드</translation>
+    </message>
+    <message>
+        <source>%1×%1</source>
+        <translation>%1×%1</translation>
+    </message>
+    <message>
+        <source>backbone frozen</source>
+        <translation>백본 고정</translation>
+    </message>
+    <message>
+        <source>lr ×%1</source>
+        <translation>학습률 ×%1</translation>
+    </message>
+    <message>
+        <source>layer decay %1</source>
+        <translation>레이어 감쇠 %1</translation>
+    </message>
+    <message>
+        <source>backbone fine-tuned</source>
+        <translation>백본 미세 조정</translation>
+    </message>
+    <message>
+        <source>backbone fine-tuned (%1)</source>
+        <translation>백본 미세 조정 (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n training scene(s)</source>
+        <translation>
+            <numerusform>학습 장면 %n개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n validation scene(s) of %1 to %2 garments</source>
+        <translation>
+            <numerusform>의류 %1–%2개짜리 검증 장면 %n개</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The paper&apos;s numbers (%1 at %2 × %2 pixels), for comparison: not measured here.</source>
+        <translation>논문의 수치 (%1, %2 × %2 픽셀), 비교용: 여기서 측정한 값이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Gap (pt)</source>
+        <translation>차이 (%p)</translation>
+    </message>
+    <message>
+        <source>paper: %1</source>
+        <translation>논문: %1</translation>
+    </message>
+    <message>
+        <source>student: %1</source>
+        <translation>학생: %1</translation>
     </message>
 </context>
 <context>

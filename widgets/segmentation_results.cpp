@@ -21,6 +21,27 @@ SegmentationScores toScores(const SegmentationIndexScores& s) {
   return {s.miou, s.pixel_accuracy, toVector(s.per_class_iou)};
 }
 
+SegmentationMeasure toMeasure(const SegmentationIndexMeasure& m) {
+  return {m.miou, m.pixel_accuracy, m.img_per_s, m.peak_mb};
+}
+
+SegmentationStory toStory(const SegmentationIndexStory& s) {
+  SegmentationStory out;
+  out.imageSize = s.image_size;
+  out.fineTuned = s.fine_tuned();
+  out.backboneLrScale = s.backbone_lr_scale;
+  out.layerDecay = s.layer_decay;
+  out.head = QString::fromStdString(s.head);
+  out.trainImages = s.train_images;
+  out.adaptation = QString::fromStdString(s.adaptation);
+  return out;
+}
+
+SegmentationSweepRow toSweepRow(const SegmentationIndexSweepRow& r) {
+  return {r.image_size,   r.val_images,         r.garments_min,
+          r.garments_max, toMeasure(r.teacher), toMeasure(r.student)};
+}
+
 // Decodes one class-index PNG and checks it.
 bool readMask(const QString& path, const QSize& size, const QString& imagePath, int classCount,
               int ignoreIndex, ClassMask* mask, QString* error) {
@@ -119,6 +140,11 @@ bool SegmentationResults::load(const QString& dirPath, SegmentationResults* resu
   const int classCount = int(out.classes.size());
   out.teacher = toScores(read.teacher);
   out.student = toScores(read.student);
+  if (read.story) out.story = toStory(*read.story);
+  for (const auto& row : read.sweep) out.sweep << toSweepRow(row);
+  if (const auto& p = read.paper_reference)
+    out.paper = SegmentationPaperReference{QString::fromStdString(p->dataset), p->image_size,
+                                           toMeasure(p->teacher), toMeasure(p->student)};
   const QDir base(out.dir);
   for (const auto& entry : read.entries) {
     SegmentationEntry e;

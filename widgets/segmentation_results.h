@@ -5,6 +5,10 @@
 //                      {teacher, student: {miou, pixel_accuracy, per_class_iou}} and images
 //                      [{id, image, truth, teacher, student, teacher_miou, student_miou,
 //                        teacher_iou, student_iou, disagreement}]
+//                      and, from newer writers, story {image_size, backbone, backbone_lr_scale,
+//                      layer_decay, head, train_images, adaptation}, sweep [{image_size,
+//                      val_images, garments, teacher, student: {miou, pixel_accuracy, img_per_s,
+//                      peak_mb}}] and paper_reference {dataset, image_size, teacher, student}
 //   image              RGB PNG; truth / teacher / student: 8-bit single-channel PNGs of class
 //                      indices (ignore_index, default 255, = not labelled); paths relative to
 //                      index.json.
@@ -18,6 +22,8 @@
 #include <QStringList>
 #include <QVector>
 #include <QtNumeric>
+
+#include <optional>
 
 #include "widgets/segmentation_metrics.h"
 
@@ -47,6 +53,37 @@ struct SegmentationEntry {
   double gap() const { return studentMiou - teacherMiou; }
 };
 
+// How the models behind the results were made (index.json "story").
+struct SegmentationStory {
+  int imageSize = 0;  // training resolution (square)
+  bool fineTuned = false;
+  double backboneLrScale = qQNaN(), layerDecay = qQNaN();  // fine-tuned; NaN: not recorded
+  QString head;
+  qint64 trainImages = -1;  // -1: not recorded
+  QString adaptation;       // free text, may be empty
+};
+
+// One model at one resolution. NaN: not recorded.
+struct SegmentationMeasure {
+  double miou = qQNaN(), pixelAccuracy = qQNaN();  // fractions
+  double imgPerS = qQNaN(), peakMb = qQNaN();
+};
+
+// Teacher and student evaluated at one resolution (index.json "sweep").
+struct SegmentationSweepRow {
+  int imageSize = 0;
+  qint64 valImages = 0;
+  qint64 garmentsMin = 0, garmentsMax = 0;  // garments per scene
+  SegmentationMeasure teacher, student;
+};
+
+// The paper's numbers for comparison (index.json "paper_reference").
+struct SegmentationPaperReference {
+  QString dataset;
+  int imageSize = 0;
+  SegmentationMeasure teacher, student;
+};
+
 // One entry read from disk: the image and its three masks, all of one size.
 struct SegmentationSample {
   QImage image;  // RGB32
@@ -64,6 +101,10 @@ class SegmentationResults {
   QVector<SegmentationClass> classes;
   SegmentationScores teacher, student;
   QVector<SegmentationEntry> entries;
+  // Absent in older results folders.
+  std::optional<SegmentationStory> story;
+  QVector<SegmentationSweepRow> sweep;  // as written (one row per resolution)
+  std::optional<SegmentationPaperReference> paper;
 
   QString indexPath() const;
 

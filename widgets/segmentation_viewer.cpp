@@ -5,13 +5,16 @@
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QPushButton>
 #include <QResizeEvent>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -121,11 +124,77 @@ QLabel* caption(const QString& text, QWidget* parent) {
 
 constexpr double kMaxScale = 64.0;
 
+// The sweep table's numbers, as the report writes them: mIoU in percent with 2 decimals, its gap
+// in percentage points, rates and sizes with 4 significant digits, ratios (student / teacher)
+// with 2 decimals and "×".
+QString sweepPercent(double fraction) {
+  return std::isnan(fraction) ? QStringLiteral("—") : QString::number(100.0 * fraction, 'f', 2);
+}
+
+QString sweepAmount(double v) {
+  if (std::isnan(v)) return QStringLiteral("—");
+  const double a = std::abs(v);
+  if (a == 0) return QStringLiteral("0");
+  if (a < 1e-3 || a >= 1e6) return QString::number(v, 'g', 4);
+  const int leading = int(std::floor(std::log10(a))) + 1;  // digits before the point, or −zeros
+  return QString::number(v, 'f', std::clamp(4 - leading, 0, 8));
+}
+
+// "112²", built rather than translated: arg() would read "%1²" as the 12th substitution.
+QString sweepSide(int imageSize) { return QString::number(imageSize) + QStringLiteral("²"); }
+
+QString sweepRatio(double student, double teacher) {
+  const double r = student / teacher;
+  return std::isfinite(r) ? QString::number(r, 'f', 2) + QStringLiteral("×") : QStringLiteral("—");
+}
+
+// The sweep table's height: its header and every row, and the horizontal scroll bar when the
+// columns are wider than the room (AdjustToContents alone leaves blank space under the rows).
+void fitSweepTableHeight(QTableWidget* table) {
+  int height = table->horizontalHeader()->sizeHint().height() + 2 * table->frameWidth();
+  for (int r = 0; r < table->rowCount(); ++r) height += table->rowHeight(r);
+  const QScrollBar* bar = table->horizontalScrollBar();
+  if (bar->maximum() > bar->minimum()) height += bar->sizeHint().height();
+  table->setFixedHeight(height);
+}
+
+// One row of the sweep table: the label, then the two models side by side.
+void fillSweepRow(QTableWidget* table, int row, const QString& label, const QString& tip,
+                  const SegmentationMeasure& t, const SegmentationMeasure& s) {
+  using V = SegmentationViewer;
+  const QString cells[V::SweepColumnCount] = {label,
+                                              sweepPercent(t.miou),
+                                              sweepPercent(s.miou),
+                                              signedNumber(100.0 * (s.miou - t.miou), 2),
+                                              sweepAmount(t.imgPerS),
+                                              sweepAmount(s.imgPerS),
+                                              sweepRatio(s.imgPerS, t.imgPerS),
+                                              sweepAmount(t.peakMb),
+                                              sweepAmount(s.peakMb),
+                                              sweepRatio(s.peakMb, t.peakMb)};
+  for (int c = 0; c < V::SweepColumnCount; ++c) {
+    auto* item = new QTableWidgetItem(cells[c]);
+    item->setFlags(Qt::ItemIsEnabled);
+    if (c != V::SweepResolution) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    table->setItem(row, c, item);
+  }
+  table->item(row, V::SweepResolution)->setToolTip(tip);
+}
+
 }  // namespace
 
 SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   auto* top = new QVBoxLayout(this);
+  storyLabel_ = new QLabel(this);
+  storyLabel_->setObjectName(QStringLiteral("storyLabel"));
+  storyLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  storyLabel_->setWordWrap(true);
+  QFont bold = storyLabel_->font();
+  bold.setBold(true);
+  storyLabel_->setFont(bold);
+  storyLabel_->setVisible(false);
+  top->addWidget(storyLabel_);
   top->addLayout(buildNavigationRow());
   addMessageLabels(top);
 
@@ -161,7 +230,7 @@ QHBoxLayout* SegmentationViewer::buildNavigationRow() {
   sortCombo_->addItem(tr("file order"), FileOrder);
   sortCombo_->addItem(tr("disagreement ↓"), DisagreementDescending);
   sortCombo_->addItem(tr("student mIoU ↑"), StudentMiouAscending);
-  sortCombo_->addItem(tr("student − teacher ↑ (largest loss first)"), GapAscending);
+  sortCombo_->addItem(tr("student IoU deficit ↓ (teacher − student)"), GapAscending);
   sortCombo_->setToolTip(tr("Order to step through the images in: worst cases first"));
   controls->addWidget(sortCombo_);
   controls->addStretch(1);
@@ -192,6 +261,10 @@ void SegmentationViewer::addMessageLabels(QVBoxLayout* top) {
   summaryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summaryLabel_->setWordWrap(true);
   top->addWidget(summaryLabel_);
+  auto* sweepRow = new QHBoxLayout;  // the table as wide as its columns, at the left
+  sweepRow->addWidget(buildSweepTable());
+  sweepRow->addStretch(1);
+  top->addLayout(sweepRow);
 
   imageLabel_ = new QLabel(this);
   imageLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -204,6 +277,48 @@ void SegmentationViewer::addMessageLabels(QVBoxLayout* top) {
   messageLabel_->setStyleSheet(QStringLiteral("color: #d03030;"));
   messageLabel_->setVisible(false);
   top->addWidget(messageLabel_);
+}
+
+// Teacher and student at each resolution of the sweep, and the paper's numbers: read-only, as
+// tall as its rows, hidden until results with a sweep are shown.
+QTableWidget* SegmentationViewer::buildSweepTable() {
+  sweepTable_ = new QTableWidget(0, SweepColumnCount, this);
+  sweepTable_->setObjectName(QStringLiteral("sweepTable"));
+  const QString headers[SweepColumnCount] = {
+      tr("Resolution"),      tr("Teacher mIoU (%)"), tr("Student mIoU (%)"), tr("Gap (pt)"),
+      tr("Teacher img/s"),   tr("Student img/s"),    tr("× img/s"),          tr("Teacher peak MB"),
+      tr("Student peak MB"), tr("× memory")};
+  const QString ratioTip = tr("Student ÷ teacher");
+  const QString tips[SweepColumnCount] = {
+      tr("Side of the square evaluation images, in pixels"),
+      tr("Teacher's mean IoU over the classes, in percent"),
+      tr("Student's mean IoU over the classes, in percent"),
+      tr("Student − teacher mIoU, in percentage points (negative: the student loses)"),
+      tr("Teacher's images per second at batch 1"),
+      tr("Student's images per second at batch 1"),
+      ratioTip,
+      tr("Teacher's peak memory of one prediction, in MB"),
+      tr("Student's peak memory of one prediction, in MB"),
+      ratioTip};
+  for (int c = 0; c < SweepColumnCount; ++c) {
+    auto* item = new QTableWidgetItem(headers[c]);
+    item->setToolTip(tips[c]);
+    sweepTable_->setHorizontalHeaderItem(c, item);
+  }
+  sweepTable_->verticalHeader()->setVisible(false);
+  sweepTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  sweepTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  sweepTable_->setSelectionMode(QAbstractItemView::NoSelection);
+  sweepTable_->setFocusPolicy(Qt::NoFocus);  // keys stay with the viewer
+  sweepTable_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  sweepTable_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
+  sweepTable_->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed);
+  sweepTable_->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  // As tall as its header and rows, plus the horizontal scroll bar while that shows.
+  connect(sweepTable_->horizontalScrollBar(), &QScrollBar::rangeChanged, sweepTable_,
+          [table = sweepTable_] { fitSweepTableHeight(table); });
+  sweepTable_->setVisible(false);
+  return sweepTable_;
 }
 
 QWidget* SegmentationViewer::buildPaneGrid(QWidget* parent) {
@@ -385,6 +500,7 @@ bool SegmentationViewer::loadHead(int index, QString* error) {
     classLegend_->setClasses({});
     agreementLegend_->setMap({});
     showError(message);
+    updateSweepTable();
     updateTexts();
     if (error) *error = message;
     return false;
@@ -393,6 +509,7 @@ bool SegmentationViewer::loadHead(int index, QString* error) {
   loaded_ = true;
   showError(QString());
   classLegend_->setClasses(results_.classes);
+  updateSweepTable();
   position_ = -1;
   rebuildOrder(false);
   int start = 0;
@@ -531,6 +648,8 @@ void SegmentationViewer::updateTexts() {
   nextButton_->setEnabled(position_ >= 0 && position_ < n - 1);
   updatingControls_ = false;
 
+  storyLabel_->setText(storyText());
+  storyLabel_->setVisible(loaded_);
   summaryLabel_->setText(
       loaded_ ? summaryText()
               : tr("Open a segmentation results folder (File → Open segmentation results…)."));
@@ -571,6 +690,60 @@ QString SegmentationViewer::summaryText() const {
       .arg(where, number(r.teacher.miou), number(r.student.miou),
            signedNumber(r.student.miou - r.teacher.miou), percent(r.teacher.pixelAccuracy),
            percent(r.student.pixelAccuracy));
+}
+
+QString SegmentationViewer::storyText() const {
+  if (!loaded_) return {};
+  if (!results_.story) return tr("%1 head").arg(results_.head);
+  const SegmentationStory& s = *results_.story;
+  QStringList parts{tr("%1×%1").arg(s.imageSize)};
+  if (!s.fineTuned) {
+    parts << tr("backbone frozen");
+  } else {
+    QStringList how;
+    if (!std::isnan(s.backboneLrScale)) how << tr("lr ×%1").arg(s.backboneLrScale);
+    if (!std::isnan(s.layerDecay)) how << tr("layer decay %1").arg(s.layerDecay);
+    parts << (how.isEmpty() ? tr("backbone fine-tuned")
+                            : tr("backbone fine-tuned (%1)").arg(how.join(QStringLiteral(", "))));
+  }
+  parts << tr("%1 head").arg(s.head.isEmpty() ? results_.head : s.head);
+  if (s.trainImages >= 0) parts << tr("%n training scene(s)", nullptr, int(s.trainImages));
+  if (!s.adaptation.isEmpty()) parts << tr("student: %1").arg(s.adaptation);
+  return parts.join(QStringLiteral(" · "));
+}
+
+void SegmentationViewer::updateSweepTable() {
+  const auto& sweep = results_.sweep;
+  const bool shown = loaded_ && !sweep.isEmpty();
+  const auto& paper = results_.paper;
+  sweepTable_->setRowCount(shown ? int(sweep.size()) + (paper ? 1 : 0) : 0);
+  sweepTable_->setVisible(shown);
+  if (!shown) return;
+  for (int i = 0; i < sweep.size(); ++i) {
+    const auto& row = sweep[i];
+    fillSweepRow(sweepTable_, i, sweepSide(row.imageSize),
+                 tr("%n validation scene(s) of %1 to %2 garments", nullptr, int(row.valImages))
+                     .arg(row.garmentsMin)
+                     .arg(row.garmentsMax),
+                 row.teacher, row.student);
+  }
+  if (paper) {
+    const int row = int(sweep.size());
+    const QString size = QString::number(paper->imageSize);
+    fillSweepRow(
+        sweepTable_, row,
+        tr("paper: %1").arg(paper->dataset) + QLatin1Char(' ') + sweepSide(paper->imageSize),
+        tr("The paper's numbers (%1 at %2 × %2 pixels), for comparison: not measured "
+           "here.")
+            .arg(paper->dataset, size),
+        paper->teacher, paper->student);
+    QFont italic = sweepTable_->font();
+    italic.setItalic(true);
+    for (int c = 0; c < SweepColumnCount; ++c) sweepTable_->item(row, c)->setFont(italic);
+  }
+  sweepTable_->resizeColumnsToContents();
+  sweepTable_->resizeRowsToContents();
+  fitSweepTableHeight(sweepTable_);
 }
 
 QString SegmentationViewer::imageText() const {

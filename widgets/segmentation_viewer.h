@@ -1,11 +1,15 @@
 #pragma once
-// Teacher vs student segmentation, side by side: the image, the ground truth, the teacher's and
-// the student's predictions and their disagreement map, in panes that zoom (Ctrl + wheel, + / -,
+// Teacher vs student segmentation, side by side. A first line says how the models were made
+// (resolution, frozen or fine-tuned backbone, head); where the results carry a resolution sweep,
+// a small table compares teacher and student (mIoU, images/s, peak memory) at each resolution
+// and against the paper's numbers. Below, the image, the ground truth, the teacher's and the
+// student's predictions and their disagreement map, in panes that zoom (Ctrl + wheel, + / -,
 // 0 to fit) and pan (drag) together and name the class under the cursor in every pane. A class
 // legend with per-class IoU of both models, the disagreement map's own legend, the split's
 // summary, stepping through the images (buttons, Left / Right, Page Up / Page Down, the spin
-// box) in file order or sorted by disagreement, and a head selector when the results folder
-// holds several heads. Reads a results folder (SegmentationResults); computes nothing heavy.
+// box) in file order or sorted by disagreement, student mIoU or the student's IoU deficit, and
+// a head selector when the results folder holds several heads. Reads a results folder
+// (SegmentationResults); computes nothing heavy.
 #include <QImage>
 #include <QPoint>
 #include <QString>
@@ -24,6 +28,7 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QSplitter;
+class QTableWidget;
 class QVBoxLayout;
 
 namespace adala::widgets {
@@ -39,6 +44,20 @@ class SegmentationViewer : public QWidget {
   enum Pane { ImagePane, TruthPane, TeacherPane, StudentPane, DisagreementPane, PaneCount };
   enum SortOrder { FileOrder, DisagreementDescending, StudentMiouAscending, GapAscending };
   enum IouScope { SplitIou, ImageIou };
+  // The sweep table's columns; ratios are student / teacher.
+  enum SweepColumn {
+    SweepResolution,
+    SweepTeacherMiou,
+    SweepStudentMiou,
+    SweepMiouGap,  // student − teacher, percentage points
+    SweepTeacherSpeed,
+    SweepStudentSpeed,
+    SweepSpeedRatio,
+    SweepTeacherPeak,
+    SweepStudentPeak,
+    SweepMemoryRatio,
+    SweepColumnCount
+  };
 
   explicit SegmentationViewer(QWidget* parent = nullptr);
 
@@ -82,6 +101,11 @@ class SegmentationViewer : public QWidget {
   const SegmentationSample& sample() const { return sample_; }
   const AgreementMap& agreement() const { return agreement_; }
   QString summaryText() const;
+  // "112×112 · backbone fine-tuned (lr ×0.5, layer decay 0.75) · linear head · 600 training
+  // scenes"; the head alone for results without a story; empty with nothing loaded.
+  QString storyText() const;
+  // One row per resolution of the sweep, then the paper's; hidden when there is no sweep.
+  QTableWidget* sweepTable() const { return sweepTable_; }
   static QString splitName(const QString& split);  // "validation" in the interface's language
   QString imageText() const;
   QString hoverText() const;
@@ -99,6 +123,7 @@ class SegmentationViewer : public QWidget {
  private:
   QHBoxLayout* buildNavigationRow();
   void addMessageLabels(QVBoxLayout* top);
+  QTableWidget* buildSweepTable();
   QWidget* buildPaneGrid(QWidget* parent);
   QWidget* buildSidePanel(QWidget* parent);
   QGroupBox* buildViewBox(QWidget* parent);
@@ -111,6 +136,7 @@ class SegmentationViewer : public QWidget {
   void showCurrent();
   void redrawPanes();
   void updateTexts();
+  void updateSweepTable();
   void updateLegendIou();
   void applyView();
   void onZoomRequested(ZoomImagePane* origin, double factor, QPointF anchor, QPointF offset);
@@ -125,7 +151,9 @@ class SegmentationViewer : public QWidget {
   QPushButton* nextButton_ = nullptr;
   QSpinBox* positionSpin_ = nullptr;
   QLabel* countLabel_ = nullptr;
+  QLabel* storyLabel_ = nullptr;
   QLabel* summaryLabel_ = nullptr;
+  QTableWidget* sweepTable_ = nullptr;
   QLabel* imageLabel_ = nullptr;
   QLabel* messageLabel_ = nullptr;
   QLabel* hoverLabel_ = nullptr;

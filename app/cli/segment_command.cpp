@@ -7,9 +7,10 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
 #include "app/cli/progress_sink.h"
-#include "app/cli/tracked_run.h"
 #include "engine/run/run_session.h"
+#include "engine/seg/scene_teacher.h"
 #include "engine/seg/segmentation_job.h"
+#include "engine/seg/segmentation_summary.h"
 #include "engine/train/pipeline.h"
 
 namespace adala::cli {
@@ -19,8 +20,8 @@ namespace {
 std::vector<int> parse_stage_list(const std::string& text) {
   std::vector<int> stages;
   for (const auto& part : split_list(text)) {
-    if (part.size() != 1 || part[0] < '0' || part[0] > '3')
-      throw UsageError("--stages: \"" + part + "\" is not a stage (use 0..3)");
+    if (part.size() != 1 || part[0] < '1' || part[0] > '2')
+      throw UsageError("--stages: \"" + part + "\" is not an adaptation stage (use 1 and/or 2)");
     stages.push_back(part[0] - '0');
   }
   if (stages.empty()) throw UsageError("--stages: no stage given");
@@ -33,13 +34,17 @@ int segment_command(const Args& args) {
   CLI::App app{
       "Trains the config's segmentation head(s) on the teacher (softmax) and on the student "
       "(linear attention), evaluates both on the validation split and prints mIoU, the gap, pixel "
-      "accuracy and per-class IoU. --teacher defaults to the config's teacher.weights. Without "
-      "--student, the ViT-AdaLA stages given by --stages run first, into OUT/adaptation, and "
-      "their student is used. Writes OUT/<head>/index.json (+ PNGs), OUT/summary.json and "
-      "OUT/summary.md.",
+      "accuracy and per-class IoU; with --res-sweep (or segmentation.sweep_resolutions) also "
+      "mIoU, images/s and peak memory at each resolution, beside the paper's Cityscapes row. "
+      "--teacher defaults to segmentation.teacher, else teacher.weights. Without --student, "
+      "ViT-AdaLA Stages --stages adapt the teacher on the training images first. Writes "
+      "OUT/<head>/index.json (+ PNGs), OUT/summary.json and OUT/summary.md. "
+      "--pretrain-teacher PATH instead trains the scene teacher (segmentation.pretrain) and "
+      "writes it to PATH.",
       "adala segment"};
   prepare_command_app(app);
-  std::string config_path, teacher, student, head, out_dir, device, stages = "1,2";
+  std::string config_path, teacher, student, head, out_dir, device, stages = "1,2", pretrain;
+  std::vector<int64_t> sweep;
   int64_t train_images = 0, val_images = 0, epochs = 0;
   app.add_option("CONFIG", config_path, "an experiment with a \"segmentation\" block")->required();
   CLI::Option* teacher_option = app.add_option("--teacher", teacher, "T.safetensors");
@@ -51,14 +56,22 @@ int segment_command(const Args& args) {
   std::string db;
   app.add_option("--db", db,
                  "the run database (default: the workspace's), or none: records the job as a "
-                 "run tagged segmentation (and the adaptation, when there is no --student)");
-  app.add_option("--stages", stages, "the adaptation stages when there is no --student");
+                 "run tagged segmentation");
+  app.add_option("--stages", stages, "the adaptation stages when there is no --student: 1,2 or 2");
   CLI::Option* train_option = app.add_option("--train-images", train_images, "training images");
   CLI::Option* val_option =
       app.add_option("--val-images", val_images, "validation images")->check(non_negative_number());
   CLI::Option* epochs_option =
       app.add_option("--epochs", epochs, "epochs of each head (instead of the config's steps)")
           ->check(non_negative_number());
+  app.add_option("--res-sweep", sweep,
+                 "evaluation resolutions beyond the training one, e.g. 448 (scenes keep the "
+                 "garments' pixel size)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  CLI::Option* pretrain_option = app.add_option(
+      "--pretrain-teacher", pretrain,
+      "train the scene teacher of segmentation.pretrain and write it to this file (then stop)");
   if (!parse_command_line(app, args)) return 0;
   ExperimentConfig config = load_experiment_config(config_path);
   if (!config.segmentation.present)
@@ -75,48 +88,60 @@ int segment_command(const Args& args) {
   if (seg.data.train_images < 1 && seg.data.dataset != "ade20k")
     throw UsageError("--train-images must be >= 1");
 
+  PipelineOptions recorded;  // what the run row records: the device and the output folder
+  recorded.device = device;
+  ProgressBarSink progress;
+  JobControl control;
+
+  if (pretrain_option->count()) {
+    recorded.run_dir = std::filesystem::path(pretrain).parent_path().string();
+    RunRecord record = training_run_record(config, recorded);
+    record.name = config.name + "-scene-teacher";
+    record.tags = {"segmentation-pretraining"};
+    RunSession session(db, record);
+    session.add_sink(progress);
+    SceneTeacherResult teacher_result;
+    try {
+      teacher_result = pretrain_scene_teacher(config, pretrain, device, session.sink(), control);
+    } catch (const JobCancelled&) {
+      session.finish(store::RunStatus::Interrupted);
+      return 130;
+    }
+    session.add_artifact("weights", teacher_result.path);
+    session.finish(store::RunStatus::Done);
+    std::printf("scene teacher: %s (validation mIoU %.2f with its pretraining head, %.0f s)\n",
+                teacher_result.path.c_str(), 100.0 * teacher_result.validation.confusion.mean_iou(),
+                teacher_result.train_seconds);
+    return 0;
+  }
+
   SegmentationJobOptions options;
   options.out_dir = out_option->count() ? out_dir : make_run_dir(config, "-segment");
   options.device = device;
-  options.teacher_weights = teacher_option->count() ? teacher : config.teacher_weights;
+  options.teacher_weights = teacher_option->count() ? teacher
+                            : !seg.teacher.empty()  ? seg.teacher
+                                                    : config.teacher_weights;
   options.student_weights = student;
-
-  if (options.student_weights.empty()) {
-    // No student at hand: adapt the teacher first (Stages 1-2 by default), a run of its own.
-    PipelineOptions po;
-    po.stages = parse_stage_list(stages);
-    po.run_dir = options.out_dir + "/adaptation";
-    po.device = options.device;
-    ExperimentConfig adapt = config;
-    if (!options.teacher_weights.empty())
-      adapt.teacher_weights = std::filesystem::absolute(options.teacher_weights).string();
-    std::fprintf(stderr, "no --student: running ViT-AdaLA stages into %s\n", po.run_dir.c_str());
-    TrackedRunOptions tracking;
-    tracking.db_path = db;
-    tracking.tags = {"segmentation-adaptation"};
-    const TrackedRunResult adapted = run_tracked(adapt, po, tracking);
-    if (adapted.cancelled) return 130;
-    int last = 0;
-    for (int s : po.stages) last = std::max(last, s);
-    options.student_weights = stage_output_path(adapted.pipeline.run_dir, last);
-    options.teacher_weights = stage_output_path(adapted.pipeline.run_dir, 0);
-  }
+  options.sweep_resolutions = sweep;
+  options.adaptation = parse_stage_list(stages);
   if (options.teacher_weights.empty())
-    throw UsageError("no teacher: give --teacher or teacher.weights in the config");
+    throw UsageError("no teacher: give --teacher, segmentation.teacher or teacher.weights");
+  if (!std::filesystem::exists(options.teacher_weights))
+    throw UsageError("teacher weights not found: " + options.teacher_weights +
+                     (seg.pretrain.present
+                          ? " (adala segment " + config_path + " --pretrain-teacher " +
+                                options.teacher_weights + " writes it)"
+                          : std::string()));
 
-  PipelineOptions recorded;  // what the run row records: the device and the output folder
-  recorded.device = options.device;
   recorded.run_dir = options.out_dir;
   RunRecord record = training_run_record(config, recorded);
   record.name = config.name + "-segment";
   record.tags = {"segmentation"};
   RunSession session(db, record);
-  ProgressBarSink progress;
   session.add_sink(progress);
   if (session.recording())
     std::fprintf(stderr, "run %lld recorded in %s\n", (long long)session.run_id(),
                  session.database_path().c_str());
-  JobControl control;
   SegmentationJobResult result;
   try {
     result = run_segmentation_job(config, options, session.sink(), control);
@@ -125,6 +150,7 @@ int segment_command(const Args& args) {
     return 130;
   }  // any other error: the session ends the run as failed
   session.add_artifact("summary", result.out_dir + "/summary.md");
+  session.add_artifact("segmentation_summary", result.out_dir + "/summary.json");
   for (const auto& h : result.heads)
     session.add_artifact("segmentation_results", h.folder + "/index.json");
   session.finish(store::RunStatus::Done);

@@ -430,6 +430,18 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
           data.problem = "missing";
         }
         run.scaling.push_back(data);
+      } else if (ref.kind == "segmentation_summary") {
+        SegmentationData data;
+        data.artifact = ref;
+        if (ref.exists) {
+          data.summary = read_segmentation_summary(ref.path, &data.problem);
+          if (!data.problem.empty())
+            warn(arg(AdalaReport::tr("run %1: %2 artifact unreadable: %3 (%4)"),
+                     {run_id, ref.kind, ref.path, data.problem}));
+        } else {
+          data.problem = "missing";
+        }
+        run.segmentation.push_back(data);
       }
     }
     read_headline(store, run);

@@ -14,6 +14,7 @@
 
 #include "engine/plan/plan_record.h"
 #include "engine/report/report_charts.h"
+#include "engine/report/segmentation_summary_reader.h"
 #include "engine/train/stage_catalog.h"
 
 namespace adala::store {
@@ -107,6 +108,13 @@ struct ScalingData {
   std::string problem;
 };
 
+// The results of `adala segment`: its summary.json (a "segmentation_summary" artifact).
+struct SegmentationData {
+  ArtifactRef artifact;
+  SegmentationSummary summary;  // empty when there is a problem
+  std::string problem;          // "missing", or why the file could not be read ("" when read)
+};
+
 // The student's inference cost against the teacher's at one input resolution.
 struct CostPoint {
   int64_t resolution = 0;                       // square input side, pixels
@@ -142,6 +150,7 @@ struct ReportRun {
   std::vector<ArtifactRef> artifacts;
   std::vector<ImageArtifact> attention_figures, segmentation_figures;
   std::vector<ScalingData> scaling;
+  std::vector<SegmentationData> segmentation;
   Headline headline;
 
   const StageSummary* stage(const std::string& name) const;

@@ -90,6 +90,7 @@ Json write_segmentation_results(const std::string& dir, const SegmentationResult
     images.push_back(e);
   }
   index["images"] = images;
+  for (auto it = r.extra.begin(); it != r.extra.end(); ++it) index[it.key()] = it.value();
   write_text((fs::path(dir) / "index.json").string(), index.dump(2) + "\n");
   return index;
 }

@@ -8,6 +8,8 @@
 //   "summary": {"teacher"|"student": {"miou", "pixel_accuracy", "per_class_iou": [x|null...]}},
 //   "images": [{"id", "image", "truth", "teacher", "student", "teacher_miou", "student_miou",
 //               "teacher_iou": [...], "student_iou": [...], "disagreement"}] }
+// Optional: "story" (image_size, backbone, head...), "sweep" (per resolution: teacher and
+// student miou, pixel_accuracy, img_per_s, peak_mb) and "paper_reference".
 // Paths are relative to index.json. IoU is null for a class absent from both truth and
 // prediction (of the split, or of the image for per-image values); mIoU averages the others
 // (engine/analysis/segmentation_metrics.h). disagreement = share of labelled pixels where
@@ -29,6 +31,9 @@ struct SegmentationResults {
   const SegmentationEvaluation* teacher = nullptr;
   const SegmentationEvaluation* student = nullptr;
   int64_t max_images = 64;  // written: min(max_images, kept predictions)
+  // Optional top-level entries copied into index.json as they are: "story", "sweep",
+  // "paper_reference" (segmentation_job.h; results_index.h reads them).
+  Json extra = Json::object();
 };
 
 // {"miou", "pixel_accuracy", "per_class_iou"} of a confusion matrix.

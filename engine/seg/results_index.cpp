@@ -12,6 +12,16 @@ namespace adala {
 
 namespace {
 
+// The largest count an index may hold (doubles hold every integer up to it).
+constexpr int64_t kMaxCount = int64_t(1) << 53;
+constexpr int64_t kMaxImageSize = 65536;
+
+// "an integer from 1 to 65536", "a non-negative integer".
+std::string integer_range(int64_t lo, int64_t hi) {
+  if (hi < kMaxCount) return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return lo == 0 ? "a non-negative integer" : "an integer of at least " + std::to_string(lo);
+}
+
 // Reads typed fields; each problem names the dotted field ("images[2].truth").
 class IndexReader {
  public:
@@ -87,6 +97,112 @@ class IndexReader {
       out.push_back(x);
     }
     return out;
+  }
+
+  // A JSON string (a number is not one), non-empty.
+  std::string text(const Json& o, const char* key, const std::string& at) const {
+    const Json& v = required(o, key, at);
+    if (!v.is_string() || v.get_ref<const std::string&>().empty())
+      fail(at + " must be a non-empty string.");
+    return v.get<std::string>();
+  }
+  // An integer from lo to hi (a whole number written as 2.0 counts).
+  int64_t integer(const Json& v, const std::string& at, int64_t lo, int64_t hi) const {
+    const double x = v.is_number() ? v.get<double>() : std::nan("");
+    if (!(x >= double(lo) && x <= double(hi)) || x != std::floor(x))
+      fail(at + " must be " + integer_range(lo, hi) + ".");
+    return static_cast<int64_t>(x);
+  }
+  int64_t integer(const Json& o, const char* key, const std::string& at, int64_t lo,
+                  int64_t hi) const {
+    return integer(required(o, key, at), at, lo, hi);
+  }
+  // A rate or size: above 0 (at least 0 with `zero_ok`), NaN when absent or null.
+  double positive(const Json& o, const char* key, const std::string& at, bool zero_ok) const {
+    const double x = number(o, key, at, false);
+    if (zero_ok ? x < 0 : x <= 0)
+      fail(at + " is " + Json(x).dump() + (zero_ok ? ", below 0." : ", must be above 0."));
+    return x;
+  }
+  // An optional object: nullptr when absent or null.
+  const Json* optional_object(const Json& o, const char* key, const std::string& at) const {
+    const auto it = o.find(key);
+    if (it == o.end() || it->is_null()) return nullptr;
+    if (!it->is_object()) fail(at + " must be an object.");
+    return &*it;
+  }
+
+  SegmentationIndexStory story(const Json& o) const {
+    SegmentationIndexStory s;
+    s.image_size = int(integer(o, "image_size", "story.image_size", 1, kMaxImageSize));
+    s.backbone = text(o, "backbone", "story.backbone");
+    if (s.backbone != "frozen" && s.backbone != "fine-tuned")
+      fail("story.backbone is " + Json(s.backbone).dump() +
+           ", expected \"frozen\" or \"fine-tuned\".");
+    s.backbone_lr_scale = positive(o, "backbone_lr_scale", "story.backbone_lr_scale", true);
+    s.layer_decay = number(o, "layer_decay", "story.layer_decay", false);
+    if (s.layer_decay <= 0 || s.layer_decay > 1)
+      fail("story.layer_decay is " + Json(s.layer_decay).dump() + ", outside (0, 1].");
+    s.head = text(o, "head", "story.head");
+    if (const auto it = o.find("train_images"); it != o.end() && !it->is_null())
+      s.train_images = integer(*it, "story.train_images", 0, kMaxCount);
+    if (const auto it = o.find("adaptation"); it != o.end() && !it->is_null()) {
+      if (!it->is_string()) fail("story.adaptation must be a string.");
+      s.adaptation = it->get<std::string>();
+    }
+    return s;
+  }
+
+  // parent.<model>: {miou, pixel_accuracy, img_per_s, peak_mb}, each a number or null.
+  SegmentationIndexMeasure measure(const Json& parent, const char* model,
+                                   const std::string& parent_at) const {
+    const std::string at = parent_at + "." + model;
+    const Json& o = object(parent, model, at);
+    SegmentationIndexMeasure m;
+    m.miou = fraction(o, "miou", at + ".miou", false);
+    m.pixel_accuracy = fraction(o, "pixel_accuracy", at + ".pixel_accuracy", false);
+    m.img_per_s = positive(o, "img_per_s", at + ".img_per_s", false);
+    m.peak_mb = positive(o, "peak_mb", at + ".peak_mb", true);
+    return m;
+  }
+
+  SegmentationIndexSweepRow sweep_row(const Json& o, const std::string& at) const {
+    if (!o.is_object()) fail(at + " must be an object.");
+    SegmentationIndexSweepRow row;
+    row.image_size = int(integer(o, "image_size", at + ".image_size", 1, kMaxImageSize));
+    row.val_images = integer(o, "val_images", at + ".val_images", 0, kMaxCount);
+    const Json& garments = array(o, "garments", at + ".garments");
+    if (garments.size() != 2)
+      fail(at + ".garments must hold two integers, the fewest and the most per scene (it has " +
+           std::to_string(garments.size()) + ").");
+    row.garments_min = integer(garments[0], at + ".garments[0]", 0, kMaxCount);
+    row.garments_max = integer(garments[1], at + ".garments[1]", 0, kMaxCount);
+    if (row.garments_min > row.garments_max)
+      fail(at + ".garments is " + garments.dump() +
+           ": the first (fewest) must not exceed the second (most).");
+    row.teacher = measure(o, "teacher", at);
+    row.student = measure(o, "student", at);
+    return row;
+  }
+
+  std::vector<SegmentationIndexSweepRow> sweep(const Json& root) const {
+    const auto it = root.find("sweep");
+    if (it == root.end() || it->is_null()) return {};
+    if (!it->is_array()) fail("sweep must be an array.");
+    std::vector<SegmentationIndexSweepRow> rows;
+    for (size_t i = 0; i < it->size(); ++i)
+      rows.push_back(sweep_row((*it)[i], "sweep[" + std::to_string(i) + "]"));
+    return rows;
+  }
+
+  SegmentationIndexPaperReference paper_reference(const Json& o) const {
+    const std::string at = "paper_reference";
+    SegmentationIndexPaperReference p;
+    p.dataset = text(o, "dataset", at + ".dataset");
+    p.image_size = int(integer(o, "image_size", at + ".image_size", 1, kMaxImageSize));
+    p.teacher = measure(o, "teacher", at);
+    p.student = measure(o, "student", at);
+    return p;
   }
 
   SegmentationIndexScores scores(const Json& summary, const char* model, size_t classes) const {
@@ -180,6 +296,12 @@ SegmentationIndex parse_segmentation_index(const std::string& text, const std::s
     e.student_iou = r.per_class(o, "student_iou", at + ".student_iou", class_count);
     out.entries.push_back(std::move(e));
   }
+
+  // Newer writers add how the models were made, a resolution sweep and the paper's numbers.
+  if (const Json* story = r.optional_object(root, "story", "story")) out.story = r.story(*story);
+  out.sweep = r.sweep(root);
+  if (const Json* paper = r.optional_object(root, "paper_reference", "paper_reference"))
+    out.paper_reference = r.paper_reference(*paper);
   return out;
 }
 

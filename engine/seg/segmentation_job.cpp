@@ -5,17 +5,20 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <sstream>
+#include <memory>
 
 #include <torch/utils.h>
 
-#include "engine/runtime/device.h"
-#include "engine/model/load_weights.h"
-#include "engine/io/text_file.h"
 #include "engine/data/opencv/ade20k_folder.h"
 #include "engine/data/segmentation_scenes.h"
+#include "engine/io/text_file.h"
+#include "engine/model/load_weights.h"
+#include "engine/runtime/device.h"
+#include "engine/seg/paper_reference.h"
 #include "engine/seg/results_folder.h"
+#include "engine/seg/scene_adaptation.h"
 #include "engine/seg/segmentation_stage.h"
+#include "engine/seg/segmentation_summary.h"
 
 namespace adala {
 
@@ -28,13 +31,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
-
-std::string pct(double v) {
-  if (!std::isfinite(v)) return "n/a";
-  return fmt::format("{:.2f}", 100.0 * v);
-}
-
-std::string pct(const std::optional<double>& v) { return v ? pct(*v) : "n/a"; }
 
 VisionTransformer load_backbone(const std::string& path, const std::string& role,
                                 const c10::Device& device, AttentionMode mode) {
@@ -72,6 +68,18 @@ SegmentationModelOptions model_options(const SegmentationConfig& seg, Segmentati
   return o;
 }
 
+std::string stages_text(const std::vector<int>& stages) {
+  std::string out;
+  for (int s : stages) out += (out.empty() ? "" : "+") + std::to_string(s);
+  return out;
+}
+
+// The teacher and student models of one head, trained.
+struct TrainedHead {
+  SegmentationHeadKind head;
+  SegmentationModel teacher{nullptr}, student{nullptr};
+};
+
 }  // namespace
 
 std::vector<SegmentationHeadKind> configured_heads(const SegmentationConfig& c) {
@@ -91,17 +99,8 @@ SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
     o.limit = train ? d.train_images : d.val_images;
     return load_ade20k_folder(d.root, split, o);
   }
-  SceneOptions o;
-  o.image_size = d.image_size;
-  o.min_garments = d.min_garments;
-  o.max_garments = d.max_garments;
-  o.min_scale = d.min_scale;
-  o.max_scale = d.max_scale;
-  o.threshold = d.threshold;
-  o.background_min = d.background_min;
-  o.background_max = d.background_max;
   const std::string root = d.root.empty() ? default_fashion_mnist_root() : d.root;
-  SceneGenerator gen = make_scene_generator(root, split, o, uint64_t(config.seed));
+  SceneGenerator gen = make_scene_generator(root, split, scene_options(d), uint64_t(config.seed));
   return gen.generate(train ? d.train_images : d.val_images);
 }
 
@@ -114,6 +113,11 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
       resolve_device(options.device.empty() ? config.device : options.device);
   if (config.threads > 0) configure_threads(static_cast<int>(config.threads));
   const auto heads = options.heads.empty() ? configured_heads(seg) : options.heads;
+  const auto sweep_sizes =
+      options.sweep_resolutions.empty() ? seg.sweep_resolutions : options.sweep_resolutions;
+  if (!sweep_sizes.empty() && seg.data.dataset != "fashion-mnist-scenes")
+    throw ConfigError("segmentation.sweep_resolutions",
+                      "the resolution sweep renders fashion-mnist-scenes at each size");
 
   SegmentationJobResult result;
   result.out_dir = options.out_dir.empty() ? "segmentation" : options.out_dir;
@@ -122,16 +126,18 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
 
   VisionTransformer teacher =
       load_backbone(options.teacher_weights, "teacher", device, AttentionMode::Softmax);
-  VisionTransformer student =
-      load_backbone(options.student_weights, "student", device, AttentionMode::Linear);
-  for (auto* vit : {&teacher, &student})
-    if (seg.data.image_size % (*vit)->config().patch_size != 0)
+  auto check_patch = [&](VisionTransformer& vit) {
+    const int64_t p = vit->config().patch_size;
+    if (seg.data.image_size % p != 0)
       throw ConfigError("segmentation.data.image_size",
-                        "must be a multiple of the backbone's patch size " +
-                            std::to_string((*vit)->config().patch_size));
-  ctx.log("backbones: teacher " + options.teacher_weights + " (softmax), student " +
-          options.student_weights + " (" + student_attention_words(student) + "); device " +
-          device.str());
+                        "must be a multiple of the backbone's patch size " + std::to_string(p));
+    for (int64_t res : sweep_sizes)
+      if (res % p != 0)
+        throw ConfigError("segmentation.sweep_resolutions",
+                          std::to_string(res) + " is not a multiple of the backbone's patch size " +
+                              std::to_string(p));
+  };
+  check_patch(teacher);
 
   auto t0 = Clock::now();
   SegmentationDataset train = load_segmentation_split(config, "training");
@@ -140,29 +146,47 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   result.train_images = train.size();
   result.val_images = val.size();
   result.image_size = seg.data.image_size;
+  result.train_backbone = seg.train_backbone;
+  result.backbone_lr_scale = seg.backbone_lr_scale;
+  result.layer_decay = seg.layer_decay;
   result.protocol = seg.train_backbone
-                        ? fmt::format("backbone fine-tuned (lr x {:g})", seg.backbone_lr_scale)
+                        ? fmt::format("backbone fine-tuned (lr x {:g}, layer decay {:g})",
+                                      seg.backbone_lr_scale, seg.layer_decay)
                         : "frozen backbone";
   ctx.log(
       fmt::format("data: {}, {} training / {} validation images of {}x{}, {} classes ({:.1f} s)",
                   seg.data.dataset, train.size(), val.size(), seg.data.image_size,
                   seg.data.image_size, val.num_classes(), seconds_since(t0)));
 
-  Json summary = Json::object();
-  summary["experiment"] = Json(config.name);
-  summary["dataset"] = Json(seg.data.dataset);
-  summary["image_size"] = Json(seg.data.image_size);
-  summary["train_images"] = Json(train.size());
-  summary["val_images"] = Json(val.size());
-  summary["train_backbone"] = Json(seg.train_backbone);
-  if (seg.train_backbone) summary["backbone_lr_scale"] = Json(seg.backbone_lr_scale);
-  summary["teacher_weights"] = Json(options.teacher_weights);
-  summary["student_weights"] = Json(options.student_weights);
-  Json head_summaries = Json::object();
+  VisionTransformer student{nullptr};
+  if (options.student_weights.empty()) {
+    StageContext adapt{config, device, sink, control, result.out_dir + "/adaptation"};
+    fs::create_directories(adapt.run_dir);
+    ctx.log("no student given: ViT-AdaLA Stages " + stages_text(options.adaptation) + " on the " +
+            std::to_string(train.size()) + " training images (labels unused)");
+    VisionTransformer frozen = clone_model(teacher, device);
+    student = adapt_student_on_images(adapt, frozen, train.images, options.adaptation);
+    result.student_weights = adapt.run_dir + "/student.safetensors";
+    save_weights(student, result.student_weights,
+                 {{"adala.stage", "segmentation_adaptation"}, {"adala.experiment", config.name}});
+    sink.on_event(ArtifactEvent{"adaptation", "weights", result.student_weights});
+    result.adaptation = "Stages " + stages_text(options.adaptation) + " on the " +
+                        std::to_string(train.size()) + " training scenes";
+  } else {
+    student = load_backbone(options.student_weights, "student", device, AttentionMode::Linear);
+    result.student_weights = options.student_weights;
+    result.adaptation = "given: " + fs::path(options.student_weights).filename().string();
+  }
+  check_patch(student);
+  ctx.log("backbones: teacher " + options.teacher_weights + " (softmax), student " +
+          result.student_weights + " (" + student_attention_words(student) + "); device " +
+          device.str());
 
+  std::vector<TrainedHead> trained;
   for (SegmentationHeadKind head : heads) {
     SegmentationHeadResult hr;
     hr.head = head;
+    TrainedHead models{head};
     const std::string head_name = to_string(head);
     for (int role = 0; role < 2; ++role) {
       const std::string who = role == 0 ? "teacher" : "student";
@@ -173,7 +197,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
                               model_options(seg, head, val.num_classes()));
       model->to(device);
       auto start = Clock::now();
-      SegmentationStage(ctx, stage).run(model, train);
+      SegmentationStage(ctx, stage, head_training(seg, head)).run(model, train);
       const double train_s = seconds_since(start);
       SegmentationEvaluation eval =
           evaluate_segmentation(model, val, device, seg.eval_batch_size, seg.results_images);
@@ -181,71 +205,101 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
       sink.on_event(EvalMetrics{stage, "pixel_accuracy", eval.confusion.pixel_accuracy(), 0});
       (role == 0 ? hr.teacher_train_seconds : hr.student_train_seconds) = train_s;
       (role == 0 ? hr.teacher : hr.student) = std::move(eval);
+      (role == 0 ? models.teacher : models.student) = model;
     }
     hr.folder = (fs::path(result.out_dir) / head_name).string();
+    result.heads.push_back(std::move(hr));
+    trained.push_back(models);
+  }
+
+  // The resolution table: the training resolution, then each sweep resolution on scenes that
+  // keep the garments' pixel size; costs of all models measured side by side per resolution.
+  std::vector<int64_t> sizes{seg.data.image_size};
+  for (int64_t r : sweep_sizes)
+    if (std::find(sizes.begin(), sizes.end(), r) == sizes.end()) sizes.push_back(r);
+  const SceneOptions base = scene_options(seg.data);
+  for (int64_t size : sizes) {
+    SegmentationSweepRow row;
+    row.image_size = size;
+    std::unique_ptr<SegmentationDataset> owned;
+    const SegmentationDataset* data = &val;
+    if (size != seg.data.image_size) {
+      const SceneOptions o = same_pixel_scale(base, size);
+      row.min_garments = o.min_garments;
+      row.max_garments = o.max_garments;
+      const std::string root = seg.data.root.empty() ? default_fashion_mnist_root() : seg.data.root;
+      owned = std::make_unique<SegmentationDataset>(
+          make_scene_generator(root, "validation", o, uint64_t(config.seed))
+              .generate(seg.sweep_val_images));
+      data = owned.get();
+    } else {
+      row.min_garments = base.min_garments;
+      row.max_garments = base.max_garments;
+    }
+    row.val_images = data->size();
+    std::vector<SegmentationModel*> models;
+    for (auto& t : trained) models.push_back(&t.teacher), models.push_back(&t.student);
+    ctx.log(fmt::format("resolution {}: evaluating on {} scenes of {}-{} garments, then costs",
+                        size, data->size(), row.min_garments, row.max_garments));
+    std::vector<SegmentationPoint> points(models.size());
+    for (size_t m = 0; m < models.size(); ++m) {
+      const size_t h = m / 2;
+      const auto& head_result = result.heads[h];
+      if (size == seg.data.image_size) {
+        const auto& e = m % 2 == 0 ? head_result.teacher : head_result.student;
+        points[m].miou = e.confusion.mean_iou();
+        points[m].pixel_accuracy = e.confusion.pixel_accuracy();
+      } else {
+        if (control.wait_while_paused()) throw JobCancelled("segmentation sweep");
+        const int64_t batch = std::max<int64_t>(
+            1, seg.eval_batch_size * seg.data.image_size * seg.data.image_size / (size * size));
+        const SegmentationEvaluation e = evaluate_segmentation(*models[m], *data, device, batch);
+        points[m].miou = e.confusion.mean_iou();
+        points[m].pixel_accuracy = e.confusion.pixel_accuracy();
+      }
+    }
+    if (control.wait_while_paused()) throw JobCancelled("segmentation sweep");
+    const auto costs =
+        measure_segmentation_costs(models, size, device, options.cost_rounds, options.cost_repeats);
+    for (size_t m = 0; m < models.size(); ++m) points[m].cost = costs[m];
+    for (size_t h = 0; h < trained.size(); ++h) {
+      SegmentationSweepHead sh;
+      sh.head = trained[h].head;
+      sh.teacher = points[2 * h];
+      sh.student = points[2 * h + 1];
+      const std::string stage = "seg_" + std::string(to_string(sh.head));
+      sink.on_event(
+          EvalMetrics{stage + "_teacher", fmt::format("miou@{}", size), sh.teacher.miou, 0});
+      sink.on_event(
+          EvalMetrics{stage + "_student", fmt::format("miou@{}", size), sh.student.miou, 0});
+      sink.on_event(EvalMetrics{stage + "_teacher", fmt::format("img_per_s@{}", size),
+                                sh.teacher.cost.img_per_s(), 0});
+      sink.on_event(EvalMetrics{stage + "_student", fmt::format("img_per_s@{}", size),
+                                sh.student.cost.img_per_s(), 0});
+      row.heads.push_back(sh);
+    }
+    result.sweep.push_back(std::move(row));
+  }
+
+  for (auto& hr : result.heads) {
     SegmentationResults r;
-    r.head = head_name;
+    r.head = to_string(hr.head);
     r.data = &val;
     r.teacher = &hr.teacher;
     r.student = &hr.student;
     r.max_images = seg.results_images;
+    r.extra = segmentation_index_extra(config, result, hr.head);
     write_segmentation_results(hr.folder, r);
     sink.on_event(
-        ArtifactEvent{"seg_" + head_name, "segmentation_results", hr.folder + "/index.json"});
-
-    Json h = Json::object();
-    h["teacher"] = segmentation_summary_json(hr.teacher.confusion);
-    h["student"] = segmentation_summary_json(hr.student.confusion);
-    const double gap = hr.student.confusion.mean_iou() - hr.teacher.confusion.mean_iou();
-    h["miou_gap"] = std::isfinite(gap) ? Json(std::round(gap * 1e6) / 1e6) : Json(nullptr);
-    h["teacher_train_seconds"] = Json(std::round(hr.teacher_train_seconds * 10) / 10);
-    h["student_train_seconds"] = Json(std::round(hr.student_train_seconds * 10) / 10);
-    h["results"] = Json(head_name + "/index.json");
-    head_summaries[head_name] = h;
-    result.heads.push_back(std::move(hr));
+        ArtifactEvent{"seg_" + r.head, "segmentation_results", hr.folder + "/index.json"});
   }
-  summary["heads"] = head_summaries;
-  result.summary = summary;
-  write_text((fs::path(result.out_dir) / "summary.json").string(), summary.dump(2) + "\n");
+  result.summary = segmentation_job_summary_json(config, options.teacher_weights, result);
+  write_text((fs::path(result.out_dir) / "summary.json").string(), result.summary.dump(2) + "\n");
   write_text((fs::path(result.out_dir) / "summary.md").string(),
              segmentation_summary_markdown(result));
+  sink.on_event(ArtifactEvent{"segmentation", "segmentation_summary",
+                              (fs::path(result.out_dir) / "summary.json").string()});
   return result;
-}
-
-std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
-  std::ostringstream md;
-  md << "# Segmentation: teacher (softmax) vs ViT-AdaLA student (linear attention)\n\n";
-  md << r.train_images << " training / " << r.val_images << " validation images, " << r.image_size
-     << "x" << r.image_size << ", " << r.protocol
-     << "; mIoU over classes present (TP+FP+FN > 0), validation split.\n\n";
-  md << "| head | teacher mIoU | student mIoU | gap (pt) | teacher pixel acc | student pixel acc "
-        "|\n";
-  md << "|---|---|---|---|---|---|\n";
-  for (const auto& h : r.heads) {
-    const double t = h.teacher.confusion.mean_iou(), s = h.student.confusion.mean_iou();
-    const std::string gap = fmt::format("{:+.2f}", 100.0 * (s - t));
-    md << "| " << to_string(h.head) << " | " << pct(t) << " | " << pct(s) << " | " << gap << " | "
-       << pct(h.teacher.confusion.pixel_accuracy()) << " | "
-       << pct(h.student.confusion.pixel_accuracy()) << " |\n";
-  }
-  md << "\nPer-class IoU (%):\n\n| class |";
-  for (const auto& h : r.heads)
-    md << " " << to_string(h.head) << " teacher | " << to_string(h.head) << " student |";
-  md << "\n|---|";
-  for (size_t i = 0; i < r.heads.size(); ++i) md << "---|---|";
-  md << "\n";
-  std::vector<std::vector<std::optional<double>>> t, s;
-  for (const auto& h : r.heads) {
-    t.push_back(h.teacher.confusion.per_class_iou());
-    s.push_back(h.student.confusion.per_class_iou());
-  }
-  for (size_t c = 0; c < r.classes.size(); ++c) {
-    md << "| " << r.classes[c].name << " |";
-    for (size_t i = 0; i < r.heads.size(); ++i)
-      md << " " << pct(t[i][c]) << " | " << pct(s[i][c]) << " |";
-    md << "\n";
-  }
-  return md.str();
 }
 
 }  // namespace adala

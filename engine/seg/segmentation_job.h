@@ -1,15 +1,19 @@
 #pragma once
-// Dense Stage 3 end to end: load teacher (softmax) and student (linear attention) backbones,
-// build the segmentation splits, train each requested head on both backbones with the same
-// data, seed and budget, evaluate on the validation split and write one results folder per
-// head (results_folder.h) plus <out>/summary.json and <out>/summary.md.
+// Dense Stage 3 end to end: load the teacher (softmax) backbone and the student (linear
+// attention; or adapt one from the teacher on the training images, scene_adaptation.h), build
+// the segmentation splits, train each requested head on both backbones with the same data,
+// seed and budget (the backbone fine-tuned or frozen, segmentation_stage.h), evaluate on the
+// validation split, then at each sweep resolution (segmentation_sweep.h: mIoU, images/s and
+// peak memory), and write one results folder per head (results_folder.h) plus
+// <out>/summary.json and <out>/summary.md.
 #include <string>
 #include <vector>
 
-#include "engine/json/json.h"
 #include "engine/data/segmentation_dataset.h"
+#include "engine/json/json.h"
 #include "engine/seg/segmentation_evaluation.h"
 #include "engine/seg/segmentation_model.h"
+#include "engine/seg/segmentation_sweep.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
 #include "engine/train/experiment_config.h"
@@ -18,10 +22,32 @@ namespace adala {
 
 struct SegmentationJobOptions {
   std::string teacher_weights;  // safetensors of the softmax teacher
-  std::string student_weights;  // safetensors of the ViT-AdaLA student (runs in linear mode)
+  // safetensors of the ViT-AdaLA student (runs in linear mode); empty: Stages `adaptation`
+  // adapt the teacher on the training images first (saved as <out>/adaptation/student.safetensors)
+  std::string student_weights;
+  std::vector<int> adaptation{1, 2};
   std::vector<SegmentationHeadKind> heads;  // empty: as the config's segmentation.head says
   std::string out_dir;
   std::string device;  // overrides the config's when non-empty
+  // Evaluation resolutions beyond the training one; empty: segmentation.sweep_resolutions.
+  std::vector<int64_t> sweep_resolutions;
+  int cost_rounds = 3, cost_repeats = 3;  // interleaved rounds x timed predictions per model
+};
+
+// One model at one resolution.
+struct SegmentationPoint {
+  double miou = 0, pixel_accuracy = 0;
+  InferenceCost cost;
+};
+
+struct SegmentationSweepHead {
+  SegmentationHeadKind head = SegmentationHeadKind::Linear;
+  SegmentationPoint teacher, student;
+};
+
+struct SegmentationSweepRow {
+  int64_t image_size = 0, val_images = 0, min_garments = 0, max_garments = 0;
+  std::vector<SegmentationSweepHead> heads;
 };
 
 struct SegmentationHeadResult {
@@ -35,9 +61,14 @@ struct SegmentationJobResult {
   std::string out_dir;
   std::vector<SegmentationClass> classes;
   std::vector<SegmentationHeadResult> heads;
+  std::vector<SegmentationSweepRow> sweep;  // the training resolution first
   int64_t train_images = 0, val_images = 0, image_size = 0;
-  std::string protocol;  // "frozen backbone" or "backbone fine-tuned (lr x s)"
-  Json summary;          // what summary.json holds
+  bool train_backbone = false;
+  double backbone_lr_scale = 0, layer_decay = 1;
+  std::string protocol;    // "frozen backbone" or "backbone fine-tuned (lr x s, layer decay d)"
+  std::string adaptation;  // how the student was made
+  std::string student_weights;
+  Json summary;  // what summary.json holds
 };
 
 // The heads a config asks for ("both" = linear then mask2former).
@@ -50,8 +81,5 @@ SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
 SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
                                            const SegmentationJobOptions& options, EventSink& sink,
                                            JobControl& control);
-
-// Markdown: per head, teacher / student mIoU, gap, pixel accuracy, then per-class IoU.
-std::string segmentation_summary_markdown(const SegmentationJobResult& result);
 
 }  // namespace adala

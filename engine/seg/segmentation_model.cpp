@@ -4,6 +4,7 @@
 
 #include <torch/nn/functional/loss.h>
 
+#include "engine/model/block_checkpoint.h"
 #include "engine/seg/semantic_inference.h"
 #include "engine/train/stages.h"
 
@@ -32,7 +33,8 @@ torch::Tensor to_backbone_input(const torch::Tensor& rgb, int64_t in_chans) {
 
 std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit,
                                                    const torch::Tensor& images,
-                                                   const std::vector<int64_t>& blocks) {
+                                                   const std::vector<int64_t>& blocks,
+                                                   bool checkpoint) {
   const int64_t depth = vit->depth(), prefix = vit->config().num_prefix_tokens();
   int64_t last = 0;
   for (int64_t b : blocks) {
@@ -45,7 +47,8 @@ std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit,
   std::vector<torch::Tensor> outputs(size_t(last + 1));
   auto x = vit->prepare_tokens(images);
   for (int64_t i = 0; i < last; ++i) {
-    x = vit->block(i)->forward(x);
+    Block block = vit->block(i);
+    x = checkpoint ? checkpointed_block_forward(block, x) : block->forward(x);
     outputs[size_t(i + 1)] = x;
   }
   std::vector<torch::Tensor> out;
@@ -81,7 +84,7 @@ SegmentationModelImpl::SegmentationModelImpl(VisionTransformer vit, Segmentation
 
 std::vector<torch::Tensor> SegmentationModelImpl::features(const torch::Tensor& rgb) {
   return backbone_patch_features(backbone, to_backbone_input(rgb, backbone->config().in_chans),
-                                 options_.blocks);
+                                 options_.blocks, checkpoint_blocks_);
 }
 
 torch::Tensor SegmentationModelImpl::loss(const std::vector<torch::Tensor>& feats,

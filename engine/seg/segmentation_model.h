@@ -24,9 +24,11 @@ SegmentationHeadKind segmentation_head_from_string(const std::string& name);
 torch::Tensor to_backbone_input(const torch::Tensor& rgb, int64_t in_chans);
 
 // Patch tokens (B, gh * gw, D) of the given 1-based block outputs, after the final norm.
+// checkpoint: blocks recompute their activations in the backward pass (block_checkpoint.h).
 std::vector<torch::Tensor> backbone_patch_features(VisionTransformer& vit,
                                                    const torch::Tensor& images,
-                                                   const std::vector<int64_t>& blocks);
+                                                   const std::vector<int64_t>& blocks,
+                                                   bool checkpoint = false);
 
 struct SegmentationModelOptions {
   SegmentationHeadKind head = SegmentationHeadKind::Linear;
@@ -56,6 +58,8 @@ class SegmentationModelImpl : public torch::nn::Module {
   std::vector<torch::Tensor> head_parameters();
   const SegmentationModelOptions& options() const { return options_; }
   int64_t patch_size() const { return backbone->config().patch_size; }
+  // Gradient checkpointing of the backbone's blocks in features() (training the backbone).
+  void set_checkpoint_blocks(bool on) { checkpoint_blocks_ = on; }
 
   VisionTransformer backbone{nullptr};
   LinearSegmentationHead linear{nullptr};
@@ -63,6 +67,7 @@ class SegmentationModelImpl : public torch::nn::Module {
 
  private:
   SegmentationModelOptions options_;
+  bool checkpoint_blocks_ = false;
 };
 TORCH_MODULE(SegmentationModel);
 

@@ -1,26 +1,51 @@
 #pragma once
 // Stage 3 for dense prediction: trains a segmentation head on a backbone (teacher or
-// ViT-AdaLA student alike) through the shared TrainingLoop. With a frozen backbone
-// (segmentation.train_backbone = false, DINOv2's linear-probe protocol) the features of the
-// training images are computed once and cached in float16; otherwise every step runs the
-// backbone and its own trainable weights update too, at backbone_lr_scale x the head's lr.
+// ViT-AdaLA student alike) through the shared TrainingLoop. With a frozen backbone (DINOv2's
+// linear-probe protocol) the features of the training images are computed once and cached in
+// float16; otherwise every step runs the backbone and its own trainable weights update too
+// (the paper's supervised fine-tuning): at backbone_lr_scale x the head's lr, decayed layer by
+// layer, with blocks checkpointed where the image has many tokens.
 #include <string>
+#include <vector>
 
 #include "engine/data/segmentation_dataset.h"
 #include "engine/seg/segmentation_model.h"
 #include "engine/train/stage_context.h"
+#include "engine/train/training_loop.h"
 
 namespace adala {
 
+struct SegmentationTraining {
+  StageConfig optimisation;
+  bool train_backbone = false;
+  double backbone_lr_scale = 0.1;
+  double layer_decay = 1.0;
+  GradientCheckpointing checkpointing = GradientCheckpointing::Auto;
+};
+
+// What the config's segmentation block says for one head.
+SegmentationTraining head_training(const SegmentationConfig& seg, SegmentationHeadKind head);
+
+// The backbone's trainable parameters in lr groups: the patch embedding, position embedding and
+// prefix tokens at scale x decay^(depth + 1), block i at scale x decay^(depth - i), the final
+// norm (and anything else) at scale; groups that come out empty are left out.
+TrainingLoop::ScaledParams layer_decayed_parameters(VisionTransformer& vit, double scale,
+                                                    double decay);
+
+// Whether training at `image_size` checkpoints blocks.
+bool checkpoint_blocks(GradientCheckpointing mode, int64_t image_size, int64_t patch_size);
+
 class SegmentationStage {
  public:
-  // stage: the name in events (e.g. "segmentation_linear_teacher").
-  SegmentationStage(StageContext& ctx, std::string stage) : ctx_(ctx), stage_(std::move(stage)) {}
+  // stage: the name in events (e.g. "seg_linear_teacher").
+  SegmentationStage(StageContext& ctx, std::string stage, SegmentationTraining training)
+      : ctx_(ctx), stage_(std::move(stage)), training_(std::move(training)) {}
   void run(SegmentationModel& model, const SegmentationDataset& train);
 
  private:
   StageContext& ctx_;
   std::string stage_;
+  SegmentationTraining training_;
 };
 
 // Feature levels of a whole split, float16 on the CPU: one (N, tokens, D) tensor per level.

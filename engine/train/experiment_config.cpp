@@ -235,6 +235,11 @@ Json resolve_config_paths(Json doc, const std::filesystem::path& base_dir) {
       if (auto source = d->find(key); source != d->end() && source->is_object())
         for (const char* field : {"root", "list", "classes"})
           if (auto v = source->find(field); v != source->end()) resolve(*v);
+  if (auto seg = doc.find("segmentation"); seg != doc.end() && seg->is_object()) {
+    if (auto t = seg->find("teacher"); t != seg->end()) resolve(*t);
+    if (auto p = seg->find("pretrain"); p != seg->end() && p->is_object())
+      if (auto init = p->find("init"); init != p->end()) resolve(*init);
+  }
   return doc;
 }
 

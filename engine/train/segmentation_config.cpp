@@ -17,6 +17,17 @@ std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
 
 }  // namespace
 
+const char* to_string(GradientCheckpointing mode) {
+  switch (mode) {
+    case GradientCheckpointing::On:
+      return "on";
+    case GradientCheckpointing::Off:
+      return "off";
+    default:
+      return "auto";
+  }
+}
+
 SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& model,
                                             const std::string& default_root) {
   SegmentationConfig s;
@@ -46,9 +57,24 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.num_classes = d.integer("num_classes", c.num_classes, 1, 254);
     d.finish();
   }
+  s.teacher = r.string("teacher", "");
   s.head = r.string("head", s.head, {"linear", "mask2former", "both"});
   s.train_backbone = r.boolean("train_backbone", s.train_backbone);
   s.backbone_lr_scale = r.number("backbone_lr_scale", s.backbone_lr_scale, 0.0, 10.0);
+  s.layer_decay = r.number("layer_decay", s.layer_decay, 0.0, 1.0, true);
+  {
+    const std::string gc = r.string("gradient_checkpointing", "auto", {"auto", "on", "off"});
+    s.gradient_checkpointing = gc == "on"    ? GradientCheckpointing::On
+                               : gc == "off" ? GradientCheckpointing::Off
+                                             : GradientCheckpointing::Auto;
+  }
+  s.sweep_resolutions = r.integers("sweep_resolutions", {}, model.patch_size, 4096);
+  for (int64_t res : s.sweep_resolutions)
+    if (res % model.patch_size != 0)
+      throw ConfigError(r.field("sweep_resolutions"), std::to_string(res) +
+                                                          " is not a multiple of the patch size " +
+                                                          std::to_string(model.patch_size));
+  s.sweep_val_images = r.integer("sweep_val_images", s.sweep_val_images, 1, 100000);
   s.results_images = r.integer("results_images", s.results_images, 0, 100000);
   s.eval_batch_size = r.integer("eval_batch_size", s.eval_batch_size, 1, 4096);
 
@@ -88,6 +114,36 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     m2f_defaults.lr = 3e-4;
     m2f_defaults.weight_decay = 0.05;
     s.mask2former_training = read_stage_config(m, m2f_defaults);
+  }
+  if (r.has("pretrain")) {
+    ConfigReader p = r.child("pretrain");
+    auto& c = s.pretrain;
+    c.present = true;
+    c.init = p.string("init", "");
+    if (c.init.empty())
+      throw ConfigError(p.field("init"), "the classification checkpoint the teacher starts from");
+    c.images = p.integer("images", c.images, 1, int64_t(1) << 30);
+    c.data = s.data;
+    if (p.has("data")) {
+      ConfigReader d = p.child("data");
+      auto& o = c.data;
+      o.image_size = d.integer("image_size", o.image_size, model.patch_size, 4096);
+      if (o.image_size % model.patch_size != 0)
+        throw ConfigError(d.field("image_size"), "must be a multiple of the patch size " +
+                                                     std::to_string(model.patch_size));
+      o.min_garments = d.integer("min_garments", o.min_garments, 0, 64);
+      o.max_garments = d.integer("max_garments", o.max_garments, o.min_garments, 64);
+      o.min_scale = d.number("min_scale", o.min_scale, 0.0, 1.0, true);
+      o.max_scale = d.number("max_scale", o.max_scale, o.min_scale, 1.0);
+      o.background_min = d.number("background_min", o.background_min, 0.0, 1.0);
+      o.background_max = d.number("background_max", o.background_max, o.background_min, 1.0);
+      d.finish();
+    }
+    c.first_scene = p.integer("first_scene", c.first_scene, 0, int64_t(1) << 40);
+    StageConfig defaults = head_defaults;
+    defaults.epochs = 4;
+    defaults.batch_size = 32;
+    c.training = read_stage_config(p, defaults);
   }
   r.finish();
   return s;

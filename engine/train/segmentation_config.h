@@ -31,12 +31,45 @@ struct Mask2FormerConfig {
   double class_weight = 2.0, mask_weight = 5.0, dice_weight = 5.0, no_object_weight = 0.1;
 };
 
+// When blocks recompute their activations in the backward pass instead of keeping them.
+enum class GradientCheckpointing { Auto, On, Off };
+const char* to_string(GradientCheckpointing mode);
+// Auto: on where a training image has at least this many tokens (softmax attention keeps
+// heads x N^2 floats per block for the backward pass: 64 MiB a head at 4096 tokens).
+inline constexpr int64_t kCheckpointTokensThreshold = 4096;
+
+// The scene teacher (segmentation.pretrain): a classification checkpoint, re-cut to the
+// experiment's model (its patch size and image size), then trained end to end with a dense
+// per-pixel objective on a stream of scenes disjoint from the segmentation splits.
+struct ScenePretrainConfig {
+  bool present = false;
+  std::string init;               // the classification checkpoint it starts from
+  int64_t images = 4000;          // training scenes of the pretraining stream
+  int64_t first_scene = 1000000;  // the stream's first scene index (the splits use 0..)
+  // The pretraining scenes (default: segmentation.data): e.g. smaller scenes of one garment at
+  // the task's garment pixel size, several times cheaper per garment than the task's scenes.
+  SegmentationDataConfig data;
+  StageConfig training;
+};
+
 struct SegmentationConfig {
   bool present = false;  // the experiment has a "segmentation" block
   SegmentationDataConfig data;
-  std::string head = "both";           // "linear", "mask2former" or "both"
-  bool train_backbone = false;         // false: frozen backbone, cached features (linear probe)
-  double backbone_lr_scale = 0.1;      // backbone lr = head lr x this, when it trains
+  // The softmax backbone the job compares (default: teacher.weights); it need not exist until
+  // the job runs (`adala segment --pretrain-teacher` writes it from `pretrain`).
+  std::string teacher;
+  std::string head = "both";       // "linear", "mask2former" or "both"
+  bool train_backbone = false;     // false: frozen backbone, cached features (linear probe)
+  double backbone_lr_scale = 0.1;  // backbone lr = head lr x this, when it trains
+  // Layer-wise lr decay (BEiT / DINOv2 fine-tuning): block i of D gets decay^(D - i) of the
+  // backbone lr, the patch and position embeddings decay^(D + 1); 1: one lr for the backbone.
+  double layer_decay = 1.0;
+  GradientCheckpointing gradient_checkpointing = GradientCheckpointing::Auto;
+  // Extra evaluation resolutions (`adala segment --res-sweep`): heads trained at image_size are
+  // evaluated at each on scenes with the garments' pixel size kept (more garments per image).
+  std::vector<int64_t> sweep_resolutions;
+  int64_t sweep_val_images = 16;  // validation scenes per sweep resolution
+  ScenePretrainConfig pretrain;
   std::vector<int64_t> linear_blocks;  // 1-based blocks concatenated for the linear head
   Mask2FormerConfig mask2former;
   StageConfig linear_training, mask2former_training;

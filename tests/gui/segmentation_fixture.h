@@ -60,12 +60,36 @@ struct Folder {
   QVector<SegmentationClass> classes = fashionClasses();
   QJsonObject summary;
   QVector<Sample> samples;
+  // Fields of newer writers, left out while empty (as older index.json files lack them).
+  QJsonObject story;
+  QJsonArray sweep;
+  QJsonObject paperReference;
 };
 
 inline QJsonArray numbers(const QVector<double>& values) {
   QJsonArray a;
   for (double v : values) a.append(std::isnan(v) ? QJsonValue(QJsonValue::Null) : QJsonValue(v));
   return a;
+}
+
+// One model at one resolution, as "sweep" rows and "paper_reference" hold it (NaN: null).
+inline QJsonObject measureJson(double miou, double pixelAccuracy, double imgPerS, double peakMb) {
+  auto value = [](double v) {
+    return std::isnan(v) ? QJsonValue(QJsonValue::Null) : QJsonValue(v);
+  };
+  return QJsonObject{{"miou", value(miou)},
+                     {"pixel_accuracy", value(pixelAccuracy)},
+                     {"img_per_s", value(imgPerS)},
+                     {"peak_mb", value(peakMb)}};
+}
+
+inline QJsonObject sweepRowJson(int imageSize, int valImages, int fewest, int most,
+                                const QJsonObject& teacher, const QJsonObject& student) {
+  return QJsonObject{{"image_size", imageSize},
+                     {"val_images", valImages},
+                     {"garments", QJsonArray{fewest, most}},
+                     {"teacher", teacher},
+                     {"student", student}};
 }
 
 inline QJsonObject indexJson(const Folder& f) {
@@ -81,8 +105,12 @@ inline QJsonObject indexJson(const Folder& f) {
     for (auto it = s.metrics.begin(); it != s.metrics.end(); ++it) o.insert(it.key(), it.value());
     images.append(o);
   }
-  return QJsonObject{{"head", f.head},     {"split", f.split},     {"ignore_index", f.ignoreIndex},
-                     {"classes", classes}, {"summary", f.summary}, {"images", images}};
+  QJsonObject index{{"head", f.head},     {"split", f.split},     {"ignore_index", f.ignoreIndex},
+                    {"classes", classes}, {"summary", f.summary}, {"images", images}};
+  if (!f.story.isEmpty()) index.insert("story", f.story);
+  if (!f.sweep.isEmpty()) index.insert("sweep", f.sweep);
+  if (!f.paperReference.isEmpty()) index.insert("paper_reference", f.paperReference);
+  return index;
 }
 
 inline void writeJson(const QString& path, const QJsonObject& o) {

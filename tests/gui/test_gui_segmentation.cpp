@@ -1,21 +1,27 @@
 // The teacher / student segmentation viewer against results folders written here: the loader's
 // values and every error (each names the file), the disagreement map pixel by pixel against
 // hand-made masks, sorting, stepping by key, button and spin box, zoom and pan shared by all
-// panes, hover labels, the class legend, the head selector, and the workbench's Segmentation
-// tab (File menu, command, run browser).
+// panes, hover labels, the class legend, the head selector, the story line and the resolution
+// sweep table, and the workbench's Segmentation tab (File menu, command, run browser).
 #include <QtTest/QtTest>
 
 #include <QAction>
 #include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeView>
 
+#include <functional>
+
 #include "app/gui/engine_controller.h"
+#include "app/i18n/language.h"
 #include "app/gui/main_window.h"
 #include "engine/store/run_store.h"
 #include "tests/gui/gui_test_support.h"
@@ -99,6 +105,40 @@ seg_test::Folder basicFolder(bool withMetrics = true) {
   return f;
 }
 
+// basicFolder() as a newer writer leaves it: how the models were made, a sweep over two
+// resolutions and the paper's numbers. Chosen so the table's cells are easy to check by hand:
+//   112²: teacher 63 % 40 img/s 3.2 MB, student 62 % 80 img/s 1.6 MB -> −1.00 pt, 2.00×, 0.50×
+//   448²: teacher 55.25 % 4 img/s 48 MB, student null 14 img/s 12 MB -> —, 3.50×, 0.25×
+//   paper (Cityscapes 1024²): 7.07 / 15.95 img/s -> 2.26×, 3283.6 / 1376.4 MB -> 0.42×
+seg_test::Folder storyFolder() {
+  seg_test::Folder f = basicFolder();
+  f.story = QJsonObject{{"image_size", 112},
+                        {"backbone", "fine-tuned"},
+                        {"backbone_lr_scale", 0.5},
+                        {"layer_decay", 0.75},
+                        {"head", "linear"},
+                        {"train_images", 600},
+                        {"adaptation", "Stages 1+2 on the training scenes"}};
+  const double null = std::nan("");
+  f.sweep =
+      QJsonArray{seg_test::sweepRowJson(112, 200, 2, 3, seg_test::measureJson(0.63, 0.91, 40, 3.2),
+                                        seg_test::measureJson(0.62, 0.90, 80, 1.6)),
+                 seg_test::sweepRowJson(448, 50, 8, 12, seg_test::measureJson(0.5525, null, 4, 48),
+                                        seg_test::measureJson(null, null, 14, 12))};
+  f.paperReference = QJsonObject{{"dataset", "Cityscapes"},
+                                 {"image_size", 1024},
+                                 {"teacher", seg_test::measureJson(0.8098, null, 7.07, 3283.6)},
+                                 {"student", seg_test::measureJson(0.7873, null, 15.95, 1376.4)}};
+  return f;
+}
+
+QStringList rowTexts(QTableWidget* table, int row) {
+  QStringList out;
+  for (int c = 0; c < table->columnCount(); ++c)
+    out << (table->item(row, c) ? table->item(row, c)->text() : QStringLiteral("(none)"));
+  return out;
+}
+
 QJsonObject readJson(const QString& path) {
   QFile f(path);
   f.open(QIODevice::ReadOnly);
@@ -153,6 +193,8 @@ class TestGuiSegmentation : public QObject {
   void initTestCase() {
     gui_test::isolateSettings();
     adala::gui::registerMetaTypes();
+    // English plural forms ("1 training scene"), as the workbench shows them.
+    adala::i18n::install_translator(*qApp, QStringLiteral("en"));
     dir_ = gui_test::freshDir("segmentation");
   }
 
@@ -527,6 +569,260 @@ class TestGuiSegmentation : public QObject {
     QTest::keyClick(sort, Qt::Key_Home);
     QCOMPARE(viewer->sortOrder(), SegmentationViewer::FileOrder);
     QCOMPARE(ids(), QString("000000 000001 000002 000003"));
+  }
+
+  void sorting_by_deficit_puts_the_largest_first() {
+    auto* viewer = openViewer(seg_test::writeFolder(dir_ + "/basic", basicFolder()));
+    QVERIFY(viewer);
+    auto* sort = combo("sortCombo");
+    QVERIFY(sort);
+    QStringList labels;
+    for (int i = 0; i < sort->count(); ++i) labels << sort->itemText(i);
+    QCOMPARE(labels, (QStringList{"file order", "disagreement ↓", "student mIoU ↑",
+                                  "student IoU deficit ↓ (teacher − student)"}));
+    sort->setCurrentIndex(sort->findData(SegmentationViewer::GapAscending));
+    QCOMPARE(viewer->sortOrder(), SegmentationViewer::GapAscending);
+    // Deficits (teacher − student): 000000 0.40, 000001 0.15, 000002 0.02, 000003 0.10.
+    QStringList ids;
+    QVector<double> deficits;
+    for (int e : viewer->order()) {
+      const auto& entry = viewer->results().entries[e];
+      ids << entry.id;
+      deficits << entry.teacherMiou - entry.studentMiou;
+    }
+    QCOMPARE(ids.join(' '), QString("000000 000001 000003 000002"));
+    for (int i = 1; i < deficits.size(); ++i) QVERIFY(deficits[i - 1] >= deficits[i]);
+    QCOMPARE(viewer->currentId(), QString("000000"));  // the largest deficit first
+    // The disagreement order is still there.
+    sort->setCurrentIndex(sort->findData(SegmentationViewer::DisagreementDescending));
+    QCOMPARE(viewer->currentId(), QString("000001"));
+  }
+
+  void loader_reads_story_sweep_and_paper() {
+    const QString dir = seg_test::writeFolder(dir_ + "/story", storyFolder());
+    SegmentationResults r;
+    QString error;
+    QVERIFY2(SegmentationResults::load(dir, &r, &error), qPrintable(error));
+    QVERIFY(r.story.has_value());
+    QCOMPARE(r.story->imageSize, 112);
+    QVERIFY(r.story->fineTuned);
+    QCOMPARE(r.story->backboneLrScale, 0.5);
+    QCOMPARE(r.story->layerDecay, 0.75);
+    QCOMPARE(r.story->head, QString("linear"));
+    QCOMPARE(r.story->trainImages, qint64(600));
+    QCOMPARE(r.story->adaptation, QString("Stages 1+2 on the training scenes"));
+    QCOMPARE(r.sweep.size(), 2);
+    QCOMPARE(r.sweep[0].imageSize, 112);
+    QCOMPARE(r.sweep[0].valImages, qint64(200));
+    QCOMPARE(r.sweep[0].garmentsMin, qint64(2));
+    QCOMPARE(r.sweep[0].garmentsMax, qint64(3));
+    QCOMPARE(r.sweep[0].teacher.pixelAccuracy, 0.91);
+    QCOMPARE(r.sweep[0].student.imgPerS, 80.0);
+    QCOMPARE(r.sweep[1].teacher.peakMb, 48.0);
+    QVERIFY(std::isnan(r.sweep[1].student.miou));
+    QVERIFY(r.paper.has_value());
+    QCOMPARE(r.paper->dataset, QString("Cityscapes"));
+    QCOMPARE(r.paper->imageSize, 1024);
+    QCOMPARE(r.paper->student.peakMb, 1376.4);
+
+    // An older index has none of them.
+    QVERIFY(SegmentationResults::load(seg_test::writeFolder(dir_ + "/basic", basicFolder()), &r,
+                                      &error));
+    QVERIFY(!r.story && r.sweep.isEmpty() && !r.paper);
+  }
+
+  void story_line_names_resolution_backbone_and_head() {
+    auto* viewer = openViewer(seg_test::writeFolder(dir_ + "/story", storyFolder()));
+    QVERIFY(viewer);
+    const QString fineTuned = QString::fromUtf8(
+        "112×112 · backbone fine-tuned (lr ×0.5, layer decay 0.75) · linear head · 600 training "
+        "scenes · student: Stages 1+2 on the training scenes");
+    QCOMPARE(viewer->storyText(), fineTuned);
+    auto* label = viewer->findChild<QLabel*>("storyLabel");
+    QVERIFY(label);
+    QVERIFY(label->isVisible());
+    QCOMPARE(label->text(), fineTuned);
+    // The line is the first thing in the viewer, above the head and order controls.
+    QVERIFY(label->mapTo(viewer, QPoint(0, 0)).y() <
+            combo("sortCombo")->mapTo(viewer, QPoint(0, 0)).y());
+
+    // A frozen backbone, another head, one training scene, no adaptation text.
+    seg_test::Folder frozen = storyFolder();
+    frozen.head = "mask2former";
+    frozen.story = QJsonObject{
+        {"image_size", 224}, {"backbone", "frozen"}, {"head", "mask2former"}, {"train_images", 1}};
+    viewer->openFolder(seg_test::writeFolder(dir_ + "/story-frozen", frozen));
+    QCOMPARE(viewer->storyText(),
+             QString::fromUtf8("224×224 · backbone frozen · mask2former head · 1 training scene"));
+    // Fine-tuned with neither factor recorded.
+    seg_test::Folder bare = storyFolder();
+    bare.story = QJsonObject{{"image_size", 448}, {"backbone", "fine-tuned"}, {"head", "linear"}};
+    viewer->openFolder(seg_test::writeFolder(dir_ + "/story-bare", bare));
+    QCOMPARE(viewer->storyText(), QString::fromUtf8("448×448 · backbone fine-tuned · linear head"));
+    QCOMPARE(label->text(), viewer->storyText());
+
+    // An older index: the head's name only.
+    viewer->openFolder(seg_test::writeFolder(dir_ + "/basic", basicFolder()));
+    QCOMPARE(viewer->storyText(), QString("linear head"));
+    QCOMPARE(label->text(), QString("linear head"));
+  }
+
+  void sweep_table_compares_resolutions_and_the_paper() {
+    auto* viewer = openViewer(seg_test::writeFolder(dir_ + "/story", storyFolder()));
+    QVERIFY(viewer);
+    auto* table = viewer->sweepTable();
+    QVERIFY(table);
+    QCOMPARE(table, viewer->findChild<QTableWidget*>("sweepTable"));
+    QVERIFY(table->isVisible());
+    QCOMPARE(table->columnCount(), int(SegmentationViewer::SweepColumnCount));
+    QStringList headers;
+    for (int c = 0; c < table->columnCount(); ++c)
+      headers << table->horizontalHeaderItem(c)->text();
+    QCOMPARE(headers, (QStringList{"Resolution", "Teacher mIoU (%)", "Student mIoU (%)", "Gap (pt)",
+                                   "Teacher img/s", "Student img/s", "× img/s", "Teacher peak MB",
+                                   "Student peak MB", "× memory"}));
+    QCOMPARE(table->rowCount(), 3);
+    // mIoU in percent, the gap in points (student − teacher), img/s and MB with 4 significant
+    // digits (as the report writes them), ratios student / teacher.
+    QCOMPARE(rowTexts(table, 0), (QStringList{"112²", "63.00", "62.00", "−1.00", "40.00", "80.00",
+                                              "2.00×", "3.200", "1.600", "0.50×"}));
+    QCOMPARE(rowTexts(table, 1), (QStringList{"448²", "55.25", "—", "—", "4.000", "14.00", "3.50×",
+                                              "48.00", "12.00", "0.25×"}));
+    QCOMPARE(rowTexts(table, 2), (QStringList{"paper: Cityscapes 1024²", "80.98", "78.73", "−2.25",
+                                              "7.070", "15.95", "2.26×", "3284", "1376", "0.42×"}));
+    QCOMPARE(table->item(0, SegmentationViewer::SweepResolution)->toolTip(),
+             QString("200 validation scenes of 2 to 3 garments"));
+    QCOMPARE(table->item(2, SegmentationViewer::SweepResolution)->toolTip(),
+             QString("The paper's numbers (Cityscapes at 1024 × 1024 pixels), for comparison: "
+                     "not measured here."));
+    QVERIFY(table->item(2, SegmentationViewer::SweepMiouGap)->font().italic());
+    QVERIFY(!table->item(0, SegmentationViewer::SweepMiouGap)->font().italic());
+    // Read-only, and every row shows in full without scrolling.
+    for (int r = 0; r < table->rowCount(); ++r)
+      for (int c = 0; c < table->columnCount(); ++c)
+        QVERIFY(!(table->item(r, c)->flags() & Qt::ItemIsEditable));
+    for (int r = 0; r < table->rowCount(); ++r) {
+      const QRect cell = table->visualItemRect(table->item(r, SegmentationViewer::SweepResolution));
+      QVERIFY2(table->viewport()->rect().contains(cell),
+               qPrintable(QString("row %1 at %2, viewport %3 high")
+                              .arg(r)
+                              .arg(cell.bottom())
+                              .arg(table->viewport()->height())));
+    }
+    // As tall as its header and rows, no more (no blank space left for a scroll bar it lacks).
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    int rowsHeight = 0;
+    for (int r = 0; r < table->rowCount(); ++r) rowsHeight += table->rowHeight(r);
+    QCOMPARE(table->height(),
+             table->horizontalHeader()->height() + rowsHeight + 2 * table->frameWidth());
+    // Narrower than its columns: a scroll bar, and still every row in full.
+    viewer->resize(700, 900);
+    QTRY_VERIFY(table->horizontalScrollBar()->isVisible());
+    QTRY_COMPARE(table->viewport()->height(), rowsHeight);  // the rows, above the bar
+    viewer->resize(1400, 900);
+    QTRY_VERIFY(!table->horizontalScrollBar()->isVisible());
+    QTRY_COMPARE(table->viewport()->height(), rowsHeight);
+    // The keys still step the images.
+    QTest::keyClick(viewer, Qt::Key_Right);
+    QCOMPARE(viewer->currentId(), QString("000001"));
+
+    // Without the paper's numbers: the sweep's rows only.
+    seg_test::Folder noPaper = storyFolder();
+    noPaper.paperReference = {};
+    viewer->openFolder(seg_test::writeFolder(dir_ + "/story-no-paper", noPaper));
+    QCOMPARE(table->rowCount(), 2);
+    QVERIFY(table->isVisible());
+    // Without a sweep (an older index, or paper numbers alone): no table.
+    viewer->openFolder(seg_test::writeFolder(dir_ + "/basic", basicFolder()));
+    QVERIFY(!table->isVisible());
+    QCOMPARE(table->rowCount(), 0);
+    seg_test::Folder paperOnly = storyFolder();
+    paperOnly.sweep = {};
+    viewer->openFolder(seg_test::writeFolder(dir_ + "/story-paper-only", paperOnly));
+    QVERIFY(!table->isVisible());
+  }
+
+  void sweep_table_follows_the_head() {
+    // Two heads: linear with a sweep, mask2former from an older writer.
+    const QString run = dir_ + "/run-sweep-heads";
+    seg_test::writeFolder(run + "/segmentation/linear", storyFolder());
+    seg_test::Folder older = basicFolder();
+    older.head = "mask2former";
+    seg_test::writeFolder(run + "/segmentation/mask2former", older);
+    auto* viewer = openViewer(run);
+    QVERIFY(viewer);
+    QVERIFY(viewer->sweepTable()->isVisible());
+    QVERIFY(viewer->storyText().startsWith(QString::fromUtf8("112×112 · ")));
+    QVERIFY(viewer->setHead(1));
+    QVERIFY(!viewer->sweepTable()->isVisible());
+    QCOMPARE(viewer->storyText(), QString("mask2former head"));
+    QVERIFY(viewer->setHead(0));
+    QVERIFY(viewer->sweepTable()->isVisible());
+    QCOMPARE(viewer->sweepTable()->rowCount(), 3);
+  }
+
+  void malformed_story_or_sweep_names_the_field() {
+    struct Case {
+      const char* name;
+      std::function<void(QJsonObject&)> change;
+      const char* problem;
+    };
+    auto sweepRow = [](QJsonObject& o, int row, const std::function<void(QJsonObject&)>& edit) {
+      QJsonArray sweep = o["sweep"].toArray();
+      QJsonObject r = sweep[row].toObject();
+      edit(r);
+      sweep[row] = r;
+      o["sweep"] = sweep;
+    };
+    const Case cases[] = {
+        {"speed",
+         [&](QJsonObject& o) {
+           sweepRow(o, 1, [](QJsonObject& r) {
+             QJsonObject student = r["student"].toObject();
+             student["img_per_s"] = 0;
+             r["student"] = student;
+           });
+         },
+         "sweep[1].student.img_per_s is 0.0, must be above 0."},
+        {"garments",
+         [&](QJsonObject& o) {
+           sweepRow(o, 0, [](QJsonObject& r) { r["garments"] = QJsonArray{3, 2}; });
+         },
+         "sweep[0].garments is [3,2]: the first (fewest) must not exceed the second (most)."},
+        {"size",
+         [&](QJsonObject& o) { sweepRow(o, 0, [](QJsonObject& r) { r["image_size"] = "112"; }); },
+         "sweep[0].image_size must be an integer from 1 to 65536."},
+        {"backbone",
+         [](QJsonObject& o) {
+           QJsonObject story = o["story"].toObject();
+           story["backbone"] = "half";
+           o["story"] = story;
+         },
+         "story.backbone is \"half\", expected \"frozen\" or \"fine-tuned\"."},
+        {"paper",
+         [](QJsonObject& o) {
+           QJsonObject paper = o["paper_reference"].toObject();
+           QJsonObject teacher = paper["teacher"].toObject();
+           teacher["miou"] = 80.98;
+           paper["teacher"] = teacher;
+           o["paper_reference"] = paper;
+         },
+         "paper_reference.teacher.miou is 80.98, outside 0..1."},
+    };
+    for (const auto& c : cases) {
+      const QString dir = seg_test::writeFolder(dir_ + "/bad-story-" + c.name, storyFolder());
+      QJsonObject o = readJson(dir + "/index.json");
+      c.change(o);
+      seg_test::writeJson(dir + "/index.json", o);
+      const QString want = QDir::toNativeSeparators(dir + "/index.json") + ": " + c.problem;
+      QCOMPARE(loadError(dir), want);
+      SegmentationViewer viewer;
+      QString error;
+      QVERIFY(!viewer.openFolder(dir, &error));
+      QCOMPARE(error, want);
+      QCOMPARE(viewer.errorText(), want);
+      QVERIFY(!viewer.sweepTable()->isVisibleTo(&viewer));
+    }
   }
 
   void zoom_and_pan_are_shared_by_all_panes() {

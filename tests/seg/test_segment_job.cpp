@@ -14,6 +14,7 @@
 #include "engine/data/opencv/png_io.h"
 #include "engine/data/segmentation_classes.h"
 #include "engine/seg/segmentation_job.h"
+#include "engine/train/stage_catalog.h"
 #include "engine/store/run_store.h"
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"
@@ -177,6 +178,80 @@ class SegmentJobTest : public QObject {
         QVERIFY(std::fabs(e.at("disagreement").get<double>() - dis) < 1e-6);
       }
     }
+  }
+
+  // No student: Stages 1-2 adapt the teacher on the training images; --res-sweep adds a
+  // resolution whose mIoU is that of the trained heads on same-pixel-scale scenes, with costs.
+  void adapts_a_student_and_sweeps_resolutions() {
+    ExperimentConfig config = parse_experiment_config(parse_json_strict(R"({
+        "name": "seg-sweep", "seed": 3, "device": "cpu", "model": {"preset": "fmnist_micro"},
+        "stages": {"attention_alignment": {"epochs": 1, "batch_size": 4},
+                   "feature_alignment": {"epochs": 1, "batch_size": 4}},
+        "segmentation": {
+          "data": {"image_size": 32, "train_images": 8, "val_images": 4},
+          "head": "linear", "results_images": 2, "eval_batch_size": 4,
+          "train_backbone": true, "layer_decay": 0.5, "sweep_val_images": 2,
+          "linear": {"epochs": 1, "batch_size": 4, "lr": 0.01}}})"));
+    SegmentationJobOptions o;
+    o.teacher_weights = (kDir / "teacher.safetensors").string();
+    o.out_dir = (kDir / "sweep").string();
+    o.sweep_resolutions = {64};
+    o.cost_rounds = 1;
+    o.cost_repeats = 1;
+    RecordingSink sink;
+    JobControl control;
+    SegmentationJobResult r = run_segmentation_job(config, o, sink, control);
+    // The adaptation ran both stages and saved a linear student.
+    QVERIFY(!sink.steps(stage_name(1)).empty());
+    QVERIFY(!sink.steps(stage_name(2)).empty());
+    QCOMPARE(
+        QString::fromStdString(r.student_weights),
+        QString::fromStdString((kDir / "sweep" / "adaptation" / "student.safetensors").string()));
+    VisionTransformer student = load_model(r.student_weights, torch::kCPU);
+    for (auto m : student->attention_modes()) QVERIFY(m == AttentionMode::Linear);
+
+    QCOMPARE(r.sweep.size(), size_t(2));
+    QCOMPARE(r.sweep[0].image_size, int64_t(32));
+    QCOMPARE(r.sweep[1].image_size, int64_t(64));
+    QCOMPARE(r.sweep[1].val_images, int64_t(2));
+    // 2-4 garments at 32 px keep their pixel size at 64 px: 4x the area, 8-16 garments.
+    QCOMPARE(r.sweep[1].min_garments, int64_t(8));
+    QCOMPARE(r.sweep[1].max_garments, int64_t(16));
+    const auto& first = r.sweep[0].heads.at(0);
+    QCOMPARE(first.teacher.miou, r.heads[0].teacher.confusion.mean_iou());
+    QCOMPARE(first.student.miou, r.heads[0].student.confusion.mean_iou());
+    for (const auto& row : r.sweep)
+      for (const auto& h : row.heads)
+        for (const auto* p : {&h.teacher, &h.student}) {
+          QVERIFY(p->cost.ms_per_img > 0);
+          QVERIFY(p->cost.peak_bytes > 0);
+        }
+    // Softmax keeps heads x N^2 scores (256 tokens at 64 px); the student does not.
+    QVERIFY(r.sweep[1].heads[0].student.cost.peak_bytes <
+            r.sweep[1].heads[0].teacher.cost.peak_bytes);
+
+    // summary.json and index.json carry the table; summary.md shows it beside the paper's row.
+    const Json summary = read_json(kDir / "sweep" / "summary.json");
+    QCOMPARE(summary.at("sweep").size(), size_t(2));
+    const Json& at64 = summary.at("sweep")[1];
+    QCOMPARE(at64.at("image_size").get<int64_t>(), int64_t(64));
+    QVERIFY(std::abs(at64.at("heads").at("linear").at("student").at("miou").get<double>() -
+                     r.sweep[1].heads[0].student.miou) < 1e-6);
+    QCOMPARE(summary.at("paper_reference").at("image_size").get<int64_t>(), int64_t(1024));
+    QCOMPARE(summary.at("layer_decay").get<double>(), 0.5);
+    const Json index = read_json(kDir / "sweep" / "linear" / "index.json");
+    QCOMPARE(QString::fromStdString(index.at("story").at("backbone").get<std::string>()),
+             QString("fine-tuned"));
+    QCOMPARE(index.at("story").at("image_size").get<int64_t>(), int64_t(32));
+    QCOMPARE(index.at("sweep").size(), size_t(2));
+    QVERIFY(index.at("sweep")[1].at("teacher").at("img_per_s").get<double>() > 0);
+    std::ifstream md_in(kDir / "sweep" / "summary.md");
+    std::stringstream md;
+    md << md_in.rdbuf();
+    QVERIFY(md.str().find("| 64x64 | linear | 2 (8-16) |") != std::string::npos);
+    QVERIFY(md.str().find("| paper: Cityscapes 1024x1024 (ViT-L, H100) | - | - | 80.98 | 78.73 | "
+                          "-2.25 | 7.07 | 15.95 | 2.26x |") != std::string::npos);
+    QVERIFY(md.str().find("backbone fine-tuned (lr x 0.1, layer decay 0.5)") != std::string::npos);
   }
 
   void missing_weights_are_reported() {

@@ -1,0 +1,36 @@
+#pragma once
+// The paper's high-resolution table in shape: segmentation models trained at one resolution,
+// evaluated at others on scenes that keep the garments' pixel size (the scene's side grows, so
+// its garment count grows with its area), with images/s and peak memory at batch 1.
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/data/segmentation_scenes.h"
+#include "engine/seg/segmentation_model.h"
+#include "engine/train/segmentation_config.h"
+
+namespace adala {
+
+// The scene options of `data` (segmentation.data).
+SceneOptions scene_options(const SegmentationDataConfig& data);
+
+// `base` at another side with the garments' pixel size kept: scales x base / side, garment
+// counts x (side / base)^2 (at most 64, the generator's limit).
+SceneOptions same_pixel_scale(const SceneOptions& base, int64_t image_size);
+
+struct InferenceCost {
+  double ms_per_img = 0;   // median over rounds of each round's median
+  double peak_bytes = 0;   // allocator peak above weights and input over one prediction
+  double img_per_s() const { return ms_per_img > 0 ? 1000.0 / ms_per_img : 0; }
+};
+
+// Each model's batch-1 prediction cost at `resolution`: peak memory of one prediction, then
+// `rounds` interleaved rounds (the order rotated each round) of `repeats` timed predictions.
+std::vector<InferenceCost> measure_segmentation_costs(std::vector<SegmentationModel*> models,
+                                                      int64_t resolution,
+                                                      const c10::Device& device, int rounds,
+                                                      int repeats);
+
+}  // namespace adala
