@@ -10,13 +10,13 @@
 namespace adala {
 
 VisionTransformer adapt_student_on_images(StageContext& ctx, VisionTransformer& teacher,
-                                          const at::Tensor& images, const std::vector<int>& stages) {
+                                          const at::Tensor& images,
+                                          const std::vector<int>& stages) {
   auto has = [&](int s) { return std::find(stages.begin(), stages.end(), s) != stages.end(); };
-  if (stages.empty() || !std::all_of(stages.begin(), stages.end(),
-                                     [](int s) { return s == 1 || s == 2; }))
+  if (stages.empty() ||
+      !std::all_of(stages.begin(), stages.end(), [](int s) { return s == 1 || s == 2; }))
     throw std::invalid_argument("adapting a student: the stages are 1 and/or 2");
-  const at::Tensor inputs =
-      to_backbone_input(images, teacher->config().in_chans).contiguous();
+  const at::Tensor inputs = to_backbone_input(images, teacher->config().in_chans).contiguous();
   teacher->set_attention_mode(AttentionMode::Softmax);
   teacher->init_linear_from_softmax();
   teacher->eval();

@@ -19,17 +19,18 @@ namespace adala {
 namespace fs = std::filesystem;
 
 SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
-                                          const std::string& out_path, const std::string& device_name,
-                                          EventSink& sink, JobControl& control) {
+                                          const std::string& out_path,
+                                          const std::string& device_name, EventSink& sink,
+                                          JobControl& control) {
   const auto& seg = config.segmentation;
   if (!seg.present) throw ConfigError("segmentation", "the config has no \"segmentation\" block");
   if (!seg.pretrain.present)
     throw ConfigError("segmentation.pretrain", "the config says nothing about the scene teacher");
   if (seg.data.dataset != "fashion-mnist-scenes")
-    throw ConfigError("segmentation.data.dataset", "the scene teacher trains on fashion-mnist-scenes");
+    throw ConfigError("segmentation.data.dataset",
+                      "the scene teacher trains on fashion-mnist-scenes");
   const std::string& init = seg.pretrain.init;
-  if (!fs::exists(init))
-    throw ConfigError("segmentation.pretrain.init", "file not found: " + init);
+  if (!fs::exists(init)) throw ConfigError("segmentation.pretrain.init", "file not found: " + init);
   const c10::Device device = resolve_device(device_name.empty() ? config.device : device_name);
   if (config.threads > 0) configure_threads(static_cast<int>(config.threads));
   const fs::path out(out_path);
@@ -48,9 +49,9 @@ SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
                       target.patch_size, target.img_size));
 
   const SceneOptions o = scene_options(seg.pretrain.data);
-  SceneGenerator gen = make_scene_generator(
-      seg.data.root.empty() ? default_fashion_mnist_root() : seg.data.root, "training", o,
-      uint64_t(config.seed));
+  SceneGenerator gen =
+      make_scene_generator(seg.data.root.empty() ? default_fashion_mnist_root() : seg.data.root,
+                           "training", o, uint64_t(config.seed));
   const SegmentationDataset scenes = gen.generate(seg.pretrain.images, seg.pretrain.first_scene);
   const SegmentationDataset val = load_segmentation_split(config, "validation");
   ctx.log(fmt::format(
@@ -75,7 +76,8 @@ SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
   result.train_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   result.validation = evaluate_segmentation(model, val, device, seg.eval_batch_size);
-  sink.on_event(EvalMetrics{"scene_pretraining", "miou", result.validation.confusion.mean_iou(), 0});
+  sink.on_event(
+      EvalMetrics{"scene_pretraining", "miou", result.validation.confusion.mean_iou(), 0});
   ctx.log(fmt::format("scene teacher: validation mIoU {:.2f} with its pretraining head",
                       100.0 * result.validation.confusion.mean_iou()));
 

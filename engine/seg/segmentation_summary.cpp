@@ -107,8 +107,9 @@ Json segmentation_index_extra(const ExperimentConfig& config, const Segmentation
   return extra;
 }
 
-Json segmentation_job_summary_json(const ExperimentConfig& config, const std::string& teacher_weights,
-                               const SegmentationJobResult& r) {
+Json segmentation_job_summary_json(const ExperimentConfig& config,
+                                   const std::string& teacher_weights,
+                                   const SegmentationJobResult& r) {
   const auto& seg = config.segmentation;
   Json summary = Json::object();
   summary["experiment"] = Json(config.name);
@@ -189,12 +190,14 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
     for (const auto& row : r.sweep)
       for (const auto& h : row.heads)
         md << fmt::format(
-            "| {}x{} | {} | {} ({}-{}) | {} | {} | {:+.2f} | {:.2f} | {:.2f} | {} | {:.2f} | {:.2f} "
+            "| {}x{} | {} | {} ({}-{}) | {} | {} | {:+.2f} | {:.2f} | {:.2f} | {} | {:.2f} | "
+            "{:.2f} "
             "| {} |\n",
             row.image_size, row.image_size, to_string(h.head), row.val_images, row.min_garments,
             row.max_garments, pct(h.teacher.miou), pct(h.student.miou),
             100.0 * (h.student.miou - h.teacher.miou), h.teacher.cost.img_per_s(),
-            h.student.cost.img_per_s(), ratio(h.student.cost.img_per_s(), h.teacher.cost.img_per_s()),
+            h.student.cost.img_per_s(),
+            ratio(h.student.cost.img_per_s(), h.teacher.cost.img_per_s()),
             h.teacher.cost.peak_bytes / 1e6, h.student.cost.peak_bytes / 1e6,
             ratio(h.student.cost.peak_bytes, h.teacher.cost.peak_bytes));
     const auto& p = kPaperCityscapes;

@@ -16,8 +16,9 @@ std::string segmentation_story_line(const SegmentationJobResult& result);
 Json segmentation_index_extra(const ExperimentConfig& config, const SegmentationJobResult& result,
                               SegmentationHeadKind head);
 
-Json segmentation_job_summary_json(const ExperimentConfig& config, const std::string& teacher_weights,
-                               const SegmentationJobResult& result);
+Json segmentation_job_summary_json(const ExperimentConfig& config,
+                                   const std::string& teacher_weights,
+                                   const SegmentationJobResult& result);
 
 // Markdown: the story, per head teacher / student mIoU, gap, pixel accuracy, the resolution
 // sweep beside the paper's Cityscapes row, then per-class IoU.

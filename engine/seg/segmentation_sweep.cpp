@@ -36,9 +36,8 @@ SceneOptions same_pixel_scale(const SceneOptions& base, int64_t image_size) {
 }
 
 std::vector<InferenceCost> measure_segmentation_costs(std::vector<SegmentationModel*> models,
-                                                      int64_t resolution,
-                                                      const c10::Device& device, int rounds,
-                                                      int repeats) {
+                                                      int64_t resolution, const c10::Device& device,
+                                                      int rounds, int repeats) {
   torch::NoGradGuard no_grad;
   const auto input = at::rand({1, 3, resolution, resolution}, at::TensorOptions().device(device));
   std::vector<InferenceCost> costs(models.size());

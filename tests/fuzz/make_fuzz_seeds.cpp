@@ -194,6 +194,143 @@ void scaling_csv_seeds(const fs::path& out) {
   write(dir / "bad", "resolution,mode,ms_per_img,ms_per_img_min\n224,linear,10,12\n");
 }
 
+namespace {
+
+// index.json of a segmentation results folder as write_segmentation_results writes it
+// (engine/seg/results_folder.cpp), with the story, sweep and paper reference of
+// segmentation_index_extra; an older one without them; and a few almost valid ones.
+void seg_index_seeds(const fs::path& out) {
+  const fs::path dir = out / "fuzz_seg_index";
+  const std::string classes =
+      R"("classes": [{"name": "background", "color": "#000000"},)"
+      R"( {"name": "shirt", "color": "#ff8000"}, {"name": "trouser", "color": "#2040c0"}],)";
+  const std::string summary = R"("summary": {"teacher": {"miou": 0.61, "pixel_accuracy": 0.9,)"
+                              R"( "per_class_iou": [0.95, 0.5, null]},)"
+                              R"( "student": {"miou": 0.55, "pixel_accuracy": 0.88,)"
+                              R"( "per_class_iou": [0.93, 0.41, null]}},)";
+  const std::string images =
+      R"("images": [{"id": "scene-0", "image": "images/scene-0.png", "truth": "truth/scene-0.png",)"
+      R"( "teacher": "teacher/scene-0.png", "student": "student/scene-0.png",)"
+      R"( "teacher_miou": 0.7, "student_miou": 0.65, "teacher_iou": [0.9, 0.5, null],)"
+      R"( "student_iou": [0.88, 0.42, null], "disagreement": 0.031},)"
+      R"( {"id": "scene-1", "image": "images/scene-1.png", "truth": "truth/scene-1.png",)"
+      R"( "teacher": "teacher/scene-1.png", "student": "student/scene-1.png",)"
+      R"( "teacher_miou": null, "student_miou": null, "disagreement": null}])";
+  const std::string sweep_row =
+      R"({"image_size": 56, "val_images": 64, "garments": [1, 4],)"
+      R"( "teacher": {"miou": 0.61, "pixel_accuracy": 0.9, "img_per_s": 412.5, "peak_mb": 3.1},)"
+      R"( "student": {"miou": 0.55, "pixel_accuracy": 0.88, "img_per_s": 530.0, "peak_mb": 2.2}})";
+  const std::string sweep =
+      R"("sweep": [)" + sweep_row +
+      R"(, {"image_size": 112, "val_images": 64, "garments": [3, 12],)"
+      R"( "teacher": {"miou": 0.58, "pixel_accuracy": 0.87, "img_per_s": 101.25, "peak_mb": 20.4},)"
+      R"( "student": {"miou": null, "pixel_accuracy": null, "img_per_s": null, "peak_mb": null}}])";
+  const std::string paper =
+      R"("paper_reference": {"dataset": "Cityscapes", "image_size": 1024,)"
+      R"( "teacher": {"miou": 0.8098, "img_per_s": 7.07, "peak_mb": 3283.6},)"
+      R"( "student": {"miou": 0.7873, "img_per_s": 15.95, "peak_mb": 1376.4}})";
+  const std::string story_fine_tuned =
+      R"("story": {"image_size": 56, "backbone": "fine-tuned", "backbone_lr_scale": 0.1,)"
+      R"( "layer_decay": 0.75, "head": "linear", "train_images": 512,)"
+      R"( "adaptation": "Stages 1+2 on the training scenes"})";
+  const std::string head = R"({"head": "linear", "split": "val", "ignore_index": 255, )";
+  write(dir / "full.json", head + classes + summary + images + ", " + story_fine_tuned + ", " +
+                               sweep + ", " + paper + "}\n");
+  // Older writers: no story, sweep or paper reference; no head; numeric ids.
+  write(dir / "older.json",
+        R"({"split": "val", )" + classes + summary +
+            R"("images": [{"id": 7, "image": "images/7.png", "truth": "truth/7.png",)"
+            R"( "teacher": "teacher/7.png", "student": "student/7.png"}]})");
+  // A frozen backbone; the optional parts null.
+  write(
+      dir / "frozen.json",
+      head + classes + summary + images +
+          R"(, "story": {"image_size": 224, "backbone": "frozen", "head": "mask2former",)"
+          R"( "train_images": null, "adaptation": null}, "sweep": null, "paper_reference": null})");
+  // Almost valid: each breaks one rule.
+  const std::string almost[] = {
+      head + classes + summary + images + R"(, "sweep": [{"image_size": 56, "val_images": 64,)" +
+          R"( "garments": [5, 2], "teacher": {}, "student": {}}]})",
+      head + classes + summary + images +
+          R"(, "story": {"image_size": 56, "backbone": "fine-tuned", "layer_decay": 0,)" +
+          R"( "head": "linear"}})",
+      head + classes + summary + images + R"(, "story": {"image_size": 70000,)" +
+          R"( "backbone": "partial", "head": "linear"}})",
+      R"({"ignore_index": 1, )" + classes + summary + images + "}",
+      head + classes +
+          R"("summary": {"teacher": {"miou": 0.5, "per_class_iou": [0.5]},)"
+          R"( "student": {"miou": 2}},)" +
+          images + "}",
+      head + classes + summary + images + ", " + paper.substr(0, paper.size() / 2),
+      R"({"classes": [], "classes": [], "images": []})",
+  };
+  int n = 0;
+  for (const auto& text : almost) write(dir / ("almost" + std::to_string(n++) + ".json"), text);
+}
+
+// summary.json as `adala segment` writes it (segmentation_job_summary_json in
+// engine/seg/segmentation_summary.cpp), an older one without the sweep, paper reference and layer
+// decay, and a few almost valid ones.
+void seg_summary_seeds(const fs::path& out) {
+  const fs::path dir = out / "fuzz_seg_summary";
+  const std::string scores_t =
+      R"({"miou": 0.612345, "pixel_accuracy": 0.9, "per_class_iou": [0.95, 0.5, null]})";
+  const std::string scores_s =
+      R"({"miou": 0.55, "pixel_accuracy": 0.88, "per_class_iou": [0.93, 0.41, null]})";
+  const std::string heads =
+      R"("heads": {"linear": {"teacher": )" + scores_t + R"(, "student": )" + scores_s +
+      R"(, "miou_gap": -0.062345, "teacher_train_seconds": 12.5, "student_train_seconds": 13.1,)"
+      R"( "results": "linear/index.json"}, "mask2former": {"teacher": )" +
+      scores_t + R"(, "student": )" + scores_s +
+      R"(, "miou_gap": null, "teacher_train_seconds": 40, "student_train_seconds": 0,)"
+      R"( "results": "mask2former/index.json"}})";
+  const std::string point =
+      R"({"miou": 0.61, "pixel_accuracy": 0.9, "img_per_s": 412.5, "peak_mb": 3.1})";
+  const std::string sweep =
+      R"("sweep": [{"image_size": 56, "val_images": 64, "garments": [1, 4], "heads": {"linear":)"
+      R"( {"teacher": )" +
+      point + R"(, "student": )" + point +
+      R"(}}}, {"image_size": 112, "val_images": 64, "garments": [3, 12], "heads": {"linear":)"
+      R"( {"teacher": )" +
+      point +
+      R"(, "student": {"miou": null, "pixel_accuracy": null, "img_per_s": null,)"
+      R"( "peak_mb": null}}}}])";
+  const std::string paper =
+      R"("paper_reference": {"dataset": "Cityscapes", "image_size": 1024,)"
+      R"( "teacher": {"miou": 0.8098, "img_per_s": 7.07, "peak_mb": 3283.6},)"
+      R"( "student": {"miou": 0.7873, "img_per_s": 15.95, "peak_mb": 1376.4}})";
+  const std::string top =
+      R"({"experiment": "seg_fmnist_scenes", "dataset": "fmnist_scenes", "image_size": 56,)"
+      R"( "train_images": 512, "val_images": 64, "train_backbone": true,)"
+      R"( "backbone_lr_scale": 0.1, "layer_decay": 0.75,)"
+      R"( "teacher_weights": "runs/teacher.safetensors",)"
+      R"( "student_weights": "runs/student.safetensors",)"
+      R"( "adaptation": "Stages 1+2 on the training scenes",)"
+      R"( "story": "56x56 · backbone fine-tuned (lr x 0.1, layer decay 0.75) · linear head", )";
+  write(dir / "full.json", top + heads + ", " + sweep + ", " + paper + "}\n");
+  write(dir / "older.json",
+        R"({"experiment": "seg_old", "dataset": "ade20k", "image_size": 224,)"
+        R"( "train_images": 100, "val_images": 20, "train_backbone": false,)"
+        R"( "heads": {"linear": {"teacher": {"miou": 0.3}, "student": {"miou": 0.25},)"
+        R"( "results": "linear/index.json"}}})");
+  write(dir / "minimal.json", R"({"heads": {"": {}}})");
+  const std::string almost[] = {
+      R"({"heads": {}})",
+      top + R"("heads": {"linear": {"teacher": {"miou": 1.5}}}})",
+      top + R"("heads": {"linear": {"miou_gap": 2}}})",
+      top + heads + R"(, "sweep": [{"val_images": 64, "garments": [1, 4]}]})",
+      top + heads + R"(, "sweep": [{"image_size": 56, "garments": [-1, 2097152]}]})",
+      R"({"layer_decay": 1.5, )" + heads + "}",
+      R"({"train_backbone": 1, "image_size": 56.5, )" + heads + "}",
+      top + heads + ", " + sweep.substr(0, sweep.size() / 2),
+      R"([{"heads": {"linear": {}}}])",
+  };
+  int n = 0;
+  for (const auto& text : almost) write(dir / ("almost" + std::to_string(n++) + ".json"), text);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: make_fuzz_seeds OUT_DIR\n";
@@ -202,6 +339,8 @@ int main(int argc, char** argv) {
   const fs::path out = argv[1];
   json_and_config_seeds(out);
   scaling_csv_seeds(out);
+  seg_index_seeds(out);
+  seg_summary_seeds(out);
   safetensors_seeds(out);
   idx_seeds(out);
   png_seeds(out);

@@ -552,13 +552,18 @@ class TestInferCommands : public QObject {
       const PretrainedConfig c = pretrained_config_from_metadata(reader.metadata(), model);
       QCOMPARE(c.num_classes, model.num_classes);
       QCOMPARE(int64_t(c.label_names.size()), model.num_classes);
-      if (model.in_chans == 1) {  // Fashion-MNIST: 28x28 as they are, pixels in [0, 1]
+      if (model.in_chans == 1) {  // Fashion-MNIST and its scenes: as they are, pixels in [0, 1]
         QCOMPARE(c.crop_mode, std::string("none"));
         QCOMPARE(c.mean, std::vector<double>{0.0});
         QCOMPARE(c.std, std::vector<double>{1.0});
-        QCOMPARE(c.resolution, int64_t(28));
-        QCOMPARE(c.label_names.front(), std::string("T-shirt/top"));
-        QCOMPARE(c.label_names.back(), std::string("Ankle boot"));
+        // The classifier reads 28x28 garments; the scene teacher (a backbone, no head) 112x112
+        // scenes.
+        QCOMPARE(c.resolution, model.num_classes > 0 ? int64_t(28) : int64_t(112));
+        QCOMPARE(c.resolution, model.img_size);
+        if (model.num_classes > 0) {
+          QCOMPARE(c.label_names.front(), std::string("T-shirt/top"));
+          QCOMPARE(c.label_names.back(), std::string("Ankle boot"));
+        }
       }
       const InferenceModel m = load_inference_model(path, torch::kCPU);
       QVERIFY2(m.preprocessing_note.empty(), m.preprocessing_note.c_str());
