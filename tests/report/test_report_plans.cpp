@@ -16,6 +16,7 @@
 #include "engine/store/run_store.h"
 #include "tests/plan/plan_fixture.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/report_column.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
@@ -32,14 +33,7 @@ const ReportBlock* first_block(const ReportSection& s, ReportBlock::Kind kind) {
   return nullptr;
 }
 
-std::vector<std::string> column(const ReportTable& t, const std::string& header) {
-  const auto it = std::find(t.header.begin(), t.header.end(), header);
-  std::vector<std::string> cells;
-  if (it == t.header.end()) return cells;
-  const size_t c = size_t(it - t.header.begin());
-  for (const auto& row : t.rows) cells.push_back(row.at(c));
-  return cells;
-}
+using adala_test::column;
 
 }  // namespace
 

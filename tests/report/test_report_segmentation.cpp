@@ -16,6 +16,7 @@
 #include "engine/report/segmentation_summary_reader.h"
 #include "engine/store/run_store.h"
 #include "tests/support/test_dirs.h"
+#include "tests/support/report_column.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
@@ -100,14 +101,7 @@ bool has_block(const ReportSection& s, ReportBlock::Kind kind, const std::string
   return false;
 }
 
-std::vector<std::string> column(const ReportTable& t, const std::string& header) {
-  const auto it = std::find(t.header.begin(), t.header.end(), header);
-  std::vector<std::string> cells;
-  if (it == t.header.end()) return cells;
-  const size_t c = size_t(it - t.header.begin());
-  for (const auto& row : t.rows) cells.push_back(row.at(c));
-  return cells;
-}
+using adala_test::column;
 
 // The problem parse_segmentation_summary reports ("" when it reads the text).
 std::string problem_of(const std::string& text) {
