@@ -288,7 +288,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
     r.teacher = &hr.teacher;
     r.student = &hr.student;
     r.max_images = seg.results_images;
-    r.extra = segmentation_index_extra(config, result, hr.head);
+    r.extra = segmentation_index_extra(result, hr.head);
     write_segmentation_results(hr.folder, r);
     sink.on_event(
         ArtifactEvent{"seg_" + r.head, "segmentation_results", hr.folder + "/index.json"});

@@ -81,9 +81,7 @@ std::string segmentation_story_line(const SegmentationJobResult& r) {
                      r.image_size, backbone, heads_words(r), r.train_images, r.adaptation);
 }
 
-Json segmentation_index_extra(const ExperimentConfig& config, const SegmentationJobResult& r,
-                              SegmentationHeadKind head) {
-  (void)config;
+Json segmentation_index_extra(const SegmentationJobResult& r, SegmentationHeadKind head) {
   Json story = Json::object();
   story["image_size"] = r.image_size;
   story["backbone"] = r.train_backbone ? "fine-tuned" : "frozen";

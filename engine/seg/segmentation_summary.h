@@ -13,8 +13,7 @@ namespace adala {
 std::string segmentation_story_line(const SegmentationJobResult& result);
 
 // index.json's "story", "sweep" (this head's rows) and "paper_reference".
-Json segmentation_index_extra(const ExperimentConfig& config, const SegmentationJobResult& result,
-                              SegmentationHeadKind head);
+Json segmentation_index_extra(const SegmentationJobResult& result, SegmentationHeadKind head);
 
 Json segmentation_job_summary_json(const ExperimentConfig& config,
                                    const std::string& teacher_weights,

@@ -9,7 +9,8 @@
 
 namespace adala_test {
 
-inline std::vector<std::string> column(const adala::report::ReportTable& t, const std::string& header) {
+inline std::vector<std::string> column(const adala::report::ReportTable& t,
+                                       const std::string& header) {
   const auto it = std::find(t.header.begin(), t.header.end(), header);
   std::vector<std::string> cells;
   if (it == t.header.end()) return cells;
