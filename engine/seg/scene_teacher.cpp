@@ -12,6 +12,7 @@
 #include "engine/runtime/device.h"
 #include "engine/seg/segmentation_job.h"
 #include "engine/seg/segmentation_stage.h"
+#include "engine/seg/segmentation_sweep.h"
 #include "engine/train/pretrained_config.h"
 
 namespace adala {
@@ -50,8 +51,7 @@ SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
 
   const SceneOptions o = scene_options(seg.pretrain.data);
   SceneGenerator gen =
-      make_scene_generator(seg.data.root.empty() ? default_fashion_mnist_root() : seg.data.root,
-                           "training", o, uint64_t(config.seed));
+      make_scene_generator(scene_garment_root(seg.data), "training", o, uint64_t(config.seed));
   const SegmentationDataset scenes = gen.generate(seg.pretrain.images, seg.pretrain.first_scene);
   const SegmentationDataset val = load_segmentation_split(config, "validation");
   ctx.log(fmt::format(

@@ -99,8 +99,8 @@ SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
     o.limit = train ? d.train_images : d.val_images;
     return load_ade20k_folder(d.root, split, o);
   }
-  const std::string root = d.root.empty() ? default_fashion_mnist_root() : d.root;
-  SceneGenerator gen = make_scene_generator(root, split, scene_options(d), uint64_t(config.seed));
+  SceneGenerator gen =
+      make_scene_generator(scene_garment_root(d), split, scene_options(d), uint64_t(config.seed));
   return gen.generate(train ? d.train_images : d.val_images);
 }
 
@@ -227,9 +227,8 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
       const SceneOptions o = same_pixel_scale(base, size);
       row.min_garments = o.min_garments;
       row.max_garments = o.max_garments;
-      const std::string root = seg.data.root.empty() ? default_fashion_mnist_root() : seg.data.root;
       owned = std::make_unique<SegmentationDataset>(
-          make_scene_generator(root, "validation", o, uint64_t(config.seed))
+          make_scene_generator(scene_garment_root(seg.data), "validation", o, uint64_t(config.seed))
               .generate(seg.sweep_val_images));
       data = owned.get();
     } else {

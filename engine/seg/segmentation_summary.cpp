@@ -49,11 +49,18 @@ Json paper_json() {
   return j;
 }
 
-Json row_head_json(const SegmentationSweepRow& row, const SegmentationSweepHead& h) {
+// A sweep row's resolution, scene count and garment range.
+Json row_json(const SegmentationSweepRow& row) {
   Json j = Json::object();
   j["image_size"] = row.image_size;
   j["val_images"] = row.val_images;
   j["garments"] = Json::array({row.min_garments, row.max_garments});
+  return j;
+}
+
+// The teacher and student points of one head.
+Json head_points_json(const SegmentationSweepHead& h) {
+  Json j = Json::object();
   j["teacher"] = point_json(h.teacher);
   j["student"] = point_json(h.student);
   return j;
@@ -95,7 +102,11 @@ Json segmentation_index_extra(const SegmentationJobResult& r, SegmentationHeadKi
   Json sweep = Json::array();
   for (const auto& row : r.sweep)
     for (const auto& h : row.heads)
-      if (h.head == head) sweep.push_back(row_head_json(row, h));
+      if (h.head == head) {
+        Json j = row_json(row);
+        j.update(head_points_json(h));
+        sweep.push_back(j);
+      }
   Json extra = Json::object();
   extra["story"] = story;
   if (!sweep.empty()) {
@@ -139,17 +150,9 @@ Json segmentation_job_summary_json(const ExperimentConfig& config,
   if (!r.sweep.empty()) {
     Json sweep = Json::array();
     for (const auto& row : r.sweep) {
-      Json j = Json::object();
-      j["image_size"] = row.image_size;
-      j["val_images"] = row.val_images;
-      j["garments"] = Json::array({row.min_garments, row.max_garments});
+      Json j = row_json(row);
       Json hs = Json::object();
-      for (const auto& h : row.heads) {
-        Json one = Json::object();
-        one["teacher"] = point_json(h.teacher);
-        one["student"] = point_json(h.student);
-        hs[to_string(h.head)] = one;
-      }
+      for (const auto& h : row.heads) hs[to_string(h.head)] = head_points_json(h);
       j["heads"] = hs;
       sweep.push_back(j);
     }

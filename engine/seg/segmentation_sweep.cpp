@@ -24,6 +24,10 @@ SceneOptions scene_options(const SegmentationDataConfig& d) {
   return o;
 }
 
+std::string scene_garment_root(const SegmentationDataConfig& d) {
+  return d.root.empty() ? default_fashion_mnist_root() : d.root;
+}
+
 SceneOptions same_pixel_scale(const SceneOptions& base, int64_t image_size) {
   SceneOptions o = base;
   const double r = double(image_size) / double(base.image_size);

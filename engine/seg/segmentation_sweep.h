@@ -5,6 +5,7 @@
 #include <c10/core/Device.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/data/segmentation_scenes.h"
@@ -15,6 +16,8 @@ namespace adala {
 
 // The scene options of `data` (segmentation.data).
 SceneOptions scene_options(const SegmentationDataConfig& data);
+// The Fashion-MNIST folder the scenes' garments come from (data.root, else the default).
+std::string scene_garment_root(const SegmentationDataConfig& data);
 
 // `base` at another side with the garments' pixel size kept: scales x base / side, garment
 // counts x (side / base)^2 (at most 64, the generator's limit).

@@ -15,18 +15,22 @@ std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
   return blocks;
 }
 
-}  // namespace
-
-const char* to_string(GradientCheckpointing mode) {
-  switch (mode) {
-    case GradientCheckpointing::On:
-      return "on";
-    case GradientCheckpointing::Off:
-      return "off";
-    default:
-      return "auto";
-  }
+// The scene layout fields segmentation.data and segmentation.pretrain.data share: the side,
+// the garment count and size, the background's colour range.
+void read_scene_layout(ConfigReader& d, SegmentationDataConfig& c, const ViTConfig& model) {
+  c.image_size = d.integer("image_size", c.image_size, model.patch_size, 4096);
+  if (c.image_size % model.patch_size != 0)
+    throw ConfigError(d.field("image_size"),
+                      "must be a multiple of the patch size " + std::to_string(model.patch_size));
+  c.min_garments = d.integer("min_garments", c.min_garments, 0, 64);
+  c.max_garments = d.integer("max_garments", c.max_garments, c.min_garments, 64);
+  c.min_scale = d.number("min_scale", c.min_scale, 0.0, 1.0, true);
+  c.max_scale = d.number("max_scale", c.max_scale, c.min_scale, 1.0);
+  c.background_min = d.number("background_min", c.background_min, 0.0, 1.0);
+  c.background_max = d.number("background_max", c.background_max, c.background_min, 1.0);
 }
+
+}  // namespace
 
 SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& model,
                                             const std::string& default_root) {
@@ -40,19 +44,10 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.root = d.string("root", ade ? "" : default_root);
     if (ade && c.root.empty())
       throw ConfigError(d.field("root"), "an ade20k data set needs its folder");
-    c.image_size = d.integer("image_size", c.image_size, model.patch_size, 4096);
-    if (c.image_size % model.patch_size != 0)
-      throw ConfigError(d.field("image_size"),
-                        "must be a multiple of the patch size " + std::to_string(model.patch_size));
+    read_scene_layout(d, c, model);
     c.train_images = d.integer("train_images", c.train_images, ade ? 0 : 1, int64_t(1) << 30);
     c.val_images = d.integer("val_images", c.val_images, ade ? 0 : 1, int64_t(1) << 30);
-    c.min_garments = d.integer("min_garments", c.min_garments, 0, 64);
-    c.max_garments = d.integer("max_garments", c.max_garments, c.min_garments, 64);
-    c.min_scale = d.number("min_scale", c.min_scale, 0.0, 1.0, true);
-    c.max_scale = d.number("max_scale", c.max_scale, c.min_scale, 1.0);
     c.threshold = d.number("threshold", c.threshold, 0.0, 0.99);
-    c.background_min = d.number("background_min", c.background_min, 0.0, 1.0);
-    c.background_max = d.number("background_max", c.background_max, c.background_min, 1.0);
     c.reduce_zero_label = d.boolean("reduce_zero_label", c.reduce_zero_label);
     c.num_classes = d.integer("num_classes", c.num_classes, 1, 254);
     d.finish();
@@ -126,17 +121,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.data = s.data;
     if (p.has("data")) {
       ConfigReader d = p.child("data");
-      auto& o = c.data;
-      o.image_size = d.integer("image_size", o.image_size, model.patch_size, 4096);
-      if (o.image_size % model.patch_size != 0)
-        throw ConfigError(d.field("image_size"), "must be a multiple of the patch size " +
-                                                     std::to_string(model.patch_size));
-      o.min_garments = d.integer("min_garments", o.min_garments, 0, 64);
-      o.max_garments = d.integer("max_garments", o.max_garments, o.min_garments, 64);
-      o.min_scale = d.number("min_scale", o.min_scale, 0.0, 1.0, true);
-      o.max_scale = d.number("max_scale", o.max_scale, o.min_scale, 1.0);
-      o.background_min = d.number("background_min", o.background_min, 0.0, 1.0);
-      o.background_max = d.number("background_max", o.background_max, o.background_min, 1.0);
+      read_scene_layout(d, c.data, model);
       d.finish();
     }
     c.first_scene = p.integer("first_scene", c.first_scene, 0, int64_t(1) << 40);

@@ -33,7 +33,6 @@ struct Mask2FormerConfig {
 
 // When blocks recompute their activations in the backward pass instead of keeping them.
 enum class GradientCheckpointing { Auto, On, Off };
-const char* to_string(GradientCheckpointing mode);
 // Auto: on where a training image has at least this many tokens (softmax attention keeps
 // heads x N^2 floats per block for the backward pass: 64 MiB a head at 4096 tokens).
 inline constexpr int64_t kCheckpointTokensThreshold = 4096;
