@@ -49,14 +49,6 @@ struct Row {
   std::vector<Cost> costs;  // at the config's resolution, then at 4x its side
 };
 
-VisionTransformer load_model(const ExperimentConfig& c, const std::string& path,
-                             const c10::Device& device) {
-  NullSink quiet;
-  VisionTransformer model = load_run_model(c, path, device, /*allow_nonfinite=*/false, quiet);
-  model->eval();
-  return model;
-}
-
 Cost measure(VisionTransformer& model, int64_t resolution, const c10::Device& device, int repeats) {
   const PlanCost c = plan::measure_plan_cost(model, resolution, device, repeats);
   return {c.resolution, c.ms_per_img, int64_t(c.peak_bytes)};
@@ -165,8 +157,8 @@ int compare_methods_command(const Args& args) {
   const int64_t res = config.model.img_size;
   for (size_t i = 0; i < rows.size(); ++i) {
     const bool is_teacher = i == 0;
-    VisionTransformer model =
-        load_model(configs[i], stage_output_path(rows[i].run_dir, is_teacher ? 0 : 3), device);
+    VisionTransformer model = load_run_model_for_eval(
+        configs[i], stage_output_path(rows[i].run_dir, is_teacher ? 0 : 3), device);
     if (is_teacher)
       model->set_attention_mode(AttentionMode::Softmax);
     else

@@ -57,14 +57,11 @@ VisionTransformer load_plan_point_model(store::RunStore& store, const PlanPoint&
   const std::string path = stage_output_path(run->folder, teacher ? 0 : 3);
   if (!fs::exists(path))
     throw std::runtime_error(fmt::format("plan {} (run {}): no {}", point.name, point.run, path));
-  NullSink quiet;
-  VisionTransformer model =
-      load_run_model(load_run_config(run->folder), path, device, /*allow_nonfinite=*/false, quiet);
+  VisionTransformer model = load_run_model_for_eval(load_run_config(run->folder), path, device);
   AttentionPlan plan;
   plan.modes = point.modes;
   plan.window = point.window;
   model->set_attention_plan(plan);
-  model->eval();
   return model;
 }
 

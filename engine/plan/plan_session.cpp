@@ -35,14 +35,6 @@ void say(std::FILE* out, const std::string& line) {
   std::fflush(out);
 }
 
-VisionTransformer load_model(const ExperimentConfig& c, const std::string& path,
-                             const c10::Device& device) {
-  NullSink quiet;
-  VisionTransformer model = load_run_model(c, path, device, /*allow_nonfinite=*/false, quiet);
-  model->eval();
-  return model;
-}
-
 const CandidateRow& all_linear_row(const PlanReport& r) {
   for (const auto& row : r.candidates)
     if (row.candidate.name == kAllLinearPlan) return row;
@@ -182,7 +174,7 @@ TrainedRow trained_row(Session& s, const std::string& name, const AttentionPlan&
   t.run_dir = r.run_dir;
   t.top1 = top1;
   t.gap = 100.0 * (s.report.teacher_test_top1 - top1);
-  VisionTransformer model = load_model(s.config, weights, s.device);
+  VisionTransformer model = load_run_model_for_eval(s.config, weights, s.device);
   model->set_attention_plan(plan);
   t.native = measure_plan_cost(model, s.report.native_resolution, s.device, s.request.repeats);
   t.at_res = measure_plan_cost(model, s.report.resolution, s.device, s.request.repeats);
@@ -238,8 +230,8 @@ void remeasure_trained(Session& s) {
       if (r.candidate.name == t.name) row = &r;
     if (!row) throw std::logic_error("plan: no candidate named " + t.name);
     const bool teacher = t.name == kTeacherPlan;
-    VisionTransformer m =
-        load_model(s.config, teacher ? s.teacher_path : stage_output_path(t.run_dir, 3), s.device);
+    VisionTransformer m = load_run_model_for_eval(
+        s.config, teacher ? s.teacher_path : stage_output_path(t.run_dir, 3), s.device);
     m->set_attention_plan(row->candidate.plan);
     models.push_back(m);
     rows.push_back(row);
@@ -324,7 +316,7 @@ PlanSessionResult run_plan_session(const PlanRequest& request, const PlanRunner&
       rep.notes.push_back("the teacher is teacher.weights (" + base.teacher_weights +
                           "): its own training may have seen the held-out slice");
   }
-  s.linear = load_model(s.config, linear_stage1, s.device);
+  s.linear = load_run_model_for_eval(s.config, linear_stage1, s.device);
   if (!all_of_mode(s.linear->attention_plan(), AttentionMode::Linear))
     throw PlanInputError("RUN " + source.run_dir + ": its Stage 1 ran the plan " +
                          describe_attention_plan(s.linear->attention_plan()) +
@@ -336,7 +328,7 @@ PlanSessionResult run_plan_session(const PlanRequest& request, const PlanRunner&
     try {
       const ExperimentConfig wc = plan_experiment(s.config, w, s.teacher_path);
       const PlanRunResult r = s.run(wc, {1}, "stage1-" + window_plan_name(request.window));
-      s.window = load_model(s.config, stage_output_path(r.run_dir, 1), s.device);
+      s.window = load_run_model_for_eval(s.config, stage_output_path(r.run_dir, 1), s.device);
     } catch (const ConfigError& e) {
       rep.notes.push_back(std::string("no window+linear candidate: ") + e.what());
       say(progress, rep.notes.back());
@@ -378,7 +370,7 @@ PlanSessionResult run_plan_session(const PlanRequest& request, const PlanRunner&
   rep.alpha = uncalibrated_alpha();
   const std::string run_student = source.is_run ? stage_output_path(source.run_dir, 3) : "";
   if (source.is_run && fs::exists(run_student)) {
-    VisionTransformer student = load_model(s.config, run_student, s.device);
+    VisionTransformer student = load_run_model_for_eval(s.config, run_student, s.device);
     if (all_of_mode(student->attention_plan(), AttentionMode::Linear)) {
       s.linear->set_attention_plan(uniform_attention_plan(depth, AttentionMode::Softmax));
       rep.teacher_test_top1 = evaluate_top1(s.linear, s.eval, s.device);

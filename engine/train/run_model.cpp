@@ -28,4 +28,12 @@ VisionTransformer load_run_model(const ExperimentConfig& c, const std::string& p
   return model;
 }
 
+VisionTransformer load_run_model_for_eval(const ExperimentConfig& config, const std::string& path,
+                                          const c10::Device& device) {
+  NullSink quiet;
+  VisionTransformer model = load_run_model(config, path, device, /*allow_nonfinite=*/false, quiet);
+  model->eval();
+  return model;
+}
+
 }  // namespace adala

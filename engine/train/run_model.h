@@ -19,4 +19,9 @@ namespace adala {
 VisionTransformer load_run_model(const ExperimentConfig& config, const std::string& path,
                                  const c10::Device& device, bool allow_nonfinite, EventSink& sink);
 
+// For measuring and evaluating: strict about non-finite weights, loader warnings dropped, in
+// eval mode.
+VisionTransformer load_run_model_for_eval(const ExperimentConfig& config, const std::string& path,
+                                          const c10::Device& device);
+
 }  // namespace adala
