@@ -4,6 +4,10 @@
 
 #include <QtTest/QtTest>
 
+#include <fstream>
+#include <sstream>
+
+#include "engine/json/json.h"
 #include "engine/train/experiment_config.h"
 #include "tests/support/test_suite.h"
 
@@ -52,6 +56,33 @@ class SegConfigTest : public QObject {
         QString::fromStdString(s.pretrain.init).endsWith("fashion-mnist-tiny-teacher.safetensors"));
     QVERIFY(QString::fromStdString(s.teacher).endsWith("fashion-mnist-scenes-teacher.safetensors"));
     QVERIFY(!c.teacher_weights.empty());
+  }
+
+  // The scene teacher's second pretraining phase is a whole experiment file (the config format
+  // has no inheritance): it must stay the main experiment but for its name and pretraining.
+  void teacher_phase_two_is_the_experiment_but_for_pretraining() {
+    auto read = [](const char* name) {
+      std::ifstream in(std::string(ADALA_SOURCE_DIR "/experiments/") + name);
+      std::stringstream text;
+      text << in.rdbuf();
+      return parse_json_strict(text.str());
+    };
+    Json main = read("fashion-mnist-seg.json"),
+         phase2 = read("fashion-mnist-seg-teacher-phase2.json");
+    const Json p1 = main["segmentation"]["pretrain"], p2 = phase2["segmentation"]["pretrain"];
+    QCOMPARE(QString::fromStdString(p2["init"].get<std::string>()),
+             QString("../out/scene-teacher-phase1.safetensors"));
+    // Fresh scenes: phase 2 starts where phase 1's stream ends.
+    QCOMPARE(p2["first_scene"].get<int64_t>(),
+             p1["first_scene"].get<int64_t>() + p1["images"].get<int64_t>());
+    for (Json* j : {&main, &phase2}) {
+      j->erase("name");
+      (*j)["segmentation"].erase("pretrain");
+    }
+    QCOMPARE(QString::fromStdString(phase2.dump()), QString::fromStdString(main.dump()));
+    auto c = load_experiment_config(ADALA_SOURCE_DIR
+                                    "/experiments/fashion-mnist-seg-teacher-phase2.json");
+    QVERIFY(c.segmentation.pretrain.present);
   }
 
   void absent_block_and_defaults() {
