@@ -4,9 +4,7 @@
 
 #include <QtTest/QtTest>
 
-#include <fstream>
-#include <sstream>
-
+#include "engine/io/text_file.h"
 #include "engine/json/json.h"
 #include "engine/train/experiment_config.h"
 #include "tests/support/test_suite.h"
@@ -62,10 +60,7 @@ class SegConfigTest : public QObject {
   // has no inheritance): it must stay the main experiment but for its name and pretraining.
   void teacher_phase_two_is_the_experiment_but_for_pretraining() {
     auto read = [](const char* name) {
-      std::ifstream in(std::string(ADALA_SOURCE_DIR "/experiments/") + name);
-      std::stringstream text;
-      text << in.rdbuf();
-      return parse_json_strict(text.str());
+      return parse_json_strict(read_text(std::string(ADALA_SOURCE_DIR "/experiments/") + name));
     };
     Json main = read("fashion-mnist-seg.json"),
          phase2 = read("fashion-mnist-seg-teacher-phase2.json");

@@ -7,12 +7,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "engine/analysis/segmentation_metrics.h"
 #include "engine/model/load_weights.h"
 #include "engine/data/opencv/png_io.h"
 #include "engine/data/segmentation_classes.h"
+#include "engine/io/text_file.h"
 #include "engine/seg/segmentation_job.h"
 #include "engine/train/stage_catalog.h"
 #include "engine/store/run_store.h"
@@ -29,12 +29,7 @@ namespace {
 
 const fs::path kDir = fs::path(ADALA_TEST_TMP) / "segment_job";
 
-Json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_json_strict(ss.str());
-}
+Json read_json(const fs::path& p) { return parse_json_strict(read_text(p.string())); }
 
 const char* const kTinyConfig = R"({
     "name": "seg-test", "seed": 3, "device": "cpu", "model": {"preset": "fmnist_micro"},
@@ -245,13 +240,11 @@ class SegmentJobTest : public QObject {
     QCOMPARE(index.at("story").at("image_size").get<int64_t>(), int64_t(32));
     QCOMPARE(index.at("sweep").size(), size_t(2));
     QVERIFY(index.at("sweep")[1].at("teacher").at("img_per_s").get<double>() > 0);
-    std::ifstream md_in(kDir / "sweep" / "summary.md");
-    std::stringstream md;
-    md << md_in.rdbuf();
-    QVERIFY(md.str().find("| 64x64 | linear | 2 (8-16) |") != std::string::npos);
-    QVERIFY(md.str().find("| paper: Cityscapes 1024x1024 (ViT-L, H100) | - | - | 80.98 | 78.73 | "
-                          "-2.25 | 7.07 | 15.95 | 2.26x |") != std::string::npos);
-    QVERIFY(md.str().find("backbone fine-tuned (lr x 0.1, layer decay 0.5)") != std::string::npos);
+    const std::string md = read_text((kDir / "sweep" / "summary.md").string());
+    QVERIFY(md.find("| 64x64 | linear | 2 (8-16) |") != std::string::npos);
+    QVERIFY(md.find("| paper: Cityscapes 1024x1024 (ViT-L, H100) | - | - | 80.98 | 78.73 | "
+                    "-2.25 | 7.07 | 15.95 | 2.26x |") != std::string::npos);
+    QVERIFY(md.find("backbone fine-tuned (lr x 0.1, layer decay 0.5)") != std::string::npos);
   }
 
   void missing_weights_are_reported() {
