@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <torch/nn/functional/pixelshuffle.h>
 #include <torch/nn/functional/upsampling.h>
 #include <torch/nn/init.h>
 
@@ -24,10 +25,19 @@ torch::Tensor resize_bilinear(const torch::Tensor& maps, int64_t out_h, int64_t 
                                   .align_corners(false));
 }
 
-LinearSegmentationHeadImpl::LinearSegmentationHeadImpl(int64_t embed_dim, int64_t num_classes) {
+void check_head_upsample(int64_t upsample, const char* what) {
+  if (upsample < 1 || upsample > kMaxHeadUpsample)
+    throw std::invalid_argument(std::string(what) + ": upsample " + std::to_string(upsample) +
+                                " outside 1.." + std::to_string(kMaxHeadUpsample));
+}
+
+LinearSegmentationHeadImpl::LinearSegmentationHeadImpl(int64_t embed_dim, int64_t num_classes,
+                                                       int64_t upsample)
+    : upsample_(upsample) {
+  check_head_upsample(upsample, "LinearSegmentationHead");
   bn = register_module("bn", torch::nn::BatchNorm2d(embed_dim));
-  conv = register_module("conv",
-                         torch::nn::Conv2d(torch::nn::Conv2dOptions(embed_dim, num_classes, 1)));
+  conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(
+                                     embed_dim, num_classes * upsample * upsample, 1)));
   torch::NoGradGuard no_grad;
   torch::nn::init::normal_(conv->weight, 0.0, 0.01);
   conv->bias.zero_();
@@ -35,7 +45,10 @@ LinearSegmentationHeadImpl::LinearSegmentationHeadImpl(int64_t embed_dim, int64_
 
 torch::Tensor LinearSegmentationHeadImpl::grid_logits(const torch::Tensor& tokens, int64_t grid_h,
                                                       int64_t grid_w) {
-  return conv->forward(bn->forward(tokens_to_grid(tokens, grid_h, grid_w)));
+  auto logits = conv->forward(bn->forward(tokens_to_grid(tokens, grid_h, grid_w)));
+  // Channel c * u^2 + i * u + j is class c at sub-position (i, j) of its patch.
+  namespace F = torch::nn::functional;
+  return upsample_ == 1 ? logits : F::pixel_shuffle(logits, F::PixelShuffleFuncOptions(upsample_));
 }
 
 torch::Tensor LinearSegmentationHeadImpl::forward(const torch::Tensor& tokens, int64_t grid_h,

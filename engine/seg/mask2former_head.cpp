@@ -5,6 +5,7 @@
 #include <string>
 
 #include <torch/nn/functional/activation.h>
+#include <torch/nn/functional/pixelshuffle.h>
 #include <torch/nn/init.h>
 
 #include "engine/seg/linear_head.h"
@@ -35,6 +36,7 @@ void Mask2FormerOptions::validate() const {
   require(num_layers >= 1, "num_layers", "must be >= 1");
   require(ffn_dim >= 1, "ffn_dim", "must be >= 1");
   require(mask_dim >= 1, "mask_dim", "must be >= 1");
+  check_head_upsample(upsample, "Mask2FormerHead");
 }
 
 torch::Tensor sine_position_encoding(int64_t h, int64_t w, int64_t dim) {
@@ -131,8 +133,9 @@ Mask2FormerHeadImpl::Mask2FormerHeadImpl(Mask2FormerOptions o) : options_(o) {
   pixel_norm = register_module("pixel_norm", torch::nn::GroupNorm(torch::nn::GroupNormOptions(
                                                  o.mask_dim % 8 == 0 ? 8 : 1, o.mask_dim)));
   pixel_out = register_module(
-      "pixel_out",
-      torch::nn::Conv2d(torch::nn::Conv2dOptions(o.mask_dim, o.mask_dim, 3).padding(1)));
+      "pixel_out", torch::nn::Conv2d(
+                       torch::nn::Conv2dOptions(o.mask_dim, o.mask_dim * o.upsample * o.upsample, 3)
+                           .padding(1)));
   layers = register_module("layers", torch::nn::ModuleList());
   for (int64_t i = 0; i < o.num_layers; ++i)
     layers->push_back(Mask2FormerDecoderLayer(hd, o.num_heads, o.ffn_dim));
@@ -153,10 +156,20 @@ Mask2FormerHeadImpl::Prediction Mask2FormerHeadImpl::predict(const torch::Tensor
   const auto b = mask_features.size(0), gh = mask_features.size(2), gw = mask_features.size(3);
   p.mask_logits = torch::bmm(embed, mask_features.flatten(2)).view({b, queries.size(1), gh, gw});
   // Next layer's cross-attention sees only where this mask is on; an empty mask sees all.
-  auto blocked = p.mask_logits.detach().flatten(2).lt(0.0);  // sigmoid < 0.5
+  auto on_grid = p.mask_logits.detach();
+  if (options_.upsample > 1) on_grid = torch::avg_pool2d(on_grid, options_.upsample);
+  auto blocked = on_grid.flatten(2).lt(0.0);  // sigmoid < 0.5
   auto all_blocked = blocked.all(-1, true);
   p.blocked = blocked.logical_and(all_blocked.logical_not());
   return p;
+}
+
+torch::Tensor Mask2FormerHeadImpl::pixel_decoder(const std::vector<torch::Tensor>& grids) {
+  auto out =
+      pixel_out->forward(torch::relu(pixel_norm->forward(pixel_in->forward(torch::cat(grids, 1)))));
+  namespace F = torch::nn::functional;
+  if (options_.upsample == 1) return out;
+  return F::pixel_shuffle(out, F::PixelShuffleFuncOptions(options_.upsample));
 }
 
 Mask2FormerOutput Mask2FormerHeadImpl::forward(const std::vector<torch::Tensor>& levels,
@@ -173,8 +186,7 @@ Mask2FormerOutput Mask2FormerHeadImpl::forward(const std::vector<torch::Tensor>&
     memory.push_back(input_proj[size_t(l)]->as<torch::nn::Linear>()->forward(normed) +
                      level_embed[l]);
   }
-  auto mask_features =
-      pixel_out->forward(torch::relu(pixel_norm->forward(pixel_in->forward(torch::cat(grids, 1)))));
+  auto mask_features = pixel_decoder(grids);
   auto pos =
       sine_position_encoding(grid_h, grid_w, o.hidden_dim).to(mask_features.device()).unsqueeze(0);
   auto query_pos = query_embed.unsqueeze(0).expand({b, -1, -1});

@@ -6,6 +6,9 @@
 // it predicts class logits (C + 1, the last one "no object") and a mask per query: the dot
 // product of the query's mask embedding with per-pixel embeddings from a light pixel
 // decoder. Each mask, thresholded at 0.5, restricts the next layer's cross-attention.
+// With upsample u > 1 the pixel decoder's last convolution gives u x u sub-patch embeddings
+// per token (pixel shuffle), so masks come out u x finer than the patch grid (Mask2Former's own
+// pixel decoder reaches 1/4 of the image); the attention masks are their u x u averages.
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/modules/conv.h>
@@ -26,13 +29,14 @@ struct Mask2FormerOptions {
   int64_t num_layers = 3;
   int64_t ffn_dim = 256;
   int64_t mask_dim = 64;
+  int64_t upsample = 1;   // mask resolution: u x the patch grid
   void validate() const;  // throws std::invalid_argument naming the field
 };
 
 struct Mask2FormerOutput {
   // One entry per prediction round (query init, then each decoder layer); back() is final.
   std::vector<torch::Tensor> class_logits;  // (B, Q, C + 1)
-  std::vector<torch::Tensor> mask_logits;   // (B, Q, gh, gw) on the patch grid
+  std::vector<torch::Tensor> mask_logits;   // (B, Q, gh u, gw u): u x the patch grid
 };
 
 // Multi-head attention with an optional boolean mask (true = may not attend).
@@ -76,6 +80,8 @@ class Mask2FormerHeadImpl : public torch::nn::Module {
     torch::Tensor class_logits, mask_logits, blocked;
   };
   Prediction predict(const torch::Tensor& queries, const torch::Tensor& mask_features);
+  // (B, mask_dim, gh u, gw u) per-pixel embeddings from the levels laid out on the grid.
+  torch::Tensor pixel_decoder(const std::vector<torch::Tensor>& grids);
 
   Mask2FormerOptions options_;
   torch::nn::ModuleList level_norms{nullptr}, input_proj{nullptr}, layers{nullptr};

@@ -64,6 +64,7 @@ SegmentationModelOptions model_options(const SegmentationConfig& seg, Segmentati
   o.num_classes = classes;
   o.blocks =
       head == SegmentationHeadKind::Linear ? seg.linear_blocks : seg.mask2former.feature_blocks;
+  o.linear_upsample = seg.linear_upsample;
   o.mask2former = seg.mask2former;
   return o;
 }

@@ -65,7 +65,8 @@ SegmentationModelImpl::SegmentationModelImpl(VisionTransformer vit, Segmentation
   backbone = register_module("backbone", vit);
   const int64_t d = backbone->config().embed_dim, levels = int64_t(options_.blocks.size());
   if (options_.head == SegmentationHeadKind::Linear) {
-    linear = register_module("linear", LinearSegmentationHead(d * levels, options_.num_classes));
+    linear = register_module("linear", LinearSegmentationHead(d * levels, options_.num_classes,
+                                                              options_.linear_upsample));
   } else {
     const auto& m = options_.mask2former;
     Mask2FormerOptions mo;
@@ -78,6 +79,7 @@ SegmentationModelImpl::SegmentationModelImpl(VisionTransformer vit, Segmentation
     mo.num_layers = m.num_layers;
     mo.ffn_dim = m.ffn_dim;
     mo.mask_dim = m.hidden_dim;
+    mo.upsample = m.upsample;
     mask2former = register_module("mask2former", Mask2FormerHead(mo));
   }
 }

@@ -35,6 +35,7 @@ struct SegmentationModelOptions {
   int64_t num_classes = 11;
   int64_t ignore_index = 255;
   std::vector<int64_t> blocks;  // 1-based feature blocks (empty: the last)
+  int64_t linear_upsample = 1;  // the linear head's sub-patch factor (linear_head.h)
   Mask2FormerConfig mask2former;
 };
 

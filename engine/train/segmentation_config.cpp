@@ -15,6 +15,16 @@ std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
   return blocks;
 }
 
+// A head's sub-patch factor: 1 (the patch grid) up to the patch size (pixel by pixel), a
+// divisor of the patch size so that sub-patches tile the image.
+int64_t read_head_upsample(ConfigReader& r, const ViTConfig& model) {
+  const int64_t u = r.integer("upsample", 1, 1, model.patch_size);
+  if (model.patch_size % u != 0)
+    throw ConfigError(r.field("upsample"), std::to_string(u) + " does not divide the patch size " +
+                                               std::to_string(model.patch_size));
+  return u;
+}
+
 // The scene layout fields segmentation.data and segmentation.pretrain.data share: the side,
 // the garment count and size, the background's colour range.
 void read_scene_layout(ConfigReader& d, SegmentationDataConfig& c, const ViTConfig& model) {
@@ -82,6 +92,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
   {
     ConfigReader l = r.child("linear");
     s.linear_blocks = read_blocks(l, "blocks", {model.depth}, model);
+    s.linear_upsample = read_head_upsample(l, model);
     s.linear_training = read_stage_config(l, head_defaults);
   }
   {
@@ -97,6 +108,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.num_layers = m.integer("num_layers", c.num_layers, 1, 64);
     c.ffn_dim = m.integer("ffn_dim", c.ffn_dim, 1, 65536);
     c.num_points = m.integer("num_points", c.num_points, 0, int64_t(1) << 24);
+    c.upsample = read_head_upsample(m, model);
     std::vector<int64_t> blocks;
     for (int64_t b = std::max<int64_t>(1, model.depth - 2); b <= model.depth; ++b)
       blocks.push_back(b);

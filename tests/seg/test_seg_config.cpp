@@ -98,6 +98,11 @@ class SegConfigTest : public QObject {
     QCOMPARE(t.segmentation.linear_blocks, (std::vector<int64_t>{3, 4}));
     QCOMPARE(t.segmentation.linear_training.epochs, int64_t(2));
     QCOMPARE(t.segmentation.linear_training.lr, 0.01);
+    QCOMPARE(t.segmentation.linear_upsample, int64_t(1));
+    auto u = parse_experiment_config(parse_json_strict(
+        R"({"segmentation": {"linear": {"upsample": 4}, "mask2former": {"upsample": 2}}})"));
+    QCOMPARE(u.segmentation.linear_upsample, int64_t(4));
+    QCOMPARE(u.segmentation.mask2former.upsample, int64_t(2));
   }
 
   void errors_name_the_field_data() {
@@ -121,6 +126,11 @@ class SegConfigTest : public QObject {
                                << "segmentation.linear.blocks: needs at least 1 entries";
     QTest::newRow("heads") << R"({"mask2former": {"hidden_dim": 64, "num_heads": 5}})"
                            << "segmentation.mask2former.num_heads: must divide hidden_dim 64";
+    QTest::newRow("upsample divides") << R"({"linear": {"upsample": 3}})"
+                                      << "segmentation.linear.upsample: 3 does not divide the "
+                                         "patch size 4";
+    QTest::newRow("upsample range") << R"({"mask2former": {"upsample": 8}})"
+                                    << "segmentation.mask2former.upsample: out of range";
     QTest::newRow("unknown key") << R"({"linear": {"queries": 3}})"
                                  << "segmentation.linear.queries: unknown key";
     QTest::newRow("stage field") << R"({"mask2former": {"lr": -1}})"

@@ -142,6 +142,40 @@ class SegHeadsTest : public QObject {
     QCOMPARE(gmap[1][2][1][0].item<float>(), t[1][3][2].item<float>());
   }
 
+  // With upsample u, token (r, c)'s conv outputs c * u^2 + i * u + j land at pixel
+  // (r u + i, c u + j) of class c: checked against the 1x1 convolution written out by hand.
+  void linear_head_draws_sub_patch_logits() {
+    const int64_t d = 6, classes = 3, u = 2, gh = 2, gw = 3;
+    LinearSegmentationHead head(d, classes, u);
+    head->eval();
+    {
+      torch::NoGradGuard g;
+      head->conv->weight.normal_();
+      head->conv->bias.normal_();
+    }
+    auto tokens = torch::randn({1, gh * gw, d});
+    auto grid = head->grid_logits(tokens, gh, gw);
+    QCOMPARE(grid.sizes(), (torch::IntArrayRef{1, classes, gh * u, gw * u}));
+    auto normed = head->bn->forward(tokens_to_grid(tokens, gh, gw))[0];  // (d, gh, gw)
+    auto w = head->conv->weight.view({classes * u * u, d});
+    for (int64_t r = 0; r < gh; ++r)
+      for (int64_t c = 0; c < gw; ++c)
+        for (int64_t k = 0; k < classes; ++k)
+          for (int64_t i = 0; i < u; ++i)
+            for (int64_t j = 0; j < u; ++j) {
+              const int64_t ch = k * u * u + i * u + j;
+              const double expected =
+                  (w[ch] * normed.select(1, r).select(1, c)).sum().item<double>() +
+                  head->conv->bias[ch].item<double>();
+              QVERIFY(std::abs(grid[0][k][r * u + i][c * u + j].item<double>() - expected) < 1e-4);
+            }
+    QCOMPARE(head->forward(tokens, gh, gw, 16, 24).sizes(),
+             (torch::IntArrayRef{1, classes, 16, 24}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, LinearSegmentationHead(d, classes, 0));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             LinearSegmentationHead(d, classes, kMaxHeadUpsample + 1));
+  }
+
   void semantic_inference_sums_queries() {
     auto cls = torch::randn({1, 3, 3});  // 3 queries, 2 classes + no-object
     auto masks = torch::randn({1, 3, 2, 2});
@@ -216,6 +250,14 @@ class SegHeadsTest : public QObject {
     QCOMPARE(sine_position_encoding(4, 5, 32).sizes(), (torch::IntArrayRef{20, 32}));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              head->forward({torch::randn({2, 20, 16})}, 4, 5));
+    // Upsampled masks: 2x the grid; the cross-attention still sees the grid's tokens.
+    o.upsample = 2;
+    Mask2FormerHead fine(o);
+    auto up = fine->forward({torch::randn({2, 20, 16}), torch::randn({2, 20, 16})}, 4, 5);
+    QCOMPARE(up.mask_logits.back().sizes(), (torch::IntArrayRef{2, 6, 8, 10}));
+    for (const auto& m : up.mask_logits) QVERIFY(torch::isfinite(m).all().item<bool>());
+    o.upsample = 0;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Mask2FormerHead{o});
   }
 
   void mask2former_loss_falls_when_overfitting_one_batch() {
