@@ -2,9 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/analysis/bench_common.h"
-#include "engine/analysis/peak_memory.h"
-#include "engine/runtime/device.h"
+#include "engine/analysis/call_cost.h"
 
 namespace adala::plan {
 
@@ -16,13 +14,10 @@ PlanCost measure_plan_cost(VisionTransformer& model, int64_t resolution, const c
   cost.resolution = resolution;
   const auto input = at::randn({1, model->config().in_chans, resolution, resolution},
                                at::TensorOptions().device(device));
-  {
-    PeakMemoryProbe probe(device);
-    model->forward(input);
-    synchronize_device(device);
-    cost.peak_bytes = double(probe.result().allocator_bytes);
-  }
-  cost.ms_per_img = median(time_runs_ms([&] { model->forward(input); }, 1, repeats, device, 60));
+  const CallCost measured =
+      measure_call_costs({[&] { model->forward(input); }}, device, 1, repeats).front();
+  cost.peak_bytes = measured.peak_bytes;
+  cost.ms_per_img = measured.ms_per_call;
   return cost;
 }
 

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include <torch/torch.h>
 
-#include "engine/analysis/bench_common.h"
-#include "engine/analysis/peak_memory.h"
-#include "engine/runtime/device.h"
+#include "engine/analysis/call_cost.h"
 
 namespace adala {
 
@@ -44,25 +43,14 @@ std::vector<InferenceCost> measure_segmentation_costs(std::vector<SegmentationMo
                                                       int rounds, int repeats) {
   torch::NoGradGuard no_grad;
   const auto input = at::rand({1, 3, resolution, resolution}, at::TensorOptions().device(device));
-  std::vector<InferenceCost> costs(models.size());
-  std::vector<std::vector<double>> medians(models.size());
-  for (size_t m = 0; m < models.size(); ++m) {
-    SegmentationModel& model = *models[m];
-    model->eval();
-    model->predict(input);  // warm-up: the allocator's first touches are not the model's peak
-    PeakMemoryProbe probe(device);
-    model->predict(input);
-    synchronize_device(device);
-    costs[m].peak_bytes = double(probe.result().allocator_bytes);
+  std::vector<std::function<void()>> calls;
+  for (SegmentationModel* model : models) {
+    (*model)->eval();
+    calls.push_back([model, &input] { (*model)->predict(input); });
   }
-  for (int round = 0; round < rounds; ++round)
-    for (size_t k = 0; k < models.size(); ++k) {
-      const size_t m = (k + size_t(round)) % models.size();
-      SegmentationModel& model = *models[m];
-      medians[m].push_back(
-          median(time_runs_ms([&] { model->predict(input); }, 1, repeats, device, 60)));
-    }
-  for (size_t m = 0; m < models.size(); ++m) costs[m].ms_per_img = median(medians[m]);
+  std::vector<InferenceCost> costs;
+  for (const CallCost& c : measure_call_costs(calls, device, rounds, repeats))
+    costs.push_back({c.ms_per_call, c.peak_bytes});
   return costs;
 }
 

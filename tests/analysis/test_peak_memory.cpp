@@ -8,6 +8,7 @@
 #include <csignal>
 
 #include "engine/analysis/bench_common.h"
+#include "engine/analysis/call_cost.h"
 #include "engine/analysis/child_process.h"
 #include "engine/analysis/cuda_allocator_stats.h"
 #include "engine/analysis/peak_memory.h"
@@ -131,6 +132,27 @@ class TestPeakMemory : public QObject {
     QCOMPARE(tracker.peak_bytes(), int64_t(12'000'000));
     QCOMPARE(tracker.current_bytes(), int64_t(0));
     QVERIFY(tracker.allocations() >= 3);
+  }
+
+  // measure_call_costs: each call's own transient peak (after a warm-up call), and every call
+  // run the same number of times (warm-up, peak, then per round one untimed and the timed ones).
+  void call_costs_are_each_calls_peak_and_timing() {
+    std::vector<int> runs(2, 0);
+    std::vector<std::function<void()>> calls = {
+        [&] {
+          ++runs[0];
+          auto a = torch::empty({1'000'000});  // 4 MB
+        },
+        [&] {
+          ++runs[1];
+          auto a = torch::empty({1'000'000}), b = torch::empty({2'000'000});  // 12 MB together
+        }};
+    const auto costs = measure_call_costs(calls, c10::Device(c10::kCPU), 3, 2);
+    QCOMPARE(costs.size(), size_t(2));
+    QCOMPARE(costs[0].peak_bytes, 4e6);
+    QCOMPARE(costs[1].peak_bytes, 12e6);
+    QVERIFY(costs[0].ms_per_call > 0 && costs[1].ms_per_call > 0);
+    QCOMPARE(runs, (std::vector<int>{2 + 3 * (1 + 2), 2 + 3 * (1 + 2)}));
   }
 
   void cpu_probe_does_not_read_cuda_statistics() {
