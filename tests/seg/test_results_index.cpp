@@ -1,5 +1,7 @@
 // The segmentation results index.json reader (engine/seg/results_index.h): values as written,
-// and every error naming the file and the field.
+// the optional parts (how the models were made: "story"; the resolution sweep: "sweep"; the
+// paper's numbers: "paper_reference"), absent in older files, and every error naming the file
+// and the field.
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -32,6 +34,36 @@ Json valid_index() {
   })");
 }
 
+// An older index (no story, sweep or paper reference).
+Json older_index() {
+  return parse_json_strict(R"({
+    "head": "linear", "split": "validation",
+    "classes": [{"name": "background", "color": "#202020"}, {"name": "shirt", "color": "#ff0000"}],
+    "summary": {"teacher": {"miou": 0.75}, "student": {"miou": 0.5}},
+    "images": [{"id": "a", "image": "images/a.png", "truth": "truth/a.png",
+                "teacher": "teacher/a.png", "student": "student/a.png"}]
+  })");
+}
+
+Json full_index() {
+  Json index = older_index();
+  index["story"] = parse_json_strict(R"({
+    "image_size": 112, "backbone": "fine-tuned", "backbone_lr_scale": 0.5, "layer_decay": 0.75,
+    "head": "linear", "train_images": 600, "adaptation": "Stages 1+2 on the training scenes"})");
+  index["sweep"] = parse_json_strict(R"([
+    {"image_size": 112, "val_images": 200, "garments": [2, 3],
+     "teacher": {"miou": 0.63, "pixel_accuracy": 0.91, "img_per_s": 41.2, "peak_mb": 3.1},
+     "student": {"miou": 0.62, "pixel_accuracy": 0.90, "img_per_s": 80.5, "peak_mb": 1.2}},
+    {"image_size": 448, "val_images": 50, "garments": [8, 12],
+     "teacher": {"miou": 0.55, "pixel_accuracy": null, "img_per_s": 4, "peak_mb": 48},
+     "student": {"miou": null, "img_per_s": 16, "peak_mb": 0}}])");
+  index["paper_reference"] = parse_json_strict(R"({
+    "dataset": "Cityscapes", "image_size": 1024,
+    "teacher": {"miou": 0.8098, "img_per_s": 7.07, "peak_mb": 3283.6},
+    "student": {"miou": 0.7873, "img_per_s": 15.95, "peak_mb": 1376.4}})");
+  return index;
+}
+
 // The problem reading `index` reports ("" when it reads).
 std::string problem(const Json& index) {
   try {
@@ -43,6 +75,8 @@ std::string problem(const Json& index) {
   }
   return "";
 }
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
 
 }  // namespace
 
@@ -153,6 +187,175 @@ class TestResultsIndex : public QObject {
       QCOMPARE(QString::fromStdString(e.file()), QString::fromStdString(missing));
       QCOMPARE(QString::fromStdString(e.problem()),
                QString("cannot open (No such file or directory)."));
+    }
+  }
+
+  void reads_story_sweep_and_paper() {
+    const SegmentationIndex r = parse_segmentation_index(full_index().dump(2), kFile);
+    QVERIFY(r.story.has_value());
+    const auto& s = *r.story;
+    QCOMPARE(s.image_size, 112);
+    QCOMPARE(q(s.backbone), QString("fine-tuned"));
+    QVERIFY(s.fine_tuned());
+    QCOMPARE(s.backbone_lr_scale, 0.5);
+    QCOMPARE(s.layer_decay, 0.75);
+    QCOMPARE(q(s.head), QString("linear"));
+    QCOMPARE(s.train_images, int64_t(600));
+    QCOMPARE(q(s.adaptation), QString("Stages 1+2 on the training scenes"));
+
+    QCOMPARE(r.sweep.size(), size_t(2));
+    const auto& a = r.sweep[0];
+    QCOMPARE(a.image_size, 112);
+    QCOMPARE(a.val_images, int64_t(200));
+    QCOMPARE(a.garments_min, int64_t(2));
+    QCOMPARE(a.garments_max, int64_t(3));
+    QCOMPARE(a.teacher.miou, 0.63);
+    QCOMPARE(a.teacher.pixel_accuracy, 0.91);
+    QCOMPARE(a.teacher.img_per_s, 41.2);
+    QCOMPARE(a.teacher.peak_mb, 3.1);
+    QCOMPARE(a.student.miou, 0.62);
+    QCOMPARE(a.student.pixel_accuracy, 0.90);
+    QCOMPARE(a.student.img_per_s, 80.5);
+    QCOMPARE(a.student.peak_mb, 1.2);
+    const auto& b = r.sweep[1];
+    QCOMPARE(b.image_size, 448);
+    QCOMPARE(b.garments_min, int64_t(8));
+    QCOMPARE(b.garments_max, int64_t(12));
+    QCOMPARE(b.teacher.img_per_s, 4.0);             // integers read as numbers
+    QVERIFY(std::isnan(b.teacher.pixel_accuracy));  // null
+    QVERIFY(std::isnan(b.student.miou));            // null
+    QVERIFY(std::isnan(b.student.pixel_accuracy));  // absent
+    QCOMPARE(b.student.peak_mb, 0.0);               // 0 MB is a value
+
+    QVERIFY(r.paper_reference.has_value());
+    const auto& p = *r.paper_reference;
+    QCOMPARE(q(p.dataset), QString("Cityscapes"));
+    QCOMPARE(p.image_size, 1024);
+    QCOMPARE(p.teacher.miou, 0.8098);
+    QCOMPARE(p.teacher.img_per_s, 7.07);
+    QCOMPARE(p.teacher.peak_mb, 3283.6);
+    QCOMPARE(p.student.miou, 0.7873);
+    QCOMPARE(p.student.img_per_s, 15.95);
+    QCOMPARE(p.student.peak_mb, 1376.4);
+    QVERIFY(std::isnan(p.student.pixel_accuracy));
+  }
+
+  void older_files_still_load() {
+    const SegmentationIndex r = parse_segmentation_index(older_index().dump(), kFile);
+    QVERIFY(!r.story.has_value());
+    QVERIFY(r.sweep.empty());
+    QVERIFY(!r.paper_reference.has_value());
+    QCOMPARE(r.teacher.miou, 0.75);  // the rest reads as before
+
+    // null reads as absent; an empty sweep is no sweep.
+    Json nulls = older_index();
+    nulls["story"] = nullptr;
+    nulls["sweep"] = nullptr;
+    nulls["paper_reference"] = nullptr;
+    QCOMPARE(q(problem(nulls)), QString(""));
+    const SegmentationIndex n = parse_segmentation_index(nulls.dump(), kFile);
+    QVERIFY(!n.story && n.sweep.empty() && !n.paper_reference);
+    Json empty = older_index();
+    empty["sweep"] = Json::array();
+    QVERIFY(parse_segmentation_index(empty.dump(), kFile).sweep.empty());
+  }
+
+  void frozen_story_without_optional_parts() {
+    Json index = older_index();
+    index["story"] = parse_json_strict(R"({"image_size": 224, "backbone": "frozen",
+                                            "head": "mask2former"})");
+    const SegmentationIndex r = parse_segmentation_index(index.dump(), kFile);
+    QVERIFY(r.story.has_value());
+    QCOMPARE(r.story->image_size, 224);
+    QVERIFY(!r.story->fine_tuned());
+    QVERIFY(std::isnan(r.story->backbone_lr_scale));
+    QVERIFY(std::isnan(r.story->layer_decay));
+    QCOMPARE(q(r.story->head), QString("mask2former"));
+    QCOMPARE(r.story->train_images, int64_t(-1));
+    QVERIFY(r.story->adaptation.empty());
+
+    // A learning-rate factor of 0 is a valid setting (segmentation.backbone_lr_scale: 0..10).
+    Json still = full_index();
+    still["story"]["backbone_lr_scale"] = 0;
+    QCOMPARE(parse_segmentation_index(still.dump(), kFile).story->backbone_lr_scale, 0.0);
+  }
+
+  void errors_in_optional_parts_name_the_field() {
+    QCOMPARE(q(problem(full_index())), QString(""));
+    struct Case {
+      const char* pointer;  // JSON pointer of the field changed
+      Json value;           // null: remove it
+      const char* expected;
+    };
+    const Case cases[] = {
+        // story
+        {"/story", "fine-tuned", "story must be an object."},
+        {"/story/image_size", Json(), "story.image_size is missing."},
+        {"/story/image_size", 0, "story.image_size must be an integer from 1 to 65536."},
+        {"/story/image_size", 65537, "story.image_size must be an integer from 1 to 65536."},
+        {"/story/image_size", 112.5, "story.image_size must be an integer from 1 to 65536."},
+        {"/story/image_size", "112", "story.image_size must be an integer from 1 to 65536."},
+        {"/story/backbone", Json(), "story.backbone is missing."},
+        {"/story/backbone", true, "story.backbone must be a non-empty string."},
+        {"/story/backbone", "partly",
+         "story.backbone is \"partly\", expected \"frozen\" or \"fine-tuned\"."},
+        {"/story/backbone_lr_scale", -1, "story.backbone_lr_scale is -1.0, below 0."},
+        {"/story/backbone_lr_scale", "half", "story.backbone_lr_scale must be a number."},
+        {"/story/layer_decay", 1.5, "story.layer_decay is 1.5, outside (0, 1]."},
+        {"/story/layer_decay", 0, "story.layer_decay is 0.0, outside (0, 1]."},
+        {"/story/head", Json(), "story.head is missing."},
+        {"/story/head", 2, "story.head must be a non-empty string."},
+        {"/story/train_images", -1, "story.train_images must be a non-negative integer."},
+        {"/story/train_images", "600", "story.train_images must be a non-negative integer."},
+        {"/story/adaptation", 12, "story.adaptation must be a string."},
+        // sweep
+        {"/sweep", Json::object(), "sweep must be an array."},
+        {"/sweep/1", 3, "sweep[1] must be an object."},
+        {"/sweep/1/image_size", Json(), "sweep[1].image_size is missing."},
+        {"/sweep/1/image_size", 70000, "sweep[1].image_size must be an integer from 1 to 65536."},
+        {"/sweep/0/val_images", -5, "sweep[0].val_images must be a non-negative integer."},
+        {"/sweep/0/val_images", 2.5, "sweep[0].val_images must be a non-negative integer."},
+        {"/sweep/0/garments", "2-3", "sweep[0].garments must be an array."},
+        {"/sweep/0/garments", Json::array({2}),
+         "sweep[0].garments must hold two integers, the fewest and the most per scene (it has "
+         "1)."},
+        {"/sweep/0/garments", Json::array({2, -1}),
+         "sweep[0].garments[1] must be a non-negative integer."},
+        {"/sweep/0/garments", Json::array({"2", 3}),
+         "sweep[0].garments[0] must be a non-negative integer."},
+        {"/sweep/1/garments", Json::array({12, 8}),
+         "sweep[1].garments is [12,8]: the first (fewest) must not exceed the second (most)."},
+        {"/sweep/0/student", Json(), "sweep[0].student is missing."},
+        {"/sweep/0/teacher", Json::array(), "sweep[0].teacher must be an object."},
+        {"/sweep/1/student/img_per_s", 0, "sweep[1].student.img_per_s is 0.0, must be above 0."},
+        {"/sweep/1/student/img_per_s", "fast", "sweep[1].student.img_per_s must be a number."},
+        {"/sweep/1/teacher/peak_mb", -1, "sweep[1].teacher.peak_mb is -1.0, below 0."},
+        {"/sweep/1/teacher/peak_mb", "48 MB", "sweep[1].teacher.peak_mb must be a number."},
+        {"/sweep/0/teacher/miou", 63, "sweep[0].teacher.miou is 63.0, outside 0..1."},
+        {"/sweep/0/student/pixel_accuracy", true,
+         "sweep[0].student.pixel_accuracy must be a number."},
+        // paper_reference
+        {"/paper_reference", Json::array(), "paper_reference must be an object."},
+        {"/paper_reference/dataset", Json(), "paper_reference.dataset is missing."},
+        {"/paper_reference/dataset", "", "paper_reference.dataset must be a non-empty string."},
+        {"/paper_reference/image_size", 0,
+         "paper_reference.image_size must be an integer from 1 to 65536."},
+        {"/paper_reference/teacher", Json(), "paper_reference.teacher is missing."},
+        {"/paper_reference/teacher/img_per_s", -7.07,
+         "paper_reference.teacher.img_per_s is -7.07, must be above 0."},
+        {"/paper_reference/student/miou", 78.73,
+         "paper_reference.student.miou is 78.73, outside 0..1."},
+        {"/paper_reference/student/peak_mb", "1.3 GB",
+         "paper_reference.student.peak_mb must be a number."},
+    };
+    for (const auto& c : cases) {
+      Json index = full_index();
+      const Json::json_pointer at(c.pointer);
+      if (c.value.is_null())
+        index[at.parent_pointer()].erase(at.back());
+      else
+        index[at] = c.value;
+      QCOMPARE(q(problem(index)), QString(c.expected));
     }
   }
 };
