@@ -34,6 +34,8 @@ SegmentationTraining head_training(const SegmentationConfig& seg, SegmentationHe
   t.backbone_lr_scale = seg.backbone_lr_scale;
   t.layer_decay = seg.layer_decay;
   t.checkpointing = seg.gradient_checkpointing;
+  t.probe_epochs =
+      head == SegmentationHeadKind::Linear ? seg.linear_probe_epochs : seg.mask2former.probe_epochs;
   return t;
 }
 
@@ -73,11 +75,21 @@ bool checkpoint_blocks(GradientCheckpointing mode, int64_t image_size, int64_t p
 }
 
 void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset& train) {
+  model->to(ctx_.device);
+  if (training_.train_backbone && training_.probe_epochs > 0) {
+    StageConfig probe = training_.optimisation;
+    probe.epochs = training_.probe_epochs;
+    ctx_.log(fmt::format("{}: the head first learns on the frozen backbone for {} epoch(s)", stage_,
+                         probe.epochs));
+    train_pass(model, train, false, probe, stage_ + "_probe");
+  }
+  train_pass(model, train, training_.train_backbone, training_.optimisation, stage_);
+}
+
+void SegmentationStage::train_pass(SegmentationModel& model, const SegmentationDataset& train,
+                                   bool tune, const StageConfig& cfg, const std::string& stage) {
   const auto& seg = ctx_.config.segmentation;
-  const bool tune = training_.train_backbone;
-  const StageConfig& cfg = training_.optimisation;
   const auto device = ctx_.device;
-  model->to(device);
   model->train();
   if (!tune) model->backbone->eval();
 
@@ -89,17 +101,17 @@ void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset&
     double mb = 0;
     for (const auto& c : cache) mb += double(c.numel()) * 2.0 / 1e6;
     ctx_.log(fmt::format("{}: cached frozen-backbone features of {} images ({:.0f} MB) in {:.1f} s",
-                         stage_, train.size(), mb, s));
+                         stage, train.size(), mb, s));
   } else {
     const bool checkpoint =
         checkpoint_blocks(training_.checkpointing, train.images.size(-1), model->patch_size());
     model->set_checkpoint_blocks(checkpoint);
     ctx_.log(fmt::format("{}: backbone fine-tuned at {:g} x the head's lr, layer decay {:g}{}",
-                         stage_, training_.backbone_lr_scale, training_.layer_decay,
+                         stage, training_.backbone_lr_scale, training_.layer_decay,
                          checkpoint ? ", blocks checkpointed" : ""));
   }
   const uint64_t seed = uint64_t(ctx_.config.seed) + 30;
-  TrainingLoopSpec spec{stage_, cfg, train.size(), seed, ""};
+  TrainingLoopSpec spec{stage, cfg, train.size(), seed, ""};
   TrainingLoop::ScaledParams params{{model->head_parameters(), 1.0}};
   if (tune)
     for (auto& group : layer_decayed_parameters(model->backbone, training_.backbone_lr_scale,

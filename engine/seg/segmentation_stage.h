@@ -4,7 +4,10 @@
 // linear-probe protocol) the features of the training images are computed once and cached in
 // float16; otherwise every step runs the backbone and its own trainable weights update too
 // (the paper's supervised fine-tuning): at backbone_lr_scale x the head's lr, decayed layer by
-// layer, with blocks checkpointed where the image has many tokens.
+// layer, with blocks checkpointed where the image has many tokens. With probe_epochs > 0 a
+// fine-tuning run first trains the head alone on the frozen, cached features (LP-FT: linear
+// probing, then fine-tuning; Kumar et al. 2022), so that the backbone's first updates follow
+// a head that already fits instead of a random one.
 #include <string>
 #include <vector>
 
@@ -21,6 +24,7 @@ struct SegmentationTraining {
   double backbone_lr_scale = 0.1;
   double layer_decay = 1.0;
   GradientCheckpointing checkpointing = GradientCheckpointing::Auto;
+  int64_t probe_epochs = 0;  // frozen-backbone epochs before fine-tuning (train_backbone only)
 };
 
 // What the config's segmentation block says for one head.
@@ -43,6 +47,11 @@ class SegmentationStage {
   void run(SegmentationModel& model, const SegmentationDataset& train);
 
  private:
+  // One training run of `cfg` under the name `stage`: the backbone fine-tuned, or frozen with
+  // its features cached.
+  void train_pass(SegmentationModel& model, const SegmentationDataset& train, bool tune,
+                  const StageConfig& cfg, const std::string& stage);
+
   StageContext& ctx_;
   std::string stage_;
   SegmentationTraining training_;

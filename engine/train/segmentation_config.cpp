@@ -17,6 +17,16 @@ std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
 
 // A head's sub-patch factor: 1 (the patch grid) up to the patch size (pixel by pixel), a
 // divisor of the patch size so that sub-patches tile the image.
+// Epochs of a head on the frozen backbone before fine-tuning: only where the backbone trains.
+int64_t read_probe_epochs(ConfigReader& r, bool train_backbone) {
+  const int64_t epochs = r.integer("probe_epochs", 0, 0, 1000);
+  if (epochs > 0 && !train_backbone)
+    throw ConfigError(r.field("probe_epochs"),
+                      "a frozen backbone's head is all probe: set \"train_backbone\": true or "
+                      "drop probe_epochs");
+  return epochs;
+}
+
 int64_t read_head_upsample(ConfigReader& r, const ViTConfig& model) {
   const int64_t u = r.integer("upsample", 1, 1, model.patch_size);
   if (model.patch_size % u != 0)
@@ -93,6 +103,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     ConfigReader l = r.child("linear");
     s.linear_blocks = read_blocks(l, "blocks", {model.depth}, model);
     s.linear_upsample = read_head_upsample(l, model);
+    s.linear_probe_epochs = read_probe_epochs(l, s.train_backbone);
     s.linear_training = read_stage_config(l, head_defaults);
   }
   {
@@ -109,6 +120,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     c.ffn_dim = m.integer("ffn_dim", c.ffn_dim, 1, 65536);
     c.num_points = m.integer("num_points", c.num_points, 0, int64_t(1) << 24);
     c.upsample = read_head_upsample(m, model);
+    c.probe_epochs = read_probe_epochs(m, s.train_backbone);
     std::vector<int64_t> blocks;
     for (int64_t b = std::max<int64_t>(1, model.depth - 2); b <= model.depth; ++b)
       blocks.push_back(b);

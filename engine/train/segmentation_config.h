@@ -28,6 +28,7 @@ struct Mask2FormerConfig {
   int64_t num_queries = 24, hidden_dim = 64, num_heads = 4, num_layers = 3, ffn_dim = 256;
   int64_t num_points = 0;               // 0: mask losses at every pixel
   int64_t upsample = 1;                 // mask resolution: this x the patch grid
+  int64_t probe_epochs = 0;             // frozen-backbone epochs before fine-tuning (LP-FT)
   std::vector<int64_t> feature_blocks;  // 1-based ViT blocks whose outputs feed the decoder
   double class_weight = 2.0, mask_weight = 5.0, dice_weight = 5.0, no_object_weight = 0.1;
 };
@@ -72,6 +73,9 @@ struct SegmentationConfig {
   ScenePretrainConfig pretrain;
   std::vector<int64_t> linear_blocks;  // 1-based blocks concatenated for the linear head
   int64_t linear_upsample = 1;         // its logits: this x the patch grid (sub-patch outputs)
+  // Epochs of the head alone on the frozen backbone before fine-tuning (LP-FT; with
+  // train_backbone only).
+  int64_t linear_probe_epochs = 0;
   Mask2FormerConfig mask2former;
   StageConfig linear_training, mask2former_training;
   int64_t results_images = 64;  // validation images written to the results folder

@@ -1,7 +1,8 @@
 // Backbone fine-tuning for segmentation: block checkpointing gives the plain path's gradients,
 // layer-wise lr decay's groups and scales, the checkpointing policy, the patch re-cut (the
 // re-cut model sees an image as the original sees it average-pooled), same-pixel-scale scenes
-// for the resolution sweep, and the new config fields with their errors.
+// for the resolution sweep, probing before fine-tuning (LP-FT), and the new config fields with
+// their errors.
 #include <torch/torch.h>
 
 #include <QtTest/QtTest>
@@ -9,11 +10,14 @@
 #include <cmath>
 #include <map>
 
+#include "engine/data/segmentation_scenes.h"
 #include "engine/model/block_checkpoint.h"
 #include "engine/model/patch_recut.h"
 #include "engine/seg/segmentation_stage.h"
 #include "engine/seg/segmentation_sweep.h"
 #include "engine/train/experiment_config.h"
+#include "engine/train/cancellation.h"
+#include "engine/train/events.h"
 #include "engine/train/stages.h"
 #include "tests/support/test_suite.h"
 
@@ -184,6 +188,56 @@ class SegFineTuningTest : public QObject {
     QCOMPARE(same.max_scale, o.max_scale);
   }
 
+  // LP-FT is the head's frozen-backbone run under "<stage>_probe", then the fine-tuning run:
+  // the same parameters as those two runs made one after the other by hand.
+  void probing_then_fine_tuning_is_the_two_runs_in_turn() {
+    ExperimentConfig config = parse_experiment_config(parse_json_strict(
+        R"({"model": {"preset": "fmnist_micro", "patch_size": 4, "img_size": 16},
+            "segmentation": {"train_backbone": true, "eval_batch_size": 4}})"));
+    SceneOptions so;
+    so.image_size = 16;
+    SceneGenerator gen(load_fashion_mnist(default_fashion_mnist_root(), "test", 20), so, 5);
+    const SegmentationDataset scenes = gen.generate(8);
+    SegmentationTraining t;
+    t.optimisation.epochs = 1;
+    t.optimisation.batch_size = 4;
+    t.optimisation.lr = 1e-2;
+    t.train_backbone = true;
+    t.backbone_lr_scale = 0.5;
+    SegmentationModelOptions mo;
+    mo.num_classes = 11;
+    auto fresh = [&] {
+      torch::manual_seed(3);
+      return SegmentationModel(VisionTransformer(config.model), mo);
+    };
+    JobControl control;
+    RecordingSink sink;
+    StageContext ctx{config, c10::Device(c10::kCPU), sink, control, ""};
+    SegmentationModel lpft = fresh();
+    auto embed = [](SegmentationModel& m) {
+      return m->backbone->named_parameters()["patch_embed.proj.weight"].clone();
+    };
+    const at::Tensor embed_before = embed(lpft);
+    SegmentationTraining with_probe = t;
+    with_probe.probe_epochs = 2;
+    SegmentationStage(ctx, "seg_x", with_probe).run(lpft, scenes);
+    QCOMPARE(sink.steps("seg_x_probe").size(), size_t(4));  // 2 epochs of 2 steps
+    QCOMPARE(sink.steps("seg_x").size(), size_t(2));
+    QVERIFY(!torch::equal(embed(lpft), embed_before));
+
+    SegmentationModel by_hand = fresh();
+    SegmentationTraining probe = t;
+    probe.train_backbone = false;
+    probe.optimisation.epochs = 2;
+    SegmentationStage(ctx, "seg_y_probe", probe).run(by_hand, scenes);
+    QVERIFY(torch::equal(embed(by_hand), embed_before));
+    SegmentationStage(ctx, "seg_y", t).run(by_hand, scenes);
+    const auto a = lpft->named_parameters(), b = by_hand->named_parameters();
+    QCOMPARE(a.size(), b.size());
+    for (const auto& p : a)
+      QVERIFY2(torch::allclose(p.value(), b[p.key()], 1e-5, 1e-6), p.key().c_str());
+  }
+
   void config_fields_and_errors() {
     auto c = parse_experiment_config(parse_json_strict(
         R"({"model": {"preset": "fmnist_tiny", "patch_size": 8, "img_size": 112},
@@ -215,6 +269,17 @@ class SegFineTuningTest : public QObject {
     QVERIFY(has(config_error(R"({"pretrain": {"init": "x", "images": 0}})"),
                 "segmentation.pretrain.images"));
     QVERIFY(has(config_error(R"({"pretrain": {"init": "x", "bogus": 1}})"), "bogus"));
+    auto lp = parse_experiment_config(parse_json_strict(
+        R"({"segmentation": {"train_backbone": true, "linear": {"probe_epochs": 3},
+                             "mask2former": {"probe_epochs": 1}}})"));
+    QCOMPARE(lp.segmentation.linear_probe_epochs, int64_t(3));
+    QCOMPARE(lp.segmentation.mask2former.probe_epochs, int64_t(1));
+    QCOMPARE(head_training(lp.segmentation, SegmentationHeadKind::Linear).probe_epochs, int64_t(3));
+    QCOMPARE(config_error(R"({"linear": {"probe_epochs": 2}})"),
+             std::string("segmentation.linear.probe_epochs: a frozen backbone's head is all "
+                         "probe: set \"train_backbone\": true or drop probe_epochs"));
+    QVERIFY(has(config_error(R"({"train_backbone": true, "mask2former": {"probe_epochs": -1}})"),
+                "segmentation.mask2former.probe_epochs"));
   }
 };
 
