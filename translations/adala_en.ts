@@ -108,5 +108,12 @@
             <numerusform>%n validation scenes of %1 to %2 garments</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>head probed %n epoch(s) first</source>
+        <translation>
+            <numerusform>head probed %n epoch first</numerusform>
+            <numerusform>head probed %n epochs first</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -4567,6 +4567,12 @@ value %3%4</source>
         <source>student: %1</source>
         <translation>학생: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>head probed %n epoch(s) first</source>
+        <translation>
+            <numerusform>헤드만 먼저 %n 에포크 학습</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>adala::widgets::SeriesControls</name>

@@ -31,6 +31,7 @@ SegmentationStory toStory(const SegmentationIndexStory& s) {
   out.fineTuned = s.fine_tuned();
   out.backboneLrScale = s.backbone_lr_scale;
   out.layerDecay = s.layer_decay;
+  out.probeEpochs = s.probe_epochs;
   out.head = QString::fromStdString(s.head);
   out.trainImages = s.train_images;
   out.adaptation = QString::fromStdString(s.adaptation);

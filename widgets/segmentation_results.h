@@ -58,6 +58,7 @@ struct SegmentationStory {
   int imageSize = 0;  // training resolution (square)
   bool fineTuned = false;
   double backboneLrScale = qQNaN(), layerDecay = qQNaN();  // fine-tuned; NaN: not recorded
+  qint64 probeEpochs = -1;  // the head's frozen-backbone epochs first (LP-FT); -1: not recorded
   QString head;
   qint64 trainImages = -1;  // -1: not recorded
   QString adaptation;       // free text, may be empty

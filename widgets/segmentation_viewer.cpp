@@ -703,6 +703,7 @@ QString SegmentationViewer::storyText() const {
     QStringList how;
     if (!std::isnan(s.backboneLrScale)) how << tr("lr ×%1").arg(s.backboneLrScale);
     if (!std::isnan(s.layerDecay)) how << tr("layer decay %1").arg(s.layerDecay);
+    if (s.probeEpochs > 0) how << tr("head probed %n epoch(s) first", nullptr, int(s.probeEpochs));
     parts << (how.isEmpty() ? tr("backbone fine-tuned")
                             : tr("backbone fine-tuned (%1)").arg(how.join(QStringLiteral(", "))));
   }

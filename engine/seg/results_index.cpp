@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/json/json.h"
+#include "engine/train/segmentation_config.h"
 
 namespace adala {
 
@@ -143,6 +144,8 @@ class IndexReader {
     s.layer_decay = number(o, "layer_decay", "story.layer_decay", false);
     if (s.layer_decay <= 0 || s.layer_decay > 1)
       fail("story.layer_decay is " + Json(s.layer_decay).dump() + ", outside (0, 1].");
+    if (const auto it = o.find("probe_epochs"); it != o.end() && !it->is_null())
+      s.probe_epochs = integer(*it, "story.probe_epochs", 0, kMaxProbeEpochs);
     s.head = text(o, "head", "story.head");
     if (const auto it = o.find("train_images"); it != o.end() && !it->is_null())
       s.train_images = integer(*it, "story.train_images", 0, kMaxCount);

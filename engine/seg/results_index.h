@@ -52,6 +52,9 @@ struct SegmentationIndexStory {
   // per-block decay of it (0 < decay <= 1); NaN: not recorded.
   double backbone_lr_scale = std::numeric_limits<double>::quiet_NaN();
   double layer_decay = std::numeric_limits<double>::quiet_NaN();
+  // Fine-tuned backbones: the head's epochs on the frozen backbone first (LP-FT), 0..1000;
+  // -1: not recorded.
+  int64_t probe_epochs = -1;
   std::string head;           // "linear", "mask2former", ...
   int64_t train_images = -1;  // -1: not recorded
   std::string adaptation;     // free text ("Stages 1+2 on the training scenes"), may be empty

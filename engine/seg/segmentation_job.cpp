@@ -187,6 +187,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   for (SegmentationHeadKind head : heads) {
     SegmentationHeadResult hr;
     hr.head = head;
+    hr.probe_epochs = seg.train_backbone ? head_training(seg, head).probe_epochs : 0;
     TrainedHead models{head};
     const std::string head_name = to_string(head);
     for (int role = 0; role < 2; ++role) {

@@ -54,7 +54,8 @@ struct SegmentationHeadResult {
   SegmentationHeadKind head = SegmentationHeadKind::Linear;
   SegmentationEvaluation teacher, student;
   double teacher_train_seconds = 0, student_train_seconds = 0;
-  std::string folder;  // <out>/<head>
+  int64_t probe_epochs = 0;  // the head's frozen-backbone epochs before fine-tuning (LP-FT)
+  std::string folder;        // <out>/<head>
 };
 
 struct SegmentationJobResult {

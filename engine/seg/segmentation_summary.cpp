@@ -68,7 +68,12 @@ Json head_points_json(const SegmentationSweepHead& h) {
 
 std::string heads_words(const SegmentationJobResult& r) {
   std::string out;
-  for (const auto& h : r.heads) out += (out.empty() ? "" : " + ") + std::string(to_string(h.head));
+  for (const auto& h : r.heads) {
+    out += (out.empty() ? "" : " + ") + std::string(to_string(h.head));
+    if (h.probe_epochs > 0)
+      out +=
+          fmt::format(" (probed {} epoch{} first)", h.probe_epochs, h.probe_epochs == 1 ? "" : "s");
+  }
   return out + (r.heads.size() == 1 ? " head" : " heads");
 }
 
@@ -95,6 +100,8 @@ Json segmentation_index_extra(const SegmentationJobResult& r, SegmentationHeadKi
   if (r.train_backbone) {
     story["backbone_lr_scale"] = r.backbone_lr_scale;
     story["layer_decay"] = r.layer_decay;
+    for (const auto& h : r.heads)
+      if (h.head == head) story["probe_epochs"] = h.probe_epochs;
   }
   story["head"] = to_string(head);
   story["train_images"] = r.train_images;

@@ -19,7 +19,7 @@ std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
 // divisor of the patch size so that sub-patches tile the image.
 // Epochs of a head on the frozen backbone before fine-tuning: only where the backbone trains.
 int64_t read_probe_epochs(ConfigReader& r, bool train_backbone) {
-  const int64_t epochs = r.integer("probe_epochs", 0, 0, 1000);
+  const int64_t epochs = r.integer("probe_epochs", 0, 0, kMaxProbeEpochs);
   if (epochs > 0 && !train_backbone)
     throw ConfigError(r.field("probe_epochs"),
                       "a frozen backbone's head is all probe: set \"train_backbone\": true or "

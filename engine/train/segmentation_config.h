@@ -33,6 +33,9 @@ struct Mask2FormerConfig {
   double class_weight = 2.0, mask_weight = 5.0, dice_weight = 5.0, no_object_weight = 0.1;
 };
 
+// The most epochs a head may train on the frozen backbone before fine-tuning (probe_epochs).
+inline constexpr int64_t kMaxProbeEpochs = 1000;
+
 // When blocks recompute their activations in the backward pass instead of keeping them.
 enum class GradientCheckpointing { Auto, On, Off };
 // Auto: on where a training image has at least this many tokens (softmax attention keeps

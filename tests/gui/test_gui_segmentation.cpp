@@ -112,13 +112,11 @@ seg_test::Folder basicFolder(bool withMetrics = true) {
 //   paper (Cityscapes 1024²): 7.07 / 15.95 img/s -> 2.26×, 3283.6 / 1376.4 MB -> 0.42×
 seg_test::Folder storyFolder() {
   seg_test::Folder f = basicFolder();
-  f.story = QJsonObject{{"image_size", 112},
-                        {"backbone", "fine-tuned"},
-                        {"backbone_lr_scale", 0.5},
-                        {"layer_decay", 0.75},
-                        {"head", "linear"},
-                        {"train_images", 600},
-                        {"adaptation", "Stages 1+2 on the training scenes"}};
+  f.story =
+      QJsonObject{{"image_size", 112},        {"backbone", "fine-tuned"},
+                  {"backbone_lr_scale", 0.5}, {"layer_decay", 0.75},
+                  {"probe_epochs", 3},        {"head", "linear"},
+                  {"train_images", 600},      {"adaptation", "Stages 1+2 on the training scenes"}};
   const double null = std::nan("");
   f.sweep =
       QJsonArray{seg_test::sweepRowJson(112, 200, 2, 3, seg_test::measureJson(0.63, 0.91, 40, 3.2),
@@ -608,6 +606,7 @@ class TestGuiSegmentation : public QObject {
     QVERIFY(r.story->fineTuned);
     QCOMPARE(r.story->backboneLrScale, 0.5);
     QCOMPARE(r.story->layerDecay, 0.75);
+    QCOMPARE(r.story->probeEpochs, qint64(3));
     QCOMPARE(r.story->head, QString("linear"));
     QCOMPARE(r.story->trainImages, qint64(600));
     QCOMPARE(r.story->adaptation, QString("Stages 1+2 on the training scenes"));
@@ -635,7 +634,8 @@ class TestGuiSegmentation : public QObject {
     auto* viewer = openViewer(seg_test::writeFolder(dir_ + "/story", storyFolder()));
     QVERIFY(viewer);
     const QString fineTuned = QString::fromUtf8(
-        "112×112 · backbone fine-tuned (lr ×0.5, layer decay 0.75) · linear head · 600 training "
+        "112×112 · backbone fine-tuned (lr ×0.5, layer decay 0.75, head probed 3 epochs first) · "
+        "linear head · 600 training "
         "scenes · student: Stages 1+2 on the training scenes");
     QCOMPARE(viewer->storyText(), fineTuned);
     auto* label = viewer->findChild<QLabel*>("storyLabel");

@@ -49,7 +49,8 @@ Json full_index() {
   Json index = older_index();
   index["story"] = parse_json_strict(R"({
     "image_size": 112, "backbone": "fine-tuned", "backbone_lr_scale": 0.5, "layer_decay": 0.75,
-    "head": "linear", "train_images": 600, "adaptation": "Stages 1+2 on the training scenes"})");
+    "probe_epochs": 3, "head": "linear", "train_images": 600,
+    "adaptation": "Stages 1+2 on the training scenes"})");
   index["sweep"] = parse_json_strict(R"([
     {"image_size": 112, "val_images": 200, "garments": [2, 3],
      "teacher": {"miou": 0.63, "pixel_accuracy": 0.91, "img_per_s": 41.2, "peak_mb": 3.1},
@@ -213,6 +214,7 @@ class TestResultsIndex : public QObject {
     QCOMPARE(s.layer_decay, 0.75);
     QCOMPARE(q(s.head), QString("linear"));
     QCOMPARE(s.train_images, int64_t(600));
+    QCOMPARE(s.probe_epochs, int64_t(3));
     QCOMPARE(q(s.adaptation), QString("Stages 1+2 on the training scenes"));
 
     QCOMPARE(r.sweep.size(), size_t(2));
@@ -273,6 +275,7 @@ class TestResultsIndex : public QObject {
     QVERIFY(std::isnan(r.story->layer_decay));
     QCOMPARE(q(r.story->head), QString("mask2former"));
     QCOMPARE(r.story->train_images, int64_t(-1));
+    QCOMPARE(r.story->probe_epochs, int64_t(-1));
     QVERIFY(r.story->adaptation.empty());
 
     // A learning-rate factor of 0 is a valid setting (segmentation.backbone_lr_scale: 0..10).
@@ -302,6 +305,9 @@ class TestResultsIndex : public QObject {
         {"/story/head", Json(), "story.head is missing."},
         {"/story/head", 2, "story.head must be a non-empty string."},
         {"/story/train_images", -1, "story.train_images must be a non-negative integer."},
+        {"/story/probe_epochs", -1, "story.probe_epochs must be an integer from 0 to 1000."},
+        {"/story/probe_epochs", 1001, "story.probe_epochs must be an integer from 0 to 1000."},
+        {"/story/probe_epochs", 2.5, "story.probe_epochs must be an integer from 0 to 1000."},
         {"/story/train_images", "600", "story.train_images must be a non-negative integer."},
         {"/story/adaptation", 12, "story.adaptation must be a string."},
         // sweep
