@@ -84,6 +84,24 @@ double ConfusionMatrix::mean_iou() const {
   return n ? sum / double(n) : std::numeric_limits<double>::quiet_NaN();
 }
 
+ForegroundSplit foreground_split(const ConfusionMatrix& c, int64_t background) {
+  int64_t both = 0, right = 0, only_one = 0;
+  for (int64_t t = 0; t < c.num_classes(); ++t)
+    for (int64_t p = 0; p < c.num_classes(); ++p) {
+      const int64_t n = c.count(t, p);
+      if (t != background && p != background) {
+        both += n;
+        if (t == p) right += n;
+      } else if ((t == background) != (p == background)) {
+        only_one += n;
+      }
+    }
+  ForegroundSplit s;
+  if (both + only_one > 0) s.foreground_iou = double(both) / double(both + only_one);
+  if (both > 0) s.class_accuracy = double(right) / double(both);
+  return s;
+}
+
 double ConfusionMatrix::pixel_accuracy() const {
   int64_t tp = 0;
   for (int64_t c = 0; c < num_classes_; ++c) tp += true_positives(c);

@@ -12,10 +12,25 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
 namespace adala {
+
+class ConfusionMatrix;
+
+// Where the errors of a data set with a background class lie: finding the objects, or naming
+// them. Foreground = every class but the background; predictions outside 0..C-1 are left out.
+//   foreground IoU = pixels foreground in truth and prediction /
+//                    pixels foreground in truth or prediction
+//   class accuracy = pixels of the right class / pixels foreground in truth and prediction
+// NaN where a denominator is 0.
+struct ForegroundSplit {
+  double foreground_iou = std::numeric_limits<double>::quiet_NaN();
+  double class_accuracy = std::numeric_limits<double>::quiet_NaN();
+};
+ForegroundSplit foreground_split(const ConfusionMatrix& confusion, int64_t background);
 
 class ConfusionMatrix {
  public:

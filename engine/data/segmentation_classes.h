@@ -11,6 +11,7 @@ namespace adala {
 inline constexpr int64_t kIgnoreLabel = 255;
 // Synthetic Fashion-MNIST scenes: 0 background, 1..10 garments (Fashion-MNIST label + 1).
 inline constexpr int64_t kSceneClassCount = 11;
+inline constexpr int64_t kSceneBackground = 0;
 
 struct SegmentationClass {
   std::string name;

@@ -15,6 +15,7 @@ struct SegmentationDataset {
   at::Tensor masks;
   std::vector<SegmentationClass> classes;
   std::vector<std::string> ids;  // one per image (file stem or scene index)
+  int64_t background = -1;       // the class of pixels on no object (scenes: 0); -1: none
   int64_t size() const { return images.defined() ? images.size(0) : 0; }
   int64_t num_classes() const { return static_cast<int64_t>(classes.size()); }
 };

@@ -110,6 +110,7 @@ SegmentationScene SceneGenerator::render(const SceneLayout& layout, int64_t s) c
 SegmentationDataset SceneGenerator::generate(int64_t count, int64_t first) const {
   SegmentationDataset d;
   d.classes = fashion_scene_classes();
+  d.background = kSceneBackground;
   const int64_t s = options_.image_size;
   d.images = at::empty({count, 3, s, s}, at::kFloat);
   d.masks = at::empty({count, s, s}, at::kByte);

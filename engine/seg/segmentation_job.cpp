@@ -144,6 +144,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   SegmentationDataset train = load_segmentation_split(config, "training");
   SegmentationDataset val = load_segmentation_split(config, "validation");
   result.classes = val.classes;
+  result.background = val.background;
   result.train_images = train.size();
   result.val_images = val.size();
   result.image_size = seg.data.image_size;

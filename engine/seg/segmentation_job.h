@@ -61,6 +61,7 @@ struct SegmentationHeadResult {
 struct SegmentationJobResult {
   std::string out_dir;
   std::vector<SegmentationClass> classes;
+  int64_t background = -1;  // the data set's background class; -1: none
   std::vector<SegmentationHeadResult> heads;
   std::vector<SegmentationSweepRow> sweep;  // the training resolution first
   int64_t train_images = 0, val_images = 0, image_size = 0;

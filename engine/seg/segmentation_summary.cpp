@@ -82,6 +82,19 @@ std::string ratio(double num, double den) {
   return fmt::format("{:.2f}x", num / den);
 }
 
+// {background_class, teacher: {foreground_iou, class_accuracy}, student: {...}}
+Json foreground_json(int64_t background, const SegmentationHeadResult& h) {
+  Json j = Json::object();
+  j["background_class"] = background;
+  for (const auto& [who, eval] :
+       {std::pair{"teacher", &h.teacher}, std::pair{"student", &h.student}}) {
+    const ForegroundSplit s = foreground_split(eval->confusion, background);
+    j[who] = {{"foreground_iou", rounded(s.foreground_iou, 1e6)},
+              {"class_accuracy", rounded(s.class_accuracy, 1e6)}};
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string segmentation_story_line(const SegmentationJobResult& r) {
@@ -151,6 +164,7 @@ Json segmentation_job_summary_json(const ExperimentConfig& config,
     h["teacher_train_seconds"] = rounded(hr.teacher_train_seconds, 10);
     h["student_train_seconds"] = rounded(hr.student_train_seconds, 10);
     h["results"] = Json(std::string(to_string(hr.head)) + "/index.json");
+    if (r.background >= 0) h["foreground"] = foreground_json(r.background, hr);
     heads[to_string(hr.head)] = h;
   }
   summary["heads"] = heads;
@@ -185,6 +199,21 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
     md << "| " << to_string(h.head) << " | " << pct(t) << " | " << pct(s) << " | " << gap << " | "
        << pct(h.teacher.confusion.pixel_accuracy()) << " | "
        << pct(h.student.confusion.pixel_accuracy()) << " |\n";
+  }
+  if (r.background >= 0) {
+    md << "\nWhere the errors lie (foreground: every class but "
+       << r.classes[size_t(r.background)].name
+       << "): foreground IoU (finding the objects) and class accuracy on the pixels that truth "
+          "and prediction both call foreground (naming them).\n\n";
+    md << "| head | teacher foreground IoU | student foreground IoU | teacher class accuracy | "
+          "student class accuracy |\n|---|---|---|---|---|\n";
+    for (const auto& h : r.heads) {
+      const ForegroundSplit t = foreground_split(h.teacher.confusion, r.background),
+                            s = foreground_split(h.student.confusion, r.background);
+      md << "| " << to_string(h.head) << " | " << pct(t.foreground_iou) << " | "
+         << pct(s.foreground_iou) << " | " << pct(t.class_accuracy) << " | "
+         << pct(s.class_accuracy) << " |\n";
+    }
   }
   if (!r.sweep.empty()) {
     md << "\n## Resolutions\n\nHeads trained at " << r.image_size << "x" << r.image_size

@@ -56,28 +56,34 @@ class SegConfigTest : public QObject {
     QVERIFY(!c.teacher_weights.empty());
   }
 
-  // The scene teacher's second pretraining phase is a whole experiment file (the config format
-  // has no inheritance): it must stay the main experiment but for its name and pretraining.
-  void teacher_phase_two_is_the_experiment_but_for_pretraining() {
-    auto read = [](const char* name) {
+  // The scene teacher's later pretraining phases are whole experiment files (the config format
+  // has no inheritance): each must stay the main experiment but for its name and pretraining,
+  // start from the phase before it and draw the scenes after that phase's.
+  void teacher_phases_are_the_experiment_but_for_pretraining() {
+    auto read = [](const std::string& name) {
       return parse_json_strict(read_text(std::string(ADALA_SOURCE_DIR "/experiments/") + name));
     };
-    Json main = read("fashion-mnist-seg.json"),
-         phase2 = read("fashion-mnist-seg-teacher-phase2.json");
-    const Json p1 = main["segmentation"]["pretrain"], p2 = phase2["segmentation"]["pretrain"];
-    QCOMPARE(QString::fromStdString(p2["init"].get<std::string>()),
-             QString("../out/scene-teacher-phase1.safetensors"));
-    // Fresh scenes: phase 2 starts where phase 1's stream ends.
-    QCOMPARE(p2["first_scene"].get<int64_t>(),
-             p1["first_scene"].get<int64_t>() + p1["images"].get<int64_t>());
-    for (Json* j : {&main, &phase2}) {
-      j->erase("name");
-      (*j)["segmentation"].erase("pretrain");
+    const Json main = read("fashion-mnist-seg.json");
+    Json previous = main;
+    for (const int phase : {2, 3}) {
+      const std::string file = "fashion-mnist-seg-teacher-phase" + std::to_string(phase) + ".json";
+      Json later = read(file);
+      const Json before = previous["segmentation"]["pretrain"];
+      const Json p = later["segmentation"]["pretrain"];
+      QCOMPARE(QString::fromStdString(p["init"].get<std::string>()),
+               QString("../out/scene-teacher-phase%1.safetensors").arg(phase - 1));
+      QCOMPARE(p["first_scene"].get<int64_t>(),
+               before["first_scene"].get<int64_t>() + before["images"].get<int64_t>());
+      previous = later;
+      Json rest = later, main_rest = main;
+      for (Json* j : {&rest, &main_rest}) {
+        j->erase("name");
+        (*j)["segmentation"].erase("pretrain");
+      }
+      QVERIFY2(rest == main_rest, file.c_str());
+      auto c = load_experiment_config(std::string(ADALA_SOURCE_DIR "/experiments/") + file);
+      QVERIFY(c.segmentation.pretrain.present);
     }
-    QCOMPARE(QString::fromStdString(phase2.dump()), QString::fromStdString(main.dump()));
-    auto c = load_experiment_config(ADALA_SOURCE_DIR
-                                    "/experiments/fashion-mnist-seg-teacher-phase2.json");
-    QVERIFY(c.segmentation.pretrain.present);
   }
 
   void absent_block_and_defaults() {

@@ -45,6 +45,29 @@ class SegMetricsTest : public QObject {
     QVERIFY(std::fabs(m.pixel_accuracy() - 4.0 / 7.0) < 1e-12);
   }
 
+  // Background 0: finding the objects (foreground IoU) apart from naming them (class accuracy).
+  void foreground_split_separates_finding_from_naming() {
+    // truth:      0  0  1  1  2  2  2  0  1
+    // prediction: 0  1  1  2  2  0  2  0  7   (7: outside the classes, left out)
+    ConfusionMatrix m(3);
+    m.add(longs({0, 1, 1, 2, 2, 0, 2, 0, 7}), longs({0, 0, 1, 1, 2, 2, 2, 0, 1}));
+    // Foreground in both: (1,1) (1,2) (2,2) (2,2) = 4, three of the right class; in one only:
+    // truth 0 -> 1 and truth 2 -> 0.
+    const ForegroundSplit split = foreground_split(m, 0);
+    QVERIFY(std::fabs(split.foreground_iou - 4.0 / 6.0) < 1e-12);
+    QVERIFY(std::fabs(split.class_accuracy - 3.0 / 4.0) < 1e-12);
+    // Another background: class 2 (foreground 0 and 1).
+    const ForegroundSplit other = foreground_split(m, 2);
+    // Both foreground: (0,0) x2, (0,1), (1,1) = 4, three right; one only: (1,2) (2,0).
+    QVERIFY(std::fabs(other.foreground_iou - 4.0 / 6.0) < 1e-12);
+    QVERIFY(std::fabs(other.class_accuracy - 3.0 / 4.0) < 1e-12);
+    // Nothing but background: no foreground to find or name.
+    ConfusionMatrix empty(3);
+    empty.add(longs({0, 0}), longs({0, 0}));
+    QVERIFY(std::isnan(foreground_split(empty, 0).foreground_iou));
+    QVERIFY(std::isnan(foreground_split(empty, 0).class_accuracy));
+  }
+
   void absent_classes_are_left_out_of_the_mean() {
     // 4 classes, class 3 never occurs and is never predicted; class 2 is only predicted.
     ConfusionMatrix m(4);

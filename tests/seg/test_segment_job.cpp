@@ -131,6 +131,14 @@ class SegmentJobTest : public QObject {
             std::string(who) == "teacher" ? h.teacher.confusion : h.student.confusion;
         QVERIFY(std::fabs(s.at("miou").get<double>() - conf.mean_iou()) < 1e-6);
         QVERIFY(std::fabs(s.at("pixel_accuracy").get<double>() - conf.pixel_accuracy()) < 1e-6);
+        // summary.json splits the errors against the scenes' background (class 0).
+        const Json& fg = summary.at("heads").at(head).at("foreground");
+        QCOMPARE(fg.at("background_class").get<int64_t>(), kSceneBackground);
+        const ForegroundSplit split = foreground_split(conf, kSceneBackground);
+        QVERIFY(std::fabs(fg.at(who).at("foreground_iou").get<double>() - split.foreground_iou) <
+                1e-6);
+        QVERIFY(std::fabs(fg.at(who).at("class_accuracy").get<double>() - split.class_accuracy) <
+                1e-6);
         QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
         QVERIFY(s.at("per_class_iou").is_array());
         for (const auto& v : s.at("per_class_iou")) QVERIFY(v.is_null() || v.is_number());
