@@ -11,8 +11,10 @@
 namespace adala {
 
 struct CallCost {
-  double ms_per_call = 0;
-  double peak_bytes = 0;
+  double ms_per_call = 0;  // median over rounds of each round's median
+  double peak_bytes = 0;   // allocator peak above what was allocated before, over one call
+  // Calls (at batch 1: images) per second; 0 when not measured.
+  double calls_per_s() const { return ms_per_call > 0 ? 1000.0 / ms_per_call : 0; }
 };
 
 // One entry per call, in the calls' order. Callers set no-grad and eval mode as they need.

@@ -23,7 +23,6 @@ class LinearSegmentationHeadImpl : public torch::nn::Module {
                         int64_t out_w);
   // The logits on the patch grid (u x finer), before bilinear resizing: (B, C, gh u, gw u).
   torch::Tensor grid_logits(const torch::Tensor& tokens, int64_t grid_h, int64_t grid_w);
-  int64_t upsample() const { return upsample_; }
 
   torch::nn::BatchNorm2d bn{nullptr};
   torch::nn::Conv2d conv{nullptr};

@@ -188,7 +188,8 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   for (SegmentationHeadKind head : heads) {
     SegmentationHeadResult hr;
     hr.head = head;
-    hr.probe_epochs = seg.train_backbone ? head_training(seg, head).probe_epochs : 0;
+    const SegmentationTraining training = head_training(seg, head);
+    hr.probe_epochs = training.probe_epochs_run();
     TrainedHead models{head};
     const std::string head_name = to_string(head);
     for (int role = 0; role < 2; ++role) {
@@ -200,7 +201,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
                               model_options(seg, head, val.num_classes()));
       model->to(device);
       auto start = Clock::now();
-      SegmentationStage(ctx, stage, head_training(seg, head)).run(model, train);
+      SegmentationStage(ctx, stage, training).run(model, train);
       const double train_s = seconds_since(start);
       SegmentationEvaluation eval =
           evaluate_segmentation(model, val, device, seg.eval_batch_size, seg.results_images);
@@ -275,9 +276,9 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
       sink.on_event(
           EvalMetrics{stage + "_student", fmt::format("miou@{}", size), sh.student.miou, 0});
       sink.on_event(EvalMetrics{stage + "_teacher", fmt::format("img_per_s@{}", size),
-                                sh.teacher.cost.img_per_s(), 0});
+                                sh.teacher.cost.calls_per_s(), 0});
       sink.on_event(EvalMetrics{stage + "_student", fmt::format("img_per_s@{}", size),
-                                sh.student.cost.img_per_s(), 0});
+                                sh.student.cost.calls_per_s(), 0});
       row.heads.push_back(sh);
     }
     result.sweep.push_back(std::move(row));

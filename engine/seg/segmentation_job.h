@@ -37,7 +37,7 @@ struct SegmentationJobOptions {
 // One model at one resolution.
 struct SegmentationPoint {
   double miou = 0, pixel_accuracy = 0;
-  InferenceCost cost;
+  CallCost cost;
 };
 
 struct SegmentationSweepHead {

@@ -76,9 +76,9 @@ bool checkpoint_blocks(GradientCheckpointing mode, int64_t image_size, int64_t p
 
 void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset& train) {
   model->to(ctx_.device);
-  if (training_.train_backbone && training_.probe_epochs > 0) {
+  if (training_.probe_epochs_run() > 0) {
     StageConfig probe = training_.optimisation;
-    probe.epochs = training_.probe_epochs;
+    probe.epochs = training_.probe_epochs_run();
     ctx_.log(fmt::format("{}: the head first learns on the frozen backbone for {} epoch(s)", stage_,
                          probe.epochs));
     train_pass(model, train, false, probe, stage_ + "_probe");

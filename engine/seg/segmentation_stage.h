@@ -25,6 +25,8 @@ struct SegmentationTraining {
   double layer_decay = 1.0;
   GradientCheckpointing checkpointing = GradientCheckpointing::Auto;
   int64_t probe_epochs = 0;  // frozen-backbone epochs before fine-tuning (train_backbone only)
+  // The probe epochs that run: none where the backbone stays frozen (all of it is probing).
+  int64_t probe_epochs_run() const { return train_backbone ? probe_epochs : 0; }
 };
 
 // What the config's segmentation block says for one head.

@@ -27,7 +27,7 @@ Json point_json(const SegmentationPoint& p) {
   Json j = Json::object();
   j["miou"] = rounded(p.miou, 1e6);
   j["pixel_accuracy"] = rounded(p.pixel_accuracy, 1e6);
-  j["img_per_s"] = p.cost.ms_per_img > 0 ? rounded(p.cost.img_per_s(), 1e3) : Json(nullptr);
+  j["img_per_s"] = p.cost.ms_per_call > 0 ? rounded(p.cost.calls_per_s(), 1e3) : Json(nullptr);
   j["peak_mb"] = p.cost.peak_bytes >= 0 ? rounded(p.cost.peak_bytes / 1e6, 1e3) : Json(nullptr);
   return j;
 }
@@ -232,9 +232,9 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
             "| {} |\n",
             row.image_size, row.image_size, to_string(h.head), row.val_images, row.min_garments,
             row.max_garments, pct(h.teacher.miou), pct(h.student.miou),
-            100.0 * (h.student.miou - h.teacher.miou), h.teacher.cost.img_per_s(),
-            h.student.cost.img_per_s(),
-            ratio(h.student.cost.img_per_s(), h.teacher.cost.img_per_s()),
+            100.0 * (h.student.miou - h.teacher.miou), h.teacher.cost.calls_per_s(),
+            h.student.cost.calls_per_s(),
+            ratio(h.student.cost.calls_per_s(), h.teacher.cost.calls_per_s()),
             h.teacher.cost.peak_bytes / 1e6, h.student.cost.peak_bytes / 1e6,
             ratio(h.student.cost.peak_bytes, h.teacher.cost.peak_bytes));
     const auto& p = kPaperCityscapes;

@@ -6,8 +6,6 @@
 
 #include <torch/torch.h>
 
-#include "engine/analysis/call_cost.h"
-
 namespace adala {
 
 SceneOptions scene_options(const SegmentationDataConfig& d) {
@@ -38,9 +36,9 @@ SceneOptions same_pixel_scale(const SceneOptions& base, int64_t image_size) {
   return o;
 }
 
-std::vector<InferenceCost> measure_segmentation_costs(std::vector<SegmentationModel*> models,
-                                                      int64_t resolution, const c10::Device& device,
-                                                      int rounds, int repeats) {
+std::vector<CallCost> measure_segmentation_costs(std::vector<SegmentationModel*> models,
+                                                 int64_t resolution, const c10::Device& device,
+                                                 int rounds, int repeats) {
   torch::NoGradGuard no_grad;
   const auto input = at::rand({1, 3, resolution, resolution}, at::TensorOptions().device(device));
   std::vector<std::function<void()>> calls;
@@ -48,10 +46,7 @@ std::vector<InferenceCost> measure_segmentation_costs(std::vector<SegmentationMo
     (*model)->eval();
     calls.push_back([model, &input] { (*model)->predict(input); });
   }
-  std::vector<InferenceCost> costs;
-  for (const CallCost& c : measure_call_costs(calls, device, rounds, repeats))
-    costs.push_back({c.ms_per_call, c.peak_bytes});
-  return costs;
+  return measure_call_costs(calls, device, rounds, repeats);
 }
 
 }  // namespace adala

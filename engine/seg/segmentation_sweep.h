@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/call_cost.h"
 #include "engine/data/segmentation_scenes.h"
 #include "engine/seg/segmentation_model.h"
 #include "engine/train/segmentation_config.h"
@@ -23,16 +24,10 @@ std::string scene_garment_root(const SegmentationDataConfig& data);
 // counts x (side / base)^2 (at most 64, the generator's limit).
 SceneOptions same_pixel_scale(const SceneOptions& base, int64_t image_size);
 
-struct InferenceCost {
-  double ms_per_img = 0;  // median over rounds of each round's median
-  double peak_bytes = 0;  // allocator peak above weights and input over one prediction
-  double img_per_s() const { return ms_per_img > 0 ? 1000.0 / ms_per_img : 0; }
-};
-
 // Each model's batch-1 prediction cost at `resolution`: peak memory of one prediction, then
 // `rounds` interleaved rounds (the order rotated each round) of `repeats` timed predictions.
-std::vector<InferenceCost> measure_segmentation_costs(std::vector<SegmentationModel*> models,
-                                                      int64_t resolution, const c10::Device& device,
-                                                      int rounds, int repeats);
+std::vector<CallCost> measure_segmentation_costs(std::vector<SegmentationModel*> models,
+                                                 int64_t resolution, const c10::Device& device,
+                                                 int rounds, int repeats);
 
 }  // namespace adala

@@ -7,22 +7,17 @@
 #include <QProcess>
 #include <QtTest/QtTest>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <stdexcept>
 #include <string>
 
 #include "engine/io/safetensors.h"
 #include "engine/model/vision_transformer.h"
 #include "engine/dist/dist_environment.h"
 #include "engine/dist/gloo_data_parallel.h"
+#include "engine/dist/local_launcher.h"
 #include "engine/train/batch_sampler.h"
 #include "engine/train/data_parallel.h"
 #include "engine/train/stage_data.h"
@@ -124,23 +119,6 @@ int run_worker() {
                        torch::tensor(std::vector<int64_t>(gathered.begin(), gathered.end())));
   write_safetensors(out, tensors, {});
   return 0;
-}
-
-// A TCP port on 127.0.0.1 that nothing listens on now: the kernel's choice for port 0. A port
-// derived from the pid could meet another process's listener or outgoing connection.
-int free_local_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("free_local_port: socket() failed");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-  ::close(fd);
-  if (!ok) throw std::runtime_error("free_local_port: no port from bind(0)");
-  return ntohs(addr.sin_port);
 }
 
 std::string fresh_dir(const std::string& name) {
@@ -301,7 +279,7 @@ class TestDataParallel : public QObject {
   void a_dead_rank_is_named_by_the_survivor() {
     const std::string dir = fresh_dir("dead_rank");
     for (const int dying : {1, 0}) {
-      const int port = free_local_port();
+      const int port = free_tcp_port();
       auto env = [&](int rank) {
         return std::map<QString, QString>{{"WORLD_SIZE", "2"},
                                           {"RANK", QString::number(rank)},
@@ -372,7 +350,7 @@ class TestDataParallel : public QObject {
     QVERIFY2(code == 0, qPrintable(log));
     std::map<QString, QString> common{{"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}};
     if (std::string(store) == "tcp")
-      common["MASTER_PORT"] = QString::number(free_local_port());
+      common["MASTER_PORT"] = QString::number(free_tcp_port());
     else
       common["ADALA_DIST_STORE_FILE"] = QString::fromStdString(dir + "/store");
     auto with_rank = [&](int rank) {

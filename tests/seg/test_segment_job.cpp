@@ -226,7 +226,7 @@ class SegmentJobTest : public QObject {
     for (const auto& row : r.sweep)
       for (const auto& h : row.heads)
         for (const auto* p : {&h.teacher, &h.student}) {
-          QVERIFY(p->cost.ms_per_img > 0);
+          QVERIFY(p->cost.ms_per_call > 0);
           QVERIFY(p->cost.peak_bytes > 0);
         }
     // Softmax keeps heads x N^2 scores (256 tokens at 64 px); the student does not.
