@@ -951,6 +951,38 @@
         <source>segmentation summary</source>
         <translation>분할 요약</translation>
     </message>
+    <message>
+        <source>Teacher&apos;s mean IoU over the classes, in percent</source>
+        <translation>교사 모델의 클래스 평균 IoU (%)</translation>
+    </message>
+    <message>
+        <source>Student&apos;s mean IoU over the classes, in percent</source>
+        <translation>학생 모델의 클래스 평균 IoU (%)</translation>
+    </message>
+    <message>
+        <source>Student − teacher mIoU, in percentage points (negative: the student loses)</source>
+        <translation>학생 − 교사 mIoU, %p 단위 (음수: 학생이 뒤처짐)</translation>
+    </message>
+    <message>
+        <source>Teacher&apos;s images per second at batch 1</source>
+        <translation>배치 1에서 교사 모델의 초당 이미지 수</translation>
+    </message>
+    <message>
+        <source>Student&apos;s images per second at batch 1</source>
+        <translation>배치 1에서 학생 모델의 초당 이미지 수</translation>
+    </message>
+    <message>
+        <source>Student ÷ teacher</source>
+        <translation>학생 ÷ 교사</translation>
+    </message>
+    <message>
+        <source>Teacher&apos;s peak memory of one prediction, in MB</source>
+        <translation>예측 한 번에 쓰는 교사 모델의 최대 메모리 (MB)</translation>
+    </message>
+    <message>
+        <source>Student&apos;s peak memory of one prediction, in MB</source>
+        <translation>예측 한 번에 쓰는 학생 모델의 최대 메모리 (MB)</translation>
+    </message>
 </context>
 <context>
     <name>ColourScale</name>
@@ -4444,72 +4476,8 @@ value %3%4</source>
         <translation>해상도</translation>
     </message>
     <message>
-        <source>Teacher mIoU (%)</source>
-        <translation>교사 mIoU (%)</translation>
-    </message>
-    <message>
-        <source>Student mIoU (%)</source>
-        <translation>학생 mIoU (%)</translation>
-    </message>
-    <message>
-        <source>Teacher img/s</source>
-        <translation>교사 이미지/초</translation>
-    </message>
-    <message>
-        <source>Student img/s</source>
-        <translation>학생 이미지/초</translation>
-    </message>
-    <message>
-        <source>× img/s</source>
-        <translation>× 이미지/초</translation>
-    </message>
-    <message>
-        <source>Teacher peak MB</source>
-        <translation>교사 최대 MB</translation>
-    </message>
-    <message>
-        <source>Student peak MB</source>
-        <translation>학생 최대 MB</translation>
-    </message>
-    <message>
-        <source>× memory</source>
-        <translation>× 메모리</translation>
-    </message>
-    <message>
-        <source>Student ÷ teacher</source>
-        <translation>학생 ÷ 교사</translation>
-    </message>
-    <message>
         <source>Side of the square evaluation images, in pixels</source>
         <translation>정사각형 평가 이미지의 한 변 길이 (픽셀)</translation>
-    </message>
-    <message>
-        <source>Teacher&apos;s mean IoU over the classes, in percent</source>
-        <translation>교사 모델의 클래스 평균 IoU (%)</translation>
-    </message>
-    <message>
-        <source>Student&apos;s mean IoU over the classes, in percent</source>
-        <translation>학생 모델의 클래스 평균 IoU (%)</translation>
-    </message>
-    <message>
-        <source>Student − teacher mIoU, in percentage points (negative: the student loses)</source>
-        <translation>학생 − 교사 mIoU, %p 단위 (음수: 학생이 뒤처짐)</translation>
-    </message>
-    <message>
-        <source>Teacher&apos;s images per second at batch 1</source>
-        <translation>배치 1에서 교사 모델의 초당 이미지 수</translation>
-    </message>
-    <message>
-        <source>Student&apos;s images per second at batch 1</source>
-        <translation>배치 1에서 학생 모델의 초당 이미지 수</translation>
-    </message>
-    <message>
-        <source>Teacher&apos;s peak memory of one prediction, in MB</source>
-        <translation>예측 한 번에 쓰는 교사 모델의 최대 메모리 (MB)</translation>
-    </message>
-    <message>
-        <source>Student&apos;s peak memory of one prediction, in MB</source>
-        <translation>예측 한 번에 쓰는 학생 모델의 최대 메모리 (MB)</translation>
     </message>
     <message>
         <source>%1 head</source>
@@ -4554,10 +4522,6 @@ value %3%4</source>
     <message>
         <source>The paper&apos;s numbers (%1 at %2 × %2 pixels), for comparison: not measured here.</source>
         <translation>논문의 수치 (%1, %2 × %2 픽셀), 비교용: 여기서 측정한 값이 아닙니다.</translation>
-    </message>
-    <message>
-        <source>Gap (pt)</source>
-        <translation>차이 (%p)</translation>
     </message>
     <message>
         <source>paper: %1</source>

@@ -1,6 +1,7 @@
 #include "widgets/segmentation_viewer.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -22,6 +23,7 @@
 #include <functional>
 #include <numeric>
 
+#include "engine/report/sweep_columns.h"
 #include "widgets/segmentation_legend.h"
 #include "widgets/segmentation_render.h"
 #include "widgets/zoom_image_pane.h"
@@ -143,11 +145,6 @@ QString sweepAmount(double v) {
 // "112²", built rather than translated: arg() would read "%1²" as the 12th substitution.
 QString sweepSide(int imageSize) { return QString::number(imageSize) + QStringLiteral("²"); }
 
-QString sweepRatio(double student, double teacher) {
-  const double r = student / teacher;
-  return std::isfinite(r) ? QString::number(r, 'f', 2) + QStringLiteral("×") : QStringLiteral("—");
-}
-
 // The sweep table's height: its header and every row, and the horizontal scroll bar when the
 // columns are wider than the room (AdjustToContents alone leaves blank space under the rows).
 void fitSweepTableHeight(QTableWidget* table) {
@@ -158,27 +155,42 @@ void fitSweepTableHeight(QTableWidget* table) {
   table->setFixedHeight(height);
 }
 
-// One row of the sweep table: the label, then the two models side by side.
+static_assert(SegmentationViewer::SweepColumnCount == 1 + kSweepColumnCount,
+              "the viewer's sweep columns are the resolution and sweep_columns()");
+
+QString sweepCell(const SweepColumn& column, const SweepPairValues& values) {
+  const double v = sweep_cell_value(column, values);
+  switch (column.format) {
+    case SweepCellFormat::Percent:
+      return sweepPercent(v);
+    case SweepCellFormat::SignedPoints:
+      return std::isnan(v) ? QStringLiteral("—") : signedNumber(100.0 * v, 2);
+    case SweepCellFormat::Amount:
+      return sweepAmount(v);
+    case SweepCellFormat::Ratio:
+      return std::isfinite(v) ? QString::number(v, 'f', 2) + QStringLiteral("×")
+                              : QStringLiteral("—");
+  }
+  return QString();
+}
+
+// One row of the sweep table: the label, then the two models side by side (the columns of
+// engine/report/sweep_columns.h).
 void fillSweepRow(QTableWidget* table, int row, const QString& label, const QString& tip,
                   const SegmentationMeasure& t, const SegmentationMeasure& s) {
   using V = SegmentationViewer;
-  const QString cells[V::SweepColumnCount] = {label,
-                                              sweepPercent(t.miou),
-                                              sweepPercent(s.miou),
-                                              signedNumber(100.0 * (s.miou - t.miou), 2),
-                                              sweepAmount(t.imgPerS),
-                                              sweepAmount(s.imgPerS),
-                                              sweepRatio(s.imgPerS, t.imgPerS),
-                                              sweepAmount(t.peakMb),
-                                              sweepAmount(s.peakMb),
-                                              sweepRatio(s.peakMb, t.peakMb)};
-  for (int c = 0; c < V::SweepColumnCount; ++c) {
-    auto* item = new QTableWidgetItem(cells[c]);
+  const SweepPairValues values{t.miou, s.miou, t.imgPerS, s.imgPerS, t.peakMb, s.peakMb};
+  auto* first = new QTableWidgetItem(label);
+  first->setFlags(Qt::ItemIsEnabled);
+  first->setToolTip(tip);
+  table->setItem(row, V::SweepResolution, first);
+  const auto& columns = sweep_columns();
+  for (int c = 0; c < kSweepColumnCount; ++c) {
+    auto* item = new QTableWidgetItem(sweepCell(columns[size_t(c)], values));
     item->setFlags(Qt::ItemIsEnabled);
-    if (c != V::SweepResolution) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    table->setItem(row, c, item);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    table->setItem(row, V::SweepResolution + 1 + c, item);
   }
-  table->item(row, V::SweepResolution)->setToolTip(tip);
 }
 
 }  // namespace
@@ -284,26 +296,15 @@ void SegmentationViewer::addMessageLabels(QVBoxLayout* top) {
 QTableWidget* SegmentationViewer::buildSweepTable() {
   sweepTable_ = new QTableWidget(0, SweepColumnCount, this);
   sweepTable_->setObjectName(QStringLiteral("sweepTable"));
-  const QString headers[SweepColumnCount] = {
-      tr("Resolution"),      tr("Teacher mIoU (%)"), tr("Student mIoU (%)"), tr("Gap (pt)"),
-      tr("Teacher img/s"),   tr("Student img/s"),    tr("× img/s"),          tr("Teacher peak MB"),
-      tr("Student peak MB"), tr("× memory")};
-  const QString ratioTip = tr("Student ÷ teacher");
-  const QString tips[SweepColumnCount] = {
-      tr("Side of the square evaluation images, in pixels"),
-      tr("Teacher's mean IoU over the classes, in percent"),
-      tr("Student's mean IoU over the classes, in percent"),
-      tr("Student − teacher mIoU, in percentage points (negative: the student loses)"),
-      tr("Teacher's images per second at batch 1"),
-      tr("Student's images per second at batch 1"),
-      ratioTip,
-      tr("Teacher's peak memory of one prediction, in MB"),
-      tr("Student's peak memory of one prediction, in MB"),
-      ratioTip};
-  for (int c = 0; c < SweepColumnCount; ++c) {
-    auto* item = new QTableWidgetItem(headers[c]);
-    item->setToolTip(tips[c]);
-    sweepTable_->setHorizontalHeaderItem(c, item);
+  auto* resolution = new QTableWidgetItem(tr("Resolution"));
+  resolution->setToolTip(tr("Side of the square evaluation images, in pixels"));
+  sweepTable_->setHorizontalHeaderItem(SweepResolution, resolution);
+  const auto& columns = sweep_columns();
+  for (int c = 0; c < kSweepColumnCount; ++c) {
+    const auto& column = columns[size_t(c)];
+    auto* item = new QTableWidgetItem(QCoreApplication::translate("AdalaReport", column.header));
+    item->setToolTip(QCoreApplication::translate("AdalaReport", column.tip));
+    sweepTable_->setHorizontalHeaderItem(SweepResolution + 1 + c, item);
   }
   sweepTable_->verticalHeader()->setVisible(false);
   sweepTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -44,7 +44,8 @@ class SegmentationViewer : public QWidget {
   enum Pane { ImagePane, TruthPane, TeacherPane, StudentPane, DisagreementPane, PaneCount };
   enum SortOrder { FileOrder, DisagreementDescending, StudentMiouAscending, GapAscending };
   enum IouScope { SplitIou, ImageIou };
-  // The sweep table's columns; ratios are student / teacher.
+  // The sweep table's columns: the resolution, then engine/report/sweep_columns.h's in its
+  // order (ratios are student / teacher).
   enum SweepColumn {
     SweepResolution,
     SweepTeacherMiou,

@@ -9,6 +9,7 @@
 #include "engine/analysis/rate_range.h"
 #include "engine/report/report_i18n.h"
 #include "engine/report/report_text.h"
+#include "engine/report/sweep_columns.h"
 #include "engine/train/stage_catalog.h"
 
 namespace adala::report {
@@ -1055,11 +1056,8 @@ class DocumentBuilder {
     const Text sign = p >= 0.005 ? "+" : (p <= -0.005 ? "−" : "");
     return sign + to_fixed(loc_, std::abs(p), 2);
   }
-  // student / teacher: "1.95×".
-  Text times(double student, double teacher) const {
-    if (!finite(student) || !finite(teacher) || teacher <= 0) return {};
-    return to_fixed(loc_, student / teacher, 2) + "×";
-  }
+  // A ratio (student / teacher): "1.95×".
+  Text times(double ratio) const { return finite(ratio) ? to_fixed(loc_, ratio, 2) + "×" : Text(); }
   // A setting as written, without trailing zeros: 0.5 -> "0.5".
   Text compact(double v) const {
     Text t = to_fixed(loc_, v, 4);
@@ -1131,19 +1129,30 @@ class DocumentBuilder {
     if (!sum.sweep.empty()) segmentation_sweep(s, sum);
   }
 
+  // A resolution's label and head, then the columns of engine/report/sweep_columns.h.
   Row sweep_row(const Text& resolution, const Text& head, const SegmentationScores& teacher,
                 const SegmentationScores& student) const {
-    return {resolution,
-            head,
-            score(teacher.miou),
-            score(student.miou),
-            signed_points(student.miou - teacher.miou),
-            num(teacher.img_per_s),
-            num(student.img_per_s),
-            times(student.img_per_s, teacher.img_per_s),
-            num(teacher.peak_mb),
-            num(student.peak_mb),
-            times(student.peak_mb, teacher.peak_mb)};
+    const SweepPairValues values{teacher.miou,      student.miou,    teacher.img_per_s,
+                                 student.img_per_s, teacher.peak_mb, student.peak_mb};
+    Row row{resolution, head};
+    for (const SweepColumn& column : sweep_columns()) {
+      const double v = sweep_cell_value(column, values);
+      switch (column.format) {
+        case SweepCellFormat::Percent:
+          row.push_back(score(v));
+          break;
+        case SweepCellFormat::SignedPoints:
+          row.push_back(signed_points(v));
+          break;
+        case SweepCellFormat::Amount:
+          row.push_back(num(v));
+          break;
+        case SweepCellFormat::Ratio:
+          row.push_back(times(v));
+          break;
+      }
+    }
+    return row;
   }
 
   // The resolution table: each resolution x head, then the paper's row with the same columns.
@@ -1153,10 +1162,8 @@ class DocumentBuilder {
                     "on scenes whose garments keep their pixel size; images/s and peak memory "
                     "of one prediction at batch 1. × is student / teacher."));
     ReportTable t;
-    t.header = {tr("Resolution"),       tr("Head"),     tr("Teacher mIoU (%)"),
-                tr("Student mIoU (%)"), tr("Gap (pt)"), tr("Teacher img/s"),
-                tr("Student img/s"),    tr("× img/s"),  tr("Teacher peak MB"),
-                tr("Student peak MB"),  tr("× memory")};
+    t.header = {tr("Resolution"), tr("Head")};
+    for (const SweepColumn& column : sweep_columns()) t.header.push_back(tr(column.header));
     t.numeric = std::vector<bool>(t.header.size(), true);
     t.numeric[0] = t.numeric[1] = false;
     std::vector<std::string> scenes;

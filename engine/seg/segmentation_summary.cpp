@@ -4,6 +4,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "engine/report/sweep_columns.h"
 #include "engine/seg/paper_reference.h"
 #include "engine/seg/results_folder.h"
 
@@ -77,9 +78,31 @@ std::string heads_words(const SegmentationJobResult& r) {
   return out + (r.heads.size() == 1 ? " head" : " heads");
 }
 
-std::string ratio(double num, double den) {
-  if (!(num > 0) || !(den > 0) || !std::isfinite(num) || !std::isfinite(den)) return "n/a";
-  return fmt::format("{:.2f}x", num / den);
+// The cells of engine/report/sweep_columns.h's columns, each followed by " |".
+std::string sweep_cells(const SweepPairValues& values) {
+  std::string out;
+  for (const SweepColumn& column : sweep_columns()) {
+    const double v = sweep_cell_value(column, values);
+    std::string cell = "n/a";
+    if (std::isfinite(v)) {
+      switch (column.format) {
+        case SweepCellFormat::Percent:
+          cell = pct(v);
+          break;
+        case SweepCellFormat::SignedPoints:
+          cell = fmt::format("{:+.2f}", 100.0 * v);
+          break;
+        case SweepCellFormat::Amount:
+          cell = fmt::format("{:.2f}", v);
+          break;
+        case SweepCellFormat::Ratio:
+          cell = fmt::format("{:.2f}×", v);
+          break;
+      }
+    }
+    out += " " + cell + " |";
+  }
+  return out;
 }
 
 // {background_class, teacher: {foreground_iou, class_accuracy}, student: {...}}
@@ -220,31 +243,25 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
        << ", evaluated at each resolution on validation scenes whose garments keep their pixel "
           "size (more garments per image). Batch 1; img/s: median of interleaved rounds; peak: "
           "allocator bytes above weights and input over one prediction.\n\n";
-    md << "| resolution | head | scenes (garments) | teacher mIoU | student mIoU | gap (pt) | "
-          "teacher img/s | student img/s | x img/s | teacher peak MB | student peak MB | x memory "
-          "|\n";
-    md << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    md << "| resolution | head | scenes (garments) |";
+    for (const SweepColumn& column : sweep_columns()) md << " " << column.header << " |";
+    md << "\n|---|---|---|";
+    for (size_t c = 0; c < sweep_columns().size(); ++c) md << "---|";
+    md << "\n";
     for (const auto& row : r.sweep)
       for (const auto& h : row.heads)
-        md << fmt::format(
-            "| {}x{} | {} | {} ({}-{}) | {} | {} | {:+.2f} | {:.2f} | {:.2f} | {} | {:.2f} | "
-            "{:.2f} "
-            "| {} |\n",
-            row.image_size, row.image_size, to_string(h.head), row.val_images, row.min_garments,
-            row.max_garments, pct(h.teacher.miou), pct(h.student.miou),
-            100.0 * (h.student.miou - h.teacher.miou), h.teacher.cost.calls_per_s(),
-            h.student.cost.calls_per_s(),
-            ratio(h.student.cost.calls_per_s(), h.teacher.cost.calls_per_s()),
-            h.teacher.cost.peak_bytes / 1e6, h.student.cost.peak_bytes / 1e6,
-            ratio(h.student.cost.peak_bytes, h.teacher.cost.peak_bytes));
+        md << fmt::format("| {}x{} | {} | {} ({}-{}) |", row.image_size, row.image_size,
+                          to_string(h.head), row.val_images, row.min_garments, row.max_garments)
+           << sweep_cells({h.teacher.miou, h.student.miou, h.teacher.cost.calls_per_s(),
+                           h.student.cost.calls_per_s(), h.teacher.cost.peak_bytes / 1e6,
+                           h.student.cost.peak_bytes / 1e6})
+           << "\n";
     const auto& p = kPaperCityscapes;
-    md << fmt::format(
-        "| paper: {} {}x{} (ViT-L, H100) | - | - | {:.2f} | {:.2f} | {:+.2f} | {:.2f} | "
-        "{:.2f} | {} | {:.1f} | {:.1f} | {} |\n",
-        p.dataset, p.image_size, p.image_size, 100 * p.teacher.miou, 100 * p.student.miou,
-        100 * (p.student.miou - p.teacher.miou), p.teacher.img_per_s, p.student.img_per_s,
-        ratio(p.student.img_per_s, p.teacher.img_per_s), p.teacher.peak_mb, p.student.peak_mb,
-        ratio(p.student.peak_mb, p.teacher.peak_mb));
+    md << fmt::format("| paper: {} {}x{} (ViT-L, H100) | - | - |", p.dataset, p.image_size,
+                      p.image_size)
+       << sweep_cells({p.teacher.miou, p.student.miou, p.teacher.img_per_s, p.student.img_per_s,
+                       p.teacher.peak_mb, p.student.peak_mb})
+       << "\n";
   }
   md << "\nPer-class IoU (%):\n\n| class |";
   for (const auto& h : r.heads)

@@ -14,6 +14,7 @@
 #include "engine/report/report_model.h"
 #include "engine/report/report_writers.h"
 #include "engine/report/segmentation_summary_reader.h"
+#include "engine/report/sweep_columns.h"
 #include "engine/store/run_store.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/report_column.h"
@@ -226,6 +227,29 @@ class TestReportSegmentation : public QObject {
     QCOMPARE(figures.size(), size_t(1));
     QCOMPARE(doc.figures.at(size_t(figures[0]->figure)).caption, std::string("scene 0"));
     QVERIFY(s->blocks.back().kind == ReportBlock::Kind::Figure);
+  }
+
+  // engine/report/sweep_columns.h: the values behind the sweep's cells (the report, summary.md
+  // and the viewer format them).
+  void sweep_columns_compute_gaps_and_guarded_ratios() {
+    const auto& columns = adala::sweep_columns();
+    const adala::SweepPairValues v{0.63, 0.62, 40.0, 80.0, 3.0, 1.5};
+    std::vector<double> got;
+    for (const auto& c : columns) got.push_back(adala::sweep_cell_value(c, v));
+    const std::vector<double> want{0.63, 0.62, 0.62 - 0.63, 40.0, 80.0, 2.0, 3.0, 1.5, 0.5};
+    QCOMPARE(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      QVERIFY2(std::abs(got[i] - want[i]) < 1e-12, columns[i].header);
+    // A ratio needs both parts finite and a positive teacher: otherwise no value, not inf.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const adala::SweepPairValues& bad :
+         {adala::SweepPairValues{0.6, 0.6, 0.0, 80.0, 0.0, 1.5},
+          adala::SweepPairValues{0.6, 0.6, nan, 80.0, 3.0, nan}}) {
+      QVERIFY(std::isnan(adala::sweep_cell_value(columns[5], bad)));
+      QVERIFY(std::isnan(adala::sweep_cell_value(columns[8], bad)));
+    }
+    QCOMPARE(columns[5].format, adala::SweepCellFormat::Ratio);
+    QCOMPARE(columns[2].format, adala::SweepCellFormat::SignedPoints);
   }
 
   void written_markdown_and_html_hold_the_tables() {

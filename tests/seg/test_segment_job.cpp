@@ -251,7 +251,7 @@ class SegmentJobTest : public QObject {
     const std::string md = read_text((kDir / "sweep" / "summary.md").string());
     QVERIFY(md.find("| 64x64 | linear | 2 (8-16) |") != std::string::npos);
     QVERIFY(md.find("| paper: Cityscapes 1024x1024 (ViT-L, H100) | - | - | 80.98 | 78.73 | "
-                    "-2.25 | 7.07 | 15.95 | 2.26x |") != std::string::npos);
+                    "-2.25 | 7.07 | 15.95 | 2.26× |") != std::string::npos);
     QVERIFY(md.find("backbone fine-tuned (lr x 0.1, layer decay 0.5)") != std::string::npos);
   }
 
