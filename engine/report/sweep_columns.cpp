@@ -9,7 +9,6 @@ namespace adala {
 
 namespace {
 
-
 double teacher_miou(const SweepPairValues& v) { return v.teacher_miou; }
 double student_miou(const SweepPairValues& v) { return v.student_miou; }
 double miou_gap(const SweepPairValues& v) { return v.student_miou - v.teacher_miou; }
@@ -22,25 +21,37 @@ double student_peak(const SweepPairValues& v) { return v.student_peak_mb; }
 
 const std::array<SweepColumn, kSweepColumnCount>& sweep_columns() {
   static const std::array<SweepColumn, kSweepColumnCount> table = {{
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher mIoU (%)"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher's mean IoU over the classes, in percent"),
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher mIoU (%)"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport",
+                                   "Teacher's mean IoU over the classes, in percent"),
        SweepCellFormat::Percent, teacher_miou, nullptr},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student mIoU (%)"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student's mean IoU over the classes, in percent"),
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student mIoU (%)"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport",
+                                   "Student's mean IoU over the classes, in percent"),
        SweepCellFormat::Percent, student_miou, nullptr},
       {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Gap (pt)"),
-       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student − teacher mIoU, in percentage points (negative: the student loses)"),
+       ADALA_REPORT_TRANSLATE_NOOP(
+           "AdalaReport",
+           "Student − teacher mIoU, in percentage points (negative: the student loses)"),
        SweepCellFormat::SignedPoints, miou_gap, nullptr},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher img/s"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher's images per second at batch 1"),
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher img/s"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher's images per second at batch 1"),
        SweepCellFormat::Amount, teacher_speed, nullptr},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student img/s"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student's images per second at batch 1"),
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student img/s"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student's images per second at batch 1"),
        SweepCellFormat::Amount, student_speed, nullptr},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "× img/s"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student ÷ teacher"), SweepCellFormat::Ratio, student_speed,
-       teacher_speed},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher peak MB"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher's peak memory of one prediction, in MB"),
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "× img/s"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student ÷ teacher"), SweepCellFormat::Ratio,
+       student_speed, teacher_speed},
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher peak MB"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Teacher's peak memory of one prediction, in MB"),
        SweepCellFormat::Amount, teacher_peak, nullptr},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student peak MB"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student's peak memory of one prediction, in MB"),
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student peak MB"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student's peak memory of one prediction, in MB"),
        SweepCellFormat::Amount, student_peak, nullptr},
-      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "× memory"), ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student ÷ teacher"), SweepCellFormat::Ratio, student_peak,
-       teacher_peak},
+      {ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "× memory"),
+       ADALA_REPORT_TRANSLATE_NOOP("AdalaReport", "Student ÷ teacher"), SweepCellFormat::Ratio,
+       student_peak, teacher_peak},
   }};
   return table;
 }
