@@ -159,7 +159,7 @@ static_assert(SegmentationViewer::SweepColumnCount == 1 + kSweepColumnCount,
               "the viewer's sweep columns are the resolution and sweep_columns()");
 
 QString sweepCell(const SweepColumn& column, const SweepPairValues& values) {
-  const double v = sweep_cell_value(column, values);
+  const double v = column.value(values);
   switch (column.format) {
     case SweepCellFormat::Percent:
       return sweepPercent(v);

@@ -1136,7 +1136,7 @@ class DocumentBuilder {
                                  student.img_per_s, teacher.peak_mb, student.peak_mb};
     Row row{resolution, head};
     for (const SweepColumn& column : sweep_columns()) {
-      const double v = sweep_cell_value(column, values);
+      const double v = column.value(values);
       switch (column.format) {
         case SweepCellFormat::Percent:
           row.push_back(score(v));

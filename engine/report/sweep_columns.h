@@ -26,17 +26,12 @@ struct SweepColumn {
   const char* header;
   const char* tip;
   SweepCellFormat format;
-  // The value the format is applied to: the fraction, the difference, the amount, or the pair
-  // (student, teacher) of a ratio as numerator in `value` and denominator in `denominator`.
+  // The number the format is applied to: the fraction, the difference, the amount, or the
+  // ratio (NaN unless both parts are finite and the teacher's is positive).
   double (*value)(const SweepPairValues&);
-  double (*denominator)(const SweepPairValues&);
 };
 
 inline constexpr int kSweepColumnCount = 9;
 const std::array<SweepColumn, kSweepColumnCount>& sweep_columns();
-
-// The column's number before formatting: the ratio itself for Ratio (NaN unless both parts are
-// finite and the denominator positive), else `value`.
-double sweep_cell_value(const SweepColumn& column, const SweepPairValues& values);
 
 }  // namespace adala

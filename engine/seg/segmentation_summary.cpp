@@ -82,7 +82,7 @@ std::string heads_words(const SegmentationJobResult& r) {
 std::string sweep_cells(const SweepPairValues& values) {
   std::string out;
   for (const SweepColumn& column : sweep_columns()) {
-    const double v = sweep_cell_value(column, values);
+    const double v = column.value(values);
     std::string cell = "n/a";
     if (std::isfinite(v)) {
       switch (column.format) {

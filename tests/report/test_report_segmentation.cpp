@@ -235,7 +235,7 @@ class TestReportSegmentation : public QObject {
     const auto& columns = adala::sweep_columns();
     const adala::SweepPairValues v{0.63, 0.62, 40.0, 80.0, 3.0, 1.5};
     std::vector<double> got;
-    for (const auto& c : columns) got.push_back(adala::sweep_cell_value(c, v));
+    for (const auto& c : columns) got.push_back(c.value(v));
     const std::vector<double> want{0.63, 0.62, 0.62 - 0.63, 40.0, 80.0, 2.0, 3.0, 1.5, 0.5};
     QCOMPARE(got.size(), want.size());
     for (size_t i = 0; i < want.size(); ++i)
@@ -245,8 +245,8 @@ class TestReportSegmentation : public QObject {
     for (const adala::SweepPairValues& bad :
          {adala::SweepPairValues{0.6, 0.6, 0.0, 80.0, 0.0, 1.5},
           adala::SweepPairValues{0.6, 0.6, nan, 80.0, 3.0, nan}}) {
-      QVERIFY(std::isnan(adala::sweep_cell_value(columns[5], bad)));
-      QVERIFY(std::isnan(adala::sweep_cell_value(columns[8], bad)));
+      QVERIFY(std::isnan(columns[5].value(bad)));
+      QVERIFY(std::isnan(columns[8].value(bad)));
     }
     QCOMPARE(columns[5].format, adala::SweepCellFormat::Ratio);
     QCOMPARE(columns[2].format, adala::SweepCellFormat::SignedPoints);
