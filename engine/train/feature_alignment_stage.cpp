@@ -9,22 +9,29 @@
 namespace adala {
 
 StepOutput FeatureAlignmentStage::loss(VisionTransformer& teacher, VisionTransformer& student,
-                                       const at::Tensor& batch) {
+                                       const at::Tensor& batch,
+                                       const std::vector<int64_t>& align_blocks) {
+  const std::vector<int64_t> blocks =
+      align_blocks.empty() ? std::vector<int64_t>{student->depth()} : align_blocks;
   std::vector<torch::Tensor> target;
-  torch::Tensor target_features;
+  std::vector<torch::Tensor> target_features;
   {
     RECORD_USER_SCOPE("stage 2: teacher forward");
     torch::NoGradGuard no_grad;
     const SoftmaxHeadsScope softmax_heads;  // the frozen teacher needs no autograd graph
     target = teacher->hidden_states(batch);
-    target_features = teacher->norm->forward(target.back());
+    for (const int64_t b : blocks) target_features.push_back(teacher->norm->forward(target.at(b)));
   }
   std::vector<torch::Tensor> states;
   StepOutput out;
   {
     RECORD_USER_SCOPE("stage 2: student forward + loss");
     states = student->hidden_states(batch);
-    out.loss = torch::mse_loss(student->norm->forward(states.back()), target_features);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      auto term = torch::mse_loss(student->norm->forward(states.at(blocks[i])), target_features[i]);
+      out.loss = out.loss.defined() ? out.loss + term : term;
+    }
+    if (blocks.size() > 1) out.loss = out.loss / double(blocks.size());
   }
   RECORD_USER_SCOPE("stage 2: per-block MSE");
   torch::NoGradGuard no_grad;
@@ -74,7 +81,7 @@ void FeatureAlignmentStage::run(VisionTransformer& teacher, VisionTransformer& s
     auto batch = to_device(b.images, ctx_.device);
     if (cfg.augment && images.transform.preprocess == "none")
       batch = augment_batch(batch, seed, step, 2, slice.first);
-    StepOutput out = loss(teacher, student, batch);
+    StepOutput out = loss(teacher, student, batch, cfg.align_blocks);
     out.data_wait_seconds = b.wait_seconds;
     return out;
   });

@@ -105,6 +105,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     s.linear_upsample = read_head_upsample(l, model);
     s.linear_probe_epochs = read_probe_epochs(l, s.train_backbone);
     s.linear_training = read_stage_config(l, head_defaults);
+    require_no_feature_alignment_keys(s.linear_training, l.path());
   }
   {
     ConfigReader m = r.child("mask2former");
@@ -133,6 +134,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     m2f_defaults.lr = 3e-4;
     m2f_defaults.weight_decay = 0.05;
     s.mask2former_training = read_stage_config(m, m2f_defaults);
+    require_no_feature_alignment_keys(s.mask2former_training, m.path());
   }
   if (r.has("pretrain")) {
     ConfigReader p = r.child("pretrain");
@@ -153,6 +155,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     defaults.epochs = 4;
     defaults.batch_size = 32;
     c.training = read_stage_config(p, defaults);
+    require_no_feature_alignment_keys(c.training, p.path());
   }
   r.finish();
   return s;

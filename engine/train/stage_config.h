@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace adala {
 
@@ -32,6 +33,11 @@ struct StageConfig {
   // What the stage updates: "all" (the stage's default set) or, for Stage 2 only, "qkv" (the
   // student's linear-attention q/k/v projections alone: the paper's "tuning only QKV" row).
   std::string trainable = "all";
+  // Stage 2 only: the blocks (1-based) whose outputs, through the final norm as the heads read
+  // them, the feature loss matches, averaged over the blocks. Empty: the last block alone (the
+  // paper's final-layer features). A dense head that reads earlier blocks (Mask2Former's
+  // feature_blocks) is served by aligning those too.
+  std::vector<int64_t> align_blocks;
 };
 
 }  // namespace adala

@@ -50,9 +50,10 @@ class FeatureAlignmentStage {
   explicit FeatureAlignmentStage(StageContext& ctx) : ctx_(ctx) {}
   void run(VisionTransformer& teacher, VisionTransformer& student, const StageData& images);
   void run(VisionTransformer& teacher, VisionTransformer& student, const at::Tensor& images);
-  // Final-feature MSE, plus each block's hidden-state MSE as a diagnostic.
+  // The feature MSE (final norm applied) averaged over `align_blocks` (1-based; empty: the last
+  // block, i.e. the final features), plus each block's hidden-state MSE as a diagnostic.
   static StepOutput loss(VisionTransformer& teacher, VisionTransformer& student,
-                         const at::Tensor& batch);
+                         const at::Tensor& batch, const std::vector<int64_t>& align_blocks = {});
 
  private:
   StageContext& ctx_;

@@ -68,6 +68,8 @@ void json_and_config_seeds(const fs::path& out) {
       R"({"method":"adala","stages":{"feature_alignment":{"trainable":"qkv"}}})",
       R"({"method":"lolcats","model":{"feature_map":"elu1"},"lora_rank":0})",
       R"({"method":"monarch","stages":{"teacher":{"trainable":"qkv"}}})",
+      R"({"stages":{"feature_alignment":{"align_blocks":[2,3,4]}}})",
+      R"({"stages":{"feature_alignment":{"align_blocks":[0,2,2,99]}}})",
       R"({"method":"performer","model":{"performer_features":64,"performer_redraw_interval":5}})",
       R"({"method":"performer","model":{"feature_map":"relu","performer_seed":-1}})",
   };

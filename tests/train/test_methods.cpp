@@ -97,6 +97,10 @@ class TestMethods : public QObject {
     const auto qkv = parse_experiment_config(
         parse_json_strict("{\"stages\":{\"feature_alignment\":{\"trainable\":\"qkv\"}}}"));
     QCOMPARE(QString::fromStdString(qkv.feature_alignment.trainable), QString("qkv"));
+    QVERIFY(qkv.feature_alignment.align_blocks.empty());
+    const auto blocks = parse_experiment_config(
+        parse_json_strict("{\"stages\":{\"feature_alignment\":{\"align_blocks\":[2,4,3]}}}"));
+    QCOMPARE(blocks.feature_alignment.align_blocks, (std::vector<int64_t>{2, 4, 3}));
     for (const auto& name : linearisation_method_names())
       QCOMPARE(QString(to_string(linearisation_method_from_string(name))),
                QString::fromStdString(name));
@@ -145,6 +149,25 @@ class TestMethods : public QObject {
     QTest::newRow("trainable qkv outside Stage 2")
         << "{\"stages\":{\"fine_tuning\":{\"trainable\":\"qkv\"}}}"
         << "stages.fine_tuning.trainable: \"qkv\" is for stages.feature_alignment only";
+    QTest::newRow("align_blocks outside Stage 2")
+        << "{\"stages\":{\"attention_alignment\":{\"align_blocks\":[1]}}}"
+        << "stages.attention_alignment.align_blocks: is for stages.feature_alignment only";
+    QTest::newRow("align_blocks deeper than the model")
+        << "{\"model\":{\"preset\":\"fmnist_micro\"},"
+           "\"stages\":{\"feature_alignment\":{\"align_blocks\":[1,9]}}}"
+        << "stages.feature_alignment.align_blocks: block 9 outside 1..";
+    QTest::newRow("align_blocks twice")
+        << "{\"stages\":{\"feature_alignment\":{\"align_blocks\":[2,2]}}}"
+        << "stages.feature_alignment.align_blocks: block 2 is listed twice";
+    QTest::newRow("align_blocks empty")
+        << "{\"stages\":{\"feature_alignment\":{\"align_blocks\":[]}}}"
+        << "stages.feature_alignment.align_blocks:";
+    QTest::newRow("align_blocks zero")
+        << "{\"stages\":{\"feature_alignment\":{\"align_blocks\":[0]}}}"
+        << "stages.feature_alignment.align_blocks";
+    QTest::newRow("align_blocks in a segmentation head")
+        << "{\"segmentation\":{\"mask2former\":{\"align_blocks\":[1]}}}"
+        << "segmentation.mask2former.align_blocks: is for stages.feature_alignment only";
     QTest::newRow("trainable not a string")
         << "{\"stages\":{\"feature_alignment\":{\"trainable\":true}}}"
         << "stages.feature_alignment.trainable: expected a string, got boolean";

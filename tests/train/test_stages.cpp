@@ -185,6 +185,53 @@ class TestStages : public QObject {
     QVERIFY(!teacher->named_parameters()["patch_embed.proj.weight"].grad().defined());
   }
 
+  void stage2_aligns_the_listed_blocks_through_the_final_norm() {
+    torch::manual_seed(5);
+    VisionTransformer teacher(vit_preset("fmnist_micro"));
+    auto student = clone_model(teacher, torch::kCPU);
+    student->set_attention_mode(AttentionMode::Linear);
+    {
+      // A freshly initialised student differs from its teacher by float noise alone: move it.
+      torch::NoGradGuard no_grad;
+      for (auto& p : student->parameters()) p.add_(torch::randn_like(p) * 0.05);
+    }
+    const int64_t depth = teacher->depth();
+    QVERIFY(depth >= 2);
+    auto batch = torch::rand({4, 1, 28, 28});
+    // Reference: walk the blocks by hand, each output through the final norm.
+    std::vector<double> normed_mse;
+    {
+      torch::NoGradGuard no_grad;
+      auto t = teacher->prepare_tokens(batch), s = student->prepare_tokens(batch);
+      teacher->set_attention_mode(AttentionMode::Softmax);
+      for (int64_t b = 0; b < depth; ++b) {
+        t = teacher->block(b)->forward(t);
+        s = student->block(b)->forward(s);
+        normed_mse.push_back(
+            torch::mse_loss(student->norm->forward(s), teacher->norm->forward(t)).item<double>());
+      }
+    }
+    auto close = [](double a, double b) { return std::abs(a - b) <= 1e-5 * std::abs(b); };
+    const double last = FeatureAlignmentStage::loss(teacher, student, batch).loss.item<double>();
+    QVERIFY2(close(last, normed_mse.back()), qPrintable(QString::number(last)));
+    const double listed_last =
+        FeatureAlignmentStage::loss(teacher, student, batch, {depth}).loss.item<double>();
+    QCOMPARE(listed_last, last);
+    const double both =
+        FeatureAlignmentStage::loss(teacher, student, batch, {1, depth}).loss.item<double>();
+    QVERIFY2(close(both, (normed_mse.front() + normed_mse.back()) / 2),
+             qPrintable(QString::number(both)));
+    QVERIFY(std::abs(both - last) > 1e-3 * last);
+    // Aligning block 1 alone trains nothing after it.
+    auto first = FeatureAlignmentStage::loss(teacher, student, batch, {1});
+    QVERIFY(close(first.loss.item<double>(), normed_mse.front()));
+    first.loss.backward();
+    auto params = student->named_parameters();
+    QVERIFY(params["blocks.0.mlp.fc1.weight"].grad().defined());
+    const auto later = params["blocks." + std::to_string(depth - 1) + ".mlp.fc1.weight"].grad();
+    QVERIFY(!later.defined() || later.abs().sum().item<double>() == 0.0);
+  }
+
   void resume_gives_the_same_next_loss() {
     auto images = torch::rand({64, 1, 28, 28});
     ExperimentConfig c = micro_config();
