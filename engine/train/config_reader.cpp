@@ -171,4 +171,14 @@ void ConfigReader::finish() const {
   }
 }
 
+std::vector<int64_t> read_distinct_blocks(ConfigReader& r, const std::string& key,
+                                          const std::vector<int64_t>& fallback, int64_t max_block) {
+  auto blocks = r.integers(key, fallback, 1, max_block, 1);
+  for (size_t i = 1; i < blocks.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (blocks[i] == blocks[j])
+        throw ConfigError(r.field(key), "block " + std::to_string(blocks[i]) + " is listed twice");
+  return blocks;
+}
+
 }  // namespace adala

@@ -34,7 +34,6 @@ class ConfigReader {
   bool has(const std::string& key) const { return object_.contains(key); }
   // Throws on any key that no accessor asked for.
   void finish() const;
-  const std::string& path() const { return path_; }
   std::string field(const std::string& key) const {
     return path_.empty() ? key : path_ + "." + key;
   }
@@ -48,10 +47,13 @@ class ConfigReader {
 };
 
 // One stage's optimisation block (epochs, batch_size, lr, ...), defaults from `defaults`.
-StageConfig read_stage_config(ConfigReader reader, const StageConfig& defaults);
-// Throws where a stage block other than stages.feature_alignment sets Stage 2's own keys
-// (trainable, align_blocks); `field` is the block's dotted path.
-void require_no_feature_alignment_keys(const StageConfig& stage, const std::string& field);
+// Stage 2's own keys (trainable other than "all", align_blocks) are errors unless
+// `feature_alignment`.
+StageConfig read_stage_config(ConfigReader reader, const StageConfig& defaults,
+                              bool feature_alignment = false);
+// A list of distinct 1-based block numbers, each at most `max_block`, at least one.
+std::vector<int64_t> read_distinct_blocks(ConfigReader& reader, const std::string& key,
+                                          const std::vector<int64_t>& fallback, int64_t max_block);
 // The "data" block: the per-stage sources (or the Fashion-MNIST shorthand) and the loader.
 DataConfig read_data_config(ConfigReader reader, const ViTConfig& model);
 // The "attention" block: the student's plan, one mode per block ("blocks") or the blocks that

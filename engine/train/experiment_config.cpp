@@ -19,7 +19,7 @@ constexpr int64_t kMaxInt = int64_t(1) << 40;
 
 }  // namespace
 
-StageConfig read_stage_config(ConfigReader r, const StageConfig& d) {
+StageConfig read_stage_config(ConfigReader r, const StageConfig& d, bool feature_alignment) {
   StageConfig s;
   s.enabled = r.boolean("enabled", d.enabled);
   s.epochs = r.integer("epochs", d.epochs, 0, 100000);
@@ -42,26 +42,18 @@ StageConfig read_stage_config(ConfigReader r, const StageConfig& d) {
       r.integer("loss_scale_growth_interval", d.loss_scale_growth_interval, 1, kMaxInt);
   s.normaliser_threshold = r.number("normaliser_threshold", d.normaliser_threshold, 0.0, 1e6);
   s.trainable = r.string("trainable", d.trainable, {"all", "qkv"});
-  s.align_blocks = r.integers("align_blocks", d.align_blocks, 1, kMaxInt, 1);
-  for (size_t i = 1; i < s.align_blocks.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (s.align_blocks[i] == s.align_blocks[j])
-        throw ConfigError(r.field("align_blocks"),
-                          "block " + std::to_string(s.align_blocks[i]) + " is listed twice");
+  s.align_blocks = read_distinct_blocks(r, "align_blocks", d.align_blocks, kMaxInt);
   r.finish();
+  if (!feature_alignment && s.trainable != "all")
+    throw ConfigError(r.field("trainable"), "\"" + s.trainable +
+                                                "\" is for stages.feature_alignment only "
+                                                "(allowed here: all)");
+  if (!feature_alignment && !s.align_blocks.empty())
+    throw ConfigError(r.field("align_blocks"), "is for stages.feature_alignment only");
   if (s.min_lr > s.lr) throw ConfigError(r.field("min_lr"), "must not exceed lr");
   if (s.enabled && s.epochs == 0 && s.max_steps == 0)
     throw ConfigError(r.field("epochs"), "an enabled stage needs epochs > 0 or max_steps > 0");
   return s;
-}
-
-void require_no_feature_alignment_keys(const StageConfig& s, const std::string& field) {
-  if (s.trainable != "all")
-    throw ConfigError(field + ".trainable", "\"" + s.trainable +
-                                                "\" is for stages.feature_alignment only "
-                                                "(allowed here: all)");
-  if (!s.align_blocks.empty())
-    throw ConfigError(field + ".align_blocks", "is for stages.feature_alignment only");
 }
 
 namespace {
@@ -206,14 +198,11 @@ ExperimentConfig parse_experiment_config(const Json& document) {
     StageConfig align_defaults;
     align_defaults.weight_decay = 0.0;
     c.attention_alignment = read_stage_config(s.child(stage_name(1)), align_defaults);
-    c.feature_alignment = read_stage_config(s.child(stage_name(2)), align_defaults);
+    c.feature_alignment = read_stage_config(s.child(stage_name(2)), align_defaults, true);
     StageConfig finetune_defaults;
     finetune_defaults.lr = 2e-4;
     c.fine_tuning = read_stage_config(s.child(stage_name(3)), finetune_defaults);
     s.finish();
-    for (int i = 0; i < kStageCount; ++i)
-      if (i != 2)
-        require_no_feature_alignment_keys(c.stage(i), std::string("stages.") + stage_name(i));
     for (const int64_t b : c.feature_alignment.align_blocks)
       if (b > c.model.depth)
         throw ConfigError(std::string("stages.") + stage_name(2) + ".align_blocks",

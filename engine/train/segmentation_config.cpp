@@ -5,16 +5,6 @@ namespace adala {
 
 namespace {
 
-std::vector<int64_t> read_blocks(ConfigReader& r, const std::string& key,
-                                 std::vector<int64_t> fallback, const ViTConfig& model) {
-  auto blocks = r.integers(key, fallback, 1, model.depth, 1);
-  for (size_t i = 1; i < blocks.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (blocks[i] == blocks[j])
-        throw ConfigError(r.field(key), "block " + std::to_string(blocks[i]) + " is listed twice");
-  return blocks;
-}
-
 // A head's sub-patch factor: 1 (the patch grid) up to the patch size (pixel by pixel), a
 // divisor of the patch size so that sub-patches tile the image.
 // Epochs of a head on the frozen backbone before fine-tuning: only where the backbone trains.
@@ -101,11 +91,10 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
   head_defaults.log_every = 10;
   {
     ConfigReader l = r.child("linear");
-    s.linear_blocks = read_blocks(l, "blocks", {model.depth}, model);
+    s.linear_blocks = read_distinct_blocks(l, "blocks", {model.depth}, model.depth);
     s.linear_upsample = read_head_upsample(l, model);
     s.linear_probe_epochs = read_probe_epochs(l, s.train_backbone);
     s.linear_training = read_stage_config(l, head_defaults);
-    require_no_feature_alignment_keys(s.linear_training, l.path());
   }
   {
     ConfigReader m = r.child("mask2former");
@@ -125,7 +114,7 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     std::vector<int64_t> blocks;
     for (int64_t b = std::max<int64_t>(1, model.depth - 2); b <= model.depth; ++b)
       blocks.push_back(b);
-    c.feature_blocks = read_blocks(m, "feature_blocks", blocks, model);
+    c.feature_blocks = read_distinct_blocks(m, "feature_blocks", blocks, model.depth);
     c.class_weight = m.number("class_weight", c.class_weight, 0.0, 1000.0);
     c.mask_weight = m.number("mask_weight", c.mask_weight, 0.0, 1000.0);
     c.dice_weight = m.number("dice_weight", c.dice_weight, 0.0, 1000.0);
@@ -134,7 +123,6 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     m2f_defaults.lr = 3e-4;
     m2f_defaults.weight_decay = 0.05;
     s.mask2former_training = read_stage_config(m, m2f_defaults);
-    require_no_feature_alignment_keys(s.mask2former_training, m.path());
   }
   if (r.has("pretrain")) {
     ConfigReader p = r.child("pretrain");
@@ -155,7 +143,6 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
     defaults.epochs = 4;
     defaults.batch_size = 32;
     c.training = read_stage_config(p, defaults);
-    require_no_feature_alignment_keys(c.training, p.path());
   }
   r.finish();
   return s;
