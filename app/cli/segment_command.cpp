@@ -6,6 +6,7 @@
 
 #include "app/cli/arg_parser.h"
 #include "app/cli/commands.h"
+#include "app/cli/interrupt_handler.h"
 #include "app/cli/progress_sink.h"
 #include "engine/run/run_session.h"
 #include "engine/seg/scene_teacher.h"
@@ -40,7 +41,8 @@ int segment_command(const Args& args) {
       "ViT-AdaLA Stages --stages adapt the teacher on the training images first. Writes "
       "OUT/<head>/index.json (+ PNGs), OUT/summary.json and OUT/summary.md. "
       "--pretrain-teacher PATH instead trains the scene teacher (segmentation.pretrain) and "
-      "writes it to PATH.",
+      "writes it to PATH; it checkpoints to PATH.checkpoint (every pretrain.checkpoint_every "
+      "steps and on Ctrl-C), and the same command resumes from there.",
       "adala segment"};
   prepare_command_app(app);
   std::string config_path, teacher, student, head, out_dir, device, stages = "1,2", pretrain;
@@ -92,6 +94,7 @@ int segment_command(const Args& args) {
   recorded.device = device;
   ProgressBarSink progress;
   JobControl control;
+  ScopedInterruptHandler interrupts(control);  // Ctrl-C: checkpoint, then exit 130
 
   if (pretrain_option->count()) {
     recorded.run_dir = std::filesystem::path(pretrain).parent_path().string();
@@ -105,6 +108,10 @@ int segment_command(const Args& args) {
       teacher_result = pretrain_scene_teacher(config, pretrain, device, session.sink(), control);
     } catch (const JobCancelled&) {
       session.finish(store::RunStatus::Interrupted);
+      std::fprintf(stderr,
+                   "interrupted: %s keeps the scene teacher's training; the same command "
+                   "resumes from it\n",
+                   scene_teacher_checkpoint_path(pretrain).c_str());
       return 130;
     }
     session.add_artifact("weights", teacher_result.path);

@@ -1,10 +1,10 @@
 #include "app/cli/tracked_run.h"
 
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
 #include "app/cli/arg_parser.h"
+#include "app/cli/interrupt_handler.h"
 #include "app/cli/progress_sink.h"
 #include "engine/run/open_training_run.h"
 #include "engine/run/run_session.h"
@@ -12,34 +12,6 @@
 #include "engine/store/run_store.h"
 
 namespace adala::cli {
-
-namespace {
-
-JobControl* g_control = nullptr;
-
-extern "C" void on_interrupt(int) {
-  if (g_control) g_control->request_cancel();
-}
-
-class ScopedInterruptHandler {
- public:
-  explicit ScopedInterruptHandler(JobControl& control) {
-    g_control = &control;
-    previous_int_ = std::signal(SIGINT, on_interrupt);
-    previous_term_ = std::signal(SIGTERM, on_interrupt);
-  }
-  ~ScopedInterruptHandler() {
-    std::signal(SIGINT, previous_int_);
-    std::signal(SIGTERM, previous_term_);
-    g_control = nullptr;
-  }
-
- private:
-  void (*previous_int_)(int);
-  void (*previous_term_)(int);
-};
-
-}  // namespace
 
 std::string resolve_run_dir(const std::string& db_path, const std::string& run) {
   if (std::filesystem::exists(run + "/config.json")) return run;

@@ -1,6 +1,7 @@
 #include "engine/seg/scene_teacher.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -14,10 +15,15 @@
 #include "engine/seg/segmentation_stage.h"
 #include "engine/seg/segmentation_sweep.h"
 #include "engine/train/pretrained_config.h"
+#include "engine/train/stage_checkpoint.h"
 
 namespace adala {
 
 namespace fs = std::filesystem;
+
+std::string scene_teacher_checkpoint_path(const std::string& out_path) {
+  return out_path + ".checkpoint";
+}
 
 SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
                                           const std::string& out_path,
@@ -70,7 +76,12 @@ SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
   training.train_backbone = true;
   training.backbone_lr_scale = 1.0;
   training.checkpointing = seg.gradient_checkpointing;
+  training.checkpoint_path = scene_teacher_checkpoint_path(out_path);
   SceneTeacherResult result;
+  result.resumed_from_step = std::max<int64_t>(0, checkpoint_step(training.checkpoint_path));
+  if (result.resumed_from_step > 0)
+    ctx.log(fmt::format("scene teacher: resuming at step {} from {} (delete it to start over)",
+                        result.resumed_from_step, training.checkpoint_path));
   const auto t0 = std::chrono::steady_clock::now();
   SegmentationStage(ctx, "scene_pretraining", training).run(model, scenes);
   result.train_seconds =
@@ -92,6 +103,7 @@ SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
                {{"adala.stage", "scene_pretraining"},
                 {"adala.experiment", config.name},
                 {kPretrainedConfigKey, pretrained_config_to_json(data_settings).dump()}});
+  fs::remove(training.checkpoint_path);
   sink.on_event(ArtifactEvent{"scene_pretraining", "weights", out_path});
   result.path = out_path;
   return result;

@@ -81,13 +81,15 @@ void SegmentationStage::run(SegmentationModel& model, const SegmentationDataset&
     probe.epochs = training_.probe_epochs_run();
     ctx_.log(fmt::format("{}: the head first learns on the frozen backbone for {} epoch(s)", stage_,
                          probe.epochs));
-    train_pass(model, train, false, probe, stage_ + "_probe");
+    train_pass(model, train, false, probe, stage_ + "_probe", "");
   }
-  train_pass(model, train, training_.train_backbone, training_.optimisation, stage_);
+  train_pass(model, train, training_.train_backbone, training_.optimisation, stage_,
+             training_.checkpoint_path);
 }
 
 void SegmentationStage::train_pass(SegmentationModel& model, const SegmentationDataset& train,
-                                   bool tune, const StageConfig& cfg, const std::string& stage) {
+                                   bool tune, const StageConfig& cfg, const std::string& stage,
+                                   const std::string& checkpoint_path) {
   const auto& seg = ctx_.config.segmentation;
   const auto device = ctx_.device;
   model->train();
@@ -111,7 +113,7 @@ void SegmentationStage::train_pass(SegmentationModel& model, const SegmentationD
                          checkpoint ? ", blocks checkpointed" : ""));
   }
   const uint64_t seed = uint64_t(ctx_.config.seed) + 30;
-  TrainingLoopSpec spec{stage, cfg, train.size(), seed, ""};
+  TrainingLoopSpec spec{stage, cfg, train.size(), seed, checkpoint_path};
   TrainingLoop::ScaledParams params{{model->head_parameters(), 1.0}};
   if (tune)
     for (auto& group : layer_decayed_parameters(model->backbone, training_.backbone_lr_scale,

@@ -25,6 +25,10 @@ struct SegmentationTraining {
   double layer_decay = 1.0;
   GradientCheckpointing checkpointing = GradientCheckpointing::Auto;
   int64_t probe_epochs = 0;  // frozen-backbone epochs before fine-tuning (train_backbone only)
+  // The main pass's resumable checkpoint (written every optimisation.checkpoint_every steps, at
+  // the end and on cancel; an existing one is resumed from); empty: none. The probe pass, short
+  // and cheap, always starts over.
+  std::string checkpoint_path;
   // The probe epochs that run: none where the backbone stays frozen (all of it is probing).
   int64_t probe_epochs_run() const { return train_backbone ? probe_epochs : 0; }
 };
@@ -50,9 +54,10 @@ class SegmentationStage {
 
  private:
   // One training run of `cfg` under the name `stage`: the backbone fine-tuned, or frozen with
-  // its features cached.
+  // its features cached; resumable through `checkpoint_path` when it is not empty.
   void train_pass(SegmentationModel& model, const SegmentationDataset& train, bool tune,
-                  const StageConfig& cfg, const std::string& stage);
+                  const StageConfig& cfg, const std::string& stage,
+                  const std::string& checkpoint_path);
 
   StageContext& ctx_;
   std::string stage_;

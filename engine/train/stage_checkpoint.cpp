@@ -29,7 +29,8 @@ torch::Device device_of(torch::nn::Module& module) {
 void save_stage_checkpoint(const std::string& path, torch::nn::Module& module,
                            torch::optim::Optimizer& optimizer, int64_t step,
                            const CheckpointExtras& extras) {
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  if (!folder.empty()) std::filesystem::create_directories(folder);  // "" is the working folder
   torch::serialize::OutputArchive archive;
   write_module(archive, module);
   torch::serialize::OutputArchive opt;

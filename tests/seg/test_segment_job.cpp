@@ -255,6 +255,42 @@ class SegmentJobTest : public QObject {
     QVERIFY(md.find("backbone fine-tuned (lr x 0.1, layer decay 0.5)") != std::string::npos);
   }
 
+  // Ctrl-C during `adala segment --pretrain-teacher` (here SIGTERM, which it takes alike): the
+  // training checkpoints, the command names the checkpoint and exits 130, and writes no teacher.
+  void an_interrupted_scene_pretraining_keeps_its_checkpoint() {
+    const fs::path dir = kDir / "interrupted";
+    fs::create_directories(dir);
+    Json config = parse_json_strict(R"({"name": "pt", "seed": 5, "device": "cpu",
+        "model": {"preset": "fmnist_micro", "patch_size": 8, "img_size": 32},
+        "segmentation": {
+          "data": {"dataset": "fashion-mnist-scenes", "image_size": 32,
+                   "train_images": 4, "val_images": 4},
+          "pretrain": {"images": 64, "epochs": 10000, "batch_size": 4, "log_every": 1}}})");
+    config["segmentation"]["pretrain"]["init"] = (kDir / "teacher.safetensors").string();
+    std::ofstream(dir / "seg.json") << config.dump();
+    const fs::path out = dir / "scene-teacher.safetensors";
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);  // waitForReadyRead watches one channel
+    p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"),
+            {"--threads", "1", "segment", QString::fromStdString((dir / "seg.json").string()),
+             "--pretrain-teacher", QString::fromStdString(out.string()), "--db", "none"});
+    QVERIFY(p.waitForStarted());
+    // 160,000 steps: it is still training when the signal comes.
+    QString output;
+    while (!output.contains("== scene_pretraining:") && p.waitForReadyRead(300000))
+      output += QString::fromUtf8(p.readAll());
+    QVERIFY2(output.contains("== scene_pretraining:"), qPrintable(output));
+    p.terminate();
+    QVERIFY(p.waitForFinished(300000));
+    output += QString::fromUtf8(p.readAll());
+    QCOMPARE(p.exitCode(), 130);
+    const std::string checkpoint = out.string() + ".checkpoint";
+    QVERIFY2(output.contains(QString::fromStdString("interrupted: " + checkpoint)),
+             qPrintable(output));
+    QVERIFY(fs::exists(checkpoint));
+    QVERIFY(!fs::exists(out));
+  }
+
   void missing_weights_are_reported() {
     ExperimentConfig config = tiny_config();
     SegmentationJobOptions o;
