@@ -65,7 +65,7 @@ class SegConfigTest : public QObject {
     };
     const Json main = read("fashion-mnist-seg.json");
     Json previous = main;
-    for (const int phase : {2, 3, 4, 5}) {
+    for (const int phase : {2, 3, 4, 5, 6}) {
       const std::string file = "fashion-mnist-seg-teacher-phase" + std::to_string(phase) + ".json";
       Json later = read(file);
       const Json before = previous["segmentation"]["pretrain"];
