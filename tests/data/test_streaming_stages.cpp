@@ -16,6 +16,7 @@
 #include "engine/train/pipeline.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
+#include "tests/support/cancel_after_sink.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 #include "tests/support/error_text.h"
@@ -87,20 +88,6 @@ ExperimentConfig rgb_config(const std::string& root, int64_t threads,
   return parse_experiment_config(doc);
 }
 
-class CancelAfter : public RecordingSink {
- public:
-  CancelAfter(JobControl& control, int64_t after) : control_(control), after_(after) {}
-  void on_event(const Event& e) override {
-    RecordingSink::on_event(e);
-    if (const auto* m = std::get_if<StepMetrics>(&e); m && after_ > 0 && m->step >= after_)
-      control_.request_cancel();
-  }
-
- private:
-  JobControl& control_;
-  int64_t after_;
-};
-
 }  // namespace
 
 class TestStreamingStages : public QObject {
@@ -148,7 +135,7 @@ class TestStreamingStages : public QObject {
       VisionTransformer teacher(c.model);
       VisionTransformer student = clone_model(teacher, torch::kCPU);
       JobControl control;
-      CancelAfter cancel(control, cancel_after);
+      adala_test::CancelAfterSink cancel(control, cancel_after);
       StageContext ctx{c, torch::kCPU, cancel, control, dir};
       bool done = true;
       try {

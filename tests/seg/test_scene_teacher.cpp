@@ -12,6 +12,7 @@
 #include "engine/seg/scene_teacher.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/stage_checkpoint.h"
+#include "tests/support/cancel_after_sink.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
@@ -40,21 +41,6 @@ ExperimentConfig micro_config(const std::string& init) {
   j["segmentation"]["pretrain"]["init"] = init;
   return parse_experiment_config(j);
 }
-
-// Cancels once the pretraining has logged `after` steps.
-class CancelAfterSink : public RecordingSink {
- public:
-  CancelAfterSink(JobControl& control, int64_t after) : control_(control), after_(after) {}
-  void on_event(const Event& e) override {
-    RecordingSink::on_event(e);
-    if (const auto* m = std::get_if<StepMetrics>(&e); m && m->step >= after_)
-      control_.request_cancel();
-  }
-
- private:
-  JobControl& control_;
-  int64_t after_;
-};
 
 std::map<std::string, at::Tensor> tensors_of(const std::string& path) {
   return SafetensorsReader(path).load_all();
@@ -126,7 +112,7 @@ class TestSceneTeacher : public QObject {
     const std::string checkpoint = scene_teacher_checkpoint_path(out);
     {
       JobControl control;
-      CancelAfterSink sink(control, 3);
+      adala_test::CancelAfterSink sink(control, 3);
       QVERIFY_EXCEPTION_THROWN(pretrain_scene_teacher(config, out, "cpu", sink, control),
                                JobCancelled);
     }
@@ -158,7 +144,7 @@ class TestSceneTeacher : public QObject {
     fs::create_directories(here);
     fs::current_path(here);
     JobControl control;
-    CancelAfterSink sink(control, 1);
+    adala_test::CancelAfterSink sink(control, 1);
     bool cancelled = false;
     try {
       pretrain_scene_teacher(micro_config(init_), "teacher.safetensors", "cpu", sink, control);

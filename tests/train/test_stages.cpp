@@ -12,6 +12,7 @@
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/stages.h"
 #include "engine/train/step_profiler.h"
+#include "tests/support/cancel_after_sink.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/micro_config.h"
 #include "tests/support/test_suite.h"
@@ -28,21 +29,6 @@ ExperimentConfig micro_config() { return adala_test::micro_experiment_config(12)
 std::string fresh_dir(const std::string& name) {
   return adala_test::fresh_test_dir("stages", name);
 }
-
-// Cancels the job once a given stage has logged `after` steps.
-class CancelAfterSink : public RecordingSink {
- public:
-  CancelAfterSink(JobControl& control, int64_t after) : control_(control), after_(after) {}
-  void on_event(const Event& e) override {
-    RecordingSink::on_event(e);
-    if (const auto* m = std::get_if<StepMetrics>(&e); m && m->step >= after_)
-      control_.request_cancel();
-  }
-
- private:
-  JobControl& control_;
-  int64_t after_;
-};
 
 std::vector<double> losses(const RecordingSink& sink, const std::string& stage) {
   std::vector<double> out;
@@ -155,7 +141,7 @@ class TestStages : public QObject {
     VisionTransformer teacher(c.model);
     teacher->pos_embed.set_requires_grad(false);  // a caller's own choice survives the stage
     JobControl control;
-    CancelAfterSink sink(control, 2);
+    adala_test::CancelAfterSink sink(control, 2);
     StageContext ctx{c, torch::kCPU, sink, control, ""};
     bool cancelled = false;
     try {
@@ -241,7 +227,7 @@ class TestStages : public QObject {
       VisionTransformer teacher(c.model);
       VisionTransformer student = clone_model(teacher, torch::kCPU);
       JobControl control;
-      CancelAfterSink cancel(control, cancel_after);
+      adala_test::CancelAfterSink cancel(control, cancel_after);
       EventSink& target = cancel_after > 0 ? static_cast<EventSink&>(cancel) : sink;
       StageContext ctx{c, torch::kCPU, target, control, dir};
       try {
@@ -274,7 +260,7 @@ class TestStages : public QObject {
     const std::string dir = fresh_dir("cancel");
     VisionTransformer model(c.model);
     JobControl control;
-    CancelAfterSink sink(control, 3);
+    adala_test::CancelAfterSink sink(control, 3);
     StageContext ctx{c, torch::kCPU, sink, control, dir};
     ImageDataset data{torch::rand({40, 1, 28, 28}), torch::randint(0, 10, {40})};
     bool cancelled = false;
