@@ -6,6 +6,7 @@
 #include "engine/dist/gloo_data_parallel.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
+#include "tests/support/run_adala.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
@@ -56,7 +57,7 @@ Finished run_adala(const QStringList& args,
   QProcess p;
   p.setProcessEnvironment(env);
   p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"), QStringList{"--threads", "1"} + args);
+  p.start(adala_test::adala_binary(), QStringList{"--threads", "1"} + args);
   Finished f;
   p.waitForFinished(-1);
   f.log = p.readAll();
@@ -183,7 +184,7 @@ class TestRunNproc : public QObject {
     };
     QProcess launcher;
     launcher.setProcessChannelMode(QProcess::MergedChannels);
-    launcher.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"),
+    launcher.start(adala_test::adala_binary(),
                    QStringList{"--threads", "1"} + args("killed") + QStringList{"--nproc", "2"});
     QVERIFY(launcher.waitForStarted(-1));
     // Once the two ranks are past their first checkpoint (step 100), rank 1 dies.

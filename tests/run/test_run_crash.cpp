@@ -7,6 +7,7 @@
 #include "engine/io/safetensors.h"
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
+#include "tests/support/run_adala.h"
 #include "tests/support/test_dirs.h"
 #include "tests/support/test_suite.h"
 
@@ -60,7 +61,7 @@ struct Attempt {
 Attempt run_adala(const QStringList& args, int kill_after_lines) {
   QProcess p;
   p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"), QStringList{"--threads", "1"} + args);
+  p.start(adala_test::adala_binary(), QStringList{"--threads", "1"} + args);
   Attempt a;
   if (!p.waitForStarted(-1)) {
     a.log = "could not start adala: " + p.errorString().toUtf8();

@@ -8,7 +8,6 @@
 
 #include "engine/io/safetensors.h"
 #include "engine/model/load_weights.h"
-#include "engine/model/patch_recut.h"
 #include "engine/seg/scene_teacher.h"
 #include "engine/train/pretrained_config.h"
 #include "engine/train/stage_checkpoint.h"

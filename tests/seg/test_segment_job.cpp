@@ -271,7 +271,7 @@ class SegmentJobTest : public QObject {
     const fs::path out = dir / "scene-teacher.safetensors";
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);  // waitForReadyRead watches one channel
-    p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"),
+    p.start(adala_test::adala_binary(),
             {"--threads", "1", "segment", QString::fromStdString((dir / "seg.json").string()),
              "--pretrain-teacher", QString::fromStdString(out.string()), "--db", "none"});
     QVERIFY(p.waitForStarted());

@@ -12,9 +12,12 @@ struct AdalaResult {
   QString out, err;
 };
 
+// The binary, for suites that drive the process themselves (signals, reading while it runs).
+inline QString adala_binary() { return QStringLiteral(ADALA_BINARY_DIR "/bin/adala"); }
+
 inline AdalaResult run_adala(const QStringList& args) {
   QProcess p;
-  p.start(QStringLiteral(ADALA_BINARY_DIR "/bin/adala"), args);
+  p.start(adala_binary(), args);
   // A generous bound for a loaded machine: every call in these suites finishes in seconds.
   if (!p.waitForFinished(300000)) p.kill();
   return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
