@@ -1,6 +1,9 @@
 #include "engine/seg/mask_classification_loss.h"
 
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/autograd.h>
@@ -16,104 +19,137 @@ namespace {
 
 namespace F = torch::nn::functional;
 
-// Where one image's masks are compared: predictions (Q, P) logits, targets (K, P), valid (P).
+// The P points of every image (B, P, 2) in [0, 1): num_points uniform ones drawn from
+// (seed, image), so that they do not depend on the batch an image is in.
+at::Tensor sample_uv(int64_t batch, int64_t num_points, uint64_t seed, const at::Device& device) {
+  std::vector<at::Tensor> uv;
+  for (int64_t i = 0; i < batch; ++i) {
+    at::Generator g = at::detail::createCPUGenerator(seed * 1000003ull + uint64_t(i));
+    uv.push_back(at::rand({num_points, 2}, g, at::TensorOptions().dtype(at::kFloat)));
+  }
+  return at::stack(uv).to(device);
+}
+
+// Where matched masks are compared: predictions (M, P) logits, targets (M, P), valid (M, P).
 struct PointSet {
   at::Tensor pred, target, valid;
 };
 
-PointSet sample_points(const at::Tensor& mask_logits, const SegmentTargets& t, int64_t num_points,
-                       at::Generator& gen) {
-  const int64_t h = t.valid.size(0), w = t.valid.size(1), k = t.labels.size(0);
-  const int64_t q = mask_logits.size(0);
+// masks (M, h, w): the matched queries' logits; target (M, H, W): their targets' masks;
+// valid (M, H, W) and uv (M, P, 2) of their images (uv undefined: every pixel).
+PointSet compare_at(const at::Tensor& masks, const at::Tensor& target, const at::Tensor& valid,
+                    const at::Tensor& uv) {
+  const int64_t m = masks.size(0), h = target.size(1), w = target.size(2);
   PointSet s;
-  if (num_points <= 0) {  // every target pixel: the predictions resized to the target size
-    s.pred = resize_bilinear(mask_logits.unsqueeze(0), h, w).reshape({q, h * w});
-    s.target = t.masks.reshape({k, h * w});
-    s.valid = t.valid.reshape({h * w});
+  if (!uv.defined()) {  // every target pixel: the predictions resized to the target size
+    s.pred = resize_bilinear(masks.unsqueeze(1), h, w).reshape({m, h * w});
+    s.target = target.reshape({m, h * w});
+    s.valid = valid.reshape({m, h * w});
     return s;
   }
-  auto uv = at::rand({num_points, 2}, gen, at::TensorOptions().dtype(at::kFloat))
-                .to(mask_logits.device());
+  const int64_t p = uv.size(1);
   // Bilinear sampling of the prediction at the point, nearest pixel of the target.
-  auto grid = (uv * 2 - 1).view({1, 1, num_points, 2});
-  s.pred = F::grid_sample(mask_logits.unsqueeze(0), grid,
+  auto grid = (uv * 2 - 1).view({m, 1, p, 2});
+  s.pred = F::grid_sample(masks.unsqueeze(1), grid,
                           F::GridSampleFuncOptions().mode(torch::kBilinear).align_corners(false))
-               .view({q, num_points});
-  auto px = (uv.select(1, 0) * float(w)).floor().clamp(0, w - 1).to(at::kLong);
-  auto py = (uv.select(1, 1) * float(h)).floor().clamp(0, h - 1).to(at::kLong);
-  auto flat = py * w + px;
-  s.target = t.masks.reshape({k, h * w}).index_select(1, flat);
-  s.valid = t.valid.reshape({h * w}).index_select(0, flat);
+               .view({m, p});
+  auto px = (uv.select(2, 0) * float(w)).floor().clamp(0, w - 1).to(at::kLong);
+  auto py = (uv.select(2, 1) * float(h)).floor().clamp(0, h - 1).to(at::kLong);
+  auto flat = py * w + px;  // (M, P)
+  s.target = target.reshape({m, h * w}).gather(1, flat);
+  s.valid = valid.reshape({m, h * w}).gather(1, flat);
   return s;
 }
 
-// (Q, K) mean BCE over valid points between every prediction and every target.
-at::Tensor pairwise_bce(const at::Tensor& pred, const at::Tensor& target, const at::Tensor& valid) {
-  auto pos = F::softplus(-pred) * valid;  // -log sigmoid(x): loss against 1
-  auto neg = F::softplus(pred) * valid;   // -log(1 - sigmoid(x)): loss against 0
-  auto n = valid.sum().clamp_min(1.0);
-  return (at::matmul(pos, target.t()) + at::matmul(neg, (1 - target).t())) / n;
-}
-
-at::Tensor pairwise_dice(const at::Tensor& pred, const at::Tensor& target,
-                         const at::Tensor& valid) {
-  auto p = pred.sigmoid() * valid;
-  auto num = 2 * at::matmul(p, target.t());
-  auto den = p.sum(-1).unsqueeze(1) + target.sum(-1).unsqueeze(0);
-  return 1 - (num + 1) / (den + 1);
+// Per target (row of cost_kq, K x Q, CPU double), its query or -1.
+std::vector<int64_t> assign(const at::Tensor& cost_kq) {
+  const int64_t k = cost_kq.size(0), q = cost_kq.size(1);
+  if (k == 0) return {};
+  auto rows = cost_kq.contiguous();
+  std::vector<double> c(rows.data_ptr<double>(), rows.data_ptr<double>() + k * q);
+  return solve_assignment(c, k, q);
 }
 
 }  // namespace
 
-std::vector<SegmentTargets> segment_targets(const at::Tensor& semantic, int64_t num_classes,
-                                            int64_t ignore_index) {
+at::Tensor matching_cost(const at::Tensor& class_probs, const at::Tensor& pred,
+                         const at::Tensor& target, const at::Tensor& valid,
+                         const MaskLossOptions& o) {
+  auto v = valid.unsqueeze(1);                             // (B, 1, P)
+  auto n = valid.sum(-1).clamp_min(1.0).view({-1, 1, 1});  // (B, 1, 1)
+  auto tt = target.transpose(1, 2);                        // (B, P, K)
+  // BCE against t is softplus(x) - x t: summed over points, one softplus and one product.
+  auto bce = (F::softplus(pred).mul(v).sum(-1, true) - at::bmm(pred, tt)) / n;
+  auto p = pred.sigmoid();
+  auto dice = 1 - (2 * at::bmm(p, tt) + 1) /
+                      (p.mul(v).sum(-1).unsqueeze(2) + target.sum(-1).unsqueeze(1) + 1);
+  return -o.class_weight * class_probs + o.mask_weight * bce + o.dice_weight * dice;
+}
+
+std::pair<at::Tensor, at::Tensor> targets_on_grid(const SegmentTargets& t, int64_t h, int64_t w) {
+  const int64_t b = t.masks.size(0), c = t.masks.size(1);
+  const int64_t th = t.valid.size(1), tw = t.valid.size(2);
+  if (h >= th && w >= tw) return {at::Tensor(), at::Tensor()};
+  const double cell = double(th * tw) / double(h * w);
+  auto masks = at::adaptive_avg_pool2d(t.masks, {h, w}).mul(cell).reshape({b, c, h * w});
+  auto valid = at::adaptive_avg_pool2d(t.valid.unsqueeze(1), {h, w}).mul(cell).reshape({b, h * w});
+  return {masks, valid};
+}
+
+at::Tensor SegmentTargets::labels(int64_t b) const { return present[b].nonzero().view({-1}); }
+
+SegmentTargets segment_targets(const at::Tensor& semantic, int64_t num_classes,
+                               int64_t ignore_index) {
   if (semantic.dim() != 3) throw std::invalid_argument("segment_targets: expected (B, H, W) masks");
-  std::vector<SegmentTargets> out;
-  auto classes = at::arange(num_classes, semantic.options().dtype(at::kLong));
-  for (int64_t b = 0; b < semantic.size(0); ++b) {
-    auto m = semantic[b].to(at::kLong);
-    SegmentTargets t;
-    t.valid = m.ne(ignore_index).to(at::kFloat);
-    auto onehot = m.unsqueeze(0).eq(classes.view({num_classes, 1, 1}));  // (C, H, W)
-    auto present = onehot.flatten(1).any(1).nonzero().view({-1});
-    t.labels = present;
-    t.masks = onehot.index_select(0, present).to(at::kFloat);
-    out.push_back(std::move(t));
-  }
-  return out;
+  auto m = semantic.to(at::kLong);
+  auto classes = at::arange(num_classes, m.options()).view({1, num_classes, 1, 1});
+  auto onehot = m.unsqueeze(1).eq(classes);  // (B, C, H, W)
+  SegmentTargets t;
+  t.present = onehot.flatten(2).any(2);
+  t.masks = onehot.to(at::kFloat);
+  t.valid = m.ne(ignore_index).to(at::kFloat);
+  return t;
 }
 
 std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Tensor& mask_points,
                                    const at::Tensor& target_points, const at::Tensor& valid,
                                    const at::Tensor& labels, const MaskLossOptions& o) {
   torch::NoGradGuard no_grad;
-  const int64_t k = labels.size(0), q = class_logits.size(0);
-  if (k == 0) return {};
-  auto pred = mask_points.to(at::kFloat), tgt = target_points.to(at::kFloat),
-       val = valid.to(at::kFloat);
-  auto class_cost = -class_logits.softmax(-1).index_select(1, labels);  // (Q, K)
-  auto cost = o.class_weight * class_cost + o.mask_weight * pairwise_bce(pred, tgt, val) +
-              o.dice_weight * pairwise_dice(pred, tgt, val);
-  auto rows = cost.t().contiguous().to(at::kDouble).cpu();  // (K, Q): targets pick queries
-  std::vector<double> c(rows.data_ptr<double>(), rows.data_ptr<double>() + k * q);
-  return solve_assignment(c, k, q);
+  if (labels.size(0) == 0) return {};
+  auto probs = class_logits.to(at::kFloat).softmax(-1).index_select(1, labels);  // (Q, K)
+  auto cost = matching_cost(probs.unsqueeze(0), mask_points.to(at::kFloat).unsqueeze(0),
+                            (target_points * valid).to(at::kFloat).unsqueeze(0),
+                            valid.to(at::kFloat).unsqueeze(0), o)[0];
+  return assign(cost.t().to(at::kDouble).cpu());
 }
 
 MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
-                                       const std::vector<SegmentTargets>& targets,
-                                       const MaskLossOptions& o, uint64_t seed) {
+                                       const SegmentTargets& targets, const MaskLossOptions& o,
+                                       uint64_t seed) {
   if (output.class_logits.empty())
     throw std::invalid_argument("mask_classification_loss: no predictions");
   const int64_t b = output.class_logits.back().size(0), q = output.class_logits.back().size(1);
   const int64_t c = output.class_logits.back().size(2) - 1;
-  if (int64_t(targets.size()) != b)
+  if (targets.masks.size(0) != b)
     throw std::invalid_argument("mask_classification_loss: batch size mismatch");
+  if (targets.masks.size(1) != c)
+    throw std::invalid_argument("mask_classification_loss: the targets have " +
+                                std::to_string(targets.masks.size(1)) +
+                                " classes, the predictions " + std::to_string(c));
   auto device = output.class_logits.back().device();
   auto weight = at::ones({c + 1}, at::TensorOptions().dtype(at::kFloat).device(device));
   weight[c] = o.no_object_weight;
-  int64_t num_masks = 0;
-  for (const auto& t : targets) num_masks += t.labels.size(0);
-  const double norm = double(std::max<int64_t>(num_masks, 1));
+  const auto present = targets.present.cpu();
+  const double norm = double(std::max<int64_t>(present.sum().item<int64_t>(), 1));
+  std::vector<at::Tensor> labels;
+  for (int64_t i = 0; i < b; ++i) labels.push_back(present[i].nonzero().view({-1}));
+  const int64_t h = output.mask_logits.back().size(2), w = output.mask_logits.back().size(3);
+  const int64_t th = targets.valid.size(1), tw = targets.valid.size(2);
+  // Queries are matched on the mask grid (the targets' pixel counts per cell), which costs
+  // 1/16 of matching at the pixels of a 4x finer target; the loss is taken at the pixels.
+  auto [grid_masks, grid_valid] = targets_on_grid(targets, h, w);
+  const at::Tensor uv = o.num_points > 0 ? sample_uv(b, o.num_points, seed, device) : at::Tensor();
+  const auto long_on = at::TensorOptions().dtype(at::kLong);
 
   const size_t rounds = output.class_logits.size();
   const size_t first = o.deep_supervision ? 0 : rounds - 1;
@@ -122,35 +158,52 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
   for (size_t r = first; r < rounds; ++r) {
     const auto& cls = output.class_logits[r];
     const auto& masks = output.mask_logits[r];
-    auto target_classes = at::full({b, q}, c, at::TensorOptions().dtype(at::kLong).device(device));
-    std::vector<at::Tensor> pred_pts, tgt_pts, val_pts;
-    for (int64_t i = 0; i < b; ++i) {
-      const auto& t = targets[size_t(i)];
-      if (t.labels.size(0) == 0) continue;
-      // Same points for every round of one image: re-seed from (seed, image).
-      at::Generator g = at::detail::createCPUGenerator(seed * 1000003ull + uint64_t(i));
-      PointSet s = sample_points(masks[i], t, o.num_points, g);
-      auto match = match_queries(cls[i].detach(), s.pred.detach(), s.target, s.valid, t.labels, o);
-      std::vector<int64_t> qi, ti;
-      for (size_t k = 0; k < match.size(); ++k)
-        if (match[k] >= 0) qi.push_back(match[k]), ti.push_back(int64_t(k));
-      if (qi.empty()) continue;
-      auto qidx = at::tensor(qi, at::kLong).to(device), tidx = at::tensor(ti, at::kLong).to(device);
-      target_classes[i].index_put_({qidx}, t.labels.index_select(0, tidx));
-      pred_pts.push_back(s.pred.index_select(0, qidx));
-      tgt_pts.push_back(s.target.index_select(0, tidx));
-      val_pts.push_back(s.valid.unsqueeze(0).expand({int64_t(qi.size()), -1}));
+    at::Tensor cost;  // (B, C, Q) on the CPU: the targets pick queries
+    {
+      torch::NoGradGuard no_grad;
+      auto probs = cls.detach().softmax(-1).narrow(2, 0, c);
+      auto pred = grid_masks.defined()
+                      ? masks.detach().reshape({b, q, h * w})
+                      : resize_bilinear(masks.detach(), th, tw).reshape({b, q, th * tw});
+      cost = matching_cost(probs, pred,
+                           grid_masks.defined() ? grid_masks : targets.masks.reshape({b, c, -1}),
+                           grid_valid.defined() ? grid_valid : targets.valid.reshape({b, -1}), o)
+                 .transpose(1, 2)
+                 .to(at::kDouble)
+                 .cpu();
     }
-    auto ce = F::cross_entropy(cls.reshape({b * q, c + 1}), target_classes.view({-1}),
+    // Matched pairs as rows of the flattened (B Q) predictions and (B C) targets.
+    std::vector<int64_t> query_rows, target_rows, images;
+    auto target_classes = at::full({b * q}, c, long_on);
+    auto* tc = target_classes.data_ptr<int64_t>();
+    for (int64_t i = 0; i < b; ++i) {
+      const auto& l = labels[size_t(i)];
+      auto match = assign(cost[i].index_select(0, l));
+      for (size_t k = 0; k < match.size(); ++k) {
+        if (match[k] < 0) continue;
+        const int64_t cls_id = l[int64_t(k)].item<int64_t>();
+        query_rows.push_back(i * q + match[k]);
+        target_rows.push_back(i * c + cls_id);
+        images.push_back(i);
+        tc[i * q + match[k]] = cls_id;
+      }
+    }
+    auto ce = F::cross_entropy(cls.reshape({b * q, c + 1}), target_classes.to(device),
                                F::CrossEntropyFuncOptions().weight(weight));
     at::Tensor bce = at::zeros({}, ce.options()), dice = at::zeros({}, ce.options());
-    if (!pred_pts.empty()) {
-      auto p = at::cat(pred_pts), t = at::cat(tgt_pts), v = at::cat(val_pts);
+    if (!query_rows.empty()) {
+      auto rows = [&](const std::vector<int64_t>& v) { return at::tensor(v, long_on).to(device); };
+      const auto image_rows = rows(images);
+      PointSet s =
+          compare_at(masks.reshape({b * q, h, w}).index_select(0, rows(query_rows)),
+                     targets.masks.reshape({b * c, th, tw}).index_select(0, rows(target_rows)),
+                     targets.valid.index_select(0, image_rows),
+                     uv.defined() ? uv.index_select(0, image_rows) : uv);
       auto per_point = F::binary_cross_entropy_with_logits(
-          p, t, F::BinaryCrossEntropyWithLogitsFuncOptions().reduction(torch::kNone));
-      bce = ((per_point * v).sum(1) / v.sum(1).clamp_min(1.0)).sum() / norm;
-      auto prob = p.sigmoid() * v;
-      auto d = 1 - (2 * (prob * t).sum(1) + 1) / (prob.sum(1) + t.sum(1) + 1);
+          s.pred, s.target, F::BinaryCrossEntropyWithLogitsFuncOptions().reduction(torch::kNone));
+      bce = ((per_point * s.valid).sum(1) / s.valid.sum(1).clamp_min(1.0)).sum() / norm;
+      auto prob = s.pred.sigmoid() * s.valid;
+      auto d = 1 - (2 * (prob * s.target).sum(1) + 1) / (prob.sum(1) + s.target.sum(1) + 1);
       dice = d.sum() / norm;
     }
     auto round_loss = o.class_weight * ce + o.mask_weight * bce + o.dice_weight * dice;

@@ -4,27 +4,33 @@
 // Hungarian method on cost = class_weight * (-p(class)) + mask_weight * BCE + dice_weight * dice;
 // then loss = class_weight * CE (unmatched queries -> "no object", weighted no_object_weight)
 // + mask_weight * BCE + dice_weight * dice over matched pairs, averaged over the batch's masks,
-// summed over every prediction round (deep supervision). Masks are compared at sampled points
-// (uniform, shared by matching and loss) or, with num_points = 0, at every pixel. Ignored
-// pixels count for no mask.
+// summed over every prediction round (deep supervision). The matching compares masks on the
+// predicted mask grid (the targets' pixel counts per cell); the loss compares the matched masks
+// at sampled points (uniform) or, with num_points = 0, at every pixel. Ignored pixels count
+// for no mask. The batch is compared at once; only the assignment is solved per image.
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "engine/seg/mask2former_head.h"
 
 namespace adala {
 
+// A batch's ground truth, one mask per class: class c of image b has a mask where present.
 struct SegmentTargets {
-  at::Tensor labels;  // (K) int64 class ids
-  at::Tensor masks;   // (K, H, W) float {0, 1}
-  at::Tensor valid;   // (H, W) float {0, 1}: 0 where the ground truth is ignored
+  at::Tensor present;  // (B, C) bool
+  at::Tensor masks;    // (B, C, H, W) float {0, 1}: the one-hot semantic mask
+  at::Tensor valid;    // (B, H, W) float {0, 1}: 0 where the ground truth is ignored
+
+  // Image b's classes with a mask, ascending (its targets, in matching order).
+  at::Tensor labels(int64_t b) const;
 };
 
-// One target set per image of a (B, H, W) semantic mask.
-std::vector<SegmentTargets> segment_targets(const at::Tensor& semantic, int64_t num_classes,
-                                            int64_t ignore_index = 255);
+// The targets of a (B, H, W) semantic mask.
+SegmentTargets segment_targets(const at::Tensor& semantic, int64_t num_classes,
+                               int64_t ignore_index = 255);
 
 struct MaskLossOptions {
   double class_weight = 2.0, mask_weight = 5.0, dice_weight = 5.0;
@@ -38,6 +44,21 @@ struct MaskLossValue {
   double ce = 0, bce = 0, dice = 0;  // final round's terms (unweighted)
 };
 
+// (B, Q, K) matching cost of every query against every target: class_weight * -p(class)
+// + mask_weight * mean BCE over valid pixels + dice_weight * dice. class_probs (B, Q, K):
+// each query's probability of each target's class; pred (B, Q, P) logits; target (B, K, P)
+// and valid (B, P) count the target's and the valid pixels at each point: 0/1 per pixel, or
+// the pixel counts of the cells of a coarser grid (then the cost is the pixels' cost wherever
+// a logit is constant over its cell). target must be 0 wherever valid is.
+at::Tensor matching_cost(const at::Tensor& class_probs, const at::Tensor& pred,
+                         const at::Tensor& target, const at::Tensor& valid,
+                         const MaskLossOptions& options);
+
+// The targets' and the valid pixels' counts per cell of an (h, w) grid: (B, C, h w) and
+// (B, h w); both undefined where the grid is not coarser than the targets.
+std::pair<at::Tensor, at::Tensor> targets_on_grid(const SegmentTargets& targets, int64_t h,
+                                                  int64_t w);
+
 // Per target, its query (or -1 when there are more targets than queries).
 // class_logits (Q, C + 1); mask_points (Q, P) logits; target_points (K, P); valid (P).
 std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Tensor& mask_points,
@@ -46,7 +67,7 @@ std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Ten
 
 // seed fixes the sampled points (ignored when num_points = 0).
 MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
-                                       const std::vector<SegmentTargets>& targets,
+                                       const SegmentTargets& targets,
                                        const MaskLossOptions& options, uint64_t seed = 0);
 
 }  // namespace adala

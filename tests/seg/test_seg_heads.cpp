@@ -5,6 +5,7 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/model/vision_transformer.h"
@@ -194,13 +195,19 @@ class SegHeadsTest : public QObject {
   }
 
   void targets_from_a_semantic_mask() {
-    auto m = torch::tensor({0, 0, 3, 255, 3, 1}, torch::kByte).view({1, 2, 3});
+    auto m = torch::tensor({0, 0, 3, 255, 3, 1, 2, 2, 2, 2, 2, 255}, torch::kByte).view({2, 2, 3});
     auto t = segment_targets(m, 4);
-    QCOMPARE(t.size(), size_t(1));
-    QVERIFY(torch::equal(t[0].labels, torch::tensor({0, 1, 3}, torch::kLong)));
+    QCOMPARE(t.masks.sizes(), (torch::IntArrayRef{2, 4, 2, 3}));
+    QVERIFY(torch::equal(t.labels(0), torch::tensor({0, 1, 3}, torch::kLong)));
+    QVERIFY(torch::equal(t.labels(1), torch::tensor({2}, torch::kLong)));
+    QVERIFY(torch::equal(
+        t.present,
+        torch::tensor({true, true, false, true, false, false, true, false}).view({2, 4})));
     QVERIFY(
-        torch::equal(t[0].masks[2], torch::tensor({0.f, 0.f, 1.f, 0.f, 1.f, 0.f}).view({2, 3})));
-    QVERIFY(torch::equal(t[0].valid, torch::tensor({1.f, 1.f, 1.f, 0.f, 1.f, 1.f}).view({2, 3})));
+        torch::equal(t.masks[0][3], torch::tensor({0.f, 0.f, 1.f, 0.f, 1.f, 0.f}).view({2, 3})));
+    QVERIFY(torch::equal(t.masks[1][0], torch::zeros({2, 3})));  // absent class: empty mask
+    QVERIFY(torch::equal(t.valid[0], torch::tensor({1.f, 1.f, 1.f, 0.f, 1.f, 1.f}).view({2, 3})));
+    QVERIFY(torch::equal(t.valid[1], torch::tensor({1.f, 1.f, 1.f, 1.f, 1.f, 0.f}).view({2, 3})));
   }
 
   void matching_pairs_each_target_with_its_mask() {
@@ -218,6 +225,121 @@ class SegHeadsTest : public QObject {
     MaskLossOptions o;
     auto match = match_queries(cls, pred, targets, torch::ones({p}), labels, o);
     QCOMPARE(match, (std::vector<int64_t>{1, 2, 0}));  // target k -> query with perm[q] == k
+  }
+
+  void mask_loss_equals_a_pixel_by_pixel_reference() {
+    // Two 2 x 2 images (one pixel ignored), 3 queries, 3 classes; masks at the target size.
+    const int64_t b = 2, q = 3, c = 3, hw = 4;
+    auto semantic = torch::tensor({0, 1, 1, 255, 2, 2, 0, 2}, torch::kByte).view({b, 2, 2});
+    torch::manual_seed(3);
+    Mask2FormerOutput out;
+    for (int round = 0; round < 2; ++round) {
+      out.class_logits.push_back(torch::randn({b, q, c + 1}) * 2);
+      out.mask_logits.push_back(torch::randn({b, q, 2, 2}) * 3);
+    }
+    MaskLossOptions o;
+    o.no_object_weight = 0.25;
+    auto value = mask_classification_loss(out, segment_targets(semantic, c), o);
+
+    // Reference: every assignment tried, every term summed pixel by pixel in double.
+    auto sig = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+    double want = 0;
+    for (int round = 0; round < 2; ++round) {
+      auto cls = out.class_logits[size_t(round)].to(torch::kDouble).softmax(-1);
+      auto masks = out.mask_logits[size_t(round)].to(torch::kDouble).view({b, q, hw});
+      double ce_sum = 0, ce_weight = 0, bce = 0, dice = 0;
+      int64_t num_masks = 0;
+      for (int64_t i = 0; i < b; ++i) {
+        std::vector<int64_t> pixel(hw), labels;
+        for (int64_t p = 0; p < hw; ++p)
+          pixel[size_t(p)] = semantic[i].flatten()[p].item<int64_t>();
+        for (int64_t k = 0; k < c; ++k)
+          if (std::count(pixel.begin(), pixel.end(), k)) labels.push_back(k);
+        num_masks += int64_t(labels.size());
+        auto terms = [&](int64_t query, int64_t label, double* bce_out, double* dice_out) {
+          double l = 0, n = 0, inter = 0, psum = 0, tsum = 0;
+          for (int64_t p = 0; p < hw; ++p) {
+            if (pixel[size_t(p)] == 255) continue;
+            const double x = masks[i][query][p].item<double>(), s = sig(x);
+            const double t = pixel[size_t(p)] == label ? 1 : 0;
+            l -= t * std::log(s) + (1 - t) * std::log(1 - s);
+            n += 1, inter += s * t, psum += s, tsum += t;
+          }
+          *bce_out = l / n;
+          *dice_out = 1 - (2 * inter + 1) / (psum + tsum + 1);
+        };
+        // Brute-force the cheapest injective assignment of labels to queries.
+        std::vector<int64_t> queries = {0, 1, 2}, best;
+        double best_cost = 1e300;
+        do {
+          double cost = 0;
+          for (size_t k = 0; k < labels.size(); ++k) {
+            double pb = 0, pd = 0;
+            terms(queries[k], labels[k], &pb, &pd);
+            cost += -o.class_weight * cls[i][queries[k]][labels[k]].item<double>() +
+                    o.mask_weight * pb + o.dice_weight * pd;
+          }
+          if (cost < best_cost - 1e-12) best_cost = cost, best = queries;
+        } while (std::next_permutation(queries.begin(), queries.end()));
+        for (int64_t query = 0; query < q; ++query) {
+          int64_t target = c;  // no object
+          for (size_t k = 0; k < labels.size(); ++k)
+            if (best[k] == query) target = labels[k];
+          const double w = target == c ? o.no_object_weight : 1.0;
+          ce_sum -= w * std::log(cls[i][query][target].item<double>());
+          ce_weight += w;
+        }
+        for (size_t k = 0; k < labels.size(); ++k) {
+          double pb = 0, pd = 0;
+          terms(best[k], labels[k], &pb, &pd);
+          bce += pb, dice += pd;
+        }
+      }
+      const double ce = ce_sum / ce_weight;
+      bce /= double(num_masks), dice /= double(num_masks);
+      want += o.class_weight * ce + o.mask_weight * bce + o.dice_weight * dice;
+      if (round == 1) {
+        QVERIFY(std::fabs(value.ce - ce) < 1e-5);
+        QVERIFY(std::fabs(value.bce - bce) < 1e-5);
+        QVERIFY(std::fabs(value.dice - dice) < 1e-5);
+      }
+    }
+    const double got = value.total.item<double>();
+    QVERIFY2(std::fabs(got - want) < 1e-4 * std::fabs(want),
+             qPrintable(QString("loss %1, reference %2").arg(got).arg(want)));
+    // A target set of another class count is refused by name.
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             mask_classification_loss(out, segment_targets(semantic, c + 1), o));
+  }
+
+  void matching_on_the_mask_grid_equals_matching_at_the_pixels() {
+    // Logits constant over each 2 x 2 cell: the grid's counts give the pixels' cost exactly.
+    const int64_t b = 2, q = 4, c = 3;
+    torch::manual_seed(5);
+    auto semantic = torch::randint(0, c, {b, 6, 6}).to(torch::kByte);
+    semantic[0][1][4] = 255;  // ignored pixels
+    semantic[1][5][0] = 255;
+    auto targets = segment_targets(semantic, c);
+    auto coarse = torch::randn({b, q, 3, 3}) * 3;
+    auto fine = coarse.repeat_interleave(2, 2).repeat_interleave(2, 3);  // (B, Q, 6, 6)
+    auto probs = torch::rand({b, q, c});
+    MaskLossOptions o;
+    auto [grid_masks, grid_valid] = targets_on_grid(targets, 3, 3);
+    QCOMPARE(grid_masks.sizes(), (torch::IntArrayRef{b, c, 9}));
+    QCOMPARE(grid_valid[0][2].item<float>(), 3.f);  // cell (0, 2) holds pixel (1, 4)
+    QCOMPARE(grid_valid[1][6].item<float>(), 3.f);  // cell (2, 0) holds pixel (5, 0)
+    QVERIFY(torch::allclose(grid_masks.sum(1), grid_valid));
+    auto on_grid = matching_cost(probs, coarse.reshape({b, q, 9}), grid_masks, grid_valid, o);
+    auto at_pixels =
+        matching_cost(probs, fine.reshape({b, q, 36}), targets.masks.reshape({b, c, 36}),
+                      targets.valid.reshape({b, 36}), o);
+    QCOMPARE(on_grid.sizes(), (torch::IntArrayRef{b, q, c}));
+    QVERIFY2(
+        torch::allclose(on_grid, at_pixels, 1e-5, 1e-5),
+        qPrintable(
+            QString("max difference %1").arg((on_grid - at_pixels).abs().max().item<double>())));
+    // A grid as fine as the targets: match at the pixels.
+    QVERIFY(!targets_on_grid(targets, 6, 6).first.defined());
   }
 
   void mask2former_shapes_and_masked_attention() {
