@@ -87,27 +87,40 @@ at::Tensor matching_cost(const at::Tensor& class_probs, const at::Tensor& pred,
 }
 
 std::pair<at::Tensor, at::Tensor> targets_on_grid(const SegmentTargets& t, int64_t h, int64_t w) {
-  const int64_t b = t.masks.size(0), c = t.masks.size(1);
-  const int64_t th = t.valid.size(1), tw = t.valid.size(2);
-  if (h >= th && w >= tw) return {at::Tensor(), at::Tensor()};
-  const double cell = double(th * tw) / double(h * w);
-  auto masks = at::adaptive_avg_pool2d(t.masks, {h, w}).mul(cell).reshape({b, c, h * w});
-  auto valid = at::adaptive_avg_pool2d(t.valid.unsqueeze(1), {h, w}).mul(cell).reshape({b, h * w});
-  return {masks, valid};
+  const int64_t b = t.semantic.size(0), c = t.num_classes();
+  const int64_t th = t.semantic.size(1), tw = t.semantic.size(2);
+  const auto long_on = t.semantic.options().dtype(at::kLong);
+  auto rows = at::arange(th, long_on).mul(h).div(th, "floor");
+  auto cols = at::arange(tw, long_on).mul(w).div(tw, "floor");
+  auto cell = (rows.view({th, 1}) * w + cols.view({1, tw})).view({1, th * tw});  // (1, H W)
+  auto valid = t.valid.reshape({b, th * tw});
+  auto valid_counts =
+      at::zeros({b, h * w}, valid.options()).scatter_add_(1, cell.expand({b, -1}), valid);
+  // An ignored pixel adds 0 (to the last class's count of its cell).
+  auto cls = t.semantic.reshape({b, th * tw}).clamp(0, c - 1);
+  auto counts =
+      at::zeros({b, c * h * w}, valid.options()).scatter_add_(1, cls * (h * w) + cell, valid);
+  return {counts.view({b, c, h * w}), valid_counts};
 }
 
 at::Tensor SegmentTargets::labels(int64_t b) const { return present[b].nonzero().view({-1}); }
 
+at::Tensor SegmentTargets::masks(const at::Tensor& images, const at::Tensor& classes) const {
+  return semantic.index_select(0, images).eq(classes.view({-1, 1, 1})).to(at::kFloat);
+}
+
 SegmentTargets segment_targets(const at::Tensor& semantic, int64_t num_classes,
                                int64_t ignore_index) {
   if (semantic.dim() != 3) throw std::invalid_argument("segment_targets: expected (B, H, W) masks");
-  auto m = semantic.to(at::kLong);
-  auto classes = at::arange(num_classes, m.options()).view({1, num_classes, 1, 1});
-  auto onehot = m.unsqueeze(1).eq(classes);  // (B, C, H, W)
   SegmentTargets t;
-  t.present = onehot.flatten(2).any(2);
-  t.masks = onehot.to(at::kFloat);
-  t.valid = m.ne(ignore_index).to(at::kFloat);
+  t.semantic = semantic.to(at::kLong);
+  t.valid = t.semantic.ne(ignore_index).to(at::kFloat);
+  const int64_t b = semantic.size(0);
+  // Pixels per class and image; an ignored pixel adds 0 (to the last class).
+  auto cls = t.semantic.reshape({b, -1}).clamp(0, num_classes - 1);
+  auto pixels =
+      at::zeros({b, num_classes}, t.valid.options()).scatter_add_(1, cls, t.valid.reshape({b, -1}));
+  t.present = pixels.gt(0);
   return t;
 }
 
@@ -130,11 +143,11 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
     throw std::invalid_argument("mask_classification_loss: no predictions");
   const int64_t b = output.class_logits.back().size(0), q = output.class_logits.back().size(1);
   const int64_t c = output.class_logits.back().size(2) - 1;
-  if (targets.masks.size(0) != b)
+  if (targets.semantic.size(0) != b)
     throw std::invalid_argument("mask_classification_loss: batch size mismatch");
-  if (targets.masks.size(1) != c)
+  if (targets.num_classes() != c)
     throw std::invalid_argument("mask_classification_loss: the targets have " +
-                                std::to_string(targets.masks.size(1)) +
+                                std::to_string(targets.num_classes()) +
                                 " classes, the predictions " + std::to_string(c));
   auto device = output.class_logits.back().device();
   auto weight = at::ones({c + 1}, at::TensorOptions().dtype(at::kFloat).device(device));
@@ -146,8 +159,11 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
   const int64_t h = output.mask_logits.back().size(2), w = output.mask_logits.back().size(3);
   const int64_t th = targets.valid.size(1), tw = targets.valid.size(2);
   // Queries are matched on the mask grid (the targets' pixel counts per cell), which costs
-  // 1/16 of matching at the pixels of a 4x finer target; the loss is taken at the pixels.
-  auto [grid_masks, grid_valid] = targets_on_grid(targets, h, w);
+  // 1/16 of matching at the pixels of a 4x finer target; the loss is taken at the pixels. A
+  // grid not coarser than the targets: matched at the pixels, the masks resized to them.
+  const bool coarser = h < th || w < tw;
+  const int64_t gh = coarser ? h : th, gw = coarser ? w : tw;
+  const auto [grid_masks, grid_valid] = targets_on_grid(targets, gh, gw);
   const at::Tensor uv = o.num_points > 0 ? sample_uv(b, o.num_points, seed, device) : at::Tensor();
   const auto long_on = at::TensorOptions().dtype(at::kLong);
 
@@ -162,18 +178,14 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
     {
       torch::NoGradGuard no_grad;
       auto probs = cls.detach().softmax(-1).narrow(2, 0, c);
-      auto pred = grid_masks.defined()
-                      ? masks.detach().reshape({b, q, h * w})
-                      : resize_bilinear(masks.detach(), th, tw).reshape({b, q, th * tw});
-      cost = matching_cost(probs, pred,
-                           grid_masks.defined() ? grid_masks : targets.masks.reshape({b, c, -1}),
-                           grid_valid.defined() ? grid_valid : targets.valid.reshape({b, -1}), o)
+      auto pred = coarser ? masks.detach() : resize_bilinear(masks.detach(), gh, gw);
+      cost = matching_cost(probs, pred.reshape({b, q, gh * gw}), grid_masks, grid_valid, o)
                  .transpose(1, 2)
                  .to(at::kDouble)
                  .cpu();
     }
-    // Matched pairs as rows of the flattened (B Q) predictions and (B C) targets.
-    std::vector<int64_t> query_rows, target_rows, images;
+    // Matched pairs: rows of the flattened (B Q) predictions, their images and classes.
+    std::vector<int64_t> query_rows, classes, images;
     auto target_classes = at::full({b * q}, c, long_on);
     auto* tc = target_classes.data_ptr<int64_t>();
     for (int64_t i = 0; i < b; ++i) {
@@ -183,7 +195,7 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
         if (match[k] < 0) continue;
         const int64_t cls_id = l[int64_t(k)].item<int64_t>();
         query_rows.push_back(i * q + match[k]);
-        target_rows.push_back(i * c + cls_id);
+        classes.push_back(cls_id);
         images.push_back(i);
         tc[i * q + match[k]] = cls_id;
       }
@@ -194,11 +206,10 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
     if (!query_rows.empty()) {
       auto rows = [&](const std::vector<int64_t>& v) { return at::tensor(v, long_on).to(device); };
       const auto image_rows = rows(images);
-      PointSet s =
-          compare_at(masks.reshape({b * q, h, w}).index_select(0, rows(query_rows)),
-                     targets.masks.reshape({b * c, th, tw}).index_select(0, rows(target_rows)),
-                     targets.valid.index_select(0, image_rows),
-                     uv.defined() ? uv.index_select(0, image_rows) : uv);
+      PointSet s = compare_at(masks.reshape({b * q, h, w}).index_select(0, rows(query_rows)),
+                              targets.masks(image_rows, rows(classes)),
+                              targets.valid.index_select(0, image_rows),
+                              uv.defined() ? uv.index_select(0, image_rows) : uv);
       auto per_point = F::binary_cross_entropy_with_logits(
           s.pred, s.target, F::BinaryCrossEntropyWithLogitsFuncOptions().reduction(torch::kNone));
       bce = ((per_point * s.valid).sum(1) / s.valid.sum(1).clamp_min(1.0)).sum() / norm;

@@ -18,14 +18,19 @@
 
 namespace adala {
 
-// A batch's ground truth, one mask per class: class c of image b has a mask where present.
+// A batch's ground truth: one mask per class present in an image, kept as the semantic map
+// (a one-hot copy would take C x the map's memory: 2.5 GB for ADE20K's 150 classes at 512 px
+// and batch 16).
 struct SegmentTargets {
-  at::Tensor present;  // (B, C) bool
-  at::Tensor masks;    // (B, C, H, W) float {0, 1}: the one-hot semantic mask
-  at::Tensor valid;    // (B, H, W) float {0, 1}: 0 where the ground truth is ignored
+  at::Tensor semantic;  // (B, H, W) int64 class ids, ignore_index where ignored
+  at::Tensor present;   // (B, C) bool: class c has a mask in image b
+  at::Tensor valid;     // (B, H, W) float {0, 1}: 0 where the ground truth is ignored
 
+  int64_t num_classes() const { return present.size(1); }
   // Image b's classes with a mask, ascending (its targets, in matching order).
   at::Tensor labels(int64_t b) const;
+  // (M, H, W) float {0, 1}: the mask of class classes[m] in image images[m].
+  at::Tensor masks(const at::Tensor& images, const at::Tensor& classes) const;
 };
 
 // The targets of a (B, H, W) semantic mask.
@@ -54,8 +59,8 @@ at::Tensor matching_cost(const at::Tensor& class_probs, const at::Tensor& pred,
                          const at::Tensor& target, const at::Tensor& valid,
                          const MaskLossOptions& options);
 
-// The targets' and the valid pixels' counts per cell of an (h, w) grid: (B, C, h w) and
-// (B, h w); both undefined where the grid is not coarser than the targets.
+// Each class's and the valid pixels' counts per cell of an (h, w) grid laid over the targets
+// (pixel (y, x) in cell (y h / H, x w / W)): (B, C, h w) and (B, h w).
 std::pair<at::Tensor, at::Tensor> targets_on_grid(const SegmentTargets& targets, int64_t h,
                                                   int64_t w);
 

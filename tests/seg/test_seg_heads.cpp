@@ -197,15 +197,16 @@ class SegHeadsTest : public QObject {
   void targets_from_a_semantic_mask() {
     auto m = torch::tensor({0, 0, 3, 255, 3, 1, 2, 2, 2, 2, 2, 255}, torch::kByte).view({2, 2, 3});
     auto t = segment_targets(m, 4);
-    QCOMPARE(t.masks.sizes(), (torch::IntArrayRef{2, 4, 2, 3}));
+    QCOMPARE(t.semantic.sizes(), (torch::IntArrayRef{2, 2, 3}));
+    QCOMPARE(t.num_classes(), int64_t(4));
     QVERIFY(torch::equal(t.labels(0), torch::tensor({0, 1, 3}, torch::kLong)));
     QVERIFY(torch::equal(t.labels(1), torch::tensor({2}, torch::kLong)));
     QVERIFY(torch::equal(
         t.present,
         torch::tensor({true, true, false, true, false, false, true, false}).view({2, 4})));
-    QVERIFY(
-        torch::equal(t.masks[0][3], torch::tensor({0.f, 0.f, 1.f, 0.f, 1.f, 0.f}).view({2, 3})));
-    QVERIFY(torch::equal(t.masks[1][0], torch::zeros({2, 3})));  // absent class: empty mask
+    auto masks = t.masks(torch::tensor({0, 1}, torch::kLong), torch::tensor({3, 0}, torch::kLong));
+    QVERIFY(torch::equal(masks[0], torch::tensor({0.f, 0.f, 1.f, 0.f, 1.f, 0.f}).view({2, 3})));
+    QVERIFY(torch::equal(masks[1], torch::zeros({2, 3})));  // absent class: empty mask
     QVERIFY(torch::equal(t.valid[0], torch::tensor({1.f, 1.f, 1.f, 0.f, 1.f, 1.f}).view({2, 3})));
     QVERIFY(torch::equal(t.valid[1], torch::tensor({1.f, 1.f, 1.f, 1.f, 1.f, 0.f}).view({2, 3})));
   }
@@ -330,16 +331,19 @@ class SegHeadsTest : public QObject {
     QCOMPARE(grid_valid[1][6].item<float>(), 3.f);  // cell (2, 0) holds pixel (5, 0)
     QVERIFY(torch::allclose(grid_masks.sum(1), grid_valid));
     auto on_grid = matching_cost(probs, coarse.reshape({b, q, 9}), grid_masks, grid_valid, o);
-    auto at_pixels =
-        matching_cost(probs, fine.reshape({b, q, 36}), targets.masks.reshape({b, c, 36}),
-                      targets.valid.reshape({b, 36}), o);
+    // A grid of the targets' own size counts each pixel: the one-hot masks and valid.
+    auto [pixel_masks, pixel_valid] = targets_on_grid(targets, 6, 6);
+    QVERIFY(torch::equal(pixel_valid, targets.valid.reshape({b, 36})));
+    QVERIFY(torch::equal(
+        pixel_masks[1][2],
+        targets.masks(torch::tensor({1}, torch::kLong), torch::tensor({2}, torch::kLong))
+            .reshape({36})));
+    auto at_pixels = matching_cost(probs, fine.reshape({b, q, 36}), pixel_masks, pixel_valid, o);
     QCOMPARE(on_grid.sizes(), (torch::IntArrayRef{b, q, c}));
     QVERIFY2(
         torch::allclose(on_grid, at_pixels, 1e-5, 1e-5),
         qPrintable(
             QString("max difference %1").arg((on_grid - at_pixels).abs().max().item<double>())));
-    // A grid as fine as the targets: match at the pixels.
-    QVERIFY(!targets_on_grid(targets, 6, 6).first.defined());
   }
 
   void mask2former_shapes_and_masked_attention() {
