@@ -61,13 +61,14 @@ PointSet compare_at(const at::Tensor& masks, const at::Tensor& target, const at:
   return s;
 }
 
-// Per target (row of cost_kq, K x Q, CPU double), its query or -1.
-std::vector<int64_t> assign(const at::Tensor& cost_kq) {
-  const int64_t k = cost_kq.size(0), q = cost_kq.size(1);
-  if (k == 0) return {};
-  auto rows = cost_kq.contiguous();
-  std::vector<double> c(rows.data_ptr<double>(), rows.data_ptr<double>() + k * q);
-  return solve_assignment(c, k, q);
+// Each class's valid pixels per cell: (B, C * cells), pixel p of image b in cell[p].
+// An ignored pixel adds 0 (to the last class).
+at::Tensor class_counts(const at::Tensor& semantic, const at::Tensor& valid, int64_t num_classes,
+                        const at::Tensor& cell, int64_t cells) {
+  const int64_t b = semantic.size(0);
+  auto cls = semantic.reshape({b, -1}).clamp(0, num_classes - 1);
+  return at::zeros({b, num_classes * cells}, valid.options())
+      .scatter_add_(1, cls * cells + cell.expand({b, -1}), valid.reshape({b, -1}));
 }
 
 }  // namespace
@@ -96,14 +97,19 @@ std::pair<at::Tensor, at::Tensor> targets_on_grid(const SegmentTargets& t, int64
   auto valid = t.valid.reshape({b, th * tw});
   auto valid_counts =
       at::zeros({b, h * w}, valid.options()).scatter_add_(1, cell.expand({b, -1}), valid);
-  // An ignored pixel adds 0 (to the last class's count of its cell).
-  auto cls = t.semantic.reshape({b, th * tw}).clamp(0, c - 1);
-  auto counts =
-      at::zeros({b, c * h * w}, valid.options()).scatter_add_(1, cls * (h * w) + cell, valid);
+  auto counts = class_counts(t.semantic, valid, c, cell, h * w);
   return {counts.view({b, c, h * w}), valid_counts};
 }
 
-at::Tensor SegmentTargets::labels(int64_t b) const { return present[b].nonzero().view({-1}); }
+std::vector<int64_t> assign_queries(const at::Tensor& cost_kq) {
+  const int64_t k = cost_kq.size(0), q = cost_kq.size(1);
+  if (k == 0) return {};
+  auto rows = cost_kq.contiguous();
+  std::vector<double> c(rows.data_ptr<double>(), rows.data_ptr<double>() + k * q);
+  return solve_assignment(c, k, q);
+}
+
+at::Tensor SegmentTargets::labels(int64_t b) const { return present[b].cpu().nonzero().view({-1}); }
 
 at::Tensor SegmentTargets::masks(const at::Tensor& images, const at::Tensor& classes) const {
   return semantic.index_select(0, images).eq(classes.view({-1, 1, 1})).to(at::kFloat);
@@ -115,25 +121,9 @@ SegmentTargets segment_targets(const at::Tensor& semantic, int64_t num_classes,
   SegmentTargets t;
   t.semantic = semantic.to(at::kLong);
   t.valid = t.semantic.ne(ignore_index).to(at::kFloat);
-  const int64_t b = semantic.size(0);
-  // Pixels per class and image; an ignored pixel adds 0 (to the last class).
-  auto cls = t.semantic.reshape({b, -1}).clamp(0, num_classes - 1);
-  auto pixels =
-      at::zeros({b, num_classes}, t.valid.options()).scatter_add_(1, cls, t.valid.reshape({b, -1}));
-  t.present = pixels.gt(0);
+  auto every_pixel_in_one_cell = at::zeros({1, t.semantic[0].numel()}, t.semantic.options());
+  t.present = class_counts(t.semantic, t.valid, num_classes, every_pixel_in_one_cell, 1).gt(0);
   return t;
-}
-
-std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Tensor& mask_points,
-                                   const at::Tensor& target_points, const at::Tensor& valid,
-                                   const at::Tensor& labels, const MaskLossOptions& o) {
-  torch::NoGradGuard no_grad;
-  if (labels.size(0) == 0) return {};
-  auto probs = class_logits.to(at::kFloat).softmax(-1).index_select(1, labels);  // (Q, K)
-  auto cost = matching_cost(probs.unsqueeze(0), mask_points.to(at::kFloat).unsqueeze(0),
-                            (target_points * valid).to(at::kFloat).unsqueeze(0),
-                            valid.to(at::kFloat).unsqueeze(0), o)[0];
-  return assign(cost.t().to(at::kDouble).cpu());
 }
 
 MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
@@ -152,10 +142,9 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
   auto device = output.class_logits.back().device();
   auto weight = at::ones({c + 1}, at::TensorOptions().dtype(at::kFloat).device(device));
   weight[c] = o.no_object_weight;
-  const auto present = targets.present.cpu();
-  const double norm = double(std::max<int64_t>(present.sum().item<int64_t>(), 1));
+  const double norm = double(std::max<int64_t>(targets.present.sum().item<int64_t>(), 1));
   std::vector<at::Tensor> labels;
-  for (int64_t i = 0; i < b; ++i) labels.push_back(present[i].nonzero().view({-1}));
+  for (int64_t i = 0; i < b; ++i) labels.push_back(targets.labels(i));
   const int64_t h = output.mask_logits.back().size(2), w = output.mask_logits.back().size(3);
   const int64_t th = targets.valid.size(1), tw = targets.valid.size(2);
   // Queries are matched on the mask grid (the targets' pixel counts per cell), which costs
@@ -190,7 +179,7 @@ MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,
     auto* tc = target_classes.data_ptr<int64_t>();
     for (int64_t i = 0; i < b; ++i) {
       const auto& l = labels[size_t(i)];
-      auto match = assign(cost[i].index_select(0, l));
+      auto match = assign_queries(cost[i].index_select(0, l));
       for (size_t k = 0; k < match.size(); ++k) {
         if (match[k] < 0) continue;
         const int64_t cls_id = l[int64_t(k)].item<int64_t>();

@@ -64,11 +64,9 @@ at::Tensor matching_cost(const at::Tensor& class_probs, const at::Tensor& pred,
 std::pair<at::Tensor, at::Tensor> targets_on_grid(const SegmentTargets& targets, int64_t h,
                                                   int64_t w);
 
-// Per target, its query (or -1 when there are more targets than queries).
-// class_logits (Q, C + 1); mask_points (Q, P) logits; target_points (K, P); valid (P).
-std::vector<int64_t> match_queries(const at::Tensor& class_logits, const at::Tensor& mask_points,
-                                   const at::Tensor& target_points, const at::Tensor& valid,
-                                   const at::Tensor& labels, const MaskLossOptions& options);
+// Per target (row of cost, K x Q, CPU double), the query of the cheapest one-to-one
+// assignment, or -1 when there are more targets than queries.
+std::vector<int64_t> assign_queries(const at::Tensor& cost);
 
 // seed fixes the sampled points (ignored when num_points = 0).
 MaskLossValue mask_classification_loss(const Mask2FormerOutput& output,

@@ -224,7 +224,10 @@ class SegHeadsTest : public QObject {
     auto labels = torch::tensor({4, 7, 9}, torch::kLong);
     auto cls = torch::zeros({4, 11});
     MaskLossOptions o;
-    auto match = match_queries(cls, pred, targets, torch::ones({p}), labels, o);
+    auto probs = cls.softmax(-1).index_select(1, labels);  // (Q, K)
+    auto cost = matching_cost(probs.unsqueeze(0), pred.unsqueeze(0), targets.unsqueeze(0),
+                              torch::ones({1, p}), o)[0];
+    auto match = assign_queries(cost.t().to(torch::kDouble));
     QCOMPARE(match, (std::vector<int64_t>{1, 2, 0}));  // target k -> query with perm[q] == k
   }
 
