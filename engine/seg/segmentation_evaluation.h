@@ -2,6 +2,7 @@
 #include <ATen/ATen.h>
 #include <c10/core/Device.h>
 
+#include "engine/analysis/classes_per_image.h"
 #include "engine/analysis/segmentation_metrics.h"
 #include "engine/data/segmentation_dataset.h"
 #include "engine/seg/segmentation_model.h"
@@ -11,6 +12,8 @@ namespace adala {
 struct SegmentationEvaluation {
   ConfusionMatrix confusion;  // over the whole split
   at::Tensor predictions;     // (keep, H, W) uint8: the first `keep` images' labels
+  // The split again, its images grouped by how many object classes their truth shows.
+  std::vector<ClassesPerImageGroup> by_classes_per_image;
   double seconds = 0.0;
 };
 

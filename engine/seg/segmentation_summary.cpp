@@ -118,6 +118,42 @@ Json foreground_json(int64_t background, const SegmentationHeadResult& h) {
   return j;
 }
 
+// [{classes, or_more, images, teacher_miou, student_miou}]: teacher and student were evaluated
+// on the same images, so their groups pair up one to one.
+Json classes_per_image_json(const SegmentationHeadResult& h) {
+  Json out = Json::array();
+  const auto& t = h.teacher.by_classes_per_image;
+  const auto& s = h.student.by_classes_per_image;
+  for (size_t i = 0; i < t.size() && i < s.size(); ++i)
+    out.push_back({{"classes", t[i].classes},
+                   {"or_more", t[i].classes == ClassesPerImageBreakdown::kCap},
+                   {"images", t[i].images},
+                   {"teacher_miou", rounded(t[i].confusion.mean_iou(), 1e6)},
+                   {"student_miou", rounded(s[i].confusion.mean_iou(), 1e6)}});
+  return out;
+}
+
+void classes_per_image_markdown(std::ostringstream& md, const SegmentationJobResult& r) {
+  bool grouped = false;
+  for (const auto& h : r.heads) grouped |= h.teacher.by_classes_per_image.size() > 1;
+  if (!grouped) return;
+  md << "\nBy how many object classes an image's truth shows (scenes: garments; two of one "
+        "class count once): where in the split each gap arises.\n\n";
+  md << "| head | classes per image | images | teacher mIoU | student mIoU | gap (pt) |\n";
+  md << "|---|---|---|---|---|---|\n";
+  for (const auto& h : r.heads) {
+    const auto& t = h.teacher.by_classes_per_image;
+    const auto& s = h.student.by_classes_per_image;
+    for (size_t i = 0; i < t.size() && i < s.size(); ++i) {
+      const double tm = t[i].confusion.mean_iou(), sm = s[i].confusion.mean_iou();
+      md << "| " << to_string(h.head) << " | " << t[i].classes
+         << (t[i].classes == ClassesPerImageBreakdown::kCap ? "+" : "") << " | " << t[i].images
+         << " | " << pct(tm) << " | " << pct(sm) << " | "
+         << fmt::format("{:+.2f}", 100.0 * (sm - tm)) << " |\n";
+    }
+  }
+}
+
 }  // namespace
 
 std::string segmentation_story_line(const SegmentationJobResult& r) {
@@ -188,6 +224,7 @@ Json segmentation_job_summary_json(const ExperimentConfig& config,
     h["student_train_seconds"] = rounded(hr.student_train_seconds, 10);
     h["results"] = Json(std::string(to_string(hr.head)) + "/index.json");
     if (r.background >= 0) h["foreground"] = foreground_json(r.background, hr);
+    h["by_classes_per_image"] = classes_per_image_json(hr);
     heads[to_string(hr.head)] = h;
   }
   summary["heads"] = heads;
@@ -238,6 +275,7 @@ std::string segmentation_summary_markdown(const SegmentationJobResult& r) {
          << pct(s.class_accuracy) << " |\n";
     }
   }
+  classes_per_image_markdown(md, r);
   if (!r.sweep.empty()) {
     md << "\n## Resolutions\n\nHeads trained at " << r.image_size << "x" << r.image_size
        << ", evaluated at each resolution on validation scenes whose garments keep their pixel "

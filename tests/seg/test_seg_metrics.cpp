@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "engine/analysis/classes_per_image.h"
 #include "engine/analysis/segmentation_metrics.h"
 #include "tests/support/test_suite.h"
 
@@ -111,6 +112,54 @@ class SegMetricsTest : public QObject {
     QCOMPARE(m.labelled_pixels(), int64_t(0));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m.add(longs({0}), longs({7})));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, m.add(longs({0, 1}), longs({0})));
+  }
+
+  // Images grouped by the object classes their truth shows; each group's matrix is that of its
+  // images alone, and the groups together are the whole split.
+  void groups_images_by_classes_present() {
+    // Five 2x3 truths (background 0, ignore 255):
+    //   0: background only               -> 0 classes
+    //   1: class 2 twice                 -> 1
+    //   2: classes 1 and 3, one ignored  -> 2
+    //   3: classes 1, 2, 3               -> 3
+    //   4: classes 1, 2, 3, 4            -> 4, in the "3 or more" group
+    auto truth = longs({0, 0, 0, 0,   0, 0,  //
+                        0, 2, 2, 0,   0, 0,  //
+                        1, 1, 3, 255, 0, 0,  //
+                        1, 2, 3, 0,   0, 0,  //
+                        1, 2, 3, 4,   0, 0})
+                     .view({5, 2, 3});
+    auto prediction = truth.clone().clamp_max(4);
+    prediction[1][0][1] = 1;  // one pixel of class 2 called 1
+    prediction[4][1][0] = 2;  // class 4 called 2
+    ClassesPerImageBreakdown b(5, /*background=*/0);
+    QCOMPARE(b.classes_in(truth[2]), int64_t(2));
+    QCOMPARE(b.classes_in(truth[4]), int64_t(4));
+    QCOMPARE(ClassesPerImageBreakdown(5, -1).classes_in(truth[1]), int64_t(2));  // 0 counts too
+    b.add(prediction.narrow(0, 0, 2), truth.narrow(0, 0, 2));                    // in two batches
+    b.add(prediction.narrow(0, 2, 3), truth.narrow(0, 2, 3));
+    const auto groups = b.groups();
+    QCOMPARE(groups.size(), size_t(4));
+    const std::vector<int64_t> classes{0, 1, 2, 3}, images{1, 1, 1, 2};
+    ConfusionMatrix all(5), merged(5);
+    all.add(prediction, truth);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      QCOMPARE(groups[g].classes, classes[g]);
+      QCOMPARE(groups[g].images, images[g]);
+      merged.merge(groups[g].confusion);
+    }
+    for (int64_t t = 0; t < 5; ++t)
+      for (int64_t p = 0; p < 5; ++p) QCOMPARE(merged.count(t, p), all.count(t, p));
+    // Image 1 alone: class 0 4/4 right, class 2 one of two pixels called 1.
+    // IoU: c0 4/4, c1 0/(0+1+0), c2 1/(1+0+1) -> mean (1 + 0 + 0.5) / 3
+    QVERIFY(std::fabs(groups[1].confusion.mean_iou() - 1.5 / 3.0) < 1e-12);
+    // The "3 or more" group: images 3 and 4 together.
+    ConfusionMatrix last(5);
+    last.add(prediction.narrow(0, 3, 2), truth.narrow(0, 3, 2));
+    QVERIFY(std::fabs(groups[3].confusion.mean_iou() - last.mean_iou()) < 1e-15);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, b.add(prediction[0], truth[0]));  // not (B,H,W)
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             b.add(prediction.narrow(0, 0, 2), truth.narrow(0, 0, 3)));
   }
 };
 

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
+#include "engine/analysis/classes_per_image.h"
 #include "engine/analysis/segmentation_metrics.h"
 #include "engine/model/load_weights.h"
 #include "engine/data/opencv/png_io.h"
@@ -140,6 +142,25 @@ class SegmentJobTest : public QObject {
         QVERIFY(std::fabs(fg.at(who).at("class_accuracy").get<double>() - split.class_accuracy) <
                 1e-6);
         QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
+        // The same split by garments per scene: every validation image in one group.
+        const auto& groups = summary.at("heads").at(head).at("by_classes_per_image");
+        const auto& eval_groups = who == std::string("teacher") ? h.teacher.by_classes_per_image
+                                                                : h.student.by_classes_per_image;
+        QCOMPARE(groups.size(), eval_groups.size());
+        int64_t grouped = 0;
+        ClassesPerImageBreakdown expected(kSceneClassCount, kSceneBackground);
+        std::map<int64_t, int64_t> images_with;
+        for (int64_t i = 0; i < val.size(); ++i)
+          ++images_with[std::min(expected.classes_in(val.masks[i]),
+                                 ClassesPerImageBreakdown::kCap)];
+        for (size_t g = 0; g < groups.size(); ++g) {
+          const int64_t k = groups[g].at("classes").get<int64_t>();
+          QCOMPARE(groups[g].at("images").get<int64_t>(), images_with[k]);
+          grouped += groups[g].at("images").get<int64_t>();
+          QVERIFY(std::fabs(groups[g].at(std::string(who) + "_miou").get<double>() -
+                            eval_groups[g].confusion.mean_iou()) < 1e-6);
+        }
+        QCOMPARE(grouped, val.size());
         QVERIFY(s.at("per_class_iou").is_array());
         for (const auto& v : s.at("per_class_iou")) QVERIFY(v.is_null() || v.is_number());
       }
