@@ -164,16 +164,25 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
   if (options.student_weights.empty()) {
     StageContext adapt{config, device, sink, control, result.out_dir + "/adaptation"};
     fs::create_directories(adapt.run_dir);
-    ctx.log("no student given: ViT-AdaLA Stages " + stages_text(options.adaptation) + " on the " +
-            std::to_string(train.size()) + " training images (labels unused)");
+    at::Tensor images = train.images;
+    std::string on = "the " + std::to_string(train.size()) + " training scenes";
+    if (seg.adaptation_images > 0) {
+      images = make_scene_generator(scene_garment_root(seg.data), "training",
+                                    scene_options(seg.data), uint64_t(config.seed))
+                   .generate(seg.adaptation_images)
+                   .images;
+      on = fmt::format("{} scenes of the training stream (its first {} the training scenes)",
+                       seg.adaptation_images, std::min(seg.adaptation_images, train.size()));
+    }
+    ctx.log("no student given: ViT-AdaLA Stages " + stages_text(options.adaptation) + " on " + on +
+            " (labels unused)");
     VisionTransformer frozen = clone_model(teacher, device);
-    student = adapt_student_on_images(adapt, frozen, train.images, options.adaptation);
+    student = adapt_student_on_images(adapt, frozen, images, options.adaptation);
     result.student_weights = adapt.run_dir + "/student.safetensors";
     save_weights(student, result.student_weights,
                  {{"adala.stage", "segmentation_adaptation"}, {"adala.experiment", config.name}});
     sink.on_event(ArtifactEvent{"adaptation", "weights", result.student_weights});
-    result.adaptation = "Stages " + stages_text(options.adaptation) + " on the " +
-                        std::to_string(train.size()) + " training scenes";
+    result.adaptation = "Stages " + stages_text(options.adaptation) + " on " + on;
   } else {
     student = load_backbone(options.student_weights, "student", device, AttentionMode::Linear);
     result.student_weights = options.student_weights;

@@ -64,6 +64,10 @@ SegmentationConfig read_segmentation_config(ConfigReader r, const ViTConfig& mod
   }
   s.teacher = r.string("teacher", "");
   s.head = r.string("head", s.head, {"linear", "mask2former", "both"});
+  s.adaptation_images = r.integer("adaptation_images", 0, 0, int64_t(1) << 30);
+  if (s.adaptation_images > 0 && s.data.dataset != "fashion-mnist-scenes")
+    throw ConfigError(r.field("adaptation_images"),
+                      "makes scenes: it needs \"dataset\": \"fashion-mnist-scenes\"");
   s.train_backbone = r.boolean("train_backbone", s.train_backbone);
   s.backbone_lr_scale = r.number("backbone_lr_scale", s.backbone_lr_scale, 0.0, 10.0);
   s.layer_decay = r.number("layer_decay", s.layer_decay, 0.0, 1.0, true);

@@ -62,7 +62,11 @@ struct SegmentationConfig {
   // The softmax backbone the job compares (default: teacher.weights); it need not exist until
   // the job runs (`adala segment --pretrain-teacher` writes it from `pretrain`).
   std::string teacher;
-  std::string head = "both";       // "linear", "mask2former" or "both"
+  std::string head = "both";  // "linear", "mask2former" or "both"
+  // Scenes the student is adapted on (Stages 1-2, labels unused) when the job adapts one: the
+  // first this many of the training stream, the training split's scenes among them. 0: the
+  // training split alone. Scenes only (an ade20k folder has only its training images).
+  int64_t adaptation_images = 0;
   bool train_backbone = false;     // false: frozen backbone, cached features (linear probe)
   double backbone_lr_scale = 0.1;  // backbone lr = head lr x this, when it trains
   // Layer-wise lr decay (BEiT / DINOv2 fine-tuning): block i of D gets decay^(D - i) of the

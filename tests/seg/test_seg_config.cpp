@@ -109,6 +109,10 @@ class SegConfigTest : public QObject {
         R"({"segmentation": {"linear": {"upsample": 4}, "mask2former": {"upsample": 2}}})"));
     QCOMPARE(u.segmentation.linear_upsample, int64_t(4));
     QCOMPARE(u.segmentation.mask2former.upsample, int64_t(2));
+    QCOMPARE(c.segmentation.adaptation_images, int64_t(0));
+    auto a = parse_experiment_config(
+        parse_json_strict(R"({"segmentation": {"adaptation_images": 24000}})"));
+    QCOMPARE(a.segmentation.adaptation_images, int64_t(24000));
   }
 
   void errors_name_the_field_data() {
@@ -143,6 +147,13 @@ class SegConfigTest : public QObject {
                                  << "segmentation.mask2former.lr: out of range";
     QTest::newRow("background") << R"({"data": {"background_min": 0.5, "background_max": 0.2}})"
                                 << "segmentation.data.background_max: out of range";
+    QTest::newRow("adaptation images negative")
+        << R"({"adaptation_images": -1})"
+        << "segmentation.adaptation_images: out of range: -1";
+    QTest::newRow("adaptation images of a folder")
+        << R"({"data": {"dataset": "ade20k", "root": "/data"}, "adaptation_images": 100})"
+        << "segmentation.adaptation_images: makes scenes: it needs \"dataset\": "
+           "\"fashion-mnist-scenes\"";
     QTest::newRow("not an object") << R"([1])"
                                    << "segmentation: expected an object";
   }

@@ -215,6 +215,7 @@ class SegmentJobTest : public QObject {
           "data": {"image_size": 32, "train_images": 8, "val_images": 4},
           "head": "linear", "results_images": 2, "eval_batch_size": 4,
           "train_backbone": true, "layer_decay": 0.5, "sweep_val_images": 2,
+          "adaptation_images": 12,
           "linear": {"epochs": 1, "batch_size": 4, "lr": 0.01}}})"));
     SegmentationJobOptions o;
     o.teacher_weights = (kDir / "teacher.safetensors").string();
@@ -225,9 +226,13 @@ class SegmentJobTest : public QObject {
     RecordingSink sink;
     JobControl control;
     SegmentationJobResult r = run_segmentation_job(config, o, sink, control);
-    // The adaptation ran both stages and saved a linear student.
-    QVERIFY(!sink.steps(stage_name(1)).empty());
-    QVERIFY(!sink.steps(stage_name(2)).empty());
+    // The adaptation ran both stages, on 12 scenes (3 batches of 4 an epoch, where the 8
+    // training scenes would give 2), and saved a linear student.
+    QCOMPARE(sink.steps(stage_name(1)).size(), size_t(3));
+    QCOMPARE(sink.steps(stage_name(2)).size(), size_t(3));
+    QCOMPARE(QString::fromStdString(r.adaptation),
+             QString("Stages 1+2 on 12 scenes of the training stream (its first 8 the training "
+                     "scenes)"));
     QCOMPARE(
         QString::fromStdString(r.student_weights),
         QString::fromStdString((kDir / "sweep" / "adaptation" / "student.safetensors").string()));
