@@ -107,16 +107,22 @@ SegmentationScene SceneGenerator::render(const SceneLayout& layout, int64_t s) c
   return scene;
 }
 
-SegmentationDataset SceneGenerator::generate(int64_t count, int64_t first) const {
+SegmentationDataset SceneGenerator::generate(int64_t count, int64_t first,
+                                             at::ScalarType image_type) const {
+  if (image_type != at::kFloat && image_type != at::kByte)
+    throw std::invalid_argument("SceneGenerator::generate: images are float or uint8");
   SegmentationDataset d;
   d.classes = fashion_scene_classes();
   d.background = kSceneBackground;
   const int64_t s = options_.image_size;
-  d.images = at::empty({count, 3, s, s}, at::kFloat);
+  d.images = at::empty({count, 3, s, s}, image_type);
   d.masks = at::empty({count, s, s}, at::kByte);
   for (int64_t i = 0; i < count; ++i) {
     auto scene = this->scene(first + i);
-    d.images[i].copy_(scene.image);
+    if (image_type == at::kByte)
+      d.images[i].copy_(scene.image.mul(255.0).round_());
+    else
+      d.images[i].copy_(scene.image);
     d.masks[i].copy_(scene.mask);
     const std::string id = fmt::format("{:06}", first + i);
     d.ids.emplace_back(id);

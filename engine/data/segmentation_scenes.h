@@ -56,8 +56,10 @@ class SceneGenerator {
   SegmentationScene render(const SceneLayout& layout) const;
   SegmentationScene render(const SceneLayout& layout, int64_t image_size) const;
   SegmentationScene scene(int64_t index) const { return render(layout(index)); }
-  // Scenes first .. first + count - 1, ids "000000"-style.
-  SegmentationDataset generate(int64_t count, int64_t first = 0) const;
+  // Scenes first .. first + count - 1, ids "000000"-style; images float, or rounded to uint8
+  // (image_type kByte: a quarter of the memory, e.g. for a long pretraining stream).
+  SegmentationDataset generate(int64_t count, int64_t first = 0,
+                               at::ScalarType image_type = at::kFloat) const;
 
   const SceneOptions& options() const { return options_; }
   const ImageDataset& garments() const { return garments_; }

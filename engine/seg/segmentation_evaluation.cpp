@@ -20,7 +20,7 @@ SegmentationEvaluation evaluate_segmentation(SegmentationModel& model,
   std::vector<at::Tensor> kept;
   for (int64_t start = 0; start < data.size(); start += batch_size) {
     const int64_t len = std::min(batch_size, data.size() - start);
-    auto labels = model->predict(data.images.narrow(0, start, len).to(device)).cpu();
+    auto labels = model->predict(float_images(data.images.narrow(0, start, len).to(device))).cpu();
     const auto truth = data.masks.narrow(0, start, len);
     e.confusion.add(labels, truth);
     breakdown.add(labels, truth);

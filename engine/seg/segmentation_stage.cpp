@@ -17,7 +17,7 @@ std::vector<at::Tensor> cache_features(SegmentationModel& model, const at::Tenso
   std::vector<std::vector<at::Tensor>> parts;
   for (int64_t start = 0; start < images.size(0); start += batch_size) {
     const int64_t len = std::min(batch_size, images.size(0) - start);
-    auto feats = model->features(images.narrow(0, start, len).to(device));
+    auto feats = model->features(float_images(images.narrow(0, start, len).to(device)));
     if (parts.empty()) parts.resize(feats.size());
     for (size_t l = 0; l < feats.size(); ++l) parts[l].push_back(feats[l].to(at::kHalf).cpu());
   }
@@ -123,7 +123,7 @@ void SegmentationStage::train_pass(SegmentationModel& model, const SegmentationD
   loop.run([&](const at::Tensor& idx, int64_t step) {
     std::vector<at::Tensor> feats;
     if (tune) {
-      feats = model->features(train.images.index_select(0, idx).to(device));
+      feats = model->features(float_images(train.images.index_select(0, idx).to(device)));
     } else {
       for (const auto& c : cache) feats.push_back(c.index_select(0, idx).to(device).to(at::kFloat));
     }

@@ -49,6 +49,16 @@ class ScenesTest : public QObject {
     QVERIFY(at::equal(d.masks[2], b.scene(7).mask));
     QCOMPARE(QString::fromStdString(d.ids[0]), QString("000005"));
     QCOMPARE(d.num_classes(), kSceneClassCount);
+    // The compact copy: each value rounded to 1/255, read back as float within half a step.
+    auto compact = a.generate(3, 5, at::kByte);
+    QCOMPARE(compact.images.scalar_type(), at::kByte);
+    QVERIFY(at::equal(compact.masks, d.masks));
+    QVERIFY(at::equal(compact.images, d.images.mul(255.0).round().to(at::kByte)));
+    const auto back = float_images(compact.images);
+    QCOMPARE(back.scalar_type(), at::kFloat);
+    QVERIFY((back - d.images).abs().max().item<float>() <= 0.5f / 255.f + 1e-6f);
+    QVERIFY(float_images(d.images).is_same(d.images));  // float stays as it is
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, a.generate(1, 0, at::kLong));
   }
 
   void different_seed_or_index_differs() {
