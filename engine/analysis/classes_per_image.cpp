@@ -6,7 +6,7 @@ namespace adala {
 
 ClassesPerImageBreakdown::ClassesPerImageBreakdown(int64_t num_classes, int64_t background,
                                                    int64_t ignore_index)
-    : num_classes_(num_classes), background_(background), ignore_index_(ignore_index) {
+    : num_classes_(num_classes), background_(background) {
   for (int64_t k = 0; k <= kCap; ++k)
     groups_.push_back({k, 0, ConfusionMatrix(num_classes, ignore_index)});
 }

@@ -37,7 +37,7 @@ class ClassesPerImageBreakdown {
   int64_t classes_in(const at::Tensor& truth) const;
 
  private:
-  int64_t num_classes_, background_, ignore_index_;
+  int64_t num_classes_, background_;
   std::vector<ClassesPerImageGroup> groups_;  // index: class count 0..kCap
 };
 

@@ -109,7 +109,7 @@ std::vector<int64_t> assign_queries(const at::Tensor& cost_kq) {
   return solve_assignment(c, k, q);
 }
 
-at::Tensor SegmentTargets::labels(int64_t b) const { return present[b].cpu().nonzero().view({-1}); }
+at::Tensor SegmentTargets::labels(int64_t b) const { return present[b].nonzero().view({-1}); }
 
 at::Tensor SegmentTargets::masks(const at::Tensor& images, const at::Tensor& classes) const {
   return semantic.index_select(0, images).eq(classes.view({-1, 1, 1})).to(at::kFloat);
@@ -122,7 +122,9 @@ SegmentTargets segment_targets(const at::Tensor& semantic, int64_t num_classes,
   t.semantic = semantic.to(at::kLong);
   t.valid = t.semantic.ne(ignore_index).to(at::kFloat);
   auto every_pixel_in_one_cell = at::zeros({1, t.semantic[0].numel()}, t.semantic.options());
-  t.present = class_counts(t.semantic, t.valid, num_classes, every_pixel_in_one_cell, 1).gt(0);
+  // One copy to the host for the batch, not one per image when the loss asks for its labels.
+  t.present =
+      class_counts(t.semantic, t.valid, num_classes, every_pixel_in_one_cell, 1).gt(0).cpu();
   return t;
 }
 

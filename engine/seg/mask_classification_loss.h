@@ -23,7 +23,7 @@ namespace adala {
 // and batch 16).
 struct SegmentTargets {
   at::Tensor semantic;  // (B, H, W) int64 class ids, ignore_index where ignored
-  at::Tensor present;   // (B, C) bool: class c has a mask in image b
+  at::Tensor present;   // (B, C) bool, CPU: class c has a mask in image b (read on the host)
   at::Tensor valid;     // (B, H, W) float {0, 1}: 0 where the ground truth is ignored
 
   int64_t num_classes() const { return present.size(1); }

@@ -88,6 +88,18 @@ std::vector<SegmentationHeadKind> configured_heads(const SegmentationConfig& c) 
   return {segmentation_head_from_string(c.head)};
 }
 
+namespace {
+
+// The first `count` scenes of the split's stream.
+SegmentationDataset generate_scenes(const ExperimentConfig& config, const std::string& split,
+                                    int64_t count) {
+  const auto& d = config.segmentation.data;
+  return make_scene_generator(scene_garment_root(d), split, scene_options(d), uint64_t(config.seed))
+      .generate(count);
+}
+
+}  // namespace
+
 SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
                                             const std::string& split) {
   const auto& d = config.segmentation.data;
@@ -100,9 +112,7 @@ SegmentationDataset load_segmentation_split(const ExperimentConfig& config,
     o.limit = train ? d.train_images : d.val_images;
     return load_ade20k_folder(d.root, split, o);
   }
-  SceneGenerator gen =
-      make_scene_generator(scene_garment_root(d), split, scene_options(d), uint64_t(config.seed));
-  return gen.generate(train ? d.train_images : d.val_images);
+  return generate_scenes(config, split, train ? d.train_images : d.val_images);
 }
 
 SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
@@ -167,10 +177,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
     at::Tensor images = train.images;
     std::string on = "the " + std::to_string(train.size()) + " training scenes";
     if (seg.adaptation_images > 0) {
-      images = make_scene_generator(scene_garment_root(seg.data), "training",
-                                    scene_options(seg.data), uint64_t(config.seed))
-                   .generate(seg.adaptation_images)
-                   .images;
+      images = generate_scenes(config, "training", seg.adaptation_images).images;
       on = fmt::format("{} scenes of the training stream (its first {} the training scenes)",
                        seg.adaptation_images, std::min(seg.adaptation_images, train.size()));
     }
