@@ -32,17 +32,20 @@ int64_t new_run(RunStore& store, const std::string& name = "run") {
 class TestRunStore : public QObject {
   Q_OBJECT
  private slots:
+  // qputenv / qunsetenv, not setenv: they hold Qt's environment lock, which QtTest's watchdog
+  // thread also takes when it reads QTEST_FUNCTION_TIMEOUT at each test function; a bare setenv
+  // racing that getenv crashed this suite (SIGSEGV in the watchdog's getenv).
   void default_path_follows_xdg() {
-    const char* saved_xdg = std::getenv("XDG_DATA_HOME");
-    const std::string saved = saved_xdg ? saved_xdg : "";
-    const std::string saved_home = std::getenv("HOME") ? std::getenv("HOME") : "";
-    setenv("XDG_DATA_HOME", "/data/x", 1);
+    const bool had_xdg = qEnvironmentVariableIsSet("XDG_DATA_HOME");
+    const QByteArray saved_xdg = qgetenv("XDG_DATA_HOME");
+    const QByteArray saved_home = qgetenv("HOME");
+    qputenv("XDG_DATA_HOME", "/data/x");
     QCOMPARE(RunStore::default_path(), std::string("/data/x/adala/runs.sqlite"));
-    unsetenv("XDG_DATA_HOME");
-    setenv("HOME", "/home/someone", 1);
+    qunsetenv("XDG_DATA_HOME");
+    qputenv("HOME", "/home/someone");
     QCOMPARE(RunStore::default_path(), std::string("/home/someone/.local/share/adala/runs.sqlite"));
-    if (saved_xdg) setenv("XDG_DATA_HOME", saved.c_str(), 1);
-    setenv("HOME", saved_home.c_str(), 1);
+    if (had_xdg) qputenv("XDG_DATA_HOME", saved_xdg);
+    qputenv("HOME", saved_home);
   }
 
   void run_lifecycle_and_status_times() {
