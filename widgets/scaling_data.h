@@ -7,6 +7,7 @@
 #include <QString>
 #include <QVector>
 
+#include <cmath>
 #include <limits>
 
 namespace adala {
@@ -55,7 +56,7 @@ QVector<QPointF> metricCurve(const QVector<ScalingSample>& samples, const QStrin
 struct ScalingInterval {
   int resolution = 0;
   double median = ScalingSample::kNone, lo = ScalingSample::kNone, hi = ScalingSample::kNone;
-  bool hasSpread() const { return !(lo != lo) && !(hi != hi); }  // neither is NaN
+  bool hasSpread() const { return !std::isnan(lo) && !std::isnan(hi); }
 };
 // The intervals of one mode, by resolution (latency: min..max over every timed run; peak
 // memory: lowest..highest round; GFLOPs: analytic, no spread).

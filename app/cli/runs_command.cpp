@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -129,7 +130,8 @@ std::string shortest_number(double value) {
   std::string text;
   for (int precision = 1; precision <= 17; ++precision) {
     text = fmt::format("{:.{}g}", value, precision);
-    if (std::strtod(text.c_str(), nullptr) == value) break;
+    // The shortest text that reads back as the same double, bit for bit.
+    if (std::equal_to<double>()(std::strtod(text.c_str(), nullptr), value)) break;
   }
   return text;
 }

@@ -2,6 +2,7 @@
 // Report charts as specifications: what to draw (titles, axes, log scales, series with their
 // points and colours, bars), not how. The application draws them (QCustomPlot, see
 // app/report_render/chart_render.h) into PNGs at print resolution.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -32,7 +33,7 @@ struct LineChart {
 // A bar chart's value axis, in the units of the values.
 struct AxisRange {
   double lower = 0, upper = 1;
-  bool from_zero() const { return lower == 0; }
+  bool from_zero() const { return std::fpclassify(lower) == FP_ZERO; }
 };
 
 // The value axis for bars of these values (non-finite ones left out). From 0 where that

@@ -132,7 +132,8 @@ class TestBenchmarks : public QObject {
     for (int64_t i = 0; i < x.numel(); ++i) {
       const float xi = xs[i], yi = ys[i];
       if (xi >= 0) {
-        QCOMPARE(yi, xi + 1.0f);
+        // One correctly rounded float addition on both sides: the same bits.
+        ADALA_COMPARE_EXACT(yi, xi + 1.0f);
         continue;
       }
       const double ref = std::exp(std::max(double(xi), -87.0));
@@ -332,7 +333,11 @@ class TestBenchmarks : public QObject {
       QVERIFY(p.warmup_runs >= 1 && p.warmup_runs <= 1 + kMaxSettlingRuns);
     }
     QCOMPARE(readings, 9);  // before the first point and after each of the 8
-    for (const auto& p : points) QVERIFY(p.rates.lo == 100.0 && p.rates.hi == 130.0);
+    // The probe's readings, copied by min / max: exact.
+    for (const auto& p : points) {
+      ADALA_COMPARE_EXACT(p.rates.lo, 100.0);
+      ADALA_COMPARE_EXACT(p.rates.hi, 130.0);
+    }
     const auto table = QString::fromStdString(format_attention_table(points, o));
     QVERIFY(table.contains("linear-blocked") && table.contains("x time") && table.contains("warm"));
     QVERIFY2(table.contains("unsteady: matmul rate moved 30 % (100.0-130.0 GFLOP/s)"),
@@ -364,7 +369,8 @@ class TestBenchmarks : public QObject {
     for (const auto& p : points) {
       QVERIFY2(p.ran, p.note.c_str());
       const auto mode = p.kernel == "softmax" ? AttentionMode::Softmax : AttentionMode::Linear;
-      QCOMPARE(p.macs, 3.0 * attention_kernel_macs(mode, 2, 97, 16));
+      // A count of whole multiply-adds (far below 2^53), by the same formula.
+      ADALA_COMPARE_EXACT(p.macs, 3.0 * attention_kernel_macs(mode, 2, 97, 16));
       QVERIFY(p.median_ms > 0 && p.peak_alloc_bytes > 0);
     }
     const auto table = QString::fromStdString(format_attention_table(points, o));
@@ -378,7 +384,8 @@ class TestBenchmarks : public QObject {
     o.kernels = {"linear-fused"};
     points = run_attention_bench(o);
     QVERIFY2(points[0].ran, points[0].note.c_str());
-    QCOMPARE(points[0].macs, attention_kernel_macs(AttentionMode::Linear, 2, 97, 16));
+    // A count of whole multiply-adds (far below 2^53), by the same formula.
+    ADALA_COMPARE_EXACT(points[0].macs, attention_kernel_macs(AttentionMode::Linear, 2, 97, 16));
   }
 
   void scaling_bench_small_run_csv_and_skip() {
@@ -425,8 +432,8 @@ class TestBenchmarks : public QObject {
       QVERIFY2(p.ran, p.note.c_str());
       QCOMPARE(p.rounds, 2);
       QCOMPARE(p.train_rounds, 2);
-      QCOMPARE(p.rates.lo, 100.0);
-      QCOMPARE(p.rates.hi, 100.0);
+      ADALA_COMPARE_EXACT(p.rates.lo, 100.0);  // the probe's reading, copied by min / max
+      ADALA_COMPARE_EXACT(p.rates.hi, 100.0);
       QVERIFY(p.timed_runs >= 2);
       QVERIFY2(p.train_ran, p.train_note.c_str());
       QVERIFY(p.ms_per_img > 0 && p.train_ms > 0 && p.peak_alloc_bytes > 0 &&
@@ -452,12 +459,14 @@ class TestBenchmarks : public QObject {
     QVERIFY(lines[0].startsWith("preset,resolution,tokens,mode"));
     std::istringstream again(csv.str());
     const auto rows = read_scaling_csv(again, "bench.csv");
-    QCOMPARE(rows[2].ms_per_img_min, points[2].ms_min);
-    QCOMPARE(rows[2].ms_per_img_max, points[2].ms_max);
-    QCOMPARE(rows[2].train_ms_max, points[2].train_ms_max);
-    QCOMPARE(rows[2].load_1m, points[2].load_1m);
-    QCOMPARE(rows[2].matmul_gflops_min, 100.0);
-    QCOMPARE(rows[2].matmul_gflops_max, 100.0);
+    // The CSV writes each real as its shortest round-trip text (fmt "{}") and reads it back
+    // with from_chars: the same bits.
+    ADALA_COMPARE_EXACT(rows[2].ms_per_img_min, points[2].ms_min);
+    ADALA_COMPARE_EXACT(rows[2].ms_per_img_max, points[2].ms_max);
+    ADALA_COMPARE_EXACT(rows[2].train_ms_max, points[2].train_ms_max);
+    ADALA_COMPARE_EXACT(rows[2].load_1m, points[2].load_1m);
+    ADALA_COMPARE_EXACT(rows[2].matmul_gflops_min, 100.0);
+    ADALA_COMPARE_EXACT(rows[2].matmul_gflops_max, 100.0);
     QCOMPARE(rows[2].unsteady, false);
     QCOMPARE(rows[2].train_rounds, int64_t(2));
     QCOMPARE(rows[2].batch, int64_t(1));
@@ -505,14 +514,15 @@ class TestBenchmarks : public QObject {
     probes.after(second);  // 30
     probes.before();
     probes.after(third);  // 40
-    QCOMPARE(next, 40.0);
-    QCOMPARE(first.lo, 10.0);
-    QCOMPARE(first.hi, 20.0);
-    QCOMPARE(second.lo, 20.0);
-    QCOMPARE(second.hi, 30.0);
-    QCOMPARE(third.lo, 30.0);
-    QCOMPARE(probes.all().lo, 10.0);
-    QCOMPARE(probes.all().hi, 40.0);
+    // Whole numbers summed and then only copied (min / max): exact.
+    ADALA_COMPARE_EXACT(next, 40.0);
+    ADALA_COMPARE_EXACT(first.lo, 10.0);
+    ADALA_COMPARE_EXACT(first.hi, 20.0);
+    ADALA_COMPARE_EXACT(second.lo, 20.0);
+    ADALA_COMPARE_EXACT(second.hi, 30.0);
+    ADALA_COMPARE_EXACT(third.lo, 30.0);
+    ADALA_COMPARE_EXACT(probes.all().lo, 10.0);
+    ADALA_COMPARE_EXACT(probes.all().hi, 40.0);
     // A failed reading (NaN) leaves no trace.
     RateProbes failing([] { return std::nan(""); });
     RateRange none;
@@ -549,8 +559,9 @@ class TestBenchmarks : public QObject {
       const auto points = run_scaling_bench(o);
       QCOMPARE(reading, 3);
       const RateRange all = scaling_rate_range(points);
-      QCOMPARE(all.lo, 100.0);
-      QCOMPARE(all.hi, top);
+      // The probe's readings, kept as they are by min / max.
+      ADALA_COMPARE_EXACT(all.lo, 100.0);
+      ADALA_COMPARE_EXACT(all.hi, top);
       const bool flagged = top > 125;
       QCOMPARE(all.unsteady(), flagged);
       const auto table = QString::fromStdString(format_scaling_table(points, o));
@@ -563,8 +574,9 @@ class TestBenchmarks : public QObject {
       const auto rows = read_scaling_csv(in, "flag.csv");
       for (const auto& row : rows) {
         QCOMPARE(row.unsteady, flagged);
-        QCOMPARE(row.matmul_gflops_min, 100.0);
-        QCOMPARE(row.matmul_gflops_max, top);
+        // The probe's readings, written as their shortest round-trip text and read back.
+        ADALA_COMPARE_EXACT(row.matmul_gflops_min, 100.0);
+        ADALA_COMPARE_EXACT(row.matmul_gflops_max, top);
       }
     }
   }
@@ -628,10 +640,11 @@ class TestBenchmarks : public QObject {
       QVERIFY(p.peak_alloc_bytes > 0);
     }
     // softmax: rounds 1 and 2 were the first and last measurement; linear the middle two.
-    QCOMPARE(points[0].rates.lo, 80.0);
-    QCOMPARE(points[0].rates.hi, 84.0);
-    QCOMPARE(points[1].rates.lo, 81.0);
-    QCOMPARE(points[1].rates.hi, 83.0);
+    // The probe's whole-number readings, kept as they are by the ranges' min / max.
+    ADALA_COMPARE_EXACT(points[0].rates.lo, 80.0);
+    ADALA_COMPARE_EXACT(points[0].rates.hi, 84.0);
+    ADALA_COMPARE_EXACT(points[1].rates.lo, 81.0);
+    ADALA_COMPARE_EXACT(points[1].rates.hi, 83.0);
     const auto table = QString::fromStdString(format_stage2_table(points, o));
     QVERIFY2(table.contains("x softmax") && table.contains("80.0-84.0 GFLOP/s") &&
                  !table.contains("unsteady"),

@@ -131,26 +131,28 @@ class TestFlops : public QObject {
     torch::NoGradGuard no_grad;
     // 4-D matmul goes through expand/reshape/bmm: B*H*N*K*M MACs, no double count.
     auto a = torch::randn({2, 3, 17, 8}), b = torch::randn({2, 3, 8, 5});
+    // MAC counts are products and sums of tensor sizes (whole numbers far below 2^53) held in
+    // doubles: exact.
     auto ops = count_ops([&] { torch::matmul(a, b); });
-    QCOMPARE(ops.macs, 2.0 * 3 * 17 * 8 * 5);
+    ADALA_COMPARE_EXACT(ops.macs, 2.0 * 3 * 17 * 8 * 5);
     // Strided, padded convolution: output positions x C_in/groups x kernel.
     auto img = torch::randn({2, 4, 20, 20}), w = torch::randn({6, 2, 3, 3});
     ops = count_ops([&] {
       torch::conv2d(img, w, {}, /*stride=*/2, /*padding=*/1, /*dilation=*/1, /*groups=*/2);
     });
-    QCOMPARE(ops.macs, 2.0 * 6 * 10 * 10 * 2 * 3 * 3);
+    ADALA_COMPARE_EXACT(ops.macs, 2.0 * 6 * 10 * 10 * 2 * 3 * 3);
     // Linear layer on 3-D input: addmm (or matmul -> mm) counted once either way.
     auto lin = torch::nn::Linear(16, 32);
     auto x = torch::randn({3, 7, 16});
     ops = count_ops([&] { lin->forward(x); });
-    QCOMPARE(ops.macs, 3.0 * 7 * 16 * 32);
+    ADALA_COMPARE_EXACT(ops.macs, 3.0 * 7 * 16 * 32);
     // In-place accumulation (addmm_) counts like addmm.
     auto acc = torch::zeros({8, 5}), m1 = torch::randn({8, 11}), m2 = torch::randn({11, 5});
     ops = count_ops([&] { acc.addmm_(m1, m2); });
-    QCOMPARE(ops.macs, 8.0 * 11 * 5);
+    ADALA_COMPARE_EXACT(ops.macs, 8.0 * 11 * 5);
     // Elementwise work is not counted.
     ops = count_ops([&] { torch::softmax(a, -1).exp(); });
-    QCOMPARE(ops.macs, 0.0);
+    ADALA_COMPARE_EXACT(ops.macs, 0.0);  // no counted operator ran: nothing added
     QVERIFY(ops.operator_calls > 0);
   }
 
@@ -172,14 +174,18 @@ class TestFlops : public QObject {
       });
     });
     at::set_num_threads(1);
-    QCOMPARE(ops.macs, double(bh) * n * d * (2 * d + 1));
+    // A sum of whole-number operator counts (far below 2^53): exact whichever thread adds first.
+    ADALA_COMPARE_EXACT(ops.macs, double(bh) * n * d * (2 * d + 1));
     QVERIFY(ops.by_op.at("aten::addmm_").calls == bh * 3);  // 3 row blocks of 128, 128, 44
     QVERIFY2(threads.size() == 2, "the kernel's parallel_for ran on one thread only");
   }
 
   void kernel_macs_formulas() {
-    QCOMPARE(attention_kernel_macs(AttentionMode::Softmax, 6, 100, 64), 2.0 * 6 * 100 * 100 * 64);
-    QCOMPARE(attention_kernel_macs(AttentionMode::Linear, 6, 100, 64), 2.0 * 6 * 100 * 64 * 65);
+    // Products of whole numbers far below 2^53: exact in any order.
+    ADALA_COMPARE_EXACT(attention_kernel_macs(AttentionMode::Softmax, 6, 100, 64),
+                        2.0 * 6 * 100 * 100 * 64);
+    ADALA_COMPARE_EXACT(attention_kernel_macs(AttentionMode::Linear, 6, 100, 64),
+                        2.0 * 6 * 100 * 64 * 65);
   }
 };
 

@@ -85,18 +85,19 @@ class TestProgressStream : public QObject {
     QCOMPARE(back->step, int64_t(3));
     QCOMPARE(back->total_steps, int64_t(6));
     QCOMPARE(back->epoch, int64_t(1));
-    QVERIFY(back->loss == m.loss);  // exact: JSON numbers round-trip doubles
-    QVERIFY(back->lr == m.lr);
+    // Exact: nlohmann writes JSON numbers with round-trip precision and reads them back.
+    ADALA_COMPARE_EXACT(back->loss, m.loss);
+    ADALA_COMPARE_EXACT(back->lr, m.lr);
     QCOMPARE(int(back->per_block_mse.size()), 3);
-    QVERIFY(back->per_block_mse[0] == 0.5);
+    ADALA_COMPARE_EXACT(back->per_block_mse[0], 0.5);
     QVERIFY(std::isnan(back->per_block_mse[1]));
-    QVERIFY(back->per_block_mse[2] == 1.0 / 3.0);
-    QVERIFY(back->images_per_second == 812.25);
-    QVERIFY(back->data_wait_share == 0.125);
-    QVERIFY(back->extra.at("wall_time") == m.extra["wall_time"]);
+    ADALA_COMPARE_EXACT(back->per_block_mse[2], 1.0 / 3.0);
+    ADALA_COMPARE_EXACT(back->images_per_second, 812.25);
+    ADALA_COMPARE_EXACT(back->data_wait_share, 0.125);
+    ADALA_COMPARE_EXACT(back->extra.at("wall_time"), m.extra["wall_time"]);
     QCOMPARE(int(back->per_block.at("health.min_normaliser").size()), 2);
     QVERIFY(std::isnan(back->per_block.at("health.min_normaliser")[0]));
-    QVERIFY(back->per_block.at("health.min_normaliser")[1] == 2e-7);
+    ADALA_COMPARE_EXACT(back->per_block.at("health.min_normaliser")[1], 2e-7);
   }
 
   void every_run_event_round_trips() {
@@ -131,11 +132,11 @@ class TestProgressStream : public QObject {
     QVERIFY(s.kind == StageEvent::Kind::Cancelled);
     QCOMPARE(s.step, int64_t(4));
     QCOMPARE(s.total_steps, int64_t(10));
-    QCOMPARE(s.seconds, 1.5);
+    ADALA_COMPARE_EXACT(s.seconds, 1.5);  // a JSON number written by nlohmann and read back
     QCOMPARE(QString::fromStdString(s.message), QString("stopped"));
     const auto& e = std::get<EvalMetrics>(lines[3].message);
     QCOMPARE(QString::fromStdString(e.key), QString("top1"));
-    QCOMPARE(e.value, 0.75);
+    ADALA_COMPARE_EXACT(e.value, 0.75);  // a JSON number written by nlohmann and read back
     QCOMPARE(e.step, int64_t(12));
     QCOMPARE(QString::fromStdString(std::get<ArtifactEvent>(lines[4].message).kind),
              QString("weights"));
@@ -192,10 +193,11 @@ class TestProgressStream : public QObject {
     const ScalingCsvRow& back = std::get<BenchPointMessage>(line.message).row;
     QCOMPARE(back.resolution, int64_t(112));
     QCOMPARE(back.mode, std::string("linear"));
-    QCOMPARE(back.ms_per_img, 2.5);
-    QCOMPARE(back.ms_per_img_min, 2.25);
-    QCOMPARE(back.ms_per_img_max, 3.125);
-    QCOMPARE(back.load_1m, 1.75);
+    // Written as shortest round-trip text (the CSV's fields) and read back: the same bits.
+    ADALA_COMPARE_EXACT(back.ms_per_img, 2.5);
+    ADALA_COMPARE_EXACT(back.ms_per_img_min, 2.25);
+    ADALA_COMPARE_EXACT(back.ms_per_img_max, 3.125);
+    ADALA_COMPARE_EXACT(back.load_1m, 1.75);
     QCOMPARE(back.note, row.note);
     QVERIFY(std::isnan(back.train_ms));
     // The CSV reader's checks: a spread that does not hold its median, a negative number, a

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "engine/analysis/rate_range.h"
@@ -84,7 +85,11 @@ ScalingCsvRow full_row() {
   return r;
 }
 
-bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+// Exact on purpose: the CSV writes each real as its shortest round-trip text and reads it back
+// with from_chars, so a round trip must give the same bits (NaN, "not measured", as NaN).
+bool same(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || std::equal_to<double>()(a, b);
+}
 
 bool same(const ScalingCsvRow& a, const ScalingCsvRow& b) {
   return a.preset == b.preset && a.resolution == b.resolution && a.tokens == b.tokens &&
@@ -172,7 +177,7 @@ class TestScalingCsv : public QObject {
     QCOMPARE(back.size(), rows.size());
     QVERIFY(same(back[0], rows[0]));
     QVERIFY(same(back[1], rows[1]));
-    QCOMPARE(back[0].gmacs_model, 0.1 + 0.2);  // exactly
+    ADALA_COMPARE_EXACT(back[0].gmacs_model, 0.1 + 0.2);  // all 17 digits written and read back
     QVERIFY(std::isnan(back[1].ms_per_img));
     QCOMPARE(back[1].tokens, int64_t(-1));
     // The empty fields of a row that knows only resolution, mode and note.
@@ -207,9 +212,10 @@ class TestScalingCsv : public QObject {
     QCOMPARE(rows.size(), size_t(1));
     QCOMPARE(rows[0].mode, std::string("linear"));
     QCOMPARE(rows[0].resolution, int64_t(224));
-    QCOMPARE(rows[0].gmacs_model, 4.3);
-    QCOMPARE(rows[0].peak_rss_mb, 60.0);
-    QCOMPARE(rows[0].gmacs_attention_only, 1.2);
+    // from_chars and the compiler both round the same decimal text to the nearest double.
+    ADALA_COMPARE_EXACT(rows[0].gmacs_model, 4.3);
+    ADALA_COMPARE_EXACT(rows[0].peak_rss_mb, 60.0);
+    ADALA_COMPARE_EXACT(rows[0].gmacs_attention_only, 1.2);
     QVERIFY(rows[0].ran);  // no ran column: it ran
     QVERIFY(std::isnan(rows[0].ms_per_img));
   }
@@ -247,7 +253,7 @@ class TestScalingCsv : public QObject {
   void spread_columns_are_checked() {
     const auto older = read("resolution,mode,ms_per_img,peak_rss_mb,rounds\n224,linear,10,50,3\n");
     QCOMPARE(older.size(), size_t(1));
-    QCOMPARE(older[0].ms_per_img, 10.0);
+    ADALA_COMPARE_EXACT(older[0].ms_per_img, 10.0);  // a whole number read from the text
     QVERIFY(std::isnan(older[0].ms_per_img_min) && std::isnan(older[0].ms_per_img_max));
     QVERIFY(std::isnan(older[0].peak_rss_mb_min) && std::isnan(older[0].load_1m));
 
@@ -255,13 +261,14 @@ class TestScalingCsv : public QObject {
         "resolution,mode,ms_per_img,ms_per_img_min,ms_per_img_max,peak_rss_mb,peak_rss_mb_min,"
         "peak_rss_mb_max,train_ms,train_ms_min,train_ms_max,load_1m\n";
     const auto good = read(h + "224,linear,10,9,12,50,50,50,30,29,31,0\n");
-    QCOMPARE(good[0].ms_per_img_min, 9.0);
-    QCOMPARE(good[0].ms_per_img_max, 12.0);
-    QCOMPARE(good[0].peak_rss_mb_max, 50.0);
-    QCOMPARE(good[0].train_ms_min, 29.0);
-    QCOMPARE(good[0].load_1m, 0.0);
+    // Whole numbers read from the text: exact.
+    ADALA_COMPARE_EXACT(good[0].ms_per_img_min, 9.0);
+    ADALA_COMPARE_EXACT(good[0].ms_per_img_max, 12.0);
+    ADALA_COMPARE_EXACT(good[0].peak_rss_mb_max, 50.0);
+    ADALA_COMPARE_EXACT(good[0].train_ms_min, 29.0);
+    ADALA_COMPARE_EXACT(good[0].load_1m, 0.0);
     // Only one end known, or no median: nothing to compare it with.
-    QCOMPARE(read(h + "224,linear,,9,,,,,,,,\n")[0].ms_per_img_min, 9.0);
+    ADALA_COMPARE_EXACT(read(h + "224,linear,,9,,,,,,,,\n")[0].ms_per_img_min, 9.0);
     // min above the median
     QCOMPARE(read_error(h + "224,linear,10,11,12,,,,,,,\n"),
              std::string("t.csv, line 2, column 4 (ms_per_img_min): 11 is above ms_per_img (10)"));
@@ -307,8 +314,9 @@ class TestScalingCsv : public QObject {
     const std::string h =
         "resolution,mode,matmul_gflops_min,matmul_gflops_max,unsteady,train_rounds\n";
     const auto good = read(h + "224,linear,100,126,1,3\n");
-    QCOMPARE(good[0].matmul_gflops_min, 100.0);
-    QCOMPARE(good[0].matmul_gflops_max, 126.0);
+    // Whole numbers read from the text: exact.
+    ADALA_COMPARE_EXACT(good[0].matmul_gflops_min, 100.0);
+    ADALA_COMPARE_EXACT(good[0].matmul_gflops_max, 126.0);
     QVERIFY(good[0].unsteady);
     QCOMPARE(good[0].train_rounds, int64_t(3));
     QCOMPARE(read_error(h + "224,linear,130,126,1,3\n"),
@@ -328,8 +336,9 @@ class TestScalingCsv : public QObject {
     steady.add(std::nan(""));  // failed readings are ignored
     steady.add(0);
     steady.add(-5);
-    QCOMPARE(steady.lo, 100.0);
-    QCOMPARE(steady.hi, 124.0);
+    // min / max copy the readings: exact.
+    ADALA_COMPARE_EXACT(steady.lo, 100.0);
+    ADALA_COMPARE_EXACT(steady.hi, 124.0);
     QVERIFY(std::abs(steady.moved() - 0.24) < 1e-12);
     QVERIFY(!steady.unsteady());
     QCOMPARE(unsteady_rate_text(steady), std::string());
@@ -356,8 +365,9 @@ class TestScalingCsv : public QObject {
     QVERIFY(!a.unsteady() && !b.unsteady());
     a.merge(b);
     a.merge(RateRange{});
-    QCOMPARE(a.lo, 150.0);
-    QCOMPARE(a.hi, 210.0);
+    // min / max copy the readings: exact.
+    ADALA_COMPARE_EXACT(a.lo, 150.0);
+    ADALA_COMPARE_EXACT(a.hi, 210.0);
     QVERIFY(a.unsteady());  // 40 %
   }
 

@@ -3,6 +3,7 @@
 // allocates.
 #include <torch/torch.h>
 
+#include <cmath>
 #include <set>
 
 #include <QtTest/QtTest>
@@ -251,11 +252,13 @@ class TestLinearAttentionAutograd : public QObject {
                   auto a = a_store.narrow(1, 0, ta ? m : k), b = b_store.narrow(1, 0, tb ? k : n);
                   auto op_a = ta ? a.t() : a, op_b = tb ? b.t() : b;
                   // With beta = 0, C's old values are not read: NaN there must not leak.
-                  if (beta == 0.0) c_store.narrow(1, 0, n).fill_(NAN);
+                  // beta is one of the literals above: exactly 0 is the case meant.
+                  const bool beta_zero = std::fpclassify(beta) == FP_ZERO;
+                  if (beta_zero) c_store.narrow(1, 0, n).fill_(NAN);
                   auto c_before = c_store.narrow(1, 0, n).clone();
                   auto padding_before = c_store.narrow(1, n, pad).clone();
                   auto expected = alpha * torch::mm(op_a, op_b);
-                  if (beta != 0.0) expected = expected + beta * c_before;
+                  if (!beta_zero) expected = expected + beta * c_before;
                   const int64_t lda = a_store.size(1), ldb = b_store.size(1);
                   const int64_t ldc = c_store.size(1);
                   if (type == torch::kDouble)

@@ -559,7 +559,7 @@ class TestLoadWeights : public QObject {
     c.mlp_ratio = 2.5;
     const ViTConfig back = vit_config_from_json(parse_json_strict(vit_config_to_json(c).dump()));
     QCOMPARE(vit_config_to_json(back).dump(), vit_config_to_json(c).dump());
-    QCOMPARE(back.mlp_ratio, 2.5);
+    ADALA_COMPARE_EXACT(back.mlp_ratio, 2.5);  // 2.5 written to JSON and read back
     QCOMPARE(back.no_embed_class, true);
 
     const ViTConfig from_preset =

@@ -54,7 +54,8 @@ class TestLoraLinear : public QObject {
         QCOMPARE(lora->lora_B.sizes(), (std::vector<int64_t>{out, rank}));
         // The wrapped tensors are shared, not copied.
         QCOMPARE(lora->weight.data_ptr(), base->weight.data_ptr());
-        QCOMPARE(lora->scaling(), 16.0 / double(rank));
+        // scaling() is alpha / rank: the same division of the same doubles.
+        ADALA_COMPARE_EXACT(lora->scaling(), 16.0 / double(rank));
       }
   }
 

@@ -171,10 +171,11 @@ class TestSafetensors : public QObject {
       SafetensorsReader r(file, mode);
       QCOMPARE(r.metadata().at("k"), std::string("v"));
       QCOMPARE(r.tensors()[0].name, std::string("a"));  // header order
-      QCOMPARE(r.load("a").item<float>(), 1.0f);
+      // The bytes above are 1.0 exactly; widening F16 / BF16 to F32 is exact.
+      ADALA_COMPARE_EXACT(r.load("a").item<float>(), 1.0f);
       QCOMPARE(r.load("b").scalar_type(), torch::kHalf);
-      QCOMPARE(r.load("b").to(torch::kFloat).item<float>(), 1.0f);
-      QCOMPARE(r.load("c").to(torch::kFloat).item<float>(), 1.0f);
+      ADALA_COMPARE_EXACT(r.load("b").to(torch::kFloat).item<float>(), 1.0f);
+      ADALA_COMPARE_EXACT(r.load("c").to(torch::kFloat).item<float>(), 1.0f);
       QCOMPARE(r.load("d").dim(), int64_t{0});
       QCOMPARE(r.load("d").item<int>(), 258);
     }

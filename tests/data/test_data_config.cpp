@@ -48,8 +48,9 @@ class TestDataConfig : public QObject {
     QCOMPARE(c.data.eval.limit, int64_t(50));
     QCOMPARE(c.data.alignment.limit, int64_t(100));
     QCOMPARE(QString::fromStdString(c.data.train.transform.preprocess), QString("none"));
-    QCOMPARE(c.data.train.transform.mean, std::vector<double>{0.0});
-    QCOMPARE(c.data.train.transform.std, std::vector<double>{1.0});
+    // Fashion-MNIST's defaults, constants copied into the config.
+    ADALA_COMPARE_EXACT(c.data.train.transform.mean, std::vector<double>{0.0});
+    ADALA_COMPARE_EXACT(c.data.train.transform.std, std::vector<double>{1.0});
     QCOMPARE(c.data.train.transform.resolution, int64_t(28));
     QVERIFY(!c.data.skip_bad_images);
   }
@@ -75,9 +76,11 @@ class TestDataConfig : public QObject {
       QCOMPARE(QString::fromStdString(s->root), QString("/data/train"));
       QCOMPARE(s->channels, int64_t(3));
       QCOMPARE(QString::fromStdString(s->transform.preprocess), QString("timm"));
-      QCOMPARE(s->transform.crop_pct, 0.9);
-      QCOMPARE(s->transform.scale[0], 0.3);
-      QCOMPARE(s->transform.mean, (std::vector<double>{0.485, 0.456, 0.406}));
+      // Parsed from the text (nlohmann: the nearest double, as the literal) and copied to each
+      // stage; the mean is the ImageNet default constant.
+      ADALA_COMPARE_EXACT(s->transform.crop_pct, 0.9);
+      ADALA_COMPARE_EXACT(s->transform.scale[0], 0.3);
+      ADALA_COMPARE_EXACT(s->transform.mean, (std::vector<double>{0.485, 0.456, 0.406}));
       QCOMPARE(s->transform.resolution, int64_t(32));
     }
     QVERIFY(c.data.skip_bad_images);
@@ -89,7 +92,7 @@ class TestDataConfig : public QObject {
         "\"eval\":{\"source\":\"image-folder\",\"root\":\"/v\",\"mean\":[0.5],\"std\":[0.5]},"
         "\"alignment\":{\"source\":\"image-list\",\"root\":\"/coco\"}}}"));
     QCOMPARE(QString::fromStdString(c.data.eval.root), QString("/v"));
-    QCOMPARE(c.data.eval.transform.mean, std::vector<double>{0.5});
+    ADALA_COMPARE_EXACT(c.data.eval.transform.mean, std::vector<double>{0.5});  // parsed, copied
     QCOMPARE(QString::fromStdString(c.data.alignment.source), QString("image-list"));
     QCOMPARE(QString::fromStdString(c.data.train.root), QString("/t"));
   }
@@ -106,7 +109,7 @@ class TestDataConfig : public QObject {
     QVERIFY(c.data.alignment.transform.interpolation == Interpolation::Bilinear);
     QVERIFY(c.data.eval.transform.interpolation == Interpolation::Bicubic);
     QVERIFY(c.data.eval.transform.crop_mode == CropMode::Squash);
-    QCOMPARE(c.data.eval.transform.crop_pct, 1.0);
+    ADALA_COMPARE_EXACT(c.data.eval.transform.crop_pct, 1.0);  // parsed from the text, copied
     // Given explicitly as the defaults, and copied from data.train to the other stages.
     c = parse_experiment_config(
         parse_json_strict(std::string("{") + kRgbModel +

@@ -63,6 +63,14 @@ std::string error_of(F&& f) {
   return "";
 }
 
+// QCOMPARE of the message `statement` throws. A local first: QCOMPARE checks its operands' types
+// (tests/support/float_compare.h), and C++17 takes no lambda in that unevaluated context.
+#define ADALA_COMPARE_ERROR(statement, expected)               \
+  do {                                                         \
+    const std::string message_ = error_of([&] { statement; }); \
+    QCOMPARE(message_, expected);                              \
+  } while (false)
+
 bool have_fashion_mnist() {
   return std::ifstream(default_fashion_mnist_root() + "/t10k-labels-idx1-ubyte.gz").good();
 }
@@ -165,19 +173,19 @@ class TestImageDatasets : public QObject {
     write_image(root / "a" / "1.png", colour_image(4, 4, 0));
     fs::create_directories(root / "b");
     write_text((root / "b" / "readme.md").string(), "x");
-    QCOMPARE(error_of([&] { open_image_folder(root.string(), "", 3); }),
-             (root / "b").string() + ": class folder has no images");
-    QCOMPARE(error_of([&] { open_image_folder((root / "none").string(), "", 3); }),
-             (root / "none").string() + ": image-folder root is not a folder");
-    QCOMPARE(error_of([&] { open_image_folder((root / "a").string(), "", 3); }),
-             (root / "a").string() + ": no class sub-folders");
+    ADALA_COMPARE_ERROR(open_image_folder(root.string(), "", 3),
+                        (root / "b").string() + ": class folder has no images");
+    ADALA_COMPARE_ERROR(open_image_folder((root / "none").string(), "", 3),
+                        (root / "none").string() + ": image-folder root is not a folder");
+    ADALA_COMPARE_ERROR(open_image_folder((root / "a").string(), "", 3),
+                        (root / "a").string() + ": no class sub-folders");
     const std::string list = (root.parent_path() / "folder_errors_classes.txt").string();
     write_text(list, "a\nzebra\n");
-    QCOMPARE(error_of([&] { open_image_folder(root.string(), list, 3); }),
-             list + ": class \"zebra\" has no folder in " + root.string());
+    ADALA_COMPARE_ERROR(open_image_folder(root.string(), list, 3),
+                        list + ": class \"zebra\" has no folder in " + root.string());
     write_text(list, "a\na\n");
-    QCOMPARE(error_of([&] { open_image_folder(root.string(), list, 3); }),
-             list + ":2: class \"a\" listed twice");
+    ADALA_COMPARE_ERROR(open_image_folder(root.string(), list, 3),
+                        list + ":2: class \"a\" listed twice");
   }
 
   void grey_and_rgba_become_rgb() {
@@ -208,20 +216,20 @@ class TestImageDatasets : public QObject {
     const fs::path root = fresh("bad");
     write_text((root / "garbage.jpg").string(), std::string(300, 'x'));
     const std::string garbage = (root / "garbage.jpg").string();
-    QCOMPARE(error_of([&] { decode_image_file(garbage, 3); }),
-             garbage + ": cannot decode (corrupt or not an image)");
+    ADALA_COMPARE_ERROR(decode_image_file(garbage, 3),
+                        garbage + ": cannot decode (corrupt or not an image)");
     // A real JPEG cut in half decodes with grey fill in libjpeg: refused by its missing end marker.
     std::vector<uchar> jpeg;
     QVERIFY(cv::imencode(".jpg", colour_image(64, 64, 50), jpeg));
     const std::string cut = (root / "cut.jpg").string();
     write_text(cut, std::string(jpeg.begin(), jpeg.begin() + long(jpeg.size() / 2)));
-    QCOMPARE(error_of([&] { decode_image_file(cut, 3); }),
-             cut + ": truncated JPEG (no end-of-image marker)");
+    ADALA_COMPARE_ERROR(decode_image_file(cut, 3),
+                        cut + ": truncated JPEG (no end-of-image marker)");
     const std::string empty = (root / "empty.png").string();
     write_text(empty, "");
-    QCOMPARE(error_of([&] { decode_image_file(empty, 3); }), empty + ": empty file");
+    ADALA_COMPARE_ERROR(decode_image_file(empty, 3), empty + ": empty file");
     const std::string missing = (root / "missing.png").string();
-    QCOMPARE(error_of([&] { decode_image_file(missing, 3); }), missing + ": cannot open the file");
+    ADALA_COMPARE_ERROR(decode_image_file(missing, 3), missing + ": cannot open the file");
     // Through a dataset it is a BadImageError, so the loader can skip it.
     write_text((root / "list.txt").string(), "garbage.jpg\n");
     auto ds = open_image_list((root / "list.txt").string(), "", 3);
@@ -369,13 +377,13 @@ class TestImageDatasets : public QObject {
     };
     for (const auto& [text, expected] : cases) {
       write_text(f, text);
-      QCOMPARE(error_of([&] { open_image_list(f, "", 3); }), expected);
+      ADALA_COMPARE_ERROR(open_image_list(f, "", 3), expected);
     }
-    QCOMPARE(error_of([&] { open_image_list((root / "absent.txt").string(), "", 3); }),
-             (root / "absent.txt").string() + ": cannot open the image list");
+    ADALA_COMPARE_ERROR(open_image_list((root / "absent.txt").string(), "", 3),
+                        (root / "absent.txt").string() + ": cannot open the image list");
     fs::create_directories(root / "empty_tree");
-    QCOMPARE(error_of([&] { open_image_list((root / "empty_tree").string(), "", 3); }),
-             (root / "empty_tree").string() + ": no images in the folder");
+    ADALA_COMPARE_ERROR(open_image_list((root / "empty_tree").string(), "", 3),
+                        (root / "empty_tree").string() + ": no images in the folder");
   }
 
   void exported_fashion_mnist_reads_back_as_the_idx_tensors() {

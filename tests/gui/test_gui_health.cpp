@@ -137,8 +137,11 @@ class TestGuiHealth : public QObject {
     auto* data = map.colorMap()->data();
     QCOMPARE(data->keySize(), 4);  // steps 0, 5, 10, 15
     QCOMPARE(data->valueSize(), kBlocks);
+    // Every cell is the double written through RunStore (SQLite REAL round-trips it) and copied
+    // untouched into the colour map; the expected value is the same function of the same inputs.
     for (qint64 step : kSteps)
-      for (int b = 0; b < kBlocks; ++b) QCOMPARE(cell(map, step, b), minNormaliser(1, step, b));
+      for (int b = 0; b < kBlocks; ++b)
+        ADALA_COMPARE_EXACT(cell(map, step, b), minNormaliser(1, step, b));
     QCOMPARE(map.colorScale()->dataScaleType(), QCPAxis::stLogarithmic);
     QVERIFY(map.colorScale()->axis()->label().contains(map.keyCombo()->currentText()));
 
@@ -151,24 +154,25 @@ class TestGuiHealth : public QObject {
     // Another key through the combo: other values, linear scale for counts.
     map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.max_abs_activation"));
     for (qint64 step : kSteps)
-      for (int b = 0; b < kBlocks; ++b) QCOMPARE(cell(map, step, b), maxAbs(1, step, b));
+      for (int b = 0; b < kBlocks; ++b) ADALA_COMPARE_EXACT(cell(map, step, b), maxAbs(1, step, b));
     map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.attention_nonfinite"));
     QCOMPARE(map.colorScale()->dataScaleType(), QCPAxis::stLinear);
-    QCOMPARE(cell(map, 10, 1), 7.0);
-    QCOMPARE(cell(map, 10, 0), 0.0);
-    QCOMPARE(cell(map, 5, 1), 0.0);
+    ADALA_COMPARE_EXACT(cell(map, 10, 1), 7.0);
+    ADALA_COMPARE_EXACT(cell(map, 10, 0), 0.0);
+    ADALA_COMPARE_EXACT(cell(map, 5, 1), 0.0);
     QCOMPARE(map.markedCount(), 1);  // marks do not depend on the key shown
 
     // The other stage through its combo.
     map.stageCombo()->setCurrentIndex(map.stageCombo()->findData(QString(stage_name(2))));
     map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.min_normaliser"));
     for (qint64 step : kSteps)
-      for (int b = 0; b < kBlocks; ++b) QCOMPARE(cell(map, step, b), minNormaliser(2, step, b));
+      for (int b = 0; b < kBlocks; ++b)
+        ADALA_COMPARE_EXACT(cell(map, step, b), minNormaliser(2, step, b));
     QCOMPARE(map.markedCount(), 1);
     QVERIFY(map.isMarked(2, 15));
     QVERIFY(!map.isMarked(1, 10));
     map.keyCombo()->setCurrentIndex(map.keyCombo()->findData("health.grad_nonfinite"));
-    QCOMPARE(cell(map, 15, 2), 3.0);
+    ADALA_COMPARE_EXACT(cell(map, 15, 2), 3.0);
   }
 
   void a_missing_step_is_an_empty_cell() {
@@ -178,9 +182,10 @@ class TestGuiHealth : public QObject {
                     {stage_name(1), 10, "health.max_abs_activation", 0, 8.0}});
     QVERIFY(map.setKey("health.max_abs_activation"));
     QCOMPARE(map.colorMap()->data()->keySize(), 6);  // every 2 steps from 0 to 10
-    QCOMPARE(cell(map, 0, 0), 2.0);
-    QCOMPARE(cell(map, 4, 0), 4.0);
-    QCOMPARE(cell(map, 10, 0), 8.0);
+    // The samples' values, copied into the cells.
+    ADALA_COMPARE_EXACT(cell(map, 0, 0), 2.0);
+    ADALA_COMPARE_EXACT(cell(map, 4, 0), 4.0);
+    ADALA_COMPARE_EXACT(cell(map, 10, 0), 8.0);
     QVERIFY(std::isnan(cell(map, 6, 0)));
     QCOMPARE(map.markedCount(), 0);
   }
@@ -197,7 +202,7 @@ class TestGuiHealth : public QObject {
     QCOMPARE(map.colorMap()->data()->keySize(), 44);  // every 2 steps from 10 to 96
     for (qint64 step = 10; step <= 96; step += 2) {
       const double expected = step <= 90 ? double((step + 9) / 10 * 10) : 96.0;
-      QCOMPARE(cell(map, step, 0), expected);
+      ADALA_COMPARE_EXACT(cell(map, step, 0), expected);  // whole numbers, copied
     }
   }
 
@@ -228,11 +233,14 @@ class TestGuiHealth : public QObject {
     auto* data = map.colorMap()->data();
     QCOMPARE(data->keySize(), 9);  // global steps 0, 5, ..., 40
     QCOMPARE(data->valueSize(), kBlocks);
+    // The stored doubles (SQLite REAL round-trips them), copied into the cells; the expected
+    // value is the same function of the same inputs.
     for (int b = 0; b < kBlocks; ++b) {
-      for (qint64 step : kStage1Steps) QCOMPARE(cell(map, step, b), blockMse(1, step, b));
+      for (qint64 step : kStage1Steps)
+        ADALA_COMPARE_EXACT(cell(map, step, b), blockMse(1, step, b));
       for (qint64 step : kStage2Steps) {
-        QCOMPARE(cell(map, 20 + step, b), blockMse(2, step, b));
-        if (step < 20) QCOMPARE(cell(map, 25 + step, b), blockMse(2, step, b));
+        ADALA_COMPARE_EXACT(cell(map, 20 + step, b), blockMse(2, step, b));
+        if (step < 20) ADALA_COMPARE_EXACT(cell(map, 25 + step, b), blockMse(2, step, b));
       }
     }
     QCOMPARE(map.colorScale()->dataScaleType(), QCPAxis::stLogarithmic);
@@ -249,7 +257,7 @@ class TestGuiHealth : public QObject {
       if (auto* line = qobject_cast<QCPItemStraightLine*>(item)) {
         ++lines;
         const double x = line->point1->coords().x();
-        QCOMPARE(line->point2->coords().x(), x);
+        ADALA_COMPARE_EXACT(line->point2->coords().x(), x);  // both ends set from the same x
         QVERIFY2(x > 15 && x <= 20, qPrintable(QString::number(x)));
       } else if (auto* text = qobject_cast<QCPItemText*>(item)) {
         labels << text->text();
@@ -263,7 +271,7 @@ class TestGuiHealth : public QObject {
     // One stage alone: its own steps, no boundary.
     QVERIFY(map.setStage(stage_name(2)));
     QCOMPARE(data->keySize(), 3);
-    for (qint64 step : kStage2Steps) QCOMPARE(cell(map, step, 1), blockMse(2, step, 1));
+    for (qint64 step : kStage2Steps) ADALA_COMPARE_EXACT(cell(map, step, 1), blockMse(2, step, 1));
     QVERIFY(map.boundarySteps().isEmpty());
     QVERIFY(map.boundaryItems().isEmpty());
   }
@@ -281,11 +289,12 @@ class TestGuiHealth : public QObject {
     QVERIFY(map.setStage(HealthHeatmap::allStages()));
     QCOMPARE(map.colorMap()->data()->keySize(), 6);  // global steps 5, 10, ..., 30
     const double expected[] = {1.0, 2.0, 3.0, 3.0, 4.0, 4.0};
-    for (int i = 0; i < 6; ++i) QCOMPARE(cell(map, 5 * (i + 1), 0), expected[i]);
+    for (int i = 0; i < 6; ++i) ADALA_COMPARE_EXACT(cell(map, 5 * (i + 1), 0), expected[i]);
     QCOMPARE(map.boundarySteps(), QVector<qint64>({11}));
     for (QCPAbstractItem* item : map.boundaryItems())
       if (auto* line = qobject_cast<QCPItemStraightLine*>(item))
-        QCOMPARE(line->point1->coords().x(), 12.5);  // between the cells of steps 10 and 15
+        // Between the cells of steps 10 and 15: 15 - 5 / 2, exact in binary.
+        ADALA_COMPARE_EXACT(line->point1->coords().x(), 12.5);
   }
 
   void main_window_shows_an_opened_run() {
@@ -302,7 +311,7 @@ class TestGuiHealth : public QObject {
     QCOMPARE(map->runId(), qint64(run_));
     QCOMPARE(map->stage(), QString(stage_name(2)));  // the latest stage
     QVERIFY(map->setKey("health.max_abs_activation"));
-    QCOMPARE(cell(*map, 5, 2), maxAbs(2, 5, 2));
+    ADALA_COMPARE_EXACT(cell(*map, 5, 2), maxAbs(2, 5, 2));  // the stored double, read back
     QTest::keyClick(&window, Qt::Key_7, Qt::ControlModifier);
     QCOMPARE(tabs->currentIndex(), int(MainWindow::HealthTab));
   }

@@ -72,6 +72,24 @@ QColor expectedColour(double value, double vmax) {
   return QColor(c[2], c[1], c[0]);
 }
 
+// The inspector's rows come from its worker's probe, the expected ones from a probe built here:
+// the same forward pass on the same image, loaded and normalised by another route (the worker's
+// dataset, cv::Mat and broadcast tensors), so they agree up to float32 rounding. kRowTolerance is
+// the relative bound on each weight: tens of float32 ulps (1.2e-7 each).
+constexpr double kRowTolerance = 1e-5;
+
+// KL(p || q) when every weight moves by at most kRowTolerance relative: |dKL| <= e (KL + 4)
+// (sum p |log(p / q)| <= KL + 2, and sum p |e_p - e_q| <= 2e).
+double klTolerance(double kl) { return kRowTolerance * (std::abs(kl) + 4.0); }
+
+// The mean over n weights of (p - q)^2 when every weight moves by at most e = kRowTolerance
+// relative: |dMSE| <= 2e mean(|p - q| (p + q)) + e^2 mean((p + q)^2), and mean((p + q)^2) <= 4 / n
+// (weights <= 1 summing to 1), so Cauchy-Schwarz gives 4e sqrt(MSE / n) + 4e^2 / n.
+double mseTolerance(double mse, size_t n) {
+  const double e = kRowTolerance, count = double(std::max<size_t>(n, 1));
+  return 4.0 * e * std::sqrt(std::abs(mse) / count) + 4.0 * e * e / count;
+}
+
 bool close(const QColor& a, const QColor& b) {
   return std::abs(a.red() - b.red()) <= 1 && std::abs(a.green() - b.green()) <= 1 &&
          std::abs(a.blue() - b.blue()) <= 1;
@@ -95,16 +113,19 @@ class TestGuiInspector : public QObject {
     const auto rows = probe.rows(inspector_->block(), inspector_->head(), inspector_->query());
     QCOMPARE(shown.softmax.size(), qsizetype(rows.softmax.size()));
     for (size_t i = 0; i < rows.softmax.size(); ++i) {
-      QCOMPARE(shown.softmax[qsizetype(i)], rows.softmax[i]);
-      QCOMPARE(shown.linear[qsizetype(i)], rows.linear[i]);
+      ADALA_COMPARE_NEAR(shown.softmax[qsizetype(i)], rows.softmax[i],
+                         kRowTolerance * std::abs(rows.softmax[i]));
+      ADALA_COMPARE_NEAR(shown.linear[qsizetype(i)], rows.linear[i],
+                         kRowTolerance * std::abs(rows.linear[i]));
     }
-    QCOMPARE(shown.kl, rows.kl);
-    QCOMPARE(shown.mse, rows.mse);
+    ADALA_COMPARE_NEAR(shown.kl, rows.kl, klTolerance(rows.kl));
+    ADALA_COMPARE_NEAR(shown.mse, rows.mse, mseTolerance(rows.mse, rows.softmax.size()));
     const int prefix = static_cast<int>(probe.num_prefix_tokens());
     double vmax = 0.0;
     for (size_t i = size_t(prefix); i < rows.softmax.size(); ++i)
       vmax = std::max({vmax, double(rows.softmax[i]), double(rows.linear[i])});
-    QCOMPARE(inspector_->scaleMax(), vmax);
+    // The largest of the shown weights, each within kRowTolerance relative of the engine's.
+    ADALA_COMPARE_NEAR(inspector_->scaleMax(), vmax, kRowTolerance * vmax);
     const QImage soft = inspector_->paneImage(AttentionInspector::SoftmaxPane);
     const QImage lin = inspector_->paneImage(AttentionInspector::LinearPane);
     const QImage diff = inspector_->paneImage(AttentionInspector::DifferencePane);
@@ -208,7 +229,8 @@ class TestGuiInspector : public QObject {
     QCOMPARE(inspector_->head(), 1);
     checkMapsAgainstEngine(probe);
     QCOMPARE(inspector_->rows().headKl.size(), 2);
-    QCOMPARE(inspector_->rows().headKl[1], probe.rows(1, 1, inspector_->query()).kl);
+    const double headKl = probe.rows(1, 1, inspector_->query()).kl;
+    ADALA_COMPARE_NEAR(inspector_->rows().headKl[1], headKl, klTolerance(headKl));
   }
 
   // A file without adala.pretrained_cfg: the status line names what was assumed; mean and std
@@ -380,14 +402,22 @@ class TestGuiInspector : public QObject {
              qPrintable(QString("maxima %1 %2").arg(maxima[0]).arg(maxima[1])));
     QVERIFY(!close(colourAt(weaker, argmaxCell(*values[weaker], prefix, gw)), top));
     QVERIFY(!close(colourAt(2, argmaxCell(diff, prefix, gw)), top));
-    QCOMPARE(inspector_->paneScale(panes[weaker]).vmax, std::max(maxima[0], maxima[1]));
+    // The larger maximum of the shown weights: the same floats, the same max.
+    ADALA_COMPARE_EXACT(inspector_->paneScale(panes[weaker]).vmax, std::max(maxima[0], maxima[1]));
 
     // Per pane: every map's brightest cell is the colour map's top colour, and each pane's
     // strip is labelled with its own maximum.
     inspector_->setScaleMode(ScaleMode::PerPane);
     QCOMPARE(inspector_->scaleMode(), ScaleMode::PerPane);
     for (int k = 0; k < 3; ++k) {
-      QCOMPARE(inspector_->paneScale(panes[k]).vmax, maxima[k]);
+      if (k < 2) {
+        // The maximum of the shown weights: the same floats, the same max.
+        ADALA_COMPARE_EXACT(inspector_->paneScale(panes[k]).vmax, maxima[k]);
+      } else {
+        // The difference: the inspector keeps |linear - softmax| in double, the test's diff
+        // rounds it to float (at most half a float32 ulp, 2^-24 relative).
+        ADALA_COMPARE_NEAR(inspector_->paneScale(panes[k]).vmax, maxima[k], 0x1p-23 * maxima[k]);
+      }
       QVERIFY2(close(colourAt(k, argmaxCell(*values[k], prefix, gw)), top),
                qPrintable(QString("pane %1: %2")
                               .arg(k)
@@ -405,8 +435,9 @@ class TestGuiInspector : public QObject {
     const double vmax = std::max(maxima[0], maxima[1]);
     const auto logScale = inspector_->paneScale(AttentionInspector::LinearPane);
     QVERIFY(logScale.log);
-    QCOMPARE(logScale.vmax, vmax);
-    QCOMPARE(logScale.vmin, vmax / 1e4);
+    // The shared maximum, and it divided by kLogDynamicRange (1e4): the same division.
+    ADALA_COMPARE_EXACT(logScale.vmax, vmax);
+    ADALA_COMPARE_EXACT(logScale.vmin, vmax / 1e4);
     const auto ticks = inspector_->pane(AttentionInspector::LinearPane)->scaleStripTicks();
     QVERIFY(ticks.size() >= 4);
     const QRegularExpression decade(QString::fromUtf8("^10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$"));
@@ -442,7 +473,8 @@ class TestGuiInspector : public QObject {
     QCOMPARE(inspector_->paneImage(AttentionInspector::LinearPane), logImage);
     QVERIFY(inspector_->setFixedRange(QString("0..%1").arg(vmax / 2, 0, 'g', 17)).isEmpty());
     QCOMPARE(inspector_->scaleMode(), ScaleMode::Fixed);
-    QCOMPARE(inspector_->paneScale(AttentionInspector::SoftmaxPane).vmax, vmax / 2);
+    // Typed with 17 significant digits, which a double reads back to the same bits.
+    ADALA_COMPARE_EXACT(inspector_->paneScale(AttentionInspector::SoftmaxPane).vmax, vmax / 2);
     for (int r = 0; r < 7; ++r)
       for (int c = 0; c < 7; ++c) {
         const double v = rows.softmax[prefix + r * gw + c];

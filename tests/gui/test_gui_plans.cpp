@@ -112,7 +112,8 @@ class TestGuiPlans : public QObject {
     // 64 px from the keyboard: other costs, the same frontier order by ms.
     chooseWithKeys(view.resolutionCombo(), 1);
     QCOMPARE(view.resolution(), qint64(64));
-    QCOMPARE(view.plottedX(f_.teacher), 16.0);
+    // The fixture's ms / image, stored as a SQLite REAL and read back: the same bits.
+    ADALA_COMPARE_EXACT(view.plottedX(f_.teacher), 16.0);
     QCOMPARE(column(view, PlanFrontierView::MsColumn).last(), QStringLiteral("16.000"));
     QVERIFY(view.plot()->xAxis->label().contains(QStringLiteral("64 px")));
 
@@ -129,20 +130,22 @@ class TestGuiPlans : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&view));
     QVERIFY(view.setPlanner(QStringLiteral("sess-a")));
     QCOMPARE(view.costAxis(), FrontierCost::MsPerImage);
-    QCOMPARE(view.plottedX(f_.window3), 1.5);
-    QCOMPARE(view.plottedX(f_.softmax0), 2.0);
+    // The fixture's costs read back from SQLite (ms as stored; MB = bytes / 1e6 of whole
+    // millions, an exact quotient): the same bits.
+    ADALA_COMPARE_EXACT(view.plottedX(f_.window3), 1.5);
+    ADALA_COMPARE_EXACT(view.plottedX(f_.softmax0), 2.0);
     QVERIFY(view.plot()->xAxis->label().startsWith(QStringLiteral("ms / image")));
     QTest::mouseClick(view.peakButton(), Qt::LeftButton);
     QCOMPARE(view.costAxis(), FrontierCost::PeakBytes);
-    QCOMPARE(view.plottedX(f_.window3), 30.0);  // MB
-    QCOMPARE(view.plottedX(f_.softmax0), 18.0);
+    ADALA_COMPARE_EXACT(view.plottedX(f_.window3), 30.0);  // MB
+    ADALA_COMPARE_EXACT(view.plottedX(f_.softmax0), 18.0);
     QVERIFY(view.plot()->xAxis->label().startsWith(QStringLiteral("peak memory (MB)")));
     // By peak memory window3 (30 MB, 84 %) is beaten by softmax-0 (18 MB, 86 %).
     QCOMPARE(frontierRuns(view), (QList<qint64>{f_.all_linear, f_.softmax0, f_.teacher}));
     QCOMPARE(column(view, PlanFrontierView::PlanColumn).first(), QStringLiteral("all-linear"));
     QCOMPARE(column(view, PlanFrontierView::PlanColumn).at(1), QStringLiteral("softmax-0"));
     QTest::mouseClick(view.msButton(), Qt::LeftButton);
-    QCOMPARE(view.plottedX(f_.window3), 1.5);
+    ADALA_COMPARE_EXACT(view.plottedX(f_.window3), 1.5);
   }
 
   void clicking_a_point_or_a_row_opens_its_run() {

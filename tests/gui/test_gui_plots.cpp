@@ -264,7 +264,8 @@ class TestGuiPlots : public QObject {
     slider->setFocus();
     for (int i = 0; i < 6; ++i) QTest::keyClick(slider, Qt::Key_PageUp);  // 6 x page step 10
     QCOMPARE(slider->value(), 60);
-    QCOMPARE(plot.smoothing(), 0.6);
+    // 60 / 100.0, correctly rounded: the double nearest 0.6, as the literal is.
+    ADALA_COMPARE_EXACT(plot.smoothing(), 0.6);
     QVERIFY(sameValues(valuesOf(g), ema(raw, 0.6)));
     QVERIFY(!sameValues(valuesOf(g), raw));
     QCPGraph* f = plot.stage2Plot()->graph(0);

@@ -257,7 +257,7 @@ class TestGuiScaling : public QObject {
       return -1.0;
     };
     QVERIFY(std::abs(verticalLineAt(view.plot(ScalingMetric::Latency)) - kLatencyCrossover) < 0.01);
-    QCOMPARE(verticalLineAt(view.plot(ScalingMetric::Gflops)), -1.0);
+    ADALA_COMPARE_EXACT(verticalLineAt(view.plot(ScalingMetric::Gflops)), -1.0);  // the sentinel
 
     // The paper's ViT-L 1024² points.
     QCOMPARE(pointsOf(view.paperGraph(ScalingMetric::Gflops)),
@@ -271,7 +271,8 @@ class TestGuiScaling : public QObject {
     auto* ticker = dynamic_cast<adala::widgets::LogAxisTicker*>(
         view.plot(ScalingMetric::Latency)->xAxis->ticker().data());
     QVERIFY(ticker);
-    QCOMPARE(ticker->fixedTicks(), (QVector<double>{224, 448, 896, 1792}));
+    // The measured resolutions, whole numbers held in doubles.
+    ADALA_COMPARE_EXACT(ticker->fixedTicks(), (QVector<double>{224, 448, 896, 1792}));
     QVERIFY(view.plot(ScalingMetric::Latency)->xAxis->range().contains(1024));
     QVERIFY(view.plot(ScalingMetric::Latency)->xAxis->range().contains(1792));
     QVERIFY(view.summaryText().contains(QLatin1String("sorry")));  // the skipped point's note
@@ -340,7 +341,7 @@ class TestGuiScaling : public QObject {
         if (std::isnan(p[0]))
           QVERIFY(std::isnan(p[1]));
         else
-          QCOMPARE(p[1], p[0]);  // exactly: shortest round-trip text
+          ADALA_COMPARE_EXACT(p[1], p[0]);  // exactly: shortest round-trip text
       }
     }
     // The file itself: the engine's column names and the values as typed.
@@ -430,7 +431,8 @@ class TestGuiScaling : public QObject {
     QTest::keyClick(form->resolutionEdit(), Qt::Key_Return);
     QVERIFY(form->message().contains(QLatin1String("attention mode")));
     QCOMPARE(panel.process()->launchCount(), 0);
-    QTest::qWait(200);
+    // No process was started at all: the panel's process is idle and the script never ran.
+    QVERIFY(!panel.process()->running());
     QVERIFY(!QFileInfo::exists(dir_ + "/never.sh.ran"));
   }
 
@@ -665,10 +667,12 @@ class TestGuiScaling : public QObject {
     QVERIFY(panel.openRun(run));
     const auto fromRun = panel.view()->samples();
     QCOMPARE(fromRun.size(), fromCsv.size());
+    // The same measured doubles, written as round-trip text to the CSV (fmt's shortest) and to
+    // the point's extra JSON (nlohmann's round-trip precision), read back: the same bits.
     for (int i = 0; i < fromRun.size(); ++i) {
-      QCOMPARE(fromRun[i].msMin, fromCsv[i].msMin);
-      QCOMPARE(fromRun[i].msMax, fromCsv[i].msMax);
-      QCOMPARE(fromRun[i].load1m, fromCsv[i].load1m);
+      ADALA_COMPARE_EXACT(fromRun[i].msMin, fromCsv[i].msMin);
+      ADALA_COMPARE_EXACT(fromRun[i].msMax, fromCsv[i].msMax);
+      ADALA_COMPARE_EXACT(fromRun[i].load1m, fromCsv[i].load1m);
     }
     QVERIFY(panel.view()->errorBars(ScalingMetric::Latency, "linear"));
     QVERIFY(panel.view()->usesIntervals(ScalingMetric::Latency));
@@ -814,15 +818,16 @@ class TestGuiScaling : public QObject {
     for (int i = 0; i < view.plot(ScalingMetric::Latency)->itemCount(); ++i)
       if (auto* l = qobject_cast<QCPItemStraightLine*>(view.plot(ScalingMetric::Latency)->item(i)))
         line = l->point1->coords().x();
-    QCOMPARE(line, 896.0);
+    ADALA_COMPARE_EXACT(line, 896.0);  // the claim's first resolution, an int
     // Error bars: median - min below, max - median above, per point.
     QCPErrorBars* bars = view.errorBars(ScalingMetric::Latency, "linear");
     QVERIFY(bars);
     QCOMPARE(bars->dataPlottable(),
              static_cast<QCPAbstractPlottable*>(view.curve(ScalingMetric::Latency, "linear")));
     QCOMPARE(bars->dataCount(), 3);
-    QCOMPARE(bars->data()->at(0).errorMinus, 2.0);  // 20 - 18
-    QCOMPARE(bars->data()->at(2).errorPlus, 10.0);  // 70 - 60
+    // Differences of whole numbers read from the CSV: exact.
+    ADALA_COMPARE_EXACT(bars->data()->at(0).errorMinus, 2.0);  // 20 - 18
+    ADALA_COMPARE_EXACT(bars->data()->at(2).errorPlus, 10.0);  // 70 - 60
     QVERIFY(view.errorBars(ScalingMetric::PeakMemory, "softmax"));
     QVERIFY(!view.errorBars(ScalingMetric::Gflops, "softmax"));
     // The y range holds every interval (8 .. 170 ms).
@@ -909,7 +914,9 @@ class TestGuiScaling : public QObject {
              (QVector<QPointF>{{224, 20}}));
     QCOMPARE(pointsOf(view->curve(ScalingMetric::PeakMemory, "linear")),
              (QVector<QPointF>{{224, 60}}));
-    QCOMPARE(view->errorBars(ScalingMetric::Latency, "softmax")->data()->at(0).errorPlus, 4.0);
+    // 14 - 10, whole numbers from the fake benchmark's point event: exact.
+    ADALA_COMPARE_EXACT(view->errorBars(ScalingMetric::Latency, "softmax")->data()->at(0).errorPlus,
+                        4.0);
     for (int m = 0; m < adala::widgets::kScalingMetricCount; ++m) {
       auto* plot = view->plot(ScalingMetric(m));
       const QCPRange x = plot->xAxis->range();
@@ -922,7 +929,8 @@ class TestGuiScaling : public QObject {
     // Axis ticks at the planned resolutions, not a garble of log ticks.
     auto* ticker = dynamic_cast<adala::widgets::LogAxisTicker*>(
         view->plot(ScalingMetric::Latency)->xAxis->ticker().data());
-    QCOMPARE(ticker->fixedTicks(), (QVector<double>{224, 448, 896}));
+    // The planned resolutions, whole numbers held in doubles.
+    ADALA_COMPARE_EXACT(ticker->fixedTicks(), (QVector<double>{224, 448, 896}));
     // Two points so far: the softmax/linear comparison is over 224 px alone.
     QVERIFY2(view->crossoverText(ScalingMetric::Latency).contains(QLatin1String("224 px")),
              qPrintable(view->crossoverText(ScalingMetric::Latency)));
@@ -956,10 +964,11 @@ class TestGuiScaling : public QObject {
 
   void log_ticks_read_at_any_range() {
     using adala::widgets::LogAxisTicker;
-    QCOMPARE(LogAxisTicker::niceTicks(5, 60), (QVector<double>{5, 7, 10, 20, 30, 50}));
-    QCOMPARE(LogAxisTicker::niceTicks(150, 6000),
-             (QVector<double>{200, 300, 500, 700, 1000, 2000, 3000, 5000}));
-    QCOMPARE(LogAxisTicker::niceTicks(12, 18), (QVector<double>{15}));
+    // Whole numbers (a mantissa times 10^e, e >= 0; pow(10, e) is exact there): exact.
+    ADALA_COMPARE_EXACT(LogAxisTicker::niceTicks(5, 60), (QVector<double>{5, 7, 10, 20, 30, 50}));
+    ADALA_COMPARE_EXACT(LogAxisTicker::niceTicks(150, 6000),
+                        (QVector<double>{200, 300, 500, 700, 1000, 2000, 3000, 5000}));
+    ADALA_COMPARE_EXACT(LogAxisTicker::niceTicks(12, 18), (QVector<double>{15}));
     QCOMPARE(LogAxisTicker::label(2000), QString("2000"));
     QCOMPARE(LogAxisTicker::label(0.5), QString("0.5"));
   }

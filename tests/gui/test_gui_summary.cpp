@@ -105,7 +105,7 @@ class TestGuiSummary : public QObject {
     store::RunStore db(db_.toStdString(), store::OpenMode::ReadOnly);
     const auto evals = db.evaluations(evaluated_);
     const double teacher = evals.at("teacher/top1"), student = evals.at("fine_tuning/top1");
-    QCOMPARE(teacher, 0.89312);
+    ADALA_COMPARE_EXACT(teacher, 0.89312);  // stored as a SQLite REAL, read back
 
     RunSummaryPanel panel;
     QVERIFY(panel.loadRun(db_, evaluated_));
@@ -130,7 +130,8 @@ class TestGuiSummary : public QObject {
     for (int row = 0; row < 2; ++row) {
       const int stage = row == 0 ? 1 : 3;
       const auto rows = db.metrics(evaluated_, stage_name(stage), "loss");
-      QCOMPARE(rows.back().value, lossAt(stage, stage == 1 ? 20 : 30));
+      // The double writeRun() stored (SQLite REAL round-trips it): the same function, inputs.
+      ADALA_COMPARE_EXACT(rows.back().value, lossAt(stage, stage == 1 ? 20 : 30));
       QCOMPARE(stages->item(row, 6)->text(), QLocale().toString(rows.back().value, 'g', 4));
       const auto lr = db.metrics(evaluated_, stage_name(stage), "lr");
       QCOMPARE(stages->item(row, 7)->text(), QLocale().toString(lr.back().value, 'g', 4));
@@ -139,7 +140,8 @@ class TestGuiSummary : public QObject {
     QVERIFY(!stages->isColumnHidden(4));
     QCOMPARE(stages->item(1, 4)->text(), QStringLiteral("12.5 s"));
     QCOMPARE(stages->item(0, 4)->text(), QString(QChar(0x2014)));
-    QCOMPARE(panel.overview().stages[1].compute_seconds, 12.5);
+    // Stored as a SQLite REAL and read back: the same bits.
+    ADALA_COMPARE_EXACT(panel.overview().stages[1].compute_seconds, 12.5);
     QCOMPARE(stages->item(1, 8)->text(), expectedPercent(accAt(30)));  // 70.00 %
     QCOMPARE(stages->item(0, 8)->text(), QString(QChar(0x2014)));      // Stage 1 logs none
 

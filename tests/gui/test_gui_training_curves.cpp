@@ -126,20 +126,24 @@ class TestGuiTrainingCurves : public QObject {
     store::RunStore db(db_.toStdString(), store::OpenMode::ReadOnly);
     const auto loss = fromDatabase(db, first_, 3, "loss");
     plot.smoothingSlider()->setValue(60);
-    QCOMPARE(plot.smoothing(), 0.6);
+    // 60 / 100.0, correctly rounded: the double nearest 0.6, as the literal is.
+    ADALA_COMPARE_EXACT(plot.smoothing(), 0.6);
     const auto smoothed = plot.plottedPoints(3, Metric::Loss);
     QCOMPARE(smoothed.size(), loss.size());
     QVector<double> raw;
     for (const auto& p : loss) raw << p.y();
     const QVector<double> ema = emaSmooth(raw, 0.6);
+    // The plot smooths the same doubles read from the database with the same emaSmooth() and
+    // weight, at the same steps (whole numbers): the same bits.
     for (int i = 0; i < loss.size(); ++i) {
-      QCOMPARE(smoothed[i].x(), loss[i].x());
-      QCOMPARE(smoothed[i].y(), ema[i]);
+      ADALA_COMPARE_EXACT(smoothed[i].x(), loss[i].x());
+      ADALA_COMPARE_EXACT(smoothed[i].y(), ema[i]);
     }
-    QCOMPARE(smoothed[0].y(), loss[0].y());
+    ADALA_COMPARE_EXACT(smoothed[0].y(), loss[0].y());  // the EMA starts at the first value
     QVERIFY(std::abs(smoothed[1].y() - (0.6 * loss[0].y() + 0.4 * loss[1].y())) < 1e-12);
     QVERIFY(std::abs(smoothed[2].y() - (0.6 * smoothed[1].y() + 0.4 * loss[2].y())) < 1e-12);
-    QVERIFY(smoothed[5].y() != loss[5].y());
+    // Smoothing moved the point, by more than the 1e-12 the checks above allow.
+    QVERIFY(std::abs(smoothed[5].y() - loss[5].y()) > 1e-12);
     QCOMPARE(plot.plottedPoints(3, Metric::LearningRate), fromDatabase(db, first_, 3, "lr"));
     plot.setSmoothing(0);
     QCOMPARE(plot.plottedPoints(3, Metric::Loss), loss);

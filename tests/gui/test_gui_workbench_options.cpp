@@ -60,7 +60,7 @@ class TestGuiWorkbenchOptions : public QObject {
     QCOMPARE(o->threads, 3);
     QCOMPARE(o->theme, QString("dark"));
     QVERIFY(o->quitWhenDone);
-    QCOMPARE(o->quitAfterSeconds, 2.5);
+    ADALA_COMPARE_EXACT(o->quitAfterSeconds, 2.5);  // "2.5" parsed: exact in binary
     // --measure-stall starts its own experiment, whatever --run says.
     o = read({"--run", "exp.json", "--measure-stall", "stall.json"});
     QVERIFY(o);

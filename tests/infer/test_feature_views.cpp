@@ -142,8 +142,10 @@ class TestFeatureViews : public QObject {
     store::RunStore store(db_, store::OpenMode::ReadOnly);
     const auto evals = store.evaluations(run_);
     QCOMPARE(full.images, int64_t(24));
-    QCOMPARE(full.points.front().student_top1, evals.at("fine_tuning/top1"));
-    QCOMPARE(full.points.front().teacher_top1, evals.at("teacher/top1"));
+    // Top-1 is double(correct) / double(images) on both sides (evaluate_top1, top1_at_scale), and
+    // the stored one is read back from the SQLite REAL it was written to: the same bits.
+    ADALA_COMPARE_EXACT(full.points.front().student_top1, evals.at("fine_tuning/top1"));
+    ADALA_COMPARE_EXACT(full.points.front().teacher_top1, evals.at("teacher/top1"));
 
     // The first 10 images, at 1x and 2x: scale 1 equals evaluate_top1 on the same images.
     ResolutionSweepOptions some;
@@ -157,7 +159,9 @@ class TestFeatureViews : public QObject {
     const StageData eval =
         first_images(open_stage_data(config.data.eval, config.data, "data.eval"), 10);
     InferenceModel student = load_inference_model(folder_ + "/student.safetensors", torch::kCPU);
-    QCOMPARE(part.points[0].student_top1, evaluate_top1(student.model, eval, torch::kCPU));
+    // Both are double(correct) / double(10): the same count gives the same bits.
+    ADALA_COMPARE_EXACT(part.points[0].student_top1,
+                        evaluate_top1(student.model, eval, torch::kCPU));
     for (const auto& p : part.points) {
       QVERIFY(p.student_top1 >= 0.0 && p.student_top1 <= 1.0);
       QVERIFY(!std::isnan(p.teacher_top1));
@@ -178,9 +182,11 @@ class TestFeatureViews : public QObject {
     same.scales = {1, 2};
     same.limit = 10;
     const ResolutionSweepResult engine = run_resolution_sweep(folder_, torch::kCPU, same);
-    QCOMPARE(points.at(28).student_top1, engine.points[0].student_top1);
-    QCOMPARE(points.at(56).student_top1, engine.points[1].student_top1);
-    QCOMPARE(points.at(56).teacher_top1, engine.points[1].teacher_top1);
+    // Count ratios (double(correct) / double(10)) of the same sweep, the stored ones read back
+    // from their SQLite REAL: the same bits.
+    ADALA_COMPARE_EXACT(points.at(28).student_top1, engine.points[0].student_top1);
+    ADALA_COMPARE_EXACT(points.at(56).student_top1, engine.points[1].student_top1);
+    ADALA_COMPARE_EXACT(points.at(56).teacher_top1, engine.points[1].teacher_top1);
   }
 
   void bad_scales_are_plain_messages() {

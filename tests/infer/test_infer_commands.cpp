@@ -147,10 +147,12 @@ class TestInferCommands : public QObject {
     const PretrainedConfig c = parse_pretrained_config(meta.at(kPretrainedConfigKey));
     QCOMPARE(c.in_chans, int64_t(3));
     QCOMPARE(c.resolution, int64_t(32));
-    QCOMPARE(c.crop_pct, 0.9);
+    // The config's doubles, written to the metadata JSON by nlohmann (shortest round-trip text)
+    // and parsed back: the same bits as the literals the config was parsed from.
+    ADALA_COMPARE_EXACT(c.crop_pct, 0.9);
     QCOMPARE(c.crop_mode, std::string("center"));
-    QCOMPARE(c.mean, (std::vector<double>{0.4, 0.5, 0.6}));
-    QCOMPARE(c.std, (std::vector<double>{0.2, 0.3, 0.25}));
+    ADALA_COMPARE_EXACT(c.mean, (std::vector<double>{0.4, 0.5, 0.6}));
+    ADALA_COMPARE_EXACT(c.std, (std::vector<double>{0.2, 0.3, 0.25}));
     QCOMPARE(c.num_classes, int64_t(3));
     QCOMPARE(c.label_names, (std::vector<std::string>{"class0", "class1", "class2"}));
     // inspect-weights shows them.
@@ -176,7 +178,8 @@ class TestInferCommands : public QObject {
     const Top1 top1 = parse_top1(r.out);
     QCOMPARE(top1.images, int64_t(12));
     QCOMPARE(top1.correct, int64_t(std::llround(run_.student_top1 * 12)));
-    QCOMPARE(double(top1.correct) / 12.0, run_.student_top1);
+    // evaluate_top1 is double(correct) / double(images) too: the same count, the same bits.
+    ADALA_COMPARE_EXACT(double(top1.correct) / 12.0, run_.student_top1);
     // The table: one line per image, labels by the class names the checkpoint carries.
     QVERIFY2(r.out.contains(q(test_root_ + "/class2/3.png  class2")), qPrintable(r.out));
     QCOMPARE(r.out.count(".png"), 12);
@@ -315,13 +318,14 @@ class TestInferCommands : public QObject {
         parse_pretrained_config(SafetensorsReader(student).metadata().at(kPretrainedConfigKey));
     QCOMPARE(data.crop_mode, std::string("none"));
     QCOMPARE(data.in_chans, int64_t(1));
-    QCOMPARE(data.mean, std::vector<double>{0.0});
+    ADALA_COMPARE_EXACT(data.mean, std::vector<double>{0.0});  // 0 written and read back
     QCOMPARE(data.label_names.front(), std::string("T-shirt/top"));
     r = run_adala({"predict", q(student), q(dir + "/png/test")});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const Top1 top1 = parse_top1(r.out);
     QCOMPARE(top1.images, int64_t(100));
-    QCOMPARE(double(top1.correct) / 100.0, run.student_top1);
+    // evaluate_top1 is double(correct) / double(images) too: the same count, the same bits.
+    ADALA_COMPARE_EXACT(double(top1.correct) / 100.0, run.student_top1);
     // The folders ("0_T-shirt_top", ...) are not the class names: matched in sorted order.
     QVERIFY2(r.err.contains("matched to the model's outputs in sorted order"), qPrintable(r.err));
     // Each line names the class by the checkpoint's names.
@@ -554,8 +558,9 @@ class TestInferCommands : public QObject {
       QCOMPARE(int64_t(c.label_names.size()), model.num_classes);
       if (model.in_chans == 1) {  // Fashion-MNIST and its scenes: as they are, pixels in [0, 1]
         QCOMPARE(c.crop_mode, std::string("none"));
-        QCOMPARE(c.mean, std::vector<double>{0.0});
-        QCOMPARE(c.std, std::vector<double>{1.0});
+        // 0 and 1 as written in the checkpoint's metadata JSON and read back.
+        ADALA_COMPARE_EXACT(c.mean, std::vector<double>{0.0});
+        ADALA_COMPARE_EXACT(c.std, std::vector<double>{1.0});
         // The classifier reads 28x28 garments; the scene teacher (a backbone, no head) 112x112
         // scenes.
         QCOMPARE(c.resolution, model.num_classes > 0 ? int64_t(28) : int64_t(112));

@@ -70,15 +70,16 @@ class TestPlanChoice : public QObject {
     QVERIFY(std::abs(a.alpha - 0.1) < 1e-9);
     QVERIFY(std::abs(predicted_gap(a.alpha, 0.90, 0.85) - 0.5) < 1e-9);
     // A student better than its teacher: alpha 0, never negative.
-    QCOMPARE(calibrate_alpha(0.9, 0.7, 0.80, 0.81).alpha, 0.0);
+    // A negative ratio clamped by std::max(0.0, ...): exactly 0.
+    ADALA_COMPARE_EXACT(calibrate_alpha(0.9, 0.7, 0.80, 0.81).alpha, 0.0);
     // Too small a drop, or no student: alpha 1, said so.
     const AlphaCalibration tiny = calibrate_alpha(0.9, 0.8995, 0.9, 0.8);
     QVERIFY(!tiny.calibrated);
-    QCOMPARE(tiny.alpha, 1.0);
+    ADALA_COMPARE_EXACT(tiny.alpha, 1.0);  // the default, untouched
     QVERIFY(QString::fromStdString(tiny.note).contains("too small"));
     const AlphaCalibration none = calibrate_alpha(0.9, 0.7, 0.9, std::nan(""));
     QVERIFY(!none.calibrated);
-    QCOMPARE(uncalibrated_alpha().alpha, 1.0);
+    ADALA_COMPARE_EXACT(uncalibrated_alpha().alpha, 1.0);  // the default, untouched
     QVERIFY(QString::fromStdString(uncalibrated_alpha().note).contains("conservative"));
     QVERIFY(std::abs(predicted_gap(1.0, 0.9, 0.88) - 2.0) < 1e-9);
   }
@@ -128,7 +129,7 @@ class TestPlanChoice : public QObject {
     QVERIFY_THROWS_EXCEPTION(PlanInputError, check_held_out(128, 128));
     check_held_out(127, 128);
     QCOMPARE(plan_target(r).kind, PlanTarget::Kind::Gap);
-    QCOMPARE(plan_target(r).value, kDefaultTargetGap);
+    ADALA_COMPARE_EXACT(plan_target(r).value, kDefaultTargetGap);  // the constant, copied
     q = r;
     q.target_ms = 2.5;
     QCOMPARE(plan_target(q).kind, PlanTarget::Kind::Ms);

@@ -70,16 +70,19 @@ class TestPlanCostModel : public QObject {
     const ViTConfig c = vit_preset("fmnist_micro");
     // N 50, D 32, heads 2, d 16, MLP 64; float32.
     const double resident = 2.0 * 50 * 32, qkvo = 4.0 * 50 * 32;
-    QCOMPARE(block_activation_bytes(c, M::Softmax, 28),
-             4.0 * (resident + qkvo + 2.0 * 2 * 50 * 50));
-    QCOMPARE(block_activation_bytes(c, M::Linear, 28),
-             4.0 * (resident + qkvo + 2.0 * 2 * 50 * 16 + 2.0 * 16 * 17 + 2.0 * 50));
-    QCOMPARE(
+    // Byte counts held in doubles: integers far below 2^53, exact in any order.
+    ADALA_COMPARE_EXACT(block_activation_bytes(c, M::Softmax, 28),
+                        4.0 * (resident + qkvo + 2.0 * 2 * 50 * 50));
+    ADALA_COMPARE_EXACT(block_activation_bytes(c, M::Linear, 28),
+                        4.0 * (resident + qkvo + 2.0 * 2 * 50 * 16 + 2.0 * 16 * 17 + 2.0 * 50));
+    ADALA_COMPARE_EXACT(
         block_activation_bytes(c, M::WindowLinear, 28, 3),
         4.0 * (resident + qkvo + 2.0 * 2 * 50 * 16 + 2.0 * 16 * 17 + 2.0 * 50 + 2.0 * 2 * 50 * 9));
-    // The model's peak is its largest block: one softmax block holds the softmax peak.
+    // The model's peak is its largest block: one softmax block holds the softmax peak (the
+    // maximum picks that block's value: the same call, the same bits).
     const AttentionPlan sl{{M::Softmax, M::Linear}, 3};
-    QCOMPARE(plan_activation_bytes(c, sl, 112), block_activation_bytes(c, M::Softmax, 112));
+    ADALA_COMPARE_EXACT(plan_activation_bytes(c, sl, 112),
+                        block_activation_bytes(c, M::Softmax, 112));
     QVERIFY(block_activation_bytes(c, M::Linear, 112) <
             block_activation_bytes(c, M::WindowLinear, 112));
     QVERIFY(block_activation_bytes(c, M::WindowLinear, 112) <
@@ -98,9 +101,9 @@ class TestPlanCostModel : public QObject {
     // One point (or a falling line): proportional.
     cal = calibrate_costs({{2.0, 100, 4.0, std::nan("")}});
     QVERIFY(near(cal.predicted_ms(3.0), 6.0));
-    QCOMPARE(cal.memory_scale, 1.0);
+    ADALA_COMPARE_EXACT(cal.memory_scale, 1.0);  // no finite peak: the constant 1
     cal = calibrate_costs({{1.0, 100, 4.0, 100}, {2.0, 100, 2.0, 100}});
-    QCOMPARE(cal.intercept_ms, 0.0);
+    ADALA_COMPARE_EXACT(cal.intercept_ms, 0.0);  // a falling line: set to the constant 0
     QVERIFY(near(cal.slope_ms_per_gmac, 2.5));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, calibrate_costs({}));
   }

@@ -61,13 +61,14 @@ class TestPlanRecord : public QObject {
     QCOMPARE(p.planner, std::string("runs/plan-x"));
     QCOMPARE(plan_strip(p.modes), std::string("SWL"));
     QCOMPARE(p.window, int64_t(5));
-    QCOMPARE(p.top1, 0.8125);
-    QCOMPARE(p.predicted_gap, -1.5);
-    QCOMPARE(p.held_out_top1, 0.7);
+    // Written as SQLite REALs and read back: the same doubles.
+    ADALA_COMPARE_EXACT(p.top1, 0.8125);
+    ADALA_COMPARE_EXACT(p.predicted_gap, -1.5);
+    ADALA_COMPARE_EXACT(p.held_out_top1, 0.7);
     QCOMPARE(p.costs.size(), size_t(2));
     QCOMPARE(p.costs[0].resolution, int64_t(32));  // by resolution
-    QCOMPARE(p.cost_at(64)->ms_per_img, 3.25);
-    QCOMPARE(p.cost_at(64)->peak_bytes, 1.5e7);
+    ADALA_COMPARE_EXACT(p.cost_at(64)->ms_per_img, 3.25);
+    ADALA_COMPARE_EXACT(p.cost_at(64)->peak_bytes, 1.5e7);
     QVERIFY(p.cost_at(128) == nullptr);
     const auto tags = db.find_run(run)->tags;
     for (const char* tag : {"plan", "plan:softmax-0", "planner:runs/plan-x"})
@@ -148,12 +149,13 @@ class TestPlanRecord : public QObject {
     QCOMPARE(rows.size(), size_t(5));
     std::vector<double> costs;
     for (const auto& r : rows) costs.push_back(r.cost);
-    QCOMPARE(costs, (std::vector<double>{1.0, 1.5, 2.0, 2.5, 4.0}));
+    // The fixture's ms_per_img, stored as REALs and read back.
+    ADALA_COMPARE_EXACT(costs, (std::vector<double>{1.0, 1.5, 2.0, 2.5, 4.0}));
     QCOMPARE(a[rows[3].index].name, std::string("softmax-0-3"));
     QVERIFY(!rows[3].on_frontier);
     QVERIFY(rows[0].on_frontier && rows[4].on_frontier);
     QVERIFY(std::abs(rows[0].gap_points - (-10.0)) < 1e-9);  // all-linear: 80 % vs 90 %
-    QCOMPARE(rows[4].gap_points, 0.0);                       // the teacher
+    ADALA_COMPARE_EXACT(rows[4].gap_points, 0.0);            // the teacher: 100 * (x - x)
   }
 
   void costsNotMeasuredAreLeftOut() {

@@ -93,7 +93,7 @@ class TestReportEngine : public QObject {
     QCOMPARE(qs(base64("any carnal pleasu")), QStringLiteral("YW55IGNhcm5hbCBwbGVhc3U="));
     double v = 0;
     QVERIFY(parse_double(" 12.5 ", &v));
-    QCOMPARE(v, 12.5);
+    ADALA_COMPARE_EXACT(v, 12.5);  // strtod rounds correctly: the literal's double
     QVERIFY(!parse_double("12.5x", &v));
     QVERIFY(!parse_double("", &v));
   }
@@ -161,12 +161,14 @@ class TestReportEngine : public QObject {
     const ReportModel model = load_report_model(store, {run});
     const StageSummary* stage = model.runs.front().stage("feature_alignment");
     QVERIFY(stage && stage->health.any);
-    QCOMPARE(stage->health.min_normaliser, 2e-6);
+    // The smallest / largest of the values stored above (SQLite REAL), read back and copied;
+    // the non-finite count is 2 + 3, integers held in doubles.
+    ADALA_COMPARE_EXACT(stage->health.min_normaliser, 2e-6);
     QCOMPARE(stage->health.min_normaliser_block, 1);
-    QCOMPARE(stage->health.max_low_share, 0.25);
+    ADALA_COMPARE_EXACT(stage->health.max_low_share, 0.25);
     QCOMPARE(stage->health.max_low_share_block, 1);
-    QCOMPARE(stage->health.grad_nonfinite, 5.0);
-    QCOMPARE(stage->health.max_abs_activation, 80.0);
+    ADALA_COMPARE_EXACT(stage->health.grad_nonfinite, 5.0);
+    ADALA_COMPARE_EXACT(stage->health.max_abs_activation, 80.0);
     QCOMPARE(stage->health.max_abs_block, 1);
     const ReportDocument doc = build_report_document(model);
     const ReportSection* section = nullptr;
@@ -258,7 +260,8 @@ class TestReportEngine : public QObject {
     QVERIFY(accuracy.chart.bars.percent);
     // The teacher and the student the headline compares (Stage 2's 60% would flatten the gap).
     QCOMPARE(accuracy.chart.bars.categories, (std::vector<std::string>{"Teacher", "Student"}));
-    QCOMPARE(accuracy.chart.bars.groups[0].y[1], 0.8337);
+    // The student's top-1 as the fixture stored it (SQLite REAL), read back and copied.
+    ADALA_COMPARE_EXACT(accuracy.chart.bars.groups[0].y[1], 0.8337);
     QCOMPARE(accuracy.display, (Size{660, 288}));
   }
 
@@ -275,8 +278,9 @@ class TestReportEngine : public QObject {
       // The gap is a visible part of the axis (from 0 to 100 it would be 1%).
       QVERIFY((teacher - student) / (r.upper - r.lower) >= 0.25);
     }
-    QCOMPARE(bar_value_range({89.31, 88.32}).lower, 87.5);
-    QCOMPARE(bar_value_range({89.31, 88.32}).upper, 90.0);
+    // The step 5 * pow(10, -1), then 175 and 180 steps: a few ulps.
+    ADALA_COMPARE_NEAR(bar_value_range({89.31, 88.32}).lower, 87.5, 1e-12 * 87.5);
+    ADALA_COMPARE_NEAR(bar_value_range({89.31, 88.32}).upper, 90.0, 1e-12 * 90.0);
     QVERIFY(bar_value_range({0.85, 0.30}).from_zero());
     QVERIFY(bar_value_range({0.85}).from_zero());
     QVERIFY(bar_value_range({0.0, 0.01}).from_zero());
@@ -287,10 +291,13 @@ class TestReportEngine : public QObject {
     const ReportFigure& accuracy = doc.figures[5];
     const BarChart& bars = accuracy.chart.bars;
     QVERIFY(bars.y_range_set);
-    QCOMPARE(bars.y_range.lower, 0.82);
-    QCOMPARE(bars.y_range.upper, 0.87);
+    // bar_value_range: the step 10 * pow(10, -3), then 82 and 87 steps: a few ulps (82 * 0.01
+    // is not the double nearest 0.82).
+    ADALA_COMPARE_NEAR(bars.y_range.lower, 0.82, 1e-12 * 0.82);
+    ADALA_COMPARE_NEAR(bars.y_range.upper, 0.87, 1e-12 * 0.87);
     QCOMPARE(qs(bars.note), QStringLiteral("gap −1.75 pt"));
-    QCOMPARE(bars.reference, 0.8512);
+    // The teacher's top-1 as the fixture stored it (SQLite REAL), read back and copied.
+    ADALA_COMPARE_EXACT(bars.reference, 0.8512);
     QVERIFY2(
         qs(accuracy.caption).endsWith(QStringLiteral("The y axis starts at 82.00%, not at 0.")),
         accuracy.caption.c_str());
@@ -369,10 +376,12 @@ class TestReportEngine : public QObject {
     QCOMPARE(h.cost_source, Headline::CostSource::Scaling);
     QCOMPARE(h.costs.size(), size_t(3));
     QCOMPARE(h.costs[0].resolution, int64_t(224));
-    QCOMPARE(h.costs[0].student_ms, 10.9);
-    QCOMPARE(h.costs[0].teacher_ms, 11.5);
-    QCOMPARE(h.costs[2].student_mb, 420.0);
-    QCOMPARE(h.costs[2].teacher_mb, 1900.0);
+    // The scaling CSV's text ("10.9", ...) read with from_chars, which rounds correctly: the
+    // same double as the literal, copied into the cost point.
+    ADALA_COMPARE_EXACT(h.costs[0].student_ms, 10.9);
+    ADALA_COMPARE_EXACT(h.costs[0].teacher_ms, 11.5);
+    ADALA_COMPARE_EXACT(h.costs[2].student_mb, 420.0);
+    ADALA_COMPARE_EXACT(h.costs[2].teacher_mb, 1900.0);
     const ReportTable* t = nullptr;
     for (const auto& b : doc.summary.blocks)
       if (b.kind == ReportBlock::Kind::Table) t = &b.table;
@@ -475,7 +484,8 @@ class TestReportEngine : public QObject {
     QCOMPARE(h.cost_source, Headline::CostSource::Comparison);
     QCOMPARE(h.costs.size(), size_t(2));
     QCOMPARE(h.costs[1].resolution, int64_t(896));
-    QCOMPARE(h.costs[0].teacher_mb, 400.0);
+    // peak_bytes 4e8 read back from the store, times 1e-6 (not exact in binary): one rounding.
+    ADALA_COMPARE_NEAR(h.costs[0].teacher_mb, 400.0, 1e-12 * 400.0);
     QVERIFY(!std::isfinite(h.costs[1].student_mb));
     const ReportDocument doc = build_report_document(model);
     QCOMPARE(qs(doc.summary.blocks[1].text),
@@ -496,8 +506,9 @@ class TestReportEngine : public QObject {
     // The chart of this run: the 89.31% / 88.32% pair on an axis from 87.5% to 90%.
     const BarChart& bars = doc.figures.back().chart.bars;
     QCOMPARE(qs(bars.note), QStringLiteral("gap −0.99 pt"));
-    QCOMPARE(bars.y_range.lower, 0.875);
-    QCOMPARE(bars.y_range.upper, 0.9);
+    // bar_value_range: pow(10, k) times 5 for the step, then 175 and 180 steps: a few ulps.
+    ADALA_COMPARE_NEAR(bars.y_range.lower, 0.875, 1e-12 * 0.875);
+    ADALA_COMPARE_NEAR(bars.y_range.upper, 0.9, 1e-12 * 0.9);
     QDir(dir).removeRecursively();
   }
 

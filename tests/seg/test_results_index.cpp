@@ -117,22 +117,24 @@ class TestResultsIndex : public QObject {
     QCOMPARE(r.classes.size(), size_t(2));
     QCOMPARE(QString::fromStdString(r.classes[1].name), QString("shirt"));
     QCOMPARE(QString::fromStdString(r.classes[1].color), QString("#ff0000"));
-    QCOMPARE(r.teacher.miou, 0.75);
-    QCOMPARE(r.teacher.pixel_accuracy, 0.9);
-    QCOMPARE(r.teacher.per_class_iou, (std::vector<double>{0.5, 1.0}));
+    // The numbers are the JSON literals above, parsed, dumped (round-trip precision) and parsed
+    // again: the same bits as the same literals here.
+    ADALA_COMPARE_EXACT(r.teacher.miou, 0.75);
+    ADALA_COMPARE_EXACT(r.teacher.pixel_accuracy, 0.9);
+    ADALA_COMPARE_EXACT(r.teacher.per_class_iou, (std::vector<double>{0.5, 1.0}));
     QVERIFY(std::isnan(r.student.pixel_accuracy));  // not recorded
     QCOMPARE(r.student.per_class_iou.size(), size_t(2));
     QVERIFY(std::isnan(r.student.per_class_iou[0]));  // class absent
-    QCOMPARE(r.student.per_class_iou[1], 0.5);
+    ADALA_COMPARE_EXACT(r.student.per_class_iou[1], 0.5);
     QCOMPARE(r.entries.size(), size_t(1));
     const auto& e = r.entries[0];
     QCOMPARE(QString::fromStdString(e.id), QString("7"));  // a numeric id reads as text
     QCOMPARE(QString::fromStdString(e.student), QString("student/7.png"));
-    QCOMPARE(e.teacher_miou, 0.75);
+    ADALA_COMPARE_EXACT(e.teacher_miou, 0.75);
     QVERIFY(std::isnan(e.student_miou));
-    QCOMPARE(e.teacher_iou, (std::vector<double>{0.5, 1.0}));
+    ADALA_COMPARE_EXACT(e.teacher_iou, (std::vector<double>{0.5, 1.0}));
     QVERIFY(e.student_iou.empty());
-    QCOMPARE(e.disagreement, 0.125);
+    ADALA_COMPARE_EXACT(e.disagreement, 0.125);
 
     Json no_head = valid_index();
     no_head.erase("head");
@@ -210,8 +212,10 @@ class TestResultsIndex : public QObject {
     QCOMPARE(s.image_size, 112);
     QCOMPARE(q(s.backbone), QString("fine-tuned"));
     QVERIFY(s.fine_tuned());
-    QCOMPARE(s.backbone_lr_scale, 0.5);
-    QCOMPARE(s.layer_decay, 0.75);
+    // Numbers here and below: the JSON literals of full_index(), dumped with round-trip
+    // precision and parsed back, so the same bits as the same literals here.
+    ADALA_COMPARE_EXACT(s.backbone_lr_scale, 0.5);
+    ADALA_COMPARE_EXACT(s.layer_decay, 0.75);
     QCOMPARE(q(s.head), QString("linear"));
     QCOMPARE(s.train_images, int64_t(600));
     QCOMPARE(s.probe_epochs, int64_t(3));
@@ -223,24 +227,24 @@ class TestResultsIndex : public QObject {
     QCOMPARE(a.val_images, int64_t(200));
     QCOMPARE(a.garments_min, int64_t(2));
     QCOMPARE(a.garments_max, int64_t(3));
-    QCOMPARE(values(a.teacher), (std::vector<double>{0.63, 0.91, 41.2, 3.1}));
-    QCOMPARE(values(a.student), (std::vector<double>{0.62, 0.90, 80.5, 1.2}));
+    ADALA_COMPARE_EXACT(values(a.teacher), (std::vector<double>{0.63, 0.91, 41.2, 3.1}));
+    ADALA_COMPARE_EXACT(values(a.student), (std::vector<double>{0.62, 0.90, 80.5, 1.2}));
     const auto& b = r.sweep[1];
     QCOMPARE(b.image_size, 448);
     QCOMPARE(b.garments_min, int64_t(8));
     QCOMPARE(b.garments_max, int64_t(12));
-    QCOMPARE(b.teacher.img_per_s, 4.0);             // integers read as numbers
+    ADALA_COMPARE_EXACT(b.teacher.img_per_s, 4.0);  // integers read as numbers
     QVERIFY(std::isnan(b.teacher.pixel_accuracy));  // null
     QVERIFY(std::isnan(b.student.miou));            // null
     QVERIFY(std::isnan(b.student.pixel_accuracy));  // absent
-    QCOMPARE(b.student.peak_mb, 0.0);               // 0 MB is a value
+    ADALA_COMPARE_EXACT(b.student.peak_mb, 0.0);    // 0 MB is a value
 
     QVERIFY(r.paper_reference.has_value());
     const auto& p = *r.paper_reference;
     QCOMPARE(q(p.dataset), QString("Cityscapes"));
     QCOMPARE(p.image_size, 1024);
-    QCOMPARE(values(p.teacher), (std::vector<double>{0.8098, -1, 7.07, 3283.6}));
-    QCOMPARE(values(p.student), (std::vector<double>{0.7873, -1, 15.95, 1376.4}));
+    ADALA_COMPARE_EXACT(values(p.teacher), (std::vector<double>{0.8098, -1, 7.07, 3283.6}));
+    ADALA_COMPARE_EXACT(values(p.student), (std::vector<double>{0.7873, -1, 15.95, 1376.4}));
   }
 
   void older_files_still_load() {
@@ -248,7 +252,7 @@ class TestResultsIndex : public QObject {
     QVERIFY(!r.story.has_value());
     QVERIFY(r.sweep.empty());
     QVERIFY(!r.paper_reference.has_value());
-    QCOMPARE(r.teacher.miou, 0.75);  // the rest reads as before
+    ADALA_COMPARE_EXACT(r.teacher.miou, 0.75);  // the rest reads as before (the literal, read back)
 
     // null reads as absent; an empty sweep is no sweep.
     Json nulls = older_index();
@@ -281,7 +285,8 @@ class TestResultsIndex : public QObject {
     // A learning-rate factor of 0 is a valid setting (segmentation.backbone_lr_scale: 0..10).
     Json still = full_index();
     still["story"]["backbone_lr_scale"] = 0;
-    QCOMPARE(parse_segmentation_index(still.dump(), kFile).story->backbone_lr_scale, 0.0);
+    ADALA_COMPARE_EXACT(parse_segmentation_index(still.dump(), kFile).story->backbone_lr_scale,
+                        0.0);  // the 0 written above, read back
   }
 
   void errors_in_optional_parts_name_the_field() {

@@ -81,8 +81,9 @@ class TestSceneTeacher : public QObject {
     QCOMPARE(settings.resolution, int64_t(32));
     QCOMPARE(settings.in_chans, int64_t(1));
     QCOMPARE(settings.num_classes, int64_t(0));
-    QCOMPARE(settings.mean, std::vector<double>{0.0});
-    QCOMPARE(settings.std, std::vector<double>{1.0});
+    // Grey scenes as they are: the constants 0 and 1, written to the metadata JSON and read back.
+    ADALA_COMPARE_EXACT(settings.mean, std::vector<double>{0.0});
+    ADALA_COMPARE_EXACT(settings.std, std::vector<double>{1.0});
     VisionTransformer teacher = load_model(out, c10::kCPU);
     QCOMPARE(teacher->config().patch_size, int64_t(8));
     QCOMPARE(teacher->config().img_size, int64_t(32));

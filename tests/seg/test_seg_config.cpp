@@ -93,17 +93,18 @@ class SegConfigTest : public QObject {
     QVERIFY(c.segmentation.present);
     QCOMPARE(c.segmentation.linear_blocks, (std::vector<int64_t>{c.model.depth}));
     QCOMPARE(c.segmentation.mask2former.feature_blocks, (std::vector<int64_t>{2, 3, 4}));
-    QCOMPARE(c.segmentation.mask2former.class_weight, 2.0);
-    QCOMPARE(c.segmentation.mask2former.no_object_weight, 0.1);
-    QCOMPARE(c.segmentation.backbone_lr_scale, 0.1);
-    QCOMPARE(c.segmentation.data.background_max, 0.6);
+    // Defaults: double constants in the engine passed through untouched.
+    ADALA_COMPARE_EXACT(c.segmentation.mask2former.class_weight, 2.0);
+    ADALA_COMPARE_EXACT(c.segmentation.mask2former.no_object_weight, 0.1);
+    ADALA_COMPARE_EXACT(c.segmentation.backbone_lr_scale, 0.1);
+    ADALA_COMPARE_EXACT(c.segmentation.data.background_max, 0.6);
     QCOMPARE(QString::fromStdString(c.segmentation.data.root), QString::fromStdString(c.data.root));
     auto t = parse_experiment_config(parse_json_strict(
         R"({"segmentation": {"train_backbone": true, "linear": {"blocks": [3, 4], "epochs": 2, "lr": 0.01}}})"));
     QVERIFY(t.segmentation.train_backbone);
     QCOMPARE(t.segmentation.linear_blocks, (std::vector<int64_t>{3, 4}));
     QCOMPARE(t.segmentation.linear_training.epochs, int64_t(2));
-    QCOMPARE(t.segmentation.linear_training.lr, 0.01);
+    ADALA_COMPARE_EXACT(t.segmentation.linear_training.lr, 0.01);  // the JSON's 0.01, parsed
     QCOMPARE(t.segmentation.linear_upsample, int64_t(1));
     auto u = parse_experiment_config(parse_json_strict(
         R"({"segmentation": {"linear": {"upsample": 4}, "mask2former": {"upsample": 2}}})"));

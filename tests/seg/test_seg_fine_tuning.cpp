@@ -123,8 +123,9 @@ class SegFineTuningTest : public QObject {
     expect("norm.weight", scale);
     QVERIFY(!vit->named_parameters(true).find("head.weight") ||
             !scale_of.count(vit->named_parameters(true)["head.weight"].unsafeGetTensorImpl()));
-    // Decay 1: one scale for all.
-    for (const auto& [params, s] : layer_decayed_parameters(vit, scale, 1.0)) QCOMPARE(s, scale);
+    // Decay 1: one scale for all (scale * pow(1.0, k), and pow(1, k) is exactly 1).
+    for (const auto& [params, s] : layer_decayed_parameters(vit, scale, 1.0))
+      ADALA_COMPARE_EXACT(s, scale);
   }
 
   void checkpointing_policy() {
@@ -185,7 +186,7 @@ class SegFineTuningTest : public QObject {
     QCOMPARE(capped.max_garments, int64_t(64));
     const SceneOptions same = same_pixel_scale(o, 112);
     QCOMPARE(same.min_garments, o.min_garments);
-    QCOMPARE(same.max_scale, o.max_scale);
+    ADALA_COMPARE_EXACT(same.max_scale, o.max_scale);  // divided by a ratio of exactly 1
   }
 
   // LP-FT is the head's frozen-backbone run under "<stage>_probe", then the fine-tuning run:
@@ -246,7 +247,7 @@ class SegFineTuningTest : public QObject {
                              "teacher": "t.safetensors",
                              "pretrain": {"init": "c.safetensors", "images": 100, "epochs": 2}}})"));
     const auto& s = c.segmentation;
-    QCOMPARE(s.layer_decay, 0.75);
+    ADALA_COMPARE_EXACT(s.layer_decay, 0.75);  // the JSON's 0.75, parsed
     QVERIFY(s.gradient_checkpointing == GradientCheckpointing::On);
     QCOMPARE(s.sweep_resolutions, (std::vector<int64_t>{224, 448}));
     QCOMPARE(s.sweep_val_images, int64_t(8));

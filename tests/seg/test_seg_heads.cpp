@@ -140,7 +140,7 @@ class SegHeadsTest : public QObject {
     // tokens_to_grid: token r * gw + c lands at (r, c).
     auto t = torch::arange(2 * 6 * 3, torch::kFloat).view({2, 6, 3});
     auto gmap = tokens_to_grid(t, 2, 3);
-    QCOMPARE(gmap[1][2][1][0].item<float>(), t[1][3][2].item<float>());
+    ADALA_COMPARE_EXACT(gmap[1][2][1][0].item<float>(), t[1][3][2].item<float>());  // a copy
   }
 
   // With upsample u, token (r, c)'s conv outputs c * u^2 + i * u + j land at pixel
@@ -330,8 +330,9 @@ class SegHeadsTest : public QObject {
     MaskLossOptions o;
     auto [grid_masks, grid_valid] = targets_on_grid(targets, 3, 3);
     QCOMPARE(grid_masks.sizes(), (torch::IntArrayRef{b, c, 9}));
-    QCOMPARE(grid_valid[0][2].item<float>(), 3.f);  // cell (0, 2) holds pixel (1, 4)
-    QCOMPARE(grid_valid[1][6].item<float>(), 3.f);  // cell (2, 0) holds pixel (5, 0)
+    // Counts of valid pixels (scatter_add of 0/1 values) held in a float: exact.
+    ADALA_COMPARE_EXACT(grid_valid[0][2].item<float>(), 3.f);  // cell (0, 2) holds pixel (1, 4)
+    ADALA_COMPARE_EXACT(grid_valid[1][6].item<float>(), 3.f);  // cell (2, 0) holds pixel (5, 0)
     QVERIFY(torch::allclose(grid_masks.sum(1), grid_valid));
     auto on_grid = matching_cost(probs, coarse.reshape({b, q, 9}), grid_masks, grid_valid, o);
     // A grid of the targets' own size counts each pixel: the one-hot masks and valid.

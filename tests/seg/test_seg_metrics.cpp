@@ -75,7 +75,8 @@ class SegMetricsTest : public QObject {
     m.add(longs({0, 0, 2, 1, 1}), longs({0, 0, 0, 1, 1}));
     auto iou = m.per_class_iou();
     QVERIFY(!iou[3].has_value());                     // TP + FP + FN = 0
-    QVERIFY(iou[2].has_value() && *iou[2] == 0.0);    // predicted only: IoU 0, counted
+    QVERIFY(iou[2].has_value());                      // predicted only: IoU 0, counted
+    ADALA_COMPARE_EXACT(*iou[2], 0.0);                // TP 0: 0 / (FP + FN) is exactly 0
     QVERIFY(std::fabs(*iou[0] - 2.0 / 3.0) < 1e-12);  // TP 2, FN 1
     QVERIFY(std::fabs(*iou[1] - 1.0) < 1e-12);
     QVERIFY(std::fabs(m.mean_iou() - (2.0 / 3.0 + 1.0 + 0.0) / 3.0) < 1e-12);

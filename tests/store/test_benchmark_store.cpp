@@ -54,7 +54,7 @@ void compare_points(const BenchmarkPoint& a, const BenchmarkPoint& b) {
     if (std::isnan(pair[0])) {
       QVERIFY(std::isnan(pair[1]));
     } else {
-      QCOMPARE(pair[1], pair[0]);  // bit-exact: REAL is a double
+      ADALA_COMPARE_EXACT(pair[1], pair[0]);  // bit-exact: REAL is a double
     }
   }
   QCOMPARE(a.ran, b.ran);
@@ -106,7 +106,7 @@ class TestBenchmarkStore : public QObject {
     const auto read = reader.benchmark_points(run);
     QCOMPARE(read.size(), written.size());
     for (size_t i = 0; i < read.size(); ++i) compare_points(written[i], read[i]);
-    QCOMPARE(read[2].ms_per_img, 40.0 / 3.0);
+    ADALA_COMPARE_EXACT(read[2].ms_per_img, 40.0 / 3.0);  // the double written, read back
     QVERIFY(!read[3].ran);
     QVERIFY(std::isnan(read[3].ms_per_img));
     QVERIFY(reader.benchmark_points(run + 1).empty());
@@ -166,7 +166,7 @@ class TestBenchmarkStore : public QObject {
     QVERIFY(!store.find_run(a).has_value());
     QVERIFY(store.benchmark_points(a).empty());
     QCOMPARE(store.benchmark_points(b).size(), size_t(1));
-    QCOMPARE(store.benchmark_points(b)[0].ms_per_img, 3.0);
+    ADALA_COMPARE_EXACT(store.benchmark_points(b)[0].ms_per_img, 3.0);  // written, read back
   }
 };
 

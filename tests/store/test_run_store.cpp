@@ -202,12 +202,14 @@ class TestRunStore : public QObject {
     QCOMPARE(final_values.size(), size_t(4));  // stage1/loss, stage2/attn_mse[0,1], stage2/loss
     QCOMPARE(final_values[0].step, int64_t(4));
     QCOMPARE(final_values[1].key, std::string("attn_mse"));
-    QCOMPARE(final_values[1].value, 2.0);
-    QCOMPARE(final_values[2].value, 2.1);
+    // The doubles written above (step + block / 10.0 at step 2), read back from REAL columns.
+    ADALA_COMPARE_EXACT(final_values[1].value, 2.0);
+    ADALA_COMPARE_EXACT(final_values[2].value, 2 + 1 / 10.0);
 
     // Written again at the same (stage, step, key, block): replaced, not duplicated.
     store.add_metric(run, "stage2", 1, "loss", -1, 99.0);
-    QCOMPARE(store.metrics(run, "stage2", "loss").at(1).value, 99.0);  // reads flush first
+    // Reads flush first; 99.0 written, read back.
+    ADALA_COMPARE_EXACT(store.metrics(run, "stage2", "loss").at(1).value, 99.0);
     QCOMPARE(store.metric_count(run), int64_t(15));
 
     QCOMPARE(store.metrics_after(run, "stage2", 1).size(), size_t(4));
@@ -226,16 +228,18 @@ class TestRunStore : public QObject {
     store.set_run_status(run, RunStatus::Running);
     store.begin_stage(run, "feature_alignment", 2, 100);
     QVERIFY(std::isnan(store.stages(run)[0].compute_seconds));  // not ended yet
+    // 1.5, 2.25 and their sum 3.75 are exact in binary: stored, summed and read back unchanged.
     store.end_stage(run, "feature_alignment", RunStatus::Interrupted, 1.5);
-    QCOMPARE(store.stages(run)[0].compute_seconds, 1.5);
+    ADALA_COMPARE_EXACT(store.stages(run)[0].compute_seconds, 1.5);
     store.begin_stage(run, "feature_alignment", 2, 100);
-    QCOMPARE(store.stages(run)[0].compute_seconds, 1.5);  // kept while the next session runs
+    // Kept while the next session runs.
+    ADALA_COMPARE_EXACT(store.stages(run)[0].compute_seconds, 1.5);
     store.end_stage(run, "feature_alignment", RunStatus::Done, 2.25);
-    QCOMPARE(store.stages(run)[0].compute_seconds, 3.75);
+    ADALA_COMPARE_EXACT(store.stages(run)[0].compute_seconds, 3.75);
     store.end_stage(run, "feature_alignment", RunStatus::Done);
-    QCOMPARE(store.stages(run)[0].compute_seconds, 3.75);
+    ADALA_COMPARE_EXACT(store.stages(run)[0].compute_seconds, 3.75);
     store.end_stage(run, "feature_alignment", RunStatus::Done, std::nan(""));
-    QCOMPARE(store.stages(run)[0].compute_seconds, 3.75);
+    ADALA_COMPARE_EXACT(store.stages(run)[0].compute_seconds, 3.75);
     store.begin_stage(run, "fine_tuning", 3, 10);
     store.end_stage(run, "fine_tuning", RunStatus::Failed);
     QVERIFY(std::isnan(store.stages(run)[1].compute_seconds));  // never measured: not 0
@@ -328,7 +332,7 @@ class TestRunStore : public QObject {
     store.add_evaluation(run, "teacher", "top1", 0.85);
     const auto evaluations = store.evaluations(run);
     QCOMPARE(evaluations.size(), size_t(2));
-    QCOMPARE(evaluations.at("stage3/top1"), 0.82);
+    ADALA_COMPARE_EXACT(evaluations.at("stage3/top1"), 0.82);  // the double written, read back
 
     store_test::write_bytes(dir + "/ckpt.bin", "abc");
     store.add_artifact(run, "checkpoint", dir + "/ckpt.bin");
@@ -355,8 +359,9 @@ class TestRunStore : public QObject {
     store.add_attention_snapshot(run, "stage2", 200, 3, 11, 2, 0, linear, softmax);
     const auto snapshots = store.attention_snapshots(run, "stage2", 100);
     QCOMPARE(snapshots.size(), size_t(1));
-    QCOMPARE(snapshots[0].softmax_row, softmax);
-    QCOMPARE(snapshots[0].linear_row, linear);
+    // Stored as a BLOB of the raw float32 values: the same bits back.
+    ADALA_COMPARE_EXACT(snapshots[0].softmax_row, softmax);
+    ADALA_COMPARE_EXACT(snapshots[0].linear_row, linear);
     QCOMPARE(snapshots[0].block, 11);
     QCOMPARE(snapshots[0].image, int64_t(3));
     QCOMPARE(store.attention_snapshots(run).size(), size_t(2));
@@ -586,7 +591,8 @@ class TestRunStore : public QObject {
     QCOMPARE(loss.size(), size_t(150));
     for (int step = 0; step < 150; ++step) {
       QCOMPARE(loss[step].step, int64_t(step));
-      QCOMPARE(loss[step].value, step <= checkpoint_step ? double(step) : step + 1000.0);
+      // The doubles written above, read back from a REAL column.
+      ADALA_COMPARE_EXACT(loss[step].value, step <= checkpoint_step ? double(step) : step + 1000.0);
     }
     QCOMPARE(store.metrics(run, "stage2").size(), size_t(150 * 4));
     store_test::RawDb raw(path);

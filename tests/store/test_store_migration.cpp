@@ -218,7 +218,8 @@ class TestStoreMigration : public QObject {
     QCOMPARE(metrics[0].block, -1);  // NULL block
     QCOMPARE(store.metrics(1, "stage2", "attn_mse").back().block, 11);
     QCOMPARE(store.last_metric_step(1, "stage2"), int64_t(4));
-    QCOMPARE(store.evaluations(1).at("stage1/top1"), 0.75);
+    // The version-1 file's REAL 0.75, exactly representable, read back.
+    ADALA_COMPARE_EXACT(store.evaluations(1).at("stage1/top1"), 0.75);
     QCOMPARE(store.artifacts(1).at(0).path, std::string("/tmp/old.ckpt"));
 
     // Version-2 features work on the upgraded file.
@@ -263,8 +264,9 @@ class TestStoreMigration : public QObject {
       QCOMPARE(store.metrics(1).size(), size_t(5));
       const auto snapshots = store.attention_snapshots(1);
       QCOMPARE(snapshots.size(), size_t(1));
-      QCOMPARE(snapshots[0].softmax_row, (std::vector<float>{0.5f, 0.5f}));
-      QCOMPARE(snapshots[0].linear_row, (std::vector<float>{0.4f, 0.6f}));
+      // The version-2 BLOBs hold exactly these float32 bit patterns (x'0000003f...').
+      ADALA_COMPARE_EXACT(snapshots[0].softmax_row, (std::vector<float>{0.5f, 0.5f}));
+      ADALA_COMPARE_EXACT(snapshots[0].linear_row, (std::vector<float>{0.4f, 0.6f}));
       QVERIFY(store.benchmark_points(1).empty());
 
       const int64_t bench = store.create_run("bench", "{}", "cpu", "", "", "benchmark");
@@ -275,7 +277,7 @@ class TestStoreMigration : public QObject {
       point.ms_per_img = 12.5;
       store.add_benchmark_points(bench, {point});
       QCOMPARE(store.find_run(bench)->kind, std::string("benchmark"));
-      QCOMPARE(store.benchmark_points(bench).at(0).ms_per_img, 12.5);
+      ADALA_COMPARE_EXACT(store.benchmark_points(bench).at(0).ms_per_img, 12.5);  // read back
     }
     RawDb raw(path);
     QCOMPARE(raw.integer("PRAGMA user_version"), (long long)adala::store::kSchemaVersion);

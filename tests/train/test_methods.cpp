@@ -69,7 +69,7 @@ class TestMethods : public QObject {
         "{\"method\":\"lolcats\",\"lora_rank\":4,\"lora_alpha\":8,\"attention_rows\":16}"));
     QVERIFY(lolcats.method == LinearisationMethod::Lolcats);
     QCOMPARE(lolcats.lora_rank, int64_t(4));
-    QCOMPARE(lolcats.lora_alpha, 8.0);
+    ADALA_COMPARE_EXACT(lolcats.lora_alpha, 8.0);  // the JSON's 8, read as a double
     QCOMPARE(lolcats.attention_rows, int64_t(16));
     // lolcats and hedgehog bring the Hedgehog feature map; saying so explicitly is fine.
     QCOMPARE(QString::fromStdString(lolcats.model.feature_map), QString("hedgehog"));

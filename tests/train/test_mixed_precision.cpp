@@ -8,6 +8,7 @@
 #include <QtTest/QtTest>
 
 #include <filesystem>
+#include <functional>
 #include <limits>
 
 #include "engine/kernels/attention_ops.h"
@@ -84,9 +85,10 @@ class TestMixedPrecision : public QObject {
     QCOMPARE(precision_from_string("bf16"), Precision::BF16);
     QCOMPARE(QString(to_string(Precision::FP16)), QString("fp16"));
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, precision_from_string("fp8"));
-    QCOMPARE(default_linear_eps(Precision::FP32, 1e-6), 1e-6);
-    QCOMPARE(default_linear_eps(Precision::BF16, 1e-6), 1e-5);
-    QCOMPARE(default_linear_eps(Precision::FP16, 1e-3), 1e-3);
+    // The argument or the constant 1e-5 (std::max picks one of them): the same bits.
+    ADALA_COMPARE_EXACT(default_linear_eps(Precision::FP32, 1e-6), 1e-6);
+    ADALA_COMPARE_EXACT(default_linear_eps(Precision::BF16, 1e-6), 1e-5);
+    ADALA_COMPARE_EXACT(default_linear_eps(Precision::FP16, 1e-3), 1e-3);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              check_precision_supported(Precision::FP16, torch::kCPU));
   }
@@ -102,21 +104,22 @@ class TestMixedPrecision : public QObject {
     const auto own = eps_of();
     QCOMPARE(int(own.size()), 3);
     {
+      // Every eps is a constant or a value set, copied and restored: the same bits.
       const LinearEpsScope scope(*model, Precision::BF16);
-      QCOMPARE(eps_of(), (std::vector<double>{1e-5, 3e-5, 1e-5}));
+      ADALA_COMPARE_EXACT(eps_of(), (std::vector<double>{1e-5, 3e-5, 1e-5}));
     }
-    QCOMPARE(eps_of(), own);
+    ADALA_COMPARE_EXACT(eps_of(), own);
     {
       const LinearEpsScope scope(*model, Precision::FP32);
-      QCOMPARE(eps_of(), own);
+      ADALA_COMPARE_EXACT(eps_of(), own);
     }
     {
       const LinearEpsScope scope(*model, 2e-4);
-      QCOMPARE(eps_of(), (std::vector<double>{2e-4, 2e-4, 2e-4}));
+      ADALA_COMPARE_EXACT(eps_of(), (std::vector<double>{2e-4, 2e-4, 2e-4}));
       const LinearEpsScope keep(*model, 0.0);
-      QCOMPARE(eps_of(), (std::vector<double>{2e-4, 2e-4, 2e-4}));
+      ADALA_COMPARE_EXACT(eps_of(), (std::vector<double>{2e-4, 2e-4, 2e-4}));
     }
-    QCOMPARE(eps_of(), own);
+    ADALA_COMPARE_EXACT(eps_of(), own);
   }
 
   // Under CPU bf16 autocast the projections run in bf16 and the kernel in float32: the module's
@@ -188,15 +191,17 @@ class TestMixedPrecision : public QObject {
     });
     QVERIFY(torch::equal(before, after));  // step 3 (0-based 2) was skipped
     QCOMPARE(loop.skipped_steps(), int64_t(1));
-    QCOMPARE(loop.grad_scaler()->scale_value(), 128.0);
+    // Powers of two (256 backed off by 0.5) and a count held in a double: exact.
+    ADALA_COMPARE_EXACT(loop.grad_scaler()->scale_value(), 128.0);
     const auto steps = sink.steps("teacher");
-    QCOMPARE(steps.back().extra.at("skipped_steps"), 1.0);
-    QCOMPARE(steps.back().extra.at("loss_scale"), 128.0);
-    QCOMPARE(steps[1].extra.at("loss_scale"), 256.0);
+    ADALA_COMPARE_EXACT(steps.back().extra.at("skipped_steps"), 1.0);
+    ADALA_COMPARE_EXACT(steps.back().extra.at("loss_scale"), 128.0);
+    ADALA_COMPARE_EXACT(steps[1].extra.at("loss_scale"), 256.0);
     bool evaluation = false;
+    // Exact: the count of skipped steps held in a double.
     for (const auto& e : sink.events())
       if (const auto* m = std::get_if<EvalMetrics>(&e))
-        evaluation |= m->key == "skipped_steps" && m->value == 1.0;
+        evaluation |= m->key == "skipped_steps" && std::equal_to<double>()(m->value, 1.0);
     QVERIFY(evaluation);
     CheckpointExtras extras{{"loss_scale", torch::Tensor()}, {"skipped_steps", torch::Tensor()}};
     torch::nn::Linear restored(3, 1);
@@ -204,7 +209,7 @@ class TestMixedPrecision : public QObject {
     torch::optim::AdamW opt({torch::optim::OptimizerParamGroup({restored->weight}),
                              torch::optim::OptimizerParamGroup({restored->bias})});
     QCOMPARE(load_stage_checkpoint(spec.checkpoint_path, *restored, opt, &extras), int64_t(6));
-    QCOMPARE(extras.at("loss_scale").item<double>(), 128.0);
+    ADALA_COMPARE_EXACT(extras.at("loss_scale").item<double>(), 128.0);  // read back
     QCOMPARE(extras.at("skipped_steps").item<int64_t>(), int64_t(1));
   }
 
@@ -225,19 +230,22 @@ class TestMixedPrecision : public QObject {
     }
     const auto health = probe.values();
     QCOMPARE(health.size(), size_t(3));
-    QCOMPARE(health[1].min_normaliser, 0.0);
-    QCOMPARE(health[1].low_normaliser_share, 1.0);
-    QCOMPARE(reference_min_normaliser(model, images, 1), 0.0);
+    // Exact by construction: block 1's keys are exactly -1e4 (zero weights, the bias), phi(k) =
+    // exp(-1e4) underflows to 0 in float and double, so every normaliser is exactly 0, and the
+    // share below the threshold is the mean of all ones.
+    ADALA_COMPARE_EXACT(health[1].min_normaliser, 0.0);
+    ADALA_COMPARE_EXACT(health[1].low_normaliser_share, 1.0);
+    ADALA_COMPARE_EXACT(reference_min_normaliser(model, images, 1), 0.0);
     for (int64_t b : {0, 2}) {
       const double ref = reference_min_normaliser(model, images, b);
       QVERIFY(ref > 1e-2);
       QVERIFY2(std::abs(health[size_t(b)].min_normaliser - ref) < 1e-4 * ref,
                qPrintable(QString("%1 vs %2").arg(health[size_t(b)].min_normaliser).arg(ref)));
-      QCOMPARE(health[size_t(b)].low_normaliser_share, 0.0);
-      QCOMPARE(health[size_t(b)].attention_nonfinite, 0.0);
+      ADALA_COMPARE_EXACT(health[size_t(b)].low_normaliser_share, 0.0);  // the mean of all zeros
+      ADALA_COMPARE_EXACT(health[size_t(b)].attention_nonfinite, 0.0);   // a count
     }
     QVERIFY(health[2].max_abs_activation > 0);
-    QCOMPARE(health[2].activation_nonfinite, 0.0);
+    ADALA_COMPARE_EXACT(health[2].activation_nonfinite, 0.0);  // a count
     // Through the training loop: metrics per block and one warning naming block 1.
     RecordingSink sink;
     JobControl control;
@@ -253,10 +261,12 @@ class TestMixedPrecision : public QObject {
     QCOMPARE(steps.size(), size_t(2));
     const auto& share = steps.back().per_block.at("health.low_normaliser_share");
     QCOMPARE(share.size(), size_t(3));
-    QCOMPARE(share[1], 1.0);
-    QCOMPARE(share[0], 0.0);
-    QCOMPARE(steps.back().per_block.at("health.min_normaliser")[1], 0.0);
-    QCOMPARE(steps.back().per_block.at("health.grad_nonfinite")[1], 0.0);
+    // As above: shares of all or none, an exact 0 normaliser (block 1's keys stay near -1e4:
+    // exp underflows to 0 and so does their gradient) and a count.
+    ADALA_COMPARE_EXACT(share[1], 1.0);
+    ADALA_COMPARE_EXACT(share[0], 0.0);
+    ADALA_COMPARE_EXACT(steps.back().per_block.at("health.min_normaliser")[1], 0.0);
+    ADALA_COMPARE_EXACT(steps.back().per_block.at("health.grad_nonfinite")[1], 0.0);
     int warnings = 0;
     for (const auto& e : sink.events())
       if (const auto* log = std::get_if<LogEvent>(&e);
@@ -355,7 +365,7 @@ class TestMixedPrecision : public QObject {
     JobControl control;
     TrainingLoop loop(TrainingLoopSpec{"feature_alignment", config, 16, 1, ""}, *model,
                       trainable_parameters(model, false), sink, control);
-    QCOMPARE(loop.linear_eps(), 1e-5);
+    ADALA_COMPARE_EXACT(loop.linear_eps(), 1e-5);  // the constant kHalfPrecisionLinearEps
     std::vector<double> seen;
     std::vector<at::ScalarType> types;
     loop.run([&](const at::Tensor&, int64_t) {
@@ -367,9 +377,9 @@ class TestMixedPrecision : public QObject {
       out.loss = features.to(torch::kFloat).pow(2).mean();
       return out;
     });
-    QCOMPARE(seen, (std::vector<double>{1e-5, 1e-5}));
+    ADALA_COMPARE_EXACT(seen, (std::vector<double>{1e-5, 1e-5}));  // the constant, copied
     QVERIFY(types.front() == torch::kBFloat16);
-    QCOMPARE(model->block(0)->attn->linear->eps(), 1e-6);
+    ADALA_COMPARE_EXACT(model->block(0)->attn->linear->eps(), 1e-6);  // the config's, restored
     QVERIFY(!adala::autocast_enabled(c10::DeviceType::CPU));
   }
 
@@ -416,28 +426,29 @@ class TestMixedPrecision : public QObject {
     GradScaler scaler(GradScalerOptions{1024.0, 2.0, 0.5, 3}, device);
     auto p = torch::zeros({2}, torch::TensorOptions(device).requires_grad(true));
     auto set_grad = [&](std::vector<float> g) { p.mutable_grad() = torch::tensor(g).to(device); };
-    QCOMPARE(scaler.scale(torch::tensor(2.0f).to(device)).item<double>(), 2048.0);
+    // Every scale here is a power of two (x 2, x 0.5 from 1024): exact in float on any device.
+    ADALA_COMPARE_EXACT(scaler.scale(torch::tensor(2.0f).to(device)).item<double>(), 2048.0);
     set_grad({1.0f, std::numeric_limits<float>::infinity()});
     QVERIFY(scaler.unscale({p}));
     scaler.update();
-    QCOMPARE(scaler.scale_value(), 512.0);
+    ADALA_COMPARE_EXACT(scaler.scale_value(), 512.0);
     QCOMPARE(scaler.growth_tracker(), int64_t(0));
     set_grad({1.0f, std::numeric_limits<float>::quiet_NaN()});
     QVERIFY(scaler.unscale({p}));
     scaler.update();
-    QCOMPARE(scaler.scale_value(), 256.0);
+    ADALA_COMPARE_EXACT(scaler.scale_value(), 256.0);
     for (int i = 1; i <= 3; ++i) {
       set_grad({512.0f, -256.0f});
       QVERIFY(!scaler.unscale({p}));
       QVERIFY(torch::equal(p.grad().cpu(), torch::tensor({2.0f, -1.0f})));
       scaler.update();
-      QCOMPARE(scaler.scale_value(), i < 3 ? 256.0 : 512.0);
+      ADALA_COMPARE_EXACT(scaler.scale_value(), i < 3 ? 256.0 : 512.0);
       QCOMPARE(scaler.growth_tracker(), int64_t(i < 3 ? i : 0));
     }
     // The checkpointed state restores another scaler exactly.
     GradScaler other(GradScalerOptions{}, device);
     other.load(scaler.scale_tensor(), scaler.growth_tracker_tensor());
-    QCOMPARE(other.scale_value(), 512.0);
+    ADALA_COMPARE_EXACT(other.scale_value(), 512.0);  // written and read back as a float
   }
 };
 

@@ -65,7 +65,8 @@ class TestPretrainedConfig : public QObject {
     const std::string text = pretrained_config_to_json(c).dump();
     const PretrainedConfig back = parse_pretrained_config(text);
     QVERIFY(back == c);
-    QCOMPARE(back.mean, (std::vector<double>{0.1, 0.2, 0.3}));
+    // nlohmann writes doubles with round-trip precision: the same bits back.
+    ADALA_COMPARE_EXACT(back.mean, (std::vector<double>{0.1, 0.2, 0.3}));
     QCOMPARE(back.label_names[1], std::string("ü \"quoted\""));
     QCOMPARE(QString::fromStdString(pretrained_config_to_json(c).at("input_size").dump()),
              QString("[3,48,48]"));
@@ -80,9 +81,10 @@ class TestPretrainedConfig : public QObject {
     const PretrainedConfig c = pretrained_config_for(rgb_model(), eval, {"a", "b", "c"});
     QCOMPARE(c.in_chans, int64_t(3));
     QCOMPARE(c.resolution, int64_t(32));
-    QCOMPARE(c.crop_pct, 0.9);
+    // The eval transform's values, copied field by field (here and in `back` below).
+    ADALA_COMPARE_EXACT(c.crop_pct, 0.9);
     QCOMPARE(c.crop_mode, std::string("center"));
-    QCOMPARE(c.mean, std::vector<double>{0.5});
+    ADALA_COMPARE_EXACT(c.mean, std::vector<double>{0.5});
     QCOMPARE(c.num_classes, int64_t(3));
     QCOMPARE(c.label_names, (std::vector<std::string>{"a", "b", "c"}));
     // Names that do not fit the head (a pretrained head wider than the data) are left out.
@@ -93,9 +95,9 @@ class TestPretrainedConfig : public QObject {
     const TransformSpec back = evaluation_transform(c);
     QCOMPARE(back.preprocess, std::string("timm"));
     QCOMPARE(back.resolution, int64_t(32));
-    QCOMPARE(back.crop_pct, 0.9);
-    QCOMPARE(back.mean, std::vector<double>{0.5});
-    QCOMPARE(back.std, std::vector<double>{0.25});
+    ADALA_COMPARE_EXACT(back.crop_pct, 0.9);
+    ADALA_COMPARE_EXACT(back.mean, std::vector<double>{0.5});
+    ADALA_COMPARE_EXACT(back.std, std::vector<double>{0.25});
     QCOMPARE(evaluation_transform(c, 64).resolution, int64_t(64));
     QCOMPARE(c.interpolation, std::string("bilinear"));
     QVERIFY(back.interpolation == Interpolation::Bilinear);
@@ -133,7 +135,7 @@ class TestPretrainedConfig : public QObject {
     QCOMPARE(t.preprocess, std::string("timm"));
     QVERIFY(t.interpolation == Interpolation::Bicubic);
     QVERIFY(t.crop_mode == CropMode::Squash);
-    QCOMPARE(t.crop_pct, 1.0);
+    ADALA_COMPARE_EXACT(t.crop_pct, 1.0);  // set, written to JSON and read back, then copied
     // Absent: bilinear and centre crop, as before.
     const PretrainedConfig plain = parse_pretrained_config(R"({"input_size":[3,32,32]})");
     QCOMPARE(plain.interpolation, std::string("bilinear"));
@@ -168,28 +170,29 @@ class TestPretrainedConfig : public QObject {
     const PretrainedConfig rgb = pretrained_config_from_metadata({{"format", "pt"}}, rgb_model());
     QCOMPARE(rgb.in_chans, int64_t(3));
     QCOMPARE(rgb.resolution, int64_t(32));
-    QCOMPARE(rgb.mean, imagenet_mean());
-    QCOMPARE(rgb.std, imagenet_std());
-    QCOMPARE(rgb.crop_pct, 0.875);
+    // Defaults copied from constants (0.875 is exact in binary).
+    ADALA_COMPARE_EXACT(rgb.mean, imagenet_mean());
+    ADALA_COMPARE_EXACT(rgb.std, imagenet_std());
+    ADALA_COMPARE_EXACT(rgb.crop_pct, 0.875);
     QCOMPARE(rgb.crop_mode, std::string("center"));
     QCOMPARE(rgb.num_classes, int64_t(3));
     QVERIFY(rgb.label_names.empty());
     const PretrainedConfig grey = pretrained_config_from_metadata({}, vit_preset("fmnist_micro"));
     QCOMPARE(grey.in_chans, int64_t(1));
     QCOMPARE(grey.resolution, int64_t(28));
-    QCOMPARE(grey.mean, std::vector<double>{0.0});
-    QCOMPARE(grey.std, std::vector<double>{1.0});
+    ADALA_COMPARE_EXACT(grey.mean, std::vector<double>{0.0});
+    ADALA_COMPARE_EXACT(grey.std, std::vector<double>{1.0});
   }
 
   void the_well_formed_example_parses() {
     const PretrainedConfig c =
         pretrained_config_from_metadata({{kPretrainedConfigKey, kGood}}, rgb_model());
-    QCOMPARE(c.crop_pct, 0.9);
+    ADALA_COMPARE_EXACT(c.crop_pct, 0.9);  // parsed from "0.9": the nearest double, as the literal
     QCOMPARE(c.label_names, (std::vector<std::string>{"cat", "dog", "owl"}));
     // Optional fields: a minimal object is enough.
     const PretrainedConfig minimal = pretrained_config_from_metadata(
         {{kPretrainedConfigKey, R"({"input_size":[3,32,32],"num_classes":3})"}}, rgb_model());
-    QCOMPARE(minimal.mean, imagenet_mean());
+    ADALA_COMPARE_EXACT(minimal.mean, imagenet_mean());  // the default, copied
     QVERIFY(minimal.label_names.empty());
   }
 

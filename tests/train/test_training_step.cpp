@@ -135,10 +135,11 @@ class TestTrainingStep : public QObject {
 
       QCOMPARE(int(r.outcome), int(StepOutcome::Taken));
       QVERIFY(!r.stopped());
-      QVERIFY(r.loss == loss.item<double>());
+      // The same ops on bit-identical parameters (copied, and equal after every step): same bits.
+      ADALA_COMPARE_EXACT(r.loss, loss.item<double>());
       QVERIFY(bitwise_equal(snapshot(f.model), snapshot(reference)));
       QVERIFY(r.grad_nonfinite == (std::map<int64_t, double>{{0, 0.0}, {1, 0.0}}));
-      QVERIFY(r.allreduce_seconds == 0.0);
+      ADALA_COMPARE_EXACT(r.allreduce_seconds, 0.0);  // no parallel: the 0.0 returned, no timing
       // The clip was active, and the step's gradients are the clipped ones.
       QVERIFY(norm_before_clip > 0.01);
       QVERIFY(std::abs(grad_norm(f.model.parameters()) - 0.01) < 1e-6);
@@ -201,10 +202,11 @@ class TestTrainingStep : public QObject {
           with_scaler.run(mse_step(scaled.model, scaled.batch), {}, s, scaled.probe);
       const StepResult b = without.run(mse_step(plain.model, plain.batch), {}, s, plain.probe);
       QCOMPARE(int(a.outcome), int(StepOutcome::Taken));
-      QVERIFY(a.loss == b.loss);  // the unscaled loss
+      // The unscaled loss: the same forward of bit-identical models on the same batch.
+      ADALA_COMPARE_EXACT(a.loss, b.loss);
       QVERIFY(bitwise_equal(snapshot(scaled.model), snapshot(plain.model)));
     }
-    QCOMPARE(scaler.scale_value(), 4096.0);
+    ADALA_COMPARE_EXACT(scaler.scale_value(), 4096.0);  // 1024 doubled twice: exact in float
   }
 
   // An infinite gradient in block 1 (d sqrt(w)/dw at w = 0) under loss scaling: the step is
@@ -229,8 +231,9 @@ class TestTrainingStep : public QObject {
     QCOMPARE(int(r.outcome), int(StepOutcome::SkippedByScaler));
     QVERIFY(!r.stopped());
     QVERIFY(std::isfinite(r.loss));
-    QCOMPARE(r.loss_scale, 8.0);
-    QCOMPARE(scaler.scale_value(), 4.0);
+    // Powers of two: 8 backed off by 0.5, exact in float.
+    ADALA_COMPARE_EXACT(r.loss_scale, 8.0);
+    ADALA_COMPARE_EXACT(scaler.scale_value(), 4.0);
     QVERIFY(r.grad_nonfinite == (std::map<int64_t, double>{{0, 0.0}, {1, 4.0}}));
     QCOMPARE(r.where.block, int64_t(1));
     QCOMPARE(QString::fromStdString(r.where.what), QString("gradients of its trained parameters"));
@@ -283,7 +286,7 @@ class TestTrainingStep : public QObject {
     QCOMPARE(QString::fromStdString(r.problem), QString("the loss is nan"));
     QVERIFY(r.where.what.empty());  // no linear-attention block reported to the probe
     QVERIFY(r.grad_nonfinite.empty());
-    QCOMPARE(r.output.extra.at("seen"), 1.0);
+    ADALA_COMPARE_EXACT(r.output.extra.at("seen"), 1.0);  // the step function's value, copied
     for (const auto& p : f.model.parameters()) QVERIFY(!p.grad().defined());
     QVERIFY(bitwise_equal(snapshot(f.model), before));
   }
@@ -341,7 +344,8 @@ class TestTrainingStep : public QObject {
     const StepResult own = one_process.run(mse_step(alone.model, alone.batch), {}, 0, alone.probe);
     QCOMPARE(int(r.outcome), int(StepOutcome::Taken));
     QCOMPARE(peer.reductions, 2);
-    QVERIFY(r.loss == own.loss / 2);
+    // (own + the peer's 0.0) / 2 in double: an exact halving of the same forward's loss.
+    ADALA_COMPARE_EXACT(r.loss, own.loss / 2);
     QVERIFY(r.allreduce_seconds >= 0.0);
     const auto after = snapshot(f.model);
     const auto params = alone.model.parameters();
