@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check (issues 21 and 37), on a machine with an NVIDIA GPU and a CUDA LibTorch (for example
+# GPU check, on a machine with an NVIDIA GPU and a CUDA LibTorch (for example
 # the one inside an installed PyTorch: TORCH_DIR defaults to its share/cmake/Torch). Within 8
 # minutes:
 #   1. builds the engine and the CLI (ADALA_BUILD_GUI=OFF) into build-cuda/;
@@ -15,7 +15,7 @@
 #      64, softmax student against linear;
 #   5. Stages 1-3 of the embedded default in fp16; a world-size-1 NCCL run of it (fp32) compared
 #      weight by weight with a single-process run;
-#   6. prints one table (step, status, seconds, detail), the targets of issue 37 against what was
+#   6. prints one table (step, status, seconds, detail), the GPU targets (docs/device-check.md) against what was
 #      measured, the commands, and exits non-zero if a step failed.
 # --device cpu with ADALA_DEVICE_CHECK_DRY_RUN=1: the same steps on the CPU at tiny sizes
 # (vit_tiny, small resolutions and batches, 6-step stages on 512 images, Gloo instead of NCCL
@@ -280,7 +280,7 @@ for r in rows:
     print("  ".join(f"{r[c][:14]:>14}" for c in cols))
 PY
 done
-# The training steps and Stage 2 against issue 37's targets (ratios within one run).
+# The training steps and Stage 2 against the GPU targets (ratios within one run).
 python3 - "$OUT" "${DRY:+dry}" <<'PY' || echo "(no training-step figures)"
 import csv, glob, os, re, sys
 out, dry = sys.argv[1], len(sys.argv) > 2 and sys.argv[2] == "dry"
@@ -291,7 +291,7 @@ def verdict(value, bound, lower_is_better=True):
     if dry or bound is None or value is None:
         return "-"
     return "met" if (value <= bound if lower_is_better else value >= bound) else "MISSED"
-print("-- issue 37 targets%s" % (" (dry run: tiny sizes, targets do not apply)" if dry else ""))
+print("-- GPU targets%s" % (" (dry run: tiny sizes, targets do not apply)" if dry else ""))
 print("%-34s %12s %12s %10s %8s  %s" % ("figure", "softmax", "linear", "ratio", "target", "matmul GFLOP/s"))
 def by_batch(path):
     m = re.search(r"train-(\d+)-b(\d+)\.csv$", path)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer + UBSan) and runs
 # each through ctest for ADALA_FUZZ_SECONDS seconds (default 30): the bounded fuzz run CI
-# does after the test suite. For longer runs see README.md, "Fuzzing".
+# does after the test suite. For longer runs see docs/building.md, "Fuzzing".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ_DIR="${FUZZ_DIR:-$ROOT/build-fuzz}"

@@ -9,7 +9,7 @@ source "$ROOT/scripts/setup.sh"
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 export OPENBLAS_THREAD_TIMEOUT="${OPENBLAS_THREAD_TIMEOUT:-12}"
 # One suite per core: the suites wait on conditions, not on the clock (2m10 instead of 4m56 for
-# the whole list on 2 cores, issue 35).
+# the whole list on 2 cores).
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$(nproc)" "$@"
 # Then every parser's fuzz target for a short, bounded time (ADALA_FUZZ_SECONDS each; set
 # ADALA_SKIP_FUZZ=1 to leave it out, e.g. when running a single suite).

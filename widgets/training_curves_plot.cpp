@@ -19,6 +19,7 @@
 #include "widgets/plot_legend.h"
 #include "widgets/plot_style.h"
 #include "widgets/run_types.h"
+#include "engine/train/stage_catalog.h"
 
 #include "engine/store/run_store.h"
 
@@ -129,7 +130,7 @@ void TrainingCurvesPlot::appendSteps(qint64 runId, const QVector<StepUpdate>& st
   RunCurves& run = runs_.first();
   for (const StepUpdate& u : steps) {
     const int index = stageIndex(u.stage);
-    if (index < 0 || index > 3) continue;
+    if (!is_stage_index(index)) continue;
     auto s = std::find_if(run.stages.begin(), run.stages.end(),
                           [index](const StageCurves& c) { return c.index == index; });
     if (s == run.stages.end()) {
@@ -225,14 +226,14 @@ bool TrainingCurvesPlot::loadRuns(const QString& dbPath, const QList<qint64>& ru
       const auto info = db.find_run(id);
       run.label =
           info ? tr("#%1 %2").arg(id).arg(QString::fromStdString(info->name)) : tr("#%1").arg(id);
-      StageCurves stages[4];
-      for (int i = 0; i < 4; ++i) {
+      StageCurves stages[kStageCount];
+      for (int i = 0; i < kStageCount; ++i) {
         stages[i].index = i;
         stages[i].stage = stageNames().value(i);
       }
       for (const auto& m : db.metrics(id, "", kWallTimeKey)) {
         const int index = stageIndex(QString::fromStdString(m.stage));
-        if (index >= 0 && index <= 3 && m.block < 0) stages[index].wall[m.step] = m.value;
+        if (is_stage_index(index) && m.block < 0) stages[index].wall[m.step] = m.value;
       }
       const std::pair<const char*, QVector<QPointF> StageCurves::*> keys[] = {
           {"loss", &StageCurves::loss},
@@ -241,7 +242,7 @@ bool TrainingCurvesPlot::loadRuns(const QString& dbPath, const QList<qint64>& ru
       for (const auto& [key, member] : keys)
         for (const auto& m : db.metrics(id, "", key)) {
           const int index = stageIndex(QString::fromStdString(m.stage));
-          if (index < 0 || index > 3 || m.block >= 0) continue;
+          if (!is_stage_index(index) || m.block >= 0) continue;
           (stages[index].*member).push_back(QPointF(double(m.step), m.value));
         }
       for (const auto& s : stages)

@@ -1,4 +1,4 @@
-// `adala plan`: which blocks to keep softmax (issue 36). The logic is engine/plan's
+// `adala plan`: which blocks to keep softmax. The logic is engine/plan's
 // (plan_session.h); this file reads the command line and runs each of the session's runs as a
 // tracked run with a progress bar.
 #include <cstdio>

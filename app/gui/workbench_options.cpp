@@ -1,4 +1,5 @@
 #include "engine/store/run_store.h"
+#include "engine/train/stage_catalog.h"
 
 #include "app/gui/workbench_options.h"
 
@@ -111,13 +112,13 @@ std::optional<T> lookUp(const std::pair<const char*, T> (&table)[N], const QStri
 
 QString absolute(const QString& path) { return QFileInfo(path).absoluteFilePath(); }
 
-// "0,1,2" -> {0, 1, 2}; nullopt unless every part is a stage 0..3 and there is one.
+// "0,1,2" -> {0, 1, 2}; nullopt unless every part is a stage index and there is one.
 std::optional<QList<int>> parseStages(const QString& text) {
   QList<int> stages;
   for (const auto& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
     bool good = false;
     const int s = part.trimmed().toInt(&good);
-    if (!good || s < 0 || s > 3) return std::nullopt;
+    if (!good || !is_stage_index(s)) return std::nullopt;
     stages << s;
   }
   if (stages.isEmpty()) return std::nullopt;
@@ -186,7 +187,9 @@ std::optional<WorkbenchOptions> WorkbenchCommandLine::options(QString* error) co
   o.startConfig = o.measureStall ? value("measure-stall") : value("run");
   if (isSet("stages")) {
     const auto stages = parseStages(value("stages"));
-    if (!stages) return fail(QStringLiteral("--stages: expected numbers 0..3, e.g. 0,1,2,3"));
+    if (!stages)
+      return fail(QStringLiteral("--stages: expected numbers %1, e.g. 0,1,2,3")
+                      .arg(QString::fromStdString(stage_index_range())));
     o.stages = *stages;
   }
 

@@ -2,8 +2,8 @@
 // Which attention a block runs: the softmax path; the linear path phi(Q)(phi(K)^T V) with the
 // model's feature map; or the linear path with a k x k softmax window on the patch grid
 // (window_linear_attention.h). A student's plan gives one per block (attention_plan.h).
-// Header-only, so that torch-free layers (the plan frontier, engine/plan/plan_frontier.h) name
-// modes from the same table.
+// Header-only, so that torch-free layers (the plan record, engine/plan/plan_record.h, and the
+// frontier view that reads it) name modes from the same table.
 #include <array>
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Which attention each block of a student runs (issue 36): its plan.
+// Which attention each block of a student runs : its plan.
 //   softmax        the teacher's softmax attention, kept as it is (its qkv/proj);
 //   linear         phi(Q)(phi(K)^T V) with the model's feature map (the "linear" branch);
 //   window+linear  softmax on a k x k window of the patch grid and linear attention on the

@@ -1,5 +1,5 @@
 #pragma once
-// The plans `adala plan` weighs (issue 36), from the per-block sensitivity: the teacher (every
+// The plans `adala plan` weighs, from the per-block sensitivity: the teacher (every
 // block softmax), all-linear, every single-softmax-block plan ("softmax-i": block i softmax,
 // the others linear), the ranked plans keeping the k most sensitive blocks softmax
 // (k = 1..depth-1, "softmax-<i>-<j>", block indices ascending) and window+linear everywhere

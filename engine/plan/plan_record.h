@@ -1,5 +1,5 @@
 #pragma once
-// A trained attention plan as the run database holds it (issue 36): `adala plan --train` writes
+// A trained attention plan as the run database holds it: `adala plan --train` writes
 // one point per trained plan; the frontier view (widgets/plan_frontier_view.h), the report and
 // `adala frontier` read them back. Torch-free: the widgets and the report link it.
 //   tags         "plan", "plan:<name>", "planner:<folder>" (one planning session's folder)

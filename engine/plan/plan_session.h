@@ -1,5 +1,5 @@
 #pragma once
-// One `adala plan` session, start to end (issue 36): the teacher and the Stage-1 students it
+// One `adala plan` session, start to end: the teacher and the Stage-1 students it
 // starts from (or a run's), the per-block sensitivity on the held-out slice, the candidates and
 // their costs (modelled, tied to measured points), the choice, and with --train the trained
 // plans recorded in the run database (plan_record.h). Runs go through a PlanRunner the front end

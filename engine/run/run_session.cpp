@@ -24,7 +24,7 @@ RunRecord training_run_record(const ExperimentConfig& config, const PipelineOpti
   RunRecord record;
   record.name = config.name;
   record.config_json = config.source.dump();
-  record.device = resolve_device(options.device.empty() ? config.device : options.device).str();
+  record.device = resolve_device(options.device, config.device).str();
   record.folder = options.run_dir;
   return record;
 }

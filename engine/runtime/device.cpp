@@ -17,6 +17,10 @@
 
 namespace adala {
 
+c10::Device resolve_device(const std::string& requested, const std::string& configured) {
+  return resolve_device(requested.empty() ? configured : requested);
+}
+
 c10::Device resolve_device(const std::string& name) {
   if (name == "auto" || name.empty())
     return cuda_available() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);

@@ -9,6 +9,8 @@ namespace adala {
 // "cuda:N" are taken as written. Throws std::invalid_argument for anything else or for CUDA
 // requested on a build or machine without it.
 c10::Device resolve_device(const std::string& name);
+// The command line's device where it names one (`--device`), else the config's.
+c10::Device resolve_device(const std::string& requested, const std::string& configured);
 
 std::string torch_version_string();
 

@@ -120,8 +120,7 @@ SegmentationJobResult run_segmentation_job(const ExperimentConfig& config,
                                            JobControl& control) {
   const auto& seg = config.segmentation;
   if (!seg.present) throw ConfigError("segmentation", "the config has no \"segmentation\" block");
-  const c10::Device device =
-      resolve_device(options.device.empty() ? config.device : options.device);
+  const c10::Device device = resolve_device(options.device, config.device);
   if (config.threads > 0) configure_threads(static_cast<int>(config.threads));
   const auto heads = options.heads.empty() ? configured_heads(seg) : options.heads;
   const auto sweep_sizes =

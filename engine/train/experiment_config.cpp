@@ -131,7 +131,7 @@ const StageConfig& ExperimentConfig::stage(int index) const {
     case 3:
       return fine_tuning;
     default:
-      throw std::out_of_range("stage index must be 0..3");
+      throw std::out_of_range("stage index must be " + stage_index_range());
   }
 }
 

@@ -33,7 +33,7 @@ LinearisationMethod linearisation_method_from_string(const std::string& name) {
 }
 
 bool method_uses_stage(LinearisationMethod method, int stage) {
-  return stage >= 0 && stage < 4 && info(method).stages[stage];
+  return is_stage_index(stage) && info(method).stages[stage];
 }
 
 std::string method_feature_map(LinearisationMethod method) { return info(method).feature_map; }

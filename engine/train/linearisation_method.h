@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/train/stage_catalog.h"
+
 namespace adala {
 
 enum class LinearisationMethod { Adala, Lolcats, Hedgehog, Performer, Naive };
@@ -29,8 +31,8 @@ struct LinearisationMethodInfo {
   const char* name;
   // The feature map the method needs (a feature_map_kind.h name), or "" for the config's.
   const char* feature_map;
-  bool stages[4];       // which of Stages 0..3 it runs
-  const char* summary;  // one line, for help texts
+  bool stages[kStageCount];  // which stages of the stage table it runs
+  const char* summary;       // one line, for help texts
   // The attention of the blocks it linearises when the config gives no plan ("attention":
   // engine/model/attention_plan.h): "linear" or "window+linear".
   const char* attention = "linear";
@@ -72,7 +74,8 @@ const char* to_string(LinearisationMethod method);
 LinearisationMethod linearisation_method_from_string(const std::string& name);
 // Every name, the default ("adala") first.
 const std::vector<std::string>& linearisation_method_names();
-// Whether the method has that stage (0..3): naive has 0 and 3, lolcats and hedgehog 0, 1, 3.
+// Whether the method has that stage (an index of the stage table): naive has 0 and 3, lolcats and
+// hedgehog 0, 1, 3.
 bool method_uses_stage(LinearisationMethod method, int stage);
 // The feature map the method needs ("hedgehog" for lolcats and hedgehog, "performer" for
 // performer), or "" for any.

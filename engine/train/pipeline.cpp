@@ -152,12 +152,17 @@ std::vector<int> load_run_stages(const std::string& run_dir) {
   return parse_json_strict(read_text(run_dir + "/stages.json")).get<std::vector<int>>();
 }
 
+void check_stage_indices(const std::vector<int>& stages) {
+  for (int s : stages)
+    if (!is_stage_index(s))
+      throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (" +
+                                        stage_index_range() + ")");
+}
+
 PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOptions& requested,
                             EventSink& sink, JobControl& control) {
   ExperimentConfig c = config;  // num_classes may come from the data
-  for (int s : requested.stages)
-    if (s < 0 || s > 3)
-      throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
+  check_stage_indices(requested.stages);
   // The method (config "method") runs the selected stages it has, except those the config
   // switches off ("enabled": false).
   PipelineOptions options = requested;
@@ -168,7 +173,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
      : !c.stage(s).enabled           ? disabled
                                      : options.stages)
         .push_back(s);
-  const c10::Device device = resolve_device(options.device.empty() ? c.device : options.device);
+  const c10::Device device = resolve_device(options.device, c.device);
   if (student_attention_plan(c).uses_window() && !device.is_cpu() &&
       std::any_of(options.stages.begin(), options.stages.end(), [](int s) { return s > 0; }))
     throw ConfigError("attention",

@@ -53,4 +53,7 @@ PipelineResult run_pipeline(const ExperimentConfig& config, const PipelineOption
 ExperimentConfig load_run_config(const std::string& run_dir);
 std::vector<int> load_run_stages(const std::string& run_dir);
 
+// ConfigError("--stages") for an index that is not a stage of the stage table.
+void check_stage_indices(const std::vector<int>& stages);
+
 }  // namespace adala

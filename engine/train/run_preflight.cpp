@@ -20,9 +20,8 @@ namespace {
 void check_stages(const std::vector<int>& stages) {
   if (stages.empty()) throw ConfigError("--stages", "no stage selected");
   std::set<int> seen;
+  check_stage_indices(stages);
   for (int s : stages) {
-    if (s < 0 || s > 3)
-      throw ConfigError("--stages", "stage " + std::to_string(s) + " does not exist (0..3)");
     if (!seen.insert(s).second)
       throw ConfigError("--stages", "stage " + std::to_string(s) + " is listed twice");
   }
@@ -83,7 +82,7 @@ void check_teacher(const ExperimentConfig& c, const PipelineOptions& options) {
 static void check_stage_precisions(const ExperimentConfig& c, const PipelineOptions& options) {
   c10::Device device(c10::kCPU);
   try {
-    device = resolve_device(options.device.empty() ? c.device : options.device);
+    device = resolve_device(options.device, c.device);
   } catch (const std::exception&) {
     return;  // an unusable device is reported where the run opens it, as before
   }

@@ -82,6 +82,11 @@ inline const StageSpec* stage_by_output_file(std::string_view file_name) {
   return nullptr;
 }
 
+inline bool is_stage_index(int index) { return stage_by_index(index) != nullptr; }
+
+// "0..3": the stage indices, for messages.
+inline std::string stage_index_range() { return "0.." + std::to_string(kStageCount - 1); }
+
 inline const char* stage_name(int index) {
   const StageSpec* s = stage_by_index(index);
   return s ? s->name : "?";
