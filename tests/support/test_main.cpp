@@ -1,4 +1,4 @@
-// main() of every adala_tests_<folder> executable: runs the suite named by the first argument
+// main() of the adala_tests executable: runs the suite named by the first argument
 // (tests/support/test_suite.h) with the arguments after it.
 #include <cstdio>
 #include <cstring>

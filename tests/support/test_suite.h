@@ -1,9 +1,9 @@
 #pragma once
-// The suites of one tests/<folder> share one executable, adala_tests_<folder>
-// (tests/CMakeLists.txt): each suite registers its Qt Test class under its file's base name
-// with ADALA_TEST_MAIN (an application as QTEST_MAIN makes it), ADALA_TEST_GUILESS_MAIN (a
-// QCoreApplication) or ADALA_TEST_APPLESS_MAIN (none), instead of defining main(). ctest runs
-// `adala_tests_<folder> <suite> [Qt Test arguments]`; tests/support/test_main.cpp picks the suite.
+// The suites share one executable, adala_tests (tests/CMakeLists.txt): each suite registers its
+// Qt Test class under its file's base name with ADALA_TEST_MAIN (an application as QTEST_MAIN
+// makes it), ADALA_TEST_GUILESS_MAIN (a QCoreApplication) or ADALA_TEST_APPLESS_MAIN (none),
+// instead of defining main(). ctest runs
+// `adala_tests <suite> [Qt Test arguments]`; tests/support/test_main.cpp picks the suite.
 #include <QtTest/QtTest>
 
 namespace adala::test {
