@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (AddressSanitizer + UBSan) and runs
-# each through ctest for ADALA_FUZZ_SECONDS seconds (default 30): the bounded fuzz run CI
+# each through ctest for ADALA_FUZZ_SECONDS seconds (default 20): the bounded fuzz run CI
 # does after the test suite. For longer runs see docs/building.md, "Fuzzing".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ_DIR="${FUZZ_DIR:-$ROOT/build-fuzz}"
-SECONDS_PER_TARGET="${ADALA_FUZZ_SECONDS:-30}"
+SECONDS_PER_TARGET="${ADALA_FUZZ_SECONDS:-20}"
 for tool in clang clang++; do
   command -v "$tool" >/dev/null || { echo "[fuzz] $tool is missing (scripts/setup.sh installs it)" >&2; exit 1; }
 done
