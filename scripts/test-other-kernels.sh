@@ -6,8 +6,6 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
-export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
-export OPENBLAS_THREAD_TIMEOUT="${OPENBLAS_THREAD_TIMEOUT:-12}"
 own="${OPENBLAS_CORETYPE:-}"
 has_avx512=0
 grep -qw avx512f /proc/cpuinfo 2>/dev/null && has_avx512=1
