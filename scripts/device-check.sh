@@ -3,7 +3,7 @@
 # the one inside an installed PyTorch: TORCH_DIR defaults to its share/cmake/Torch). Within 8
 # minutes:
 #   1. builds the engine and the CLI (ADALA_BUILD_GUI=OFF) into build-cuda/;
-#   2. runs the engine test suites (labels core, train, store, cuda) with the GPU visible: their
+#   2. runs the engine test suites (labels kernels, model, io, train, store, cuda) with the GPU visible: their
 #      CUDA halves (loss scaler kernels, device placement, pinned copies, the padded linear
 #      attention against the batched formula) run instead of skipping;
 #   3. `adala bench peer` on CUDA and `adala bench scaling` (inference, batch 1) for vit_base and
@@ -122,7 +122,7 @@ echo "device-check: Torch_DIR=${TORCH_DIR:-<cmake default>}"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || true
 
 JOBS="$(nproc)"
-LABELS='core|train|store|cuda'  # the engine suites, and those with a CUDA half
+LABELS='kernels|model|io|train|store|cuda'  # the engine suites, and those with a CUDA half
 PREFIX_PATH="$(IFS=';'; echo "${PREFIXES[*]:-}")"
 # CMAKE_POLICY_VERSION_MINIMUM: CMake 4 refuses package files that still ask for CMake < 3.5.
 if [ -n "${ADALA_DEVICE_CHECK_PREBUILT:-}" ]; then
@@ -133,7 +133,7 @@ else
     ${PREFIX_PATH:+-DCMAKE_PREFIX_PATH="$PREFIX_PATH"} ${TORCH_DIR:+-DTorch_DIR="$TORCH_DIR"} \
     ${CUDA_ARCH_ARG:-} \
     && step "build engine + CLI + engine tests" 300 bash -c "
-      targets=\${ADALA_DEVICE_CHECK_TARGETS:-adala \$(ctest --test-dir '$BUILD' -N -L '$LABELS' | awk '/Test +#/ {print \$3}' | sed 's/_shipped_threads//' | sort -u)}
+      targets=\${ADALA_DEVICE_CHECK_TARGETS:-adala adala_tests}
       cmake --build '$BUILD' -j $JOBS --target \$targets -- -k 0"
   grep -h "data parallelism (adala_dist)\|LibTorch .*CUDA" "$OUT"/configure.log 2>/dev/null | sed 's/^-- /device-check: /'
 fi

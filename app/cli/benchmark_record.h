@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis/attention_bench.h"
-#include "engine/analysis/peer_comparison.h"
-#include "engine/analysis/scaling_bench.h"
-#include "engine/analysis/stage2_bench.h"
+#include "engine/bench/attention_bench.h"
+#include "engine/bench/peer_comparison.h"
+#include "engine/bench/scaling_bench.h"
+#include "engine/bench/stage2_bench.h"
 #include "engine/json/json.h"
 #include "engine/run/run_session.h"
 

@@ -48,11 +48,9 @@ void write_png(const fs::path& path, const cv::Mat& image) {
   if (!cv::imwrite(path.string(), image)) throw std::runtime_error("cannot write " + path.string());
 }
 
-}  // namespace
-
 // The cosine map's colour scale: viridis on [0, 1] (below 0 clamps to 0), as the workbench
 // draws it.
-static cv::Mat cosine_colour_map(const at::Tensor& cosine, int factor) {
+cv::Mat cosine_colour_map(const at::Tensor& cosine, int factor) {
   const at::Tensor level = (cosine.clamp(0.0, 1.0) * 255.0).round().to(at::kByte).contiguous();
   cv::Mat grey(int(level.size(0)), int(level.size(1)), CV_8UC1, level.data_ptr<uint8_t>());
   cv::Mat coloured, out;
@@ -62,80 +60,73 @@ static cv::Mat cosine_colour_map(const at::Tensor& cosine, int factor) {
   return out;
 }
 
-int features_command(const Args& args) {
-  CLI::App app{
-      "The teacher's and the student's final patch features of one image (normed patch tokens, "
-      "no class or register tokens) as PCA colour maps: the first three principal components "
-      "of the TEACHER's features, applied to both and mapped to RGB with the teacher's "
-      "per-component min/max, so a colour means the same in both images. Also the per-patch "
-      "cosine similarity of the two. RUN is a run folder or a run id/name in the run database "
-      "(teacher.safetensors and the newest student of its folder, its data.eval for "
-      "--image-index); a .safetensors file is a student, with --teacher. Writes DIR/input.png, "
-      "teacher.png, student.png, cosine.png (viridis, 0 to 1; nearest upscaling) and "
-      "features.json.",
-      "adala features"};
-  prepare_command_app(app);
+// What `adala features` was given.
+struct FeaturesArgs {
   std::string run, teacher_path, db, image, dataset, out_dir, device = "auto";
   int64_t index = -1;
   int pixels = 224;
   CheckpointOptions checkpoint;
-  app.add_option("RUN", run, "a run folder, run id or name, or a student .safetensors")->required();
-  app.add_option("--teacher", teacher_path, "the teacher's .safetensors (default: the run's)");
-  app.add_option("--db", db, "the run database RUN is looked up in");
+};
+
+void declare_features(CLI::App& app, FeaturesArgs& a) {
+  app.add_option("RUN", a.run, "a run folder, run id or name, or a student .safetensors")
+      ->required();
+  app.add_option("--teacher", a.teacher_path, "the teacher's .safetensors (default: the run's)");
+  app.add_option("--db", a.db, "the run database RUN is looked up in");
   auto* index_option =
-      app.add_option("--image-index", index, "an image of the evaluation data, by index")
+      app.add_option("--image-index", a.index, "an image of the evaluation data, by index")
           ->check(non_negative_number());
-  auto* image_option = app.add_option("--image", image, "an image file");
+  auto* image_option = app.add_option("--image", a.image, "an image file");
   index_option->excludes(image_option);
-  app.add_option("--dataset", dataset,
+  app.add_option("--dataset", a.dataset,
                  "where --image-index picks from: a config.json (its data.eval), class folders, an "
                  "image folder or list (default: the run's data.eval; Fashion-MNIST test for a "
                  "weights file)");
-  app.add_option("--out", out_dir, "the folder to write")->required();
-  app.add_option("--size", pixels,
+  app.add_option("--out", a.out_dir, "the folder to write")->required();
+  app.add_option("--size", a.pixels,
                  "at least this many pixels across in the PNGs (nearest upscaling)")
       ->check(positive_number());
-  app.add_option("--device", device, "auto, cpu or cuda");
-  add_checkpoint_options(app, checkpoint);  // for both models
-  if (!parse_command_line(app, args)) return 0;
-  if (index < 0 && image.empty()) throw UsageError("give --image-index I or --image FILE");
+  app.add_option("--device", a.device, "auto, cpu or cuda");
+  add_checkpoint_options(app, a.checkpoint);  // for both models
+}
 
+// The two weight files RUN stands for, and the run's config (empty for a weights file).
+struct FeatureModelPaths {
+  std::string teacher, student, run_config;
+};
+
+FeatureModelPaths feature_model_paths(const FeaturesArgs& a) {
   std::error_code ec;
-  std::string student_path, run_config;
-  if (fs::is_regular_file(run, ec)) {
-    student_path = run;
-    if (teacher_path.empty()) {
-      const fs::path beside = fs::path(run).parent_path() / "teacher.safetensors";
-      if (!fs::is_regular_file(beside, ec) || fs::equivalent(beside, run, ec))
-        throw UsageError(run + " is a weights file: give its teacher with --teacher");
-      teacher_path = beside.string();
+  FeatureModelPaths out;
+  out.teacher = a.teacher_path;
+  if (fs::is_regular_file(a.run, ec)) {
+    out.student = a.run;
+    if (out.teacher.empty()) {
+      const fs::path beside = fs::path(a.run).parent_path() / "teacher.safetensors";
+      if (!fs::is_regular_file(beside, ec) || fs::equivalent(beside, a.run, ec))
+        throw UsageError(a.run + " is a weights file: give its teacher with --teacher");
+      out.teacher = beside.string();
     }
   } else {
-    const RunArgument r = resolve_run_argument(run, db);
+    const RunArgument r = resolve_run_argument(a.run, a.db);
     const RunModelPaths paths = run_model_paths(r.folder);
-    student_path = paths.student;
-    run_config = paths.config;
-    if (teacher_path.empty()) teacher_path = paths.teacher;
+    out.student = paths.student;
+    out.run_config = paths.config;
+    if (out.teacher.empty()) out.teacher = paths.teacher;
   }
-  const c10::Device dev = resolve_device(device);
-  const InferenceLoadOptions load = checkpoint.load_options();
-  InferenceModel teacher = load_inference_model(teacher_path, dev, load);
-  InferenceModel student = load_inference_model(student_path, dev, load);
-  for (const InferenceModel* m : {&teacher, &student})
-    if (!m->preprocessing_note.empty()) std::cerr << "note: " << m->preprocessing_note << "\n";
-  const int64_t channels = student.model->config().in_chans;
-  FeatureImage picked;
-  if (!image.empty()) {
-    picked = feature_image_from_file(image, channels);
-  } else {
-    const std::string where = dataset.empty() ? run_config : dataset;
-    const auto data = open_inspection_dataset(where, channels);
-    picked = feature_image_from_dataset(*data, index);
-  }
-  const FeatureComparison c = compare_features(teacher, student, picked.image);
-  const PatchFeatureComparison& p = c.patches;
+  return out;
+}
 
-  fs::create_directories(out_dir);
+FeatureImage pick_image(const FeaturesArgs& a, const std::string& run_config, int64_t channels) {
+  if (!a.image.empty()) return feature_image_from_file(a.image, channels);
+  const std::string where = a.dataset.empty() ? run_config : a.dataset;
+  const auto data = open_inspection_dataset(where, channels);
+  return feature_image_from_dataset(*data, a.index);
+}
+
+// input.png, teacher.png, student.png and cosine.png, at least `pixels` across.
+void write_feature_pngs(const FeatureComparison& c, const std::string& out_dir, int pixels) {
+  const PatchFeatureComparison& p = c.patches;
   const int grid = int(std::max(p.grid_height, p.grid_width));
   const int factor = std::max(1, (pixels + grid - 1) / grid);
   const at::Tensor input_hwc = (c.input.permute({1, 2, 0}) * 255.0).round().to(at::kByte);
@@ -147,10 +138,13 @@ int features_command(const Args& args) {
   write_png(fs::path(out_dir) / "teacher.png", upscaled(p.teacher_rgb, factor));
   write_png(fs::path(out_dir) / "student.png", upscaled(p.student_rgb, factor));
   write_png(fs::path(out_dir) / "cosine.png", cosine_colour_map(p.cosine, factor));
+}
 
+void write_features_json(const FeatureModelPaths& paths, const FeatureImage& picked,
+                         const PatchFeatureComparison& p, const std::string& out_dir) {
   nlohmann::json j;
-  j["teacher"] = fs::absolute(teacher_path).string();
-  j["student"] = fs::absolute(student_path).string();
+  j["teacher"] = fs::absolute(paths.teacher).string();
+  j["student"] = fs::absolute(paths.student).string();
   j["image"] = picked.description;
   if (picked.index >= 0) j["image_index"] = picked.index;
   j["grid"] = {p.grid_height, p.grid_width};
@@ -173,11 +167,14 @@ int features_command(const Args& args) {
   j["cosine"] = rows;
   j["cosine_scale"] = {0.0, 1.0};
   std::ofstream(fs::path(out_dir) / "features.json") << j.dump(2) << "\n";
+}
 
+void print_feature_summary(const FeatureModelPaths& paths, const FeatureImage& picked,
+                           const PatchFeatureComparison& p, const std::string& out_dir) {
   double evr = 0.0;
   for (double v : p.pca.explained_variance_ratio) evr += v;
-  std::cout << fmt::format("{}\nteacher {}\nstudent {}\n", picked.description, teacher_path,
-                           student_path);
+  std::cout << fmt::format("{}\nteacher {}\nstudent {}\n", picked.description, paths.teacher,
+                           paths.student);
   std::cout << fmt::format("patches {}x{}, mean cosine {:.4f} (min {:.4f})\n", p.grid_height,
                            p.grid_width, p.mean_cosine, p.cosine.min().item<double>());
   std::string ratios;
@@ -187,6 +184,42 @@ int features_command(const Args& args) {
                            100 * evr);
   std::cout << fmt::format("wrote {}/{{input,teacher,student,cosine}}.png and features.json\n",
                            out_dir);
+}
+
+}  // namespace
+
+int features_command(const Args& args) {
+  CLI::App app{
+      "The teacher's and the student's final patch features of one image (normed patch tokens, "
+      "no class or register tokens) as PCA colour maps: the first three principal components "
+      "of the TEACHER's features, applied to both and mapped to RGB with the teacher's "
+      "per-component min/max, so a colour means the same in both images. Also the per-patch "
+      "cosine similarity of the two. RUN is a run folder or a run id/name in the run database "
+      "(teacher.safetensors and the newest student of its folder, its data.eval for "
+      "--image-index); a .safetensors file is a student, with --teacher. Writes DIR/input.png, "
+      "teacher.png, student.png, cosine.png (viridis, 0 to 1; nearest upscaling) and "
+      "features.json.",
+      "adala features"};
+  prepare_command_app(app);
+  FeaturesArgs a;
+  declare_features(app, a);
+  if (!parse_command_line(app, args)) return 0;
+  if (a.index < 0 && a.image.empty()) throw UsageError("give --image-index I or --image FILE");
+
+  const FeatureModelPaths paths = feature_model_paths(a);
+  const c10::Device dev = resolve_device(a.device);
+  const InferenceLoadOptions load = a.checkpoint.load_options();
+  InferenceModel teacher = load_inference_model(paths.teacher, dev, load);
+  InferenceModel student = load_inference_model(paths.student, dev, load);
+  for (const InferenceModel* m : {&teacher, &student})
+    if (!m->preprocessing_note.empty()) std::cerr << "note: " << m->preprocessing_note << "\n";
+  const FeatureImage picked = pick_image(a, paths.run_config, student.model->config().in_chans);
+  const FeatureComparison c = compare_features(teacher, student, picked.image);
+
+  fs::create_directories(a.out_dir);
+  write_feature_pngs(c, a.out_dir, a.pixels);
+  write_features_json(paths, picked, c.patches, a.out_dir);
+  print_feature_summary(paths, picked, c.patches, a.out_dir);
   return 0;
 }
 

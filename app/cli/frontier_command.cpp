@@ -74,16 +74,7 @@ std::vector<int64_t> parse_resolution_list(const std::string& option, const std:
   return out;
 }
 
-}  // namespace
-
-int frontier_command(const Args& args) {
-  CLI::App app{
-      "The trained attention plans of the run database (recorded by `adala plan CONFIG --res R "
-      "--train`) as one Markdown table: top-1, gap to the session's teacher, ms / image and "
-      "peak memory at one resolution, cheapest first; '*' marks the accuracy-cost frontier.",
-      "adala frontier"};
-  prepare_command_app(app);
-  FrontierOptions o;
+void declare_frontier(CLI::App& app, FrontierOptions& o) {
   app.add_option("--db", o.db,
                  "the run database (default: " + store::RunStore::default_path() + ")");
   app.add_option("--planner", o.planner,
@@ -108,15 +99,11 @@ int frontier_command(const Args& args) {
   app.add_option("--rounds", o.rounds, "with --measure: interleaved rounds (median of rounds)")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  if (!parse_command_line(app, args)) return 0;
-  if (!o.measure && (!o.measure_res.empty() || !o.device.empty()))
-    throw UsageError("--measure-res and --device go with --measure");
+}
 
-  const std::string path = o.db.empty() ? store::RunStore::default_path() : o.db;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw std::runtime_error("no run database at " + path + " (choose another file with --db)");
-  store::RunStore db(path, o.measure ? store::OpenMode::ReadWrite : store::OpenMode::ReadOnly);
+// The plans of --planner (all when not given) in the database at path.
+std::vector<PlanPoint> chosen_plan_points(store::RunStore& db, const std::string& path,
+                                          const FrontierOptions& o) {
   const std::vector<PlanPoint> all = read_plan_points(db);
   if (all.empty())
     throw std::runtime_error("no trained attention plans in " + path +
@@ -127,20 +114,27 @@ int frontier_command(const Args& args) {
     throw UsageError("--planner: no planning session \"" + o.planner + "\" in " + path +
                      (planners.empty() ? std::string(" (its plans name no session)")
                                        : " (sessions: " + join(planners, ", ") + ")"));
-  std::vector<PlanPoint> points = o.planner.empty() ? all : read_plan_points(db, o.planner);
-  if (o.measure) {
-    plan::InterleavedCostOptions m;
-    m.resolutions = o.measure_res.empty() ? common_resolutions(points)
-                                          : parse_resolution_list("--measure-res", o.measure_res);
-    if (m.resolutions.empty())
-      throw UsageError("--measure: the plans share no recorded resolution; give --measure-res");
-    m.repeats = o.repeats;
-    m.rounds = o.rounds;
-    const c10::Device device = resolve_device(o.device.empty() ? "auto" : o.device);
-    points = plan::remeasure_plan_points(db, points, device, m, [](const std::string& line) {
-      std::fprintf(stderr, "frontier: %s\n", line.c_str());
-    });
-  }
+  return o.planner.empty() ? all : read_plan_points(db, o.planner);
+}
+
+// --measure: the plans' costs measured again, side by side, and recorded.
+std::vector<PlanPoint> measured_again(store::RunStore& db, const std::vector<PlanPoint>& points,
+                                      const FrontierOptions& o) {
+  plan::InterleavedCostOptions m;
+  m.resolutions = o.measure_res.empty() ? common_resolutions(points)
+                                        : parse_resolution_list("--measure-res", o.measure_res);
+  if (m.resolutions.empty())
+    throw UsageError("--measure: the plans share no recorded resolution; give --measure-res");
+  m.repeats = o.repeats;
+  m.rounds = o.rounds;
+  const c10::Device device = resolve_device(o.device.empty() ? "auto" : o.device);
+  return plan::remeasure_plan_points(db, points, device, m, [](const std::string& line) {
+    std::fprintf(stderr, "frontier: %s\n", line.c_str());
+  });
+}
+
+// --res, or the largest resolution at which every plan has a cost.
+int64_t table_resolution(const std::vector<PlanPoint>& points, const FrontierOptions& o) {
   const std::vector<int64_t> resolutions = common_resolutions(points);
   if (resolutions.empty())
     throw std::runtime_error(
@@ -150,13 +144,15 @@ int frontier_command(const Args& args) {
   if (std::find(resolutions.begin(), resolutions.end(), res) == resolutions.end())
     throw UsageError("--res: not every plan has a cost at " + std::to_string(res) +
                      " px (resolutions with costs: " + resolution_list(resolutions) + ")");
-  const FrontierCost axis = frontier_cost_from_string(o.cost);
-  const std::vector<PlanRow> rows = plan_rows(points, res, axis);
+  return res;
+}
 
-  std::ostream& out = std::cout;
-  const bool sessions = o.planner.empty() && plan_planners(points).size() > 1;
+void print_frontier_table(std::ostream& out, const std::vector<PlanPoint>& points,
+                          const std::vector<PlanRow>& rows, int64_t res, FrontierCost axis,
+                          const std::string& planner) {
+  const bool sessions = planner.empty() && plan_planners(points).size() > 1;
   out << fmt::format("Attention plans of {} at {} px: {} plans, frontier by {} (*)\n\n",
-                     o.planner.empty() ? std::string("every session") : "session " + o.planner, res,
+                     planner.empty() ? std::string("every session") : "session " + planner, res,
                      points.size(),
                      axis == FrontierCost::MsPerImage ? "ms / image" : "peak memory");
   out << "| plan |" << (sessions ? " session |" : "")
@@ -177,21 +173,52 @@ int frontier_command(const Args& args) {
     if (row.on_frontier) frontier.push_back(points[row.index].name);
   out << "\nFrontier, cheapest first: " << join(frontier, " -> ") << "\n";
   out << "Blocks: S softmax, W window+linear, L linear (block 0 first).\n";
+}
 
-  if (!o.csv.empty()) {
-    std::ofstream csv(o.csv);
-    csv << "plan,session,blocks,top1,gap_points,resolution,ms_per_img,peak_bytes,run,frontier\n";
-    for (const auto& row : rows) {
-      const PlanPoint& p = points[row.index];
-      const PlanCost* c = p.cost_at(res);
-      csv << csv_field(p.name) << "," << csv_field(p.planner) << "," << plan_strip(p.modes) << ","
-          << csv_number(p.top1) << "," << csv_number(row.gap_points) << "," << res << ","
-          << csv_number(c ? cost_value(*c, FrontierCost::MsPerImage) : NAN) << ","
-          << csv_number(c ? cost_value(*c, FrontierCost::PeakBytes) : NAN) << "," << p.run << ","
-          << (row.on_frontier ? 1 : 0) << "\n";
-    }
-    if (!csv.good()) throw std::runtime_error("cannot write " + o.csv);
+void write_frontier_csv(const std::string& path, const std::vector<PlanPoint>& points,
+                        const std::vector<PlanRow>& rows, int64_t res) {
+  std::ofstream csv(path);
+  csv << "plan,session,blocks,top1,gap_points,resolution,ms_per_img,peak_bytes,run,frontier\n";
+  for (const auto& row : rows) {
+    const PlanPoint& p = points[row.index];
+    const PlanCost* c = p.cost_at(res);
+    csv << csv_field(p.name) << "," << csv_field(p.planner) << "," << plan_strip(p.modes) << ","
+        << csv_number(p.top1) << "," << csv_number(row.gap_points) << "," << res << ","
+        << csv_number(c ? cost_value(*c, FrontierCost::MsPerImage) : NAN) << ","
+        << csv_number(c ? cost_value(*c, FrontierCost::PeakBytes) : NAN) << "," << p.run << ","
+        << (row.on_frontier ? 1 : 0) << "\n";
   }
+  if (!csv.good()) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+int frontier_command(const Args& args) {
+  CLI::App app{
+      "The trained attention plans of the run database (recorded by `adala plan CONFIG --res R "
+      "--train`) as one Markdown table: top-1, gap to the session's teacher, ms / image and "
+      "peak memory at one resolution, cheapest first; '*' marks the accuracy-cost frontier.",
+      "adala frontier"};
+  prepare_command_app(app);
+  FrontierOptions o;
+  declare_frontier(app, o);
+  if (!parse_command_line(app, args)) return 0;
+  if (!o.measure && (!o.measure_res.empty() || !o.device.empty()))
+    throw UsageError("--measure-res and --device go with --measure");
+
+  const std::string path = o.db.empty() ? store::RunStore::default_path() : o.db;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw std::runtime_error("no run database at " + path + " (choose another file with --db)");
+  store::RunStore db(path, o.measure ? store::OpenMode::ReadWrite : store::OpenMode::ReadOnly);
+  std::vector<PlanPoint> points = chosen_plan_points(db, path, o);
+  if (o.measure) points = measured_again(db, points, o);
+  const int64_t res = table_resolution(points, o);
+  const FrontierCost axis = frontier_cost_from_string(o.cost);
+  const std::vector<PlanRow> rows = plan_rows(points, res, axis);
+
+  print_frontier_table(std::cout, points, rows, res, axis, o.planner);
+  if (!o.csv.empty()) write_frontier_csv(o.csv, points, rows, res);
   return 0;
 }
 

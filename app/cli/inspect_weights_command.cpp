@@ -16,7 +16,7 @@
 #include "engine/model/weight_mapping.h"
 #include "engine/model/weights_file_config.h"
 #include "engine/infer/preprocessing.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 
 namespace adala::cli {
 
@@ -75,26 +75,7 @@ void print_what_commands_use(const SafetensorsReader& reader, const std::string&
   }
 }
 
-}  // namespace
-
-int inspect_weights_command(const Args& args) {
-  CLI::App app{
-      "Lists every tensor (name, dtype, shape, MB), totals, the file's metadata, the checkpoint "
-      "naming it uses (timm, adala, meta-dinov2, hf-dinov2) and the ViT presets its shapes fit. "
-      "Only the header is read.",
-      "adala inspect-weights"};
-  prepare_command_app(app);
-  std::string path;
-  bool stream = false;
-  CheckpointOptions checkpoint;
-  app.add_option("FILE", path, "a .safetensors file")->required();
-  app.add_flag("--stream", stream, "read with plain file reads instead of mmap");
-  add_checkpoint_options(app, checkpoint);
-  if (!parse_command_line(app, args)) return 0;
-  const ReadMode mode = stream ? ReadMode::Stream : ReadMode::Mmap;
-  SafetensorsReader reader(path, mode);
-
-  const auto& tensors = reader.tensors();
+void print_file_sizes(const SafetensorsReader& reader, const std::string& path, ReadMode mode) {
   const uint64_t data_bytes = reader.file_size() - 8 - reader.header_size();
   std::printf("file      %s\n", path.c_str());
   std::printf("          %llu bytes: 8 + %llu header + %llu data (%s read)\n",
@@ -102,14 +83,9 @@ int inspect_weights_command(const Args& args) {
               static_cast<unsigned long long>(reader.header_size()),
               static_cast<unsigned long long>(data_bytes),
               mode == ReadMode::Mmap ? "mmap" : "stream");
+}
 
-  std::vector<std::string> names;
-  ShapeMap shapes;
-  for (const auto& t : tensors) {
-    names.push_back(t.name);
-    shapes[t.name] = t.shape;
-  }
-  const KeyMapping plan = plan_key_mapping(names);
+void print_key_mapping(const KeyMapping& plan) {
   std::printf("format    %s: %s\n", to_string(plan.format), describe(plan.format).c_str());
   for (const auto& n : plan.notes) std::printf("          note: %s\n", n.c_str());
   if (!plan.dropped.empty())
@@ -118,15 +94,19 @@ int inspect_weights_command(const Args& args) {
   if (!plan.unsupported.empty())
     std::printf("          %zu tensor(s) unsupported (e.g. %s)\n", plan.unsupported.size(),
                 plan.unsupported[0].c_str());
+}
 
-  const auto& meta = reader.metadata();
+void print_metadata(const std::map<std::string, std::string>& meta) {
   if (meta.empty()) {
     std::printf("metadata  (none)\n");
   } else {
     std::printf("metadata  %zu entr%s\n", meta.size(), meta.size() == 1 ? "y" : "ies");
     for (const auto& [k, v] : meta) std::printf("  %s = %s\n", k.c_str(), one_line(v, 160).c_str());
   }
+}
 
+// One row per tensor (name, dtype, shape, MB), then the totals.
+void print_tensor_table(const std::vector<TensorInfo>& tensors) {
   size_t name_width = 4, dtype_width = 5, shape_width = 5;
   for (const auto& t : tensors) {
     name_width = std::max(name_width, std::min<size_t>(t.name.size(), 72));
@@ -153,8 +133,10 @@ int inspect_weights_command(const Args& args) {
               tensors.size(), static_cast<long long>(total_params),
               static_cast<unsigned long long>(total_bytes), static_cast<double>(total_bytes) / 1e6,
               dtypes.empty() ? "" : "  [", dtypes.c_str(), dtypes.empty() ? "" : "]");
+}
 
-  const ShapeMap ours = apply_key_mapping(plan, shapes);
+// The ViT the (renamed) shapes describe, the heads of adala.config, and the presets they fit.
+void print_model_fit(const ShapeMap& ours, const std::map<std::string, std::string>& meta) {
   const VitShapeSummary summary = summarise_vit_shapes(ours);
   std::printf("model     %s\n", summary.to_string().c_str());
   for (const auto& p : summary.problems) std::printf("          problem: %s\n", p.c_str());
@@ -175,6 +157,39 @@ int inspect_weights_command(const Args& args) {
   if (!guess.best.empty() || !guess.reason.empty())
     std::printf("best      %s%s%s\n", guess.best.c_str(), guess.best.empty() ? "" : ": ",
                 guess.reason.c_str());
+}
+
+}  // namespace
+
+int inspect_weights_command(const Args& args) {
+  CLI::App app{
+      "Lists every tensor (name, dtype, shape, MB), totals, the file's metadata, the checkpoint "
+      "naming it uses (timm, adala, meta-dinov2, hf-dinov2) and the ViT presets its shapes fit. "
+      "Only the header is read.",
+      "adala inspect-weights"};
+  prepare_command_app(app);
+  std::string path;
+  bool stream = false;
+  CheckpointOptions checkpoint;
+  app.add_option("FILE", path, "a .safetensors file")->required();
+  app.add_flag("--stream", stream, "read with plain file reads instead of mmap");
+  add_checkpoint_options(app, checkpoint);
+  if (!parse_command_line(app, args)) return 0;
+  const ReadMode mode = stream ? ReadMode::Stream : ReadMode::Mmap;
+  SafetensorsReader reader(path, mode);
+  print_file_sizes(reader, path, mode);
+
+  std::vector<std::string> names;
+  ShapeMap shapes;
+  for (const auto& t : reader.tensors()) {
+    names.push_back(t.name);
+    shapes[t.name] = t.shape;
+  }
+  const KeyMapping plan = plan_key_mapping(names);
+  print_key_mapping(plan);
+  print_metadata(reader.metadata());
+  print_tensor_table(reader.tensors());
+  print_model_fit(apply_key_mapping(plan, shapes), reader.metadata());
   print_what_commands_use(reader, path, checkpoint);
   return 0;
 }

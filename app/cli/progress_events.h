@@ -9,7 +9,7 @@
 //   {"event":"progress","done":3,"total":12,"label":"64px linear"}   label "" at the end
 //   {"event":"point","row":{"preset":"vit_small","resolution":"64","mode":"linear",...}}
 //        one measured point, once all its rounds are in: the CSV's columns and field texts
-//        (engine/analysis/scaling_csv.h), so the reader checks them as it checks a file
+//        (engine/bench/scaling_csv.h), so the reader checks them as it checks a file
 //   {"event":"csv","path":"/abs/scaling.csv"}           --csv written
 //   {"event":"done","points":4,"run_id":42}             run_id null when not recorded
 //   {"event":"error","message":"..."}                   then the command exits non-zero

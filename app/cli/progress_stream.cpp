@@ -122,6 +122,112 @@ StepMetrics step_of(const Fields& f, const Json& o) {
   return m;
 }
 
+StageEvent stage_of(const Fields& f) {
+  StageEvent s;
+  s.stage = f.string("stage");
+  s.kind = f.one_of<StageEvent::Kind>("kind", {{"started", StageEvent::Kind::Started},
+                                               {"finished", StageEvent::Kind::Finished},
+                                               {"cancelled", StageEvent::Kind::Cancelled},
+                                               {"failed", StageEvent::Kind::Failed}});
+  s.total_steps = f.integer("total_steps");
+  s.step = f.integer("step");
+  s.seconds = f.number("seconds");
+  s.message = f.string("message");
+  return s;
+}
+
+EvalMetrics eval_of(const Fields& f) {
+  EvalMetrics e;
+  e.stage = f.string("stage");
+  e.key = f.string("key");
+  e.value = f.number("value");
+  e.step = f.integer("step");
+  return e;
+}
+
+LogEvent log_of(const Fields& f) {
+  LogEvent l;
+  l.level = f.one_of<LogEvent::Level>("level", {{"info", LogEvent::Level::Info},
+                                                {"warning", LogEvent::Level::Warning},
+                                                {"error", LogEvent::Level::Error}});
+  l.message = f.string("message");
+  return l;
+}
+
+RunMessage run_of(const Fields& f) {
+  RunMessage r;
+  r.name = f.string("name");
+  r.run_dir = f.string("run_dir");
+  r.processes = f.integer("processes", 1);
+  return r;
+}
+
+RunFinishedMessage finished_of(const Fields& f) {
+  RunFinishedMessage r;
+  r.status = f.one_of<std::string>("status", {{"done", "done"}, {"interrupted", "interrupted"}});
+  r.run_id = f.optional_id("run_id");
+  return r;
+}
+
+BenchProgressMessage progress_of(const Fields& f) {
+  BenchProgressMessage p;
+  p.total = f.integer("total");
+  p.done = f.integer("done");
+  if (p.done > p.total)
+    f.fail("done", std::to_string(p.done) + " is past total " + std::to_string(p.total));
+  p.label = f.string("label");
+  return p;
+}
+
+BenchStartMessage bench_start_of(const Fields& f) {
+  BenchStartMessage s;
+  s.benchmark = f.string("benchmark");
+  s.total = f.integer("total");
+  s.preset = f.string("preset");
+  const Json& res = f.get("resolutions");
+  if (!res.is_array() || res.size() > kMaxProgressBlocks)
+    f.fail("resolutions",
+           "must be an array of at most " + std::to_string(kMaxProgressBlocks) + " integers");
+  for (const Json& r : res) {
+    if (!r.is_number_integer() || r.get<int64_t>() < 1 || r.get<int64_t>() > kMaxProgressCount)
+      f.fail("resolutions", "must hold positive integers");
+    s.resolutions.push_back(r.get<int64_t>());
+  }
+  const Json& modes = f.get("modes");
+  if (!modes.is_array() || modes.size() > kMaxProgressBlocks)
+    f.fail("modes",
+           "must be an array of at most " + std::to_string(kMaxProgressBlocks) + " strings");
+  for (const Json& m : modes) {
+    if (!m.is_string()) f.fail("modes", "must hold strings");
+    s.modes.push_back(m.get<std::string>());
+  }
+  return s;
+}
+
+BenchPointMessage bench_point_of(const Fields& f) {
+  const Json& row = f.get("row");
+  if (!row.is_object() || row.size() > kMaxProgressBlocks)
+    f.fail("row",
+           "must be an object of at most " + std::to_string(kMaxProgressBlocks) + " CSV fields");
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const auto& [key, value] : row.items()) {
+    if (!value.is_string()) f.fail("row." + key, "must be a string (the CSV field)");
+    fields.emplace_back(key, value.get<std::string>());
+  }
+  try {
+    return BenchPointMessage{scaling_csv_row_from_fields(fields, "point event")};
+  } catch (const ScalingCsvError& e) {
+    throw BadEvent(e.what());
+  }
+}
+
+BenchDoneMessage done_of(const Fields& f) {
+  BenchDoneMessage d;
+  d.points = f.integer("points");
+  d.run_id = f.optional_id("run_id");
+  return d;
+}
+
 ProgressMessage message_of(const Json& o) {
   auto name = o.find("event");
   if (name == o.end()) throw BadEvent("no \"event\" field");
@@ -131,108 +237,20 @@ ProgressMessage message_of(const Json& o) {
   const std::string shown = event.size() > 40 ? event.substr(0, 40) + "..." : event;
   const Fields f(o, shown);
   if (event == "step") return step_of(f, o);
-  if (event == "stage") {
-    StageEvent s;
-    s.stage = f.string("stage");
-    s.kind = f.one_of<StageEvent::Kind>("kind", {{"started", StageEvent::Kind::Started},
-                                                 {"finished", StageEvent::Kind::Finished},
-                                                 {"cancelled", StageEvent::Kind::Cancelled},
-                                                 {"failed", StageEvent::Kind::Failed}});
-    s.total_steps = f.integer("total_steps");
-    s.step = f.integer("step");
-    s.seconds = f.number("seconds");
-    s.message = f.string("message");
-    return s;
-  }
-  if (event == "eval") {
-    EvalMetrics e;
-    e.stage = f.string("stage");
-    e.key = f.string("key");
-    e.value = f.number("value");
-    e.step = f.integer("step");
-    return e;
-  }
+  if (event == "stage") return stage_of(f);
+  if (event == "eval") return eval_of(f);
   if (event == "artifact")
     return ArtifactEvent{f.string("stage"), f.string("kind"), f.string("path")};
-  if (event == "log") {
-    LogEvent l;
-    l.level = f.one_of<LogEvent::Level>("level", {{"info", LogEvent::Level::Info},
-                                                  {"warning", LogEvent::Level::Warning},
-                                                  {"error", LogEvent::Level::Error}});
-    l.message = f.string("message");
-    return l;
-  }
-  if (event == "run") {
-    RunMessage r;
-    r.name = f.string("name");
-    r.run_dir = f.string("run_dir");
-    r.processes = f.integer("processes", 1);
-    return r;
-  }
+  if (event == "log") return log_of(f);
+  if (event == "run") return run_of(f);
   if (event == "recorded") return RecordedMessage{f.integer("run_id", 1)};
-  if (event == "finished") {
-    RunFinishedMessage r;
-    r.status = f.one_of<std::string>("status", {{"done", "done"}, {"interrupted", "interrupted"}});
-    r.run_id = f.optional_id("run_id");
-    return r;
-  }
+  if (event == "finished") return finished_of(f);
   if (event == "error") return ErrorMessage{f.string("message")};
-  if (event == "progress") {
-    BenchProgressMessage p;
-    p.total = f.integer("total");
-    p.done = f.integer("done");
-    if (p.done > p.total)
-      f.fail("done", std::to_string(p.done) + " is past total " + std::to_string(p.total));
-    p.label = f.string("label");
-    return p;
-  }
-  if (event == "start") {
-    BenchStartMessage s;
-    s.benchmark = f.string("benchmark");
-    s.total = f.integer("total");
-    s.preset = f.string("preset");
-    const Json& res = f.get("resolutions");
-    if (!res.is_array() || res.size() > kMaxProgressBlocks)
-      f.fail("resolutions",
-             "must be an array of at most " + std::to_string(kMaxProgressBlocks) + " integers");
-    for (const Json& r : res) {
-      if (!r.is_number_integer() || r.get<int64_t>() < 1 || r.get<int64_t>() > kMaxProgressCount)
-        f.fail("resolutions", "must hold positive integers");
-      s.resolutions.push_back(r.get<int64_t>());
-    }
-    const Json& modes = f.get("modes");
-    if (!modes.is_array() || modes.size() > kMaxProgressBlocks)
-      f.fail("modes",
-             "must be an array of at most " + std::to_string(kMaxProgressBlocks) + " strings");
-    for (const Json& m : modes) {
-      if (!m.is_string()) f.fail("modes", "must hold strings");
-      s.modes.push_back(m.get<std::string>());
-    }
-    return s;
-  }
-  if (event == "point") {
-    const Json& row = f.get("row");
-    if (!row.is_object() || row.size() > kMaxProgressBlocks)
-      f.fail("row",
-             "must be an object of at most " + std::to_string(kMaxProgressBlocks) + " CSV fields");
-    std::vector<std::pair<std::string, std::string>> fields;
-    for (const auto& [key, value] : row.items()) {
-      if (!value.is_string()) f.fail("row." + key, "must be a string (the CSV field)");
-      fields.emplace_back(key, value.get<std::string>());
-    }
-    try {
-      return BenchPointMessage{scaling_csv_row_from_fields(fields, "point event")};
-    } catch (const ScalingCsvError& e) {
-      throw BadEvent(e.what());
-    }
-  }
+  if (event == "progress") return progress_of(f);
+  if (event == "start") return bench_start_of(f);
+  if (event == "point") return bench_point_of(f);
   if (event == "csv") return CsvMessage{f.string("path")};
-  if (event == "done") {
-    BenchDoneMessage d;
-    d.points = f.integer("points");
-    d.run_id = f.optional_id("run_id");
-    return d;
-  }
+  if (event == "done") return done_of(f);
   throw BadEvent("unknown event \"" + shown + "\"");
 }
 

@@ -12,7 +12,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine/analysis/scaling_csv.h"
+#include "engine/bench/scaling_csv.h"
 #include "engine/train/events.h"
 
 namespace adala::cli {

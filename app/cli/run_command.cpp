@@ -71,103 +71,99 @@ int launch_workers(int nproc) {
 }
 #endif
 
-}  // namespace
-
-// events: --progress jsonl, else null.
-static int run_stages(const Args& args, ProgressEvents* events) {
-  CLI::App app{
-      "Runs the ViT-AdaLA stages: 0 teacher, 1 attention alignment, 2 feature alignment, "
-      "3 fine-tuning. --resume continues an interrupted run from its last checkpoint (a run "
-      "folder, or a run id/name from the database; CONFIG is then optional). Ctrl-C stops after "
-      "the current step, checkpoints, and marks the run interrupted.",
-      "adala run"};
-  prepare_command_app(app);
-  std::string config_path, stages, resume, device, runs_dir, db;
-  app.add_option("CONFIG", config_path, "the experiment (experiments/*.json)");
-  CLI::Option* stages_option = app.add_option("--stages", stages, "stages to run, e.g. 0,1,2,3");
-  app.add_option("--resume", resume, "RUN_DIR, or a run id or name from the database");
-  app.add_option("--device", device, "auto, cpu or cuda (default: the config's)");
-  CLI::Option* runs_dir_option = app.add_option("--runs-dir", runs_dir, "where run folders go");
-  app.add_option("--db", db, "the run database, or none");
+// What `adala run` was given.
+struct RunArgs {
+  std::string config_path, stages, resume, device, runs_dir, db, backend, progress = "bar";
   int nproc = 1;
-  app.add_option("--nproc", nproc,
+  bool allow_nonfinite = false;
+  int64_t profile_steps = 0;
+  CLI::Option* stages_option = nullptr;
+  CLI::Option* runs_dir_option = nullptr;
+};
+
+void declare_run(CLI::App& app, RunArgs& a) {
+  app.add_option("CONFIG", a.config_path, "the experiment (experiments/*.json)");
+  a.stages_option = app.add_option("--stages", a.stages, "stages to run, e.g. 0,1,2,3");
+  app.add_option("--resume", a.resume, "RUN_DIR, or a run id or name from the database");
+  app.add_option("--device", a.device, "auto, cpu or cuda (default: the config's)");
+  a.runs_dir_option = app.add_option("--runs-dir", a.runs_dir, "where run folders go");
+  app.add_option("--db", a.db, "the run database, or none");
+  app.add_option("--nproc", a.nproc,
                  "worker processes on this machine, data parallel (as torchrun's "
                  "--nproc-per-node; each gets cores/N threads unless --threads is given)")
       ->check(CLI::Range(1, 1024));
-  std::string backend;
-  app.add_option("--backend", backend,
+  app.add_option("--backend", a.backend,
                  "gloo (CPUs, and GPUs through the host) or nccl (GPUs, each rank on "
                  "cuda:LOCAL_RANK, also for a world of one; needs a CUDA LibTorch with NCCL); "
                  "default gloo, or ADALA_DIST_BACKEND")
       ->check(CLI::IsMember({"gloo", "nccl"}));
-  bool allow_nonfinite = false;
-  app.add_flag("--allow-nonfinite", allow_nonfinite,
+  app.add_flag("--allow-nonfinite", a.allow_nonfinite,
                "load weights holding NaN or Inf with a warning instead of refusing them");
-  int64_t profile_steps = 0;
-  app.add_option("--profile-steps", profile_steps,
+  app.add_option("--profile-steps", a.profile_steps,
                  "profile this many steps of each training stage (from its second step) and "
                  "log where their time goes: phases and operators (also profile-<stage>.md in "
                  "the run folder)")
       ->check(CLI::Range(int64_t(0), int64_t(1000)));
-  std::string progress = "bar";
-  app.add_option("--progress", progress,
+  app.add_option("--progress", a.progress,
                  "bar: a progress bar on stderr; jsonl: also one JSON object per line on stderr "
                  "(events run, recorded, stage, step, eval, artifact, log, finished, error; "
                  "rank 0 only, except an error)")
       ->check(CLI::IsMember({"bar", "jsonl"}));
-  if (!parse_command_line(app, args)) return 0;
-  if (config_path.empty() && resume.empty())
-    throw UsageError("missing CONFIG.json (see adala run --help)");
+}
+
 #ifdef ADALA_HAVE_DIST
+// The process's place in a data-parallel world, --backend applied; refuses the combinations
+// that cannot run.
+DistEnvironment checked_dist_environment(const RunArgs& a) {
   DistEnvironment dist = dist_environment_from_process();
-  if (!backend.empty()) dist.backend = backend;
+  if (!a.backend.empty()) dist.backend = a.backend;
   if (dist.backend == "nccl") {
     if (!nccl_available()) throw UsageError(nccl_unavailable_message());
-    if (device == "cpu")
+    if (a.device == "cpu")
       throw UsageError(
           "--backend nccl: NCCL runs each rank on cuda:LOCAL_RANK, not on --device cpu; use "
           "--backend gloo");
   }
-  if (nproc > 1) {
-    if (dist.distributed())
-      throw UsageError("--nproc: this process is already rank " + std::to_string(dist.rank) +
-                       " of " + std::to_string(dist.world_size) +
-                       " (RANK and WORLD_SIZE are set); start it without --nproc");
-    return launch_workers(nproc);
-  }
+  if (a.nproc > 1 && dist.distributed())
+    throw UsageError("--nproc: this process is already rank " + std::to_string(dist.rank) + " of " +
+                     std::to_string(dist.world_size) +
+                     " (RANK and WORLD_SIZE are set); start it without --nproc");
+  return dist;
+}
 #else
-  if (nproc > 1) throw UsageError("--nproc: this build has no data parallelism (libgloo-dev)");
-  if (backend == "nccl")
+void refuse_data_parallel(const RunArgs& a) {
+  if (a.nproc > 1) throw UsageError("--nproc: this build has no data parallelism (libgloo-dev)");
+  if (a.backend == "nccl")
     throw UsageError(
         "--backend nccl: this build has no data parallelism (no c10d process group); use one "
         "process");
+}
 #endif
 
+// The experiment (CONFIG, or the resumed run's) and the pipeline's options from the command
+// line.
+ExperimentConfig run_inputs(const RunArgs& a, PipelineOptions& options) {
   ExperimentConfig config;
-  PipelineOptions options;
-  if (!resume.empty()) {
-    const std::string dir = resolve_run_dir(db, resume);
+  if (!a.resume.empty()) {
+    const std::string dir = resolve_run_dir(a.db, a.resume);
     config = load_run_config(dir);
     options.stages = load_run_stages(dir);
     options.run_dir = dir;
   } else {
-    config = load_experiment_config(config_path);
+    config = load_experiment_config(a.config_path);
   }
-  if (stages_option->count()) options.stages = parse_stages(stages);
-  if (runs_dir_option->count()) config.runs_dir = runs_dir;
-  options.device = device;
-#ifdef ADALA_HAVE_DIST
-  // NCCL: each rank on its own GPU, as torchrun's LOCAL_RANK numbers them.
-  if (dist.backend == "nccl") options.device = "cuda:" + std::to_string(dist.local_rank);
-#endif
-  options.allow_nonfinite = allow_nonfinite;
-  options.profile_steps = profile_steps;
-  // Started by --nproc, torchrun or Slurm: join the group (a world of one needs none).
-#ifdef ADALA_HAVE_DIST
-  options.parallel = join_data_parallel(dist);
-#endif
-  const bool reporter = !options.parallel || options.parallel->rank() == 0;
+  if (a.stages_option->count()) options.stages = parse_stages(a.stages);
+  if (a.runs_dir_option->count()) config.runs_dir = a.runs_dir;
+  options.device = a.device;
+  options.allow_nonfinite = a.allow_nonfinite;
+  options.profile_steps = a.profile_steps;
+  return config;
+}
 
+// Runs the stages as a tracked run; rank 0 prints the summary.
+int run_and_report(const ExperimentConfig& config, PipelineOptions& options, const std::string& db,
+                   ProgressEvents* events) {
+  const bool reporter = !options.parallel || options.parallel->rank() == 0;
   TrackedRunOptions tracking;
   tracking.db_path = db;
   std::unique_ptr<JsonlProgressSink> jsonl;
@@ -183,6 +179,40 @@ static int run_stages(const Args& args, ProgressEvents* events) {
               result.summary_path.c_str());
   return 0;
 }
+
+// events: --progress jsonl, else null.
+int run_stages(const Args& args, ProgressEvents* events) {
+  CLI::App app{
+      "Runs the ViT-AdaLA stages: 0 teacher, 1 attention alignment, 2 feature alignment, "
+      "3 fine-tuning. --resume continues an interrupted run from its last checkpoint (a run "
+      "folder, or a run id/name from the database; CONFIG is then optional). Ctrl-C stops after "
+      "the current step, checkpoints, and marks the run interrupted.",
+      "adala run"};
+  prepare_command_app(app);
+  RunArgs a;
+  declare_run(app, a);
+  if (!parse_command_line(app, args)) return 0;
+  if (a.config_path.empty() && a.resume.empty())
+    throw UsageError("missing CONFIG.json (see adala run --help)");
+#ifdef ADALA_HAVE_DIST
+  const DistEnvironment dist = checked_dist_environment(a);
+  if (a.nproc > 1) return launch_workers(a.nproc);
+#else
+  refuse_data_parallel(a);
+#endif
+
+  PipelineOptions options;
+  const ExperimentConfig config = run_inputs(a, options);
+#ifdef ADALA_HAVE_DIST
+  // NCCL: each rank on its own GPU, as torchrun's LOCAL_RANK numbers them.
+  if (dist.backend == "nccl") options.device = "cuda:" + std::to_string(dist.local_rank);
+  // Started by --nproc, torchrun or Slurm: join the group (a world of one needs none).
+  options.parallel = join_data_parallel(dist);
+#endif
+  return run_and_report(config, options, a.db, events);
+}
+
+}  // namespace
 
 int run_command(const Args& args) {
   // --progress jsonl: an error anywhere, the command line's included, ends the stream as an

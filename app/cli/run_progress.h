@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/cli/progress_events.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/pipeline.h"
 
 namespace adala::cli {

@@ -29,6 +29,164 @@ std::vector<int> parse_stage_list(const std::string& text) {
   return stages;
 }
 
+// What `adala segment` was given; the Option pointers tell which overrides were.
+struct SegmentArgs {
+  std::string config_path, teacher, student, head, out_dir, device, stages = "1,2", pretrain, db;
+  std::vector<int64_t> sweep;
+  int64_t train_images = 0, val_images = 0, epochs = 0;
+  CLI::Option* teacher_option = nullptr;
+  CLI::Option* head_option = nullptr;
+  CLI::Option* out_option = nullptr;
+  CLI::Option* train_option = nullptr;
+  CLI::Option* val_option = nullptr;
+  CLI::Option* epochs_option = nullptr;
+  CLI::Option* pretrain_option = nullptr;
+};
+
+void declare_segment(CLI::App& app, SegmentArgs& a) {
+  app.add_option("CONFIG", a.config_path, "an experiment with a \"segmentation\" block")
+      ->required();
+  a.teacher_option = app.add_option("--teacher", a.teacher, "T.safetensors");
+  app.add_option("--student", a.student, "S.safetensors (default: adapt the teacher first)");
+  a.head_option = app.add_option("--head", a.head, "linear, mask2former or both")
+                      ->check(CLI::IsMember({"linear", "mask2former", "both"}));
+  a.out_option = app.add_option("--out", a.out_dir, "the output folder");
+  app.add_option("--device", a.device, "auto, cpu or cuda");
+  app.add_option("--db", a.db,
+                 "the run database (default: the workspace's), or none: records the job as a "
+                 "run tagged segmentation");
+  app.add_option("--stages", a.stages,
+                 "the adaptation stages when there is no --student: 1,2 or 2");
+  a.train_option = app.add_option("--train-images", a.train_images, "training images");
+  a.val_option = app.add_option("--val-images", a.val_images, "validation images")
+                     ->check(non_negative_number());
+  a.epochs_option =
+      app.add_option("--epochs", a.epochs, "epochs of each head (instead of the config's steps)")
+          ->check(non_negative_number());
+  app.add_option("--res-sweep", a.sweep,
+                 "evaluation resolutions beyond the training one, e.g. 448 (scenes keep the "
+                 "garments' pixel size)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  a.pretrain_option = app.add_option(
+      "--pretrain-teacher", a.pretrain,
+      "train the scene teacher of segmentation.pretrain and write it to this file (then stop)");
+}
+
+// CONFIG with the command line's overrides of its segmentation block.
+ExperimentConfig segment_config(const SegmentArgs& a) {
+  ExperimentConfig config = load_experiment_config(a.config_path);
+  if (!config.segmentation.present)
+    throw UsageError(a.config_path +
+                     " has no \"segmentation\" block (see experiments/fashion-mnist-seg.json)");
+  auto& seg = config.segmentation;
+  if (a.head_option->count()) seg.head = a.head;
+  if (a.train_option->count()) seg.data.train_images = a.train_images;
+  if (a.val_option->count()) seg.data.val_images = a.val_images;
+  if (a.epochs_option->count()) {
+    seg.linear_training.epochs = seg.mask2former_training.epochs = a.epochs;
+    seg.linear_training.max_steps = seg.mask2former_training.max_steps = 0;
+  }
+  if (seg.data.train_images < 1 && seg.data.dataset != "ade20k")
+    throw UsageError("--train-images must be >= 1");
+  return config;
+}
+
+// What a job records and reports to: the progress bar and Ctrl-C (checkpoint, then exit 130).
+struct SegmentJobContext {
+  PipelineOptions recorded;  // what the run row records: the device and the output folder
+  ProgressBarSink progress;
+  JobControl control;
+};
+
+// --pretrain-teacher: trains the scene teacher and writes it to a.pretrain.
+int train_scene_teacher(const ExperimentConfig& config, const SegmentArgs& a,
+                        SegmentJobContext& job) {
+  job.recorded.run_dir = std::filesystem::path(a.pretrain).parent_path().string();
+  RunRecord record = training_run_record(config, job.recorded);
+  record.name = config.name + "-scene-teacher";
+  record.tags = {"segmentation-pretraining"};
+  RunSession session(a.db, record);
+  session.add_sink(job.progress);
+  SceneTeacherResult teacher_result;
+  try {
+    teacher_result =
+        pretrain_scene_teacher(config, a.pretrain, a.device, session.sink(), job.control);
+  } catch (const JobCancelled&) {
+    session.finish(store::RunStatus::Interrupted);
+    std::fprintf(stderr,
+                 "interrupted: %s keeps the scene teacher's training; the same command "
+                 "resumes from it\n",
+                 scene_teacher_checkpoint_path(a.pretrain).c_str());
+    return 130;
+  }
+  session.add_artifact("weights", teacher_result.path);
+  session.finish(store::RunStatus::Done);
+  std::printf("scene teacher: %s (validation mIoU %.2f with its pretraining head, %.0f s)\n",
+              teacher_result.path.c_str(), 100.0 * teacher_result.validation.confusion.mean_iou(),
+              teacher_result.train_seconds);
+  return 0;
+}
+
+SegmentationJobOptions segmentation_job_options(const ExperimentConfig& config,
+                                                const SegmentArgs& a) {
+  const auto& seg = config.segmentation;
+  SegmentationJobOptions options;
+  options.out_dir = a.out_option->count() ? a.out_dir : make_run_dir(config, "-segment");
+  options.device = a.device;
+  options.teacher_weights = a.teacher_option->count() ? a.teacher
+                            : !seg.teacher.empty()    ? seg.teacher
+                                                      : config.teacher_weights;
+  options.student_weights = a.student;
+  options.sweep_resolutions = a.sweep;
+  options.adaptation = parse_stage_list(a.stages);
+  if (options.teacher_weights.empty())
+    throw UsageError("no teacher: give --teacher, segmentation.teacher or teacher.weights");
+  if (!std::filesystem::exists(options.teacher_weights))
+    throw UsageError("teacher weights not found: " + options.teacher_weights +
+                     (seg.pretrain.present
+                          ? " (adala segment " + a.config_path + " --pretrain-teacher " +
+                                options.teacher_weights + " writes it)"
+                          : std::string()));
+  return options;
+}
+
+void print_segmentation_result(const SegmentationJobResult& result) {
+  std::printf("%s\n", segmentation_summary_markdown(result).c_str());
+  for (const auto& h : result.heads) std::printf("results: %s/index.json\n", h.folder.c_str());
+  std::printf("summary: %s/summary.md, %s/summary.json\n", result.out_dir.c_str(),
+              result.out_dir.c_str());
+}
+
+// Trains and evaluates the heads on the teacher and the student, recorded as one run.
+int train_segmentation_heads(const ExperimentConfig& config, const SegmentArgs& a,
+                             SegmentJobContext& job) {
+  const SegmentationJobOptions options = segmentation_job_options(config, a);
+  job.recorded.run_dir = options.out_dir;
+  RunRecord record = training_run_record(config, job.recorded);
+  record.name = config.name + "-segment";
+  record.tags = {"segmentation"};
+  RunSession session(a.db, record);
+  session.add_sink(job.progress);
+  if (session.recording())
+    std::fprintf(stderr, "run %lld recorded in %s\n", (long long)session.run_id(),
+                 session.database_path().c_str());
+  SegmentationJobResult result;
+  try {
+    result = run_segmentation_job(config, options, session.sink(), job.control);
+  } catch (const JobCancelled&) {
+    session.finish(store::RunStatus::Interrupted);
+    return 130;
+  }  // any other error: the session ends the run as failed
+  session.add_artifact("summary", result.out_dir + "/summary.md");
+  session.add_artifact("segmentation_summary", result.out_dir + "/summary.json");
+  for (const auto& h : result.heads)
+    session.add_artifact("segmentation_results", h.folder + "/index.json");
+  session.finish(store::RunStatus::Done);
+  print_segmentation_result(result);
+  return 0;
+}
+
 }  // namespace
 
 int segment_command(const Args& args) {
@@ -45,127 +203,16 @@ int segment_command(const Args& args) {
       "steps and on Ctrl-C), and the same command resumes from there.",
       "adala segment"};
   prepare_command_app(app);
-  std::string config_path, teacher, student, head, out_dir, device, stages = "1,2", pretrain;
-  std::vector<int64_t> sweep;
-  int64_t train_images = 0, val_images = 0, epochs = 0;
-  app.add_option("CONFIG", config_path, "an experiment with a \"segmentation\" block")->required();
-  CLI::Option* teacher_option = app.add_option("--teacher", teacher, "T.safetensors");
-  app.add_option("--student", student, "S.safetensors (default: adapt the teacher first)");
-  CLI::Option* head_option = app.add_option("--head", head, "linear, mask2former or both")
-                                 ->check(CLI::IsMember({"linear", "mask2former", "both"}));
-  CLI::Option* out_option = app.add_option("--out", out_dir, "the output folder");
-  app.add_option("--device", device, "auto, cpu or cuda");
-  std::string db;
-  app.add_option("--db", db,
-                 "the run database (default: the workspace's), or none: records the job as a "
-                 "run tagged segmentation");
-  app.add_option("--stages", stages, "the adaptation stages when there is no --student: 1,2 or 2");
-  CLI::Option* train_option = app.add_option("--train-images", train_images, "training images");
-  CLI::Option* val_option =
-      app.add_option("--val-images", val_images, "validation images")->check(non_negative_number());
-  CLI::Option* epochs_option =
-      app.add_option("--epochs", epochs, "epochs of each head (instead of the config's steps)")
-          ->check(non_negative_number());
-  app.add_option("--res-sweep", sweep,
-                 "evaluation resolutions beyond the training one, e.g. 448 (scenes keep the "
-                 "garments' pixel size)")
-      ->delimiter(',')
-      ->check(CLI::PositiveNumber);
-  CLI::Option* pretrain_option = app.add_option(
-      "--pretrain-teacher", pretrain,
-      "train the scene teacher of segmentation.pretrain and write it to this file (then stop)");
+  SegmentArgs a;
+  declare_segment(app, a);
   if (!parse_command_line(app, args)) return 0;
-  ExperimentConfig config = load_experiment_config(config_path);
-  if (!config.segmentation.present)
-    throw UsageError(config_path +
-                     " has no \"segmentation\" block (see experiments/fashion-mnist-seg.json)");
-  auto& seg = config.segmentation;
-  if (head_option->count()) seg.head = head;
-  if (train_option->count()) seg.data.train_images = train_images;
-  if (val_option->count()) seg.data.val_images = val_images;
-  if (epochs_option->count()) {
-    seg.linear_training.epochs = seg.mask2former_training.epochs = epochs;
-    seg.linear_training.max_steps = seg.mask2former_training.max_steps = 0;
-  }
-  if (seg.data.train_images < 1 && seg.data.dataset != "ade20k")
-    throw UsageError("--train-images must be >= 1");
+  const ExperimentConfig config = segment_config(a);
 
-  PipelineOptions recorded;  // what the run row records: the device and the output folder
-  recorded.device = device;
-  ProgressBarSink progress;
-  JobControl control;
-  ScopedInterruptHandler interrupts(control);  // Ctrl-C: checkpoint, then exit 130
-
-  if (pretrain_option->count()) {
-    recorded.run_dir = std::filesystem::path(pretrain).parent_path().string();
-    RunRecord record = training_run_record(config, recorded);
-    record.name = config.name + "-scene-teacher";
-    record.tags = {"segmentation-pretraining"};
-    RunSession session(db, record);
-    session.add_sink(progress);
-    SceneTeacherResult teacher_result;
-    try {
-      teacher_result = pretrain_scene_teacher(config, pretrain, device, session.sink(), control);
-    } catch (const JobCancelled&) {
-      session.finish(store::RunStatus::Interrupted);
-      std::fprintf(stderr,
-                   "interrupted: %s keeps the scene teacher's training; the same command "
-                   "resumes from it\n",
-                   scene_teacher_checkpoint_path(pretrain).c_str());
-      return 130;
-    }
-    session.add_artifact("weights", teacher_result.path);
-    session.finish(store::RunStatus::Done);
-    std::printf("scene teacher: %s (validation mIoU %.2f with its pretraining head, %.0f s)\n",
-                teacher_result.path.c_str(), 100.0 * teacher_result.validation.confusion.mean_iou(),
-                teacher_result.train_seconds);
-    return 0;
-  }
-
-  SegmentationJobOptions options;
-  options.out_dir = out_option->count() ? out_dir : make_run_dir(config, "-segment");
-  options.device = device;
-  options.teacher_weights = teacher_option->count() ? teacher
-                            : !seg.teacher.empty()  ? seg.teacher
-                                                    : config.teacher_weights;
-  options.student_weights = student;
-  options.sweep_resolutions = sweep;
-  options.adaptation = parse_stage_list(stages);
-  if (options.teacher_weights.empty())
-    throw UsageError("no teacher: give --teacher, segmentation.teacher or teacher.weights");
-  if (!std::filesystem::exists(options.teacher_weights))
-    throw UsageError("teacher weights not found: " + options.teacher_weights +
-                     (seg.pretrain.present
-                          ? " (adala segment " + config_path + " --pretrain-teacher " +
-                                options.teacher_weights + " writes it)"
-                          : std::string()));
-
-  recorded.run_dir = options.out_dir;
-  RunRecord record = training_run_record(config, recorded);
-  record.name = config.name + "-segment";
-  record.tags = {"segmentation"};
-  RunSession session(db, record);
-  session.add_sink(progress);
-  if (session.recording())
-    std::fprintf(stderr, "run %lld recorded in %s\n", (long long)session.run_id(),
-                 session.database_path().c_str());
-  SegmentationJobResult result;
-  try {
-    result = run_segmentation_job(config, options, session.sink(), control);
-  } catch (const JobCancelled&) {
-    session.finish(store::RunStatus::Interrupted);
-    return 130;
-  }  // any other error: the session ends the run as failed
-  session.add_artifact("summary", result.out_dir + "/summary.md");
-  session.add_artifact("segmentation_summary", result.out_dir + "/summary.json");
-  for (const auto& h : result.heads)
-    session.add_artifact("segmentation_results", h.folder + "/index.json");
-  session.finish(store::RunStatus::Done);
-  std::printf("%s\n", segmentation_summary_markdown(result).c_str());
-  for (const auto& h : result.heads) std::printf("results: %s/index.json\n", h.folder.c_str());
-  std::printf("summary: %s/summary.md, %s/summary.json\n", result.out_dir.c_str(),
-              result.out_dir.c_str());
-  return 0;
+  SegmentJobContext job;
+  job.recorded.device = a.device;
+  ScopedInterruptHandler interrupts(job.control);  // Ctrl-C: checkpoint, then exit 130
+  if (a.pretrain_option->count()) return train_scene_teacher(config, a, job);
+  return train_segmentation_heads(config, a, job);
 }
 
 }  // namespace adala::cli

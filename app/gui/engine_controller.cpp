@@ -4,7 +4,7 @@
 #include "engine/model/vit_config.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/data_paths.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/store/run_store.h"
 
 #include "app/gui/engine_controller.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The GUI's handle on the engine. Two worker objects live on their own QThreads:
 //   * the engine worker runs jobs (training runs) one after another, in submission order;
-//     its events become Qt value types (widgets/run_types.h) delivered by queued signals,
+//     its events become Qt value types (widgets/runs/run_types.h) delivered by queued signals,
 //     step metrics in batches of at most ~50 ms so a fast run cannot flood the GUI thread;
 //     a run on several processes (RunProcess) reports through the same JobSource signals
 //     (app/gui/job_source.h), which this controller follows the same way;
@@ -20,9 +20,9 @@
 #include <memory>
 #include <map>
 
-#include "widgets/feature_view.h"
-#include "widgets/run_types.h"
-#include "widgets/stage_launcher.h"
+#include "widgets/inspect/feature_view.h"
+#include "widgets/runs/run_types.h"
+#include "widgets/launch/stage_launcher.h"
 
 namespace adala {
 class JobControl;

@@ -4,7 +4,7 @@
 #include "engine/run/open_training_run.h"
 #include "engine/run/run_session.h"
 #include "engine/train/cancellation.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/pipeline.h"
 
 #include "app/gui/engine_worker.h"

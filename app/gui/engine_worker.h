@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "app/gui/job_source.h"
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 namespace adala {
 class JobControl;

@@ -9,7 +9,7 @@
 #include <atomic>
 #include <memory>
 
-#include "widgets/feature_view.h"
+#include "widgets/inspect/feature_view.h"
 
 namespace adala::gui {
 

@@ -1,6 +1,6 @@
 // LibTorch (through the engine headers) before any Qt header: Qt's `slots` macro breaks ATen's
 // ivalue_inl.h.
-#include "engine/analysis/attention_probe.h"
+#include "engine/inspect/attention_probe.h"
 #include "engine/model/linear_eps_scope.h"
 #include "engine/runtime/precision.h"
 #include "engine/infer/inference_model.h"
@@ -35,7 +35,34 @@ struct InspectionWorker::State {
   VisionTransformer model{nullptr};
   std::shared_ptr<const Dataset> dataset;
   std::string datasetKey;
+
+  // Loads the checkpoint at `path` unless it is the one in memory, unchanged on disk.
+  void useModel(const std::string& path);
+  // The dataset at `where` read with `channels` channels, opened once.
+  const Dataset& useDataset(const std::string& where, int channels);
 };
+
+void InspectionWorker::State::useModel(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw std::runtime_error("no such checkpoint: " + path);
+  const auto mtime = std::filesystem::last_write_time(path);
+  if (model && modelPath == path && modelTime == mtime) return;
+  InferenceModel loaded = load_inference_model(path, c10::Device(c10::kCPU));
+  model = loaded.model;
+  recorded = std::move(loaded.data);
+  fileHasSettings = loaded.preprocessing_note.empty();
+  modelPath = path;
+  modelTime = mtime;
+}
+
+const Dataset& InspectionWorker::State::useDataset(const std::string& where, int channels) {
+  const std::string key = where + "\n" + std::to_string(channels);
+  if (!dataset || datasetKey != key) {
+    dataset.reset();
+    dataset = open_inspection_dataset(where, channels);
+    datasetKey = key;
+  }
+  return *dataset;
+}
 
 InspectionWorker::InspectionWorker() : state_(std::make_unique<State>()) {}
 InspectionWorker::~InspectionWorker() = default;
@@ -141,6 +168,94 @@ PreprocessingOverrides normalisation_overrides(const ProbeRequest& request) {
   return o;
 }
 
+// The image to inspect as float H x W x C in [0, 1], with what it is.
+struct SourceImage {
+  cv::Mat image;
+  QString description;
+  int datasetSize = 0;  // 0 for an image file
+};
+
+SourceImage dataset_image(const Dataset& dataset, int64_t index) {
+  SourceImage source;
+  const int64_t i = std::clamp<int64_t>(index, 0, dataset.size() - 1);
+  const Sample sample = dataset.get(i);
+  source.image = to_float_image(sample.image);
+  source.datasetSize = static_cast<int>(std::min<int64_t>(dataset.size(), 1 << 30));
+  source.description =
+      InspectionWorker::tr("item %1: %2")
+          .arg(i)
+          .arg(QString::fromStdString(describe_inspection_item(dataset, i, sample.label)));
+  return source;
+}
+
+SourceImage file_image(const QString& path, int channels) {
+  SourceImage source;
+  cv::Mat raw =
+      cv::imread(path.toStdString(), channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
+  if (raw.empty()) throw std::runtime_error("cannot read the image " + path.toStdString());
+  if (raw.channels() == 3) cv::cvtColor(raw, raw, cv::COLOR_BGR2RGB);
+  raw.convertTo(source.image, raw.channels() == 1 ? CV_32FC1 : CV_32FC3, 1.0 / 255.0);
+  source.description = QFileInfo(path).fileName();
+  return source;
+}
+
+// A grey image repeated into `channels` planes, or a colour one made grey.
+cv::Mat with_channels(const cv::Mat& image, int channels) {
+  if (image.channels() == channels) return image;
+  cv::Mat converted;
+  if (image.channels() == 1) {
+    std::vector<cv::Mat> planes(static_cast<size_t>(channels), image);
+    cv::merge(planes, converted);
+  } else {
+    cv::cvtColor(image, converted, cv::COLOR_RGB2GRAY);
+  }
+  return converted;
+}
+
+// The size the model sees: the image's own (rounded to whole patches), or a square (the
+// model's size or one asked for) that the image is letterboxed into: scaled whole, centred
+// on whole patches, padded with the normalisation mean (zero after normalising).
+cv::Mat model_input_image(const cv::Mat& image, int inputSize, const ViTConfig& cfg,
+                          const PretrainedConfig& data, QRect* content) {
+  const int patch = static_cast<int>(cfg.patch_size);
+  if (inputSize >= 0) {
+    const int side =
+        round_to_patch(inputSize == 0 ? static_cast<int>(cfg.img_size) : inputSize, patch);
+    return letterbox(image, side, patch, data, content);
+  }
+  const int h = round_to_patch(image.rows, patch), w = round_to_patch(image.cols, patch);
+  if (h == image.rows && w == image.cols) return image;
+  cv::Mat resized;
+  const bool shrink = h < image.rows && w < image.cols;
+  cv::resize(image, resized, cv::Size(w, h), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+  return resized;
+}
+
+// The probe's forward pass in the precision asked for (autocast; linear attention stays
+// float32); the cached rows are float32 either way.
+std::shared_ptr<AttentionProbe> run_probe(VisionTransformer& model, const at::Tensor& input,
+                                          const PretrainedConfig& data, Precision precision,
+                                          const ProbeOptions& options) {
+  // The eps half precision needs, as predict and training use (the model's own afterwards).
+  const LinearEpsScope eps_scope(*model, precision);
+  const AutocastScope autocast(c10::Device(c10::kCPU), precision);
+  return std::make_shared<AttentionProbe>(model, normalised(input, data), options);
+}
+
+// What the inspector shows of a probe: the model's input as an image, and the probe's grid.
+InspectorImage probe_image(const AttentionProbe& probe, const at::Tensor& input, int patch) {
+  InspectorImage out;
+  out.image = to_qimage(input);
+  out.gridHeight = static_cast<int>(probe.grid_height());
+  out.gridWidth = static_cast<int>(probe.grid_width());
+  out.prefixTokens = static_cast<int>(probe.num_prefix_tokens());
+  out.patchSize = patch;
+  out.depth = static_cast<int>(probe.depth());
+  out.heads = static_cast<int>(probe.num_heads());
+  out.forwardSeconds = probe.forward_seconds();
+  return out;
+}
+
 }  // namespace
 
 void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
@@ -149,82 +264,21 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
   try {
     auto& s = *state_;
     const std::string path = request.checkpoint.toStdString();
-    if (!std::filesystem::exists(path)) throw std::runtime_error("no such checkpoint: " + path);
-    const auto mtime = std::filesystem::last_write_time(path);
-    if (!s.model || s.modelPath != path || s.modelTime != mtime) {
-      InferenceModel loaded = load_inference_model(path, c10::Device(c10::kCPU));
-      s.model = loaded.model;
-      s.recorded = std::move(loaded.data);
-      s.fileHasSettings = loaded.preprocessing_note.empty();
-      s.modelPath = path;
-      s.modelTime = mtime;
-    }
+    s.useModel(path);
     const PreprocessingOverrides overrides = normalisation_overrides(request);
     s.data = apply_preprocessing_overrides(s.recorded, overrides);
     const QString preprocessingNote = QString::fromStdString(
         assumed_preprocessing_note(path, s.fileHasSettings, s.data, overrides));
     const ViTConfig& cfg = s.model->config();
-    const int patch = static_cast<int>(cfg.patch_size);
     const int channels = static_cast<int>(cfg.in_chans);
 
-    // The image as float H x W x C in [0, 1].
-    cv::Mat image;
-    QString description;
-    int datasetSize = 0;
-    if (request.datasetItem) {
-      const std::string where = request.dataset.toStdString();
-      const std::string key = where + "\n" + std::to_string(channels);
-      if (!s.dataset || s.datasetKey != key) {
-        s.dataset.reset();
-        s.dataset = open_inspection_dataset(where, channels);
-        s.datasetKey = key;
-      }
-      const int64_t i = std::clamp<int64_t>(request.itemIndex, 0, s.dataset->size() - 1);
-      const Sample sample = s.dataset->get(i);
-      image = to_float_image(sample.image);
-      datasetSize = static_cast<int>(std::min<int64_t>(s.dataset->size(), 1 << 30));
-      description =
-          tr("item %1: %2")
-              .arg(i)
-              .arg(QString::fromStdString(describe_inspection_item(*s.dataset, i, sample.label)));
-    } else {
-      cv::Mat raw = cv::imread(request.imagePath.toStdString(),
-                               channels == 1 ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR);
-      if (raw.empty())
-        throw std::runtime_error("cannot read the image " + request.imagePath.toStdString());
-      if (raw.channels() == 3) cv::cvtColor(raw, raw, cv::COLOR_BGR2RGB);
-      raw.convertTo(image, raw.channels() == 1 ? CV_32FC1 : CV_32FC3, 1.0 / 255.0);
-      description = QFileInfo(request.imagePath).fileName();
-    }
-    if (image.channels() != channels) {
-      cv::Mat converted;
-      if (image.channels() == 1) {
-        std::vector<cv::Mat> planes(static_cast<size_t>(channels), image);
-        cv::merge(planes, converted);
-      } else {
-        cv::cvtColor(image, converted, cv::COLOR_RGB2GRAY);
-      }
-      image = converted;
-    }
-    // The size the model sees: the image's own (rounded to whole patches), or a square (the
-    // model's size or one asked for) that the image is letterboxed into: scaled whole, centred
-    // on whole patches, padded with the normalisation mean (zero after normalising).
+    const SourceImage source =
+        request.datasetItem ? dataset_image(s.useDataset(request.dataset.toStdString(), channels),
+                                            request.itemIndex)
+                            : file_image(request.imagePath, channels);
     QRect content;
-    if (request.inputSize < 0) {
-      const int h = round_to_patch(image.rows, patch), w = round_to_patch(image.cols, patch);
-      if (h != image.rows || w != image.cols) {
-        cv::Mat resized;
-        const bool shrink = h < image.rows && w < image.cols;
-        cv::resize(image, resized, cv::Size(w, h), 0, 0,
-                   shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
-        image = resized;
-      }
-    } else {
-      const int side = round_to_patch(
-          request.inputSize == 0 ? static_cast<int>(cfg.img_size) : request.inputSize, patch);
-      image = letterbox(image, side, patch, s.data, &content);
-    }
-    at::Tensor input = to_tensor(image);
+    const at::Tensor input = to_tensor(model_input_image(with_channels(source.image, channels),
+                                                         request.inputSize, cfg, s.data, &content));
 
     ProbeOptions options;
     auto lastEmit = std::chrono::steady_clock::now();
@@ -238,32 +292,16 @@ void InspectionWorker::load(quint64 generation, const ProbeRequest& request) {
       return true;
     };
     s.probe.reset();
-    // The forward pass in the precision asked for (autocast; linear attention stays float32);
-    // the cached rows are float32 either way.
     const Precision precision = precision_from_string(request.precision.toStdString());
     check_precision_supported(precision, c10::Device(c10::kCPU));
-    std::shared_ptr<AttentionProbe> probe;
-    {
-      // The eps half precision needs, as predict and training use (the model's own afterwards).
-      const LinearEpsScope eps_scope(*s.model, precision);
-      const AutocastScope autocast(c10::Device(c10::kCPU), precision);
-      probe = std::make_shared<AttentionProbe>(s.model, normalised(input, s.data), options);
-    }
+    const auto probe = run_probe(s.model, input, s.data, precision, options);
     s.probe = probe;
-    InspectorImage out;
-    out.image = to_qimage(input);
-    out.gridHeight = static_cast<int>(probe->grid_height());
-    out.gridWidth = static_cast<int>(probe->grid_width());
-    out.prefixTokens = static_cast<int>(probe->num_prefix_tokens());
-    out.patchSize = patch;
-    out.depth = static_cast<int>(probe->depth());
-    out.heads = static_cast<int>(probe->num_heads());
+    InspectorImage out = probe_image(*probe, input, static_cast<int>(cfg.patch_size));
     out.checkpoint = request.checkpoint;
-    out.description = description;
+    out.description = source.description;
     out.preprocessingNote = preprocessingNote;
-    out.datasetSize = datasetSize;
+    out.datasetSize = source.datasetSize;
     out.precision = request.precision;
-    out.forwardSeconds = probe->forward_seconds();
     out.content = content;
     emit ready(out);
   } catch (const ProbeCancelled&) {

@@ -8,7 +8,7 @@
 #include <atomic>
 #include <memory>
 
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 namespace adala::gui {
 

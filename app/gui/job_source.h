@@ -6,7 +6,7 @@
 #include <QObject>
 #include <QVector>
 
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 namespace adala::gui {
 

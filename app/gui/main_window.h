@@ -12,11 +12,12 @@
 
 #include <functional>
 
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 class QAction;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QStackedWidget;
 class QTabWidget;
 
@@ -97,10 +98,24 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* event) override;
 
  private:
+  // The menus (main_window_menus.cpp), one function a menu.
   void buildMenus();
+  void buildFileMenu();
+  void buildRunMenu();
+  void buildViewMenu();
+  void buildThemeMenu(QMenu* view);
+  void buildLanguageMenu(QMenu* view);
+  void buildHelpMenu();
   void buildToolBar();
   void updateRunActions();
+  // The views wired to the controller and to each other (main_window_controller.cpp).
   void connectController();
+  void connectLauncher();
+  void connectRunProgress();
+  void connectRunState();
+  void connectInspector();
+  void connectFeatures();
+  void connectRunList();
   void restoreLayout();
   void saveLayout();
   void exportPlot();

@@ -8,7 +8,7 @@
 #include <chrono>
 
 #include "engine/train/events.h"
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 namespace adala::gui {
 

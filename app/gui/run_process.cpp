@@ -1,7 +1,7 @@
 // Engine headers (no LibTorch among these) before Qt's.
 #include "app/cli/progress_stream.h"
 #include "engine/json/json.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 #include "app/gui/run_process.h"
 

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "app/gui/job_source.h"
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 class QTemporaryDir;
 

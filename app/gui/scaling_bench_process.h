@@ -13,8 +13,8 @@
 #include <memory>
 #include <vector>
 
-#include "widgets/scaling_data.h"
-#include "widgets/scaling_form.h"
+#include "widgets/scaling/scaling_data.h"
+#include "widgets/scaling/scaling_form.h"
 
 class QTemporaryDir;
 

@@ -10,9 +10,9 @@
 
 #include "app/gui/scaling_bench_process.h"
 #include "engine/model/vit_config.h"
-#include "widgets/scaling_data.h"
-#include "widgets/scaling_form.h"
-#include "widgets/scaling_view.h"
+#include "widgets/scaling/scaling_data.h"
+#include "widgets/scaling/scaling_form.h"
+#include "widgets/scaling/scaling_view.h"
 
 namespace adala::gui {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <utility>
 
-#include "widgets/colour_scale.h"
+#include "widgets/common/colour_scale.h"
 
 class QCoreApplication;
 

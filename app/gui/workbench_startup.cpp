@@ -19,10 +19,10 @@
 #include "app/gui/theme.h"
 #include "app/gui/workbench_options.h"
 #include "resources/resources.h"
-#include "widgets/attention_inspector.h"
-#include "widgets/feature_view.h"
-#include "widgets/segmentation_viewer.h"
-#include "widgets/stage_launcher.h"
+#include "widgets/inspect/attention_inspector.h"
+#include "widgets/inspect/feature_view.h"
+#include "widgets/segmentation/segmentation_viewer.h"
+#include "widgets/launch/stage_launcher.h"
 
 namespace adala::gui {
 

@@ -9,7 +9,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/stall_meter.h"
 #include "app/gui/workbench_options.h"
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 namespace adala::gui {
 

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <limits>
 
-#include "widgets/log_axis_ticker.h"
+#include "widgets/common/log_axis_ticker.h"
 
 namespace adala::report_render {
 
@@ -132,6 +132,88 @@ void add_legend(QCustomPlot& plot, int row, int column, const QCPAxis* x, int wr
   legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
 }
 
+// One series of `chart` as a graph on x / y; its points' labels are appended to `texts`.
+// Returns whether it has a point to draw.
+bool add_line_series(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart,
+                     const report::ChartSeries& s, QVector<QCPItemText*>& texts) {
+  QCPAxis* x = rect->axis(QCPAxis::atBottom);
+  QCPAxis* y = rect->axis(QCPAxis::atLeft);
+  QVector<double> xs, ys;
+  QStringList labels;
+  for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+    if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+    if (chart.log_y && s.y[i] <= 0) continue;
+    if (chart.x_log && s.x[i] <= 0) continue;
+    xs << s.x[i];
+    ys << s.y[i];
+    labels << (i < s.labels.size() ? qs(s.labels[i]) : QString());
+  }
+  QCPGraph* g = plot.addGraph(x, y);
+  g->setName(qs(s.name));
+  g->setPen(QPen(qcolor(s.color), 1.6));
+  g->setData(xs, ys, true);
+  if (s.style == report::ChartSeries::Style::Steps) g->setLineStyle(QCPGraph::lsStepLeft);
+  if (s.style == report::ChartSeries::Style::Points) {
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+  } else if (xs.size() <= 12) {
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
+  }
+  for (int i = 0; i < labels.size(); ++i) {  // a point's label above it, a little to the right
+    if (labels[i].isEmpty()) continue;
+    auto* text = new QCPItemText(&plot);
+    text->setClipAxisRect(rect);
+    text->position->setAxes(x, y);
+    text->position->setCoords(xs[i], ys[i]);
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    text->setPadding(QMargins(4, 0, 0, 3));
+    text->setFont(base_font(7));
+    text->setColor(QColor(60, 60, 60));
+    text->setText(labels[i]);
+    texts << text;
+  }
+  return !xs.isEmpty();
+}
+
+// The axes' ranges from the graphs on x, padded; labels of points in the right half then go
+// to their left, so that they stay in the frame.
+void fit_line_ranges(QCustomPlot& plot, QCPAxis* x, QCPAxis* y, const LineChart& chart,
+                     const QVector<QCPItemText*>& texts) {
+  bool found = false;
+  QCPRange kr, vr;
+  for (int i = 0; i < plot.graphCount(); ++i) {
+    QCPGraph* g = plot.graph(i);
+    if (g->keyAxis() != x) continue;
+    bool f1 = false, f2 = false;
+    const QCPRange k = g->getKeyRange(f1, chart.x_log ? QCP::sdPositive : QCP::sdBoth);
+    const QCPRange v = g->getValueRange(f2, chart.log_y ? QCP::sdPositive : QCP::sdBoth);
+    if (!f1 || !f2) continue;
+    if (!found) {
+      kr = k;
+      vr = v;
+      found = true;
+    } else {
+      kr.expand(k);
+      vr.expand(v);
+    }
+  }
+  if (!found) return;
+  if (kr.lower == kr.upper) kr = QCPRange(kr.lower - 1, kr.upper + 1);
+  const bool log_y = y->scaleType() == QCPAxis::stLogarithmic;
+  x->setRange(kr);
+  y->setRange(vr);
+  pad_range(y, log_y);
+  pad_range(x, chart.x_log);  // markers at the ends stay whole
+  const QCPRange shown = x->range();
+  const double middle =
+      chart.x_log ? std::sqrt(shown.lower * shown.upper) : (shown.lower + shown.upper) / 2;
+  for (QCPItemText* text : texts)
+    if (text->position->key() > middle) {
+      text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+      text->setPadding(QMargins(0, 0, 4, 3));
+    }
+}
+
 // Draws one LineChart into an axis rect; returns whether anything was drawn.
 bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart) {
   QCPAxis* x = rect->axis(QCPAxis::atBottom);
@@ -145,79 +227,10 @@ bool fill_axis_rect(QCustomPlot& plot, QCPAxisRect* rect, const LineChart& chart
   bool any = false;
   QVector<QCPItemText*> texts;
   for (const auto& s : chart.series) {
-    QVector<double> xs, ys;
-    QStringList labels;
-    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
-      if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
-      if (chart.log_y && s.y[i] <= 0) continue;
-      if (chart.x_log && s.x[i] <= 0) continue;
-      xs << s.x[i];
-      ys << s.y[i];
-      labels << (i < s.labels.size() ? qs(s.labels[i]) : QString());
-    }
-    QCPGraph* g = plot.addGraph(x, y);
-    g->setName(qs(s.name));
-    g->setPen(QPen(qcolor(s.color), 1.6));
-    g->setData(xs, ys, true);
-    if (s.style == report::ChartSeries::Style::Steps) g->setLineStyle(QCPGraph::lsStepLeft);
-    if (s.style == report::ChartSeries::Style::Points) {
-      g->setLineStyle(QCPGraph::lsNone);
-      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-    } else if (xs.size() <= 12) {
-      g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));
-    }
-    for (int i = 0; i < labels.size(); ++i) {  // a point's label above it, a little to the right
-      if (labels[i].isEmpty()) continue;
-      auto* text = new QCPItemText(&plot);
-      text->setClipAxisRect(rect);
-      text->position->setAxes(x, y);
-      text->position->setCoords(xs[i], ys[i]);
-      text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-      text->setPadding(QMargins(4, 0, 0, 3));
-      text->setFont(base_font(7));
-      text->setColor(QColor(60, 60, 60));
-      text->setText(labels[i]);
-      texts << text;
-    }
-    any = any || !xs.isEmpty();
+    const bool drawn = add_line_series(plot, rect, chart, s, texts);
+    any = any || drawn;
   }
-  if (any) {
-    bool found = false;
-    QCPRange kr, vr;
-    for (int i = 0; i < plot.graphCount(); ++i) {
-      QCPGraph* g = plot.graph(i);
-      if (g->keyAxis() != x) continue;
-      bool f1 = false, f2 = false;
-      const QCPRange k = g->getKeyRange(f1, chart.x_log ? QCP::sdPositive : QCP::sdBoth);
-      const QCPRange v = g->getValueRange(f2, chart.log_y ? QCP::sdPositive : QCP::sdBoth);
-      if (!f1 || !f2) continue;
-      if (!found) {
-        kr = k;
-        vr = v;
-        found = true;
-      } else {
-        kr.expand(k);
-        vr.expand(v);
-      }
-    }
-    if (found) {
-      if (kr.lower == kr.upper) kr = QCPRange(kr.lower - 1, kr.upper + 1);
-      const bool log_y = y->scaleType() == QCPAxis::stLogarithmic;
-      x->setRange(kr);
-      y->setRange(vr);
-      pad_range(y, log_y);
-      pad_range(x, chart.x_log);  // markers at the ends stay whole
-      // Labels of points in the right half go to their left, so that they stay in the frame.
-      const QCPRange shown = x->range();
-      const double middle =
-          chart.x_log ? std::sqrt(shown.lower * shown.upper) : (shown.lower + shown.upper) / 2;
-      for (QCPItemText* text : texts)
-        if (text->position->key() > middle) {
-          text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-          text->setPadding(QMargins(0, 0, 4, 3));
-        }
-    }
-  }
+  if (any) fit_line_ranges(plot, x, y, chart, texts);
   return any;
 }
 
@@ -245,6 +258,160 @@ QImage render_line_chart_grid(const std::vector<LineChart>& charts, int columns,
   return finish(plot, style);
 }
 
+// The categories as the x axis's labelled ticks, at 1, 2, ...
+void set_category_axis(QCPAxis* x, const BarChart& chart) {
+  QVector<double> ticks;
+  QVector<QString> labels;
+  for (size_t i = 0; i < chart.categories.size(); ++i) {
+    ticks << double(i + 1);
+    labels << qs(chart.categories[i]);
+  }
+  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+  ticker->addTicks(ticks, labels);
+  x->setTicker(ticker);
+  x->setTickLength(0, 3);
+  x->setRange(0.4, double(chart.categories.size()) + 0.6);
+}
+
+// The bars of every group, and the highest and lowest value drawn.
+struct BarSeries {
+  QVector<QCPBars*> bars;
+  double top = 0, low = std::numeric_limits<double>::infinity();
+};
+
+BarSeries add_bar_groups(QCustomPlot& plot, QCPAxis* x, QCPAxis* y, const BarChart& chart) {
+  const int groups = std::max(1, int(chart.groups.size()));
+  auto* group = new QCPBarsGroup(&plot);
+  group->setSpacingType(QCPBarsGroup::stAbsolute);
+  group->setSpacing(2);
+  BarSeries series;
+  for (size_t g = 0; g < chart.groups.size(); ++g) {
+    auto* bars = new QCPBars(x, y);
+    bars->setName(qs(chart.groups[g].name));
+    bars->setWidth(std::min(0.8 / groups, 0.35));
+    const QColor color = qcolor(chart.groups[g].color);
+    bars->setPen(QPen(color.darker(130), 1));
+    bars->setBrush(color);
+    QVector<double> keys, values;
+    for (size_t i = 0; i < chart.categories.size() && i < chart.groups[g].y.size(); ++i) {
+      double v = chart.groups[g].y[i];
+      if (!std::isfinite(v)) continue;
+      if (chart.percent) v *= 100.0;
+      if (chart.log_y && v <= 0) continue;
+      keys << double(i + 1);
+      values << v;
+      series.top = std::max(series.top, v);
+      series.low = std::min(series.low, v);
+    }
+    bars->setData(keys, values, true);
+    if (groups > 1) bars->setBarsGroup(group);
+    if (chart.log_y) bars->setBaseValue(std::isfinite(series.low) ? series.low / 10 : 1e-6);
+    series.bars << bars;
+  }
+  return series;
+}
+
+void set_bar_value_range(QCPAxis* y, const BarChart& chart, const BarSeries& series, double unit) {
+  if (chart.log_y) {
+    const double lo = std::isfinite(series.low) ? series.low : 1e-6;
+    y->setRange(lo / 2.0, std::max(series.top, lo) * 2.0);
+  } else if (chart.y_range_set) {
+    // The bars still start at 0 (a base value would be added to them): the axis cuts them.
+    y->setRange(chart.y_range.lower * unit, chart.y_range.upper * unit);
+  } else {
+    y->setRange(0, series.top > 0 ? series.top * 1.15 : 1.0);
+  }
+}
+
+void add_reference_line(QCustomPlot& plot, double reference) {
+  auto* line = new QCPItemStraightLine(&plot);
+  line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+  line->point1->setCoords(0, reference);
+  line->point2->setCoords(1, reference);
+}
+
+// The chart's note in a row of its own, under the title.
+void add_note_row(QCustomPlot& plot, const BarChart& chart) {
+  auto* note = new QCPTextElement(&plot, qs(chart.note), base_font(8.5, true));
+  note->setTextColor(kNoteColor);
+  note->setMargins(QMargins(0, 0, 0, 2));
+  const int row = chart.title.empty() ? 0 : 1;
+  plot.plotLayout()->insertRow(row);
+  plot.plotLayout()->addElement(row, 0, note);
+}
+
+// The legend in a row under the axes, never on the bars.
+void move_legend_below(QCustomPlot& plot) {
+  plot.legend->setVisible(true);
+  plot.legend->setFont(base_font(7.5));
+  plot.legend->setBrush(Qt::NoBrush);
+  plot.legend->setBorderPen(Qt::NoPen);
+  plot.legend->setIconSize(QSize(14, 10));
+  plot.axisRect()->insetLayout()->take(plot.legend);
+  plot.axisRect()->insetLayout()->simplify();
+  const int row = plot.plotLayout()->rowCount();
+  plot.plotLayout()->addElement(row, 0, plot.legend);
+  plot.plotLayout()->setRowStretchFactor(row, 0.001);
+  plot.legend->setWrap(6);
+  plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+}
+
+// From the reference down (or up) to the last bar's top, beside the bar, labelled with the
+// note. Needs the plot laid out first.
+void add_gap_arrow(QCustomPlot& plot, const QCPBars* bars, double reference,
+                   const std::string& note) {
+  const QCPAxis* x = bars->keyAxis();
+  const QCPAxis* y = bars->valueAxis();
+  const int last = bars->data()->size() - 1;
+  const QPointF tip = bars->dataPixelPosition(last);
+  const double key = (bars->data()->constBegin() + last)->key;
+  const double half = std::abs(x->coordToPixel(key + bars->width() / 2) - x->coordToPixel(key));
+  const QPointF top_end(tip.x() + half + 8, y->coordToPixel(reference));
+  const QPointF bottom_end(top_end.x(), tip.y());
+  auto* arrow = new QCPItemLine(&plot);
+  arrow->setClipToAxisRect(false);
+  arrow->setPen(QPen(kNoteColor, 1.2));
+  arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 6, 7));
+  arrow->setTail(QCPLineEnding(QCPLineEnding::esSpikeArrow, 6, 7));
+  arrow->start->setType(QCPItemPosition::ptAbsolute);
+  arrow->end->setType(QCPItemPosition::ptAbsolute);
+  arrow->start->setCoords(top_end);
+  arrow->end->setCoords(bottom_end);
+  if (note.empty()) return;
+  auto* label = new QCPItemText(&plot);
+  label->setClipToAxisRect(false);
+  label->position->setType(QCPItemPosition::ptAbsolute);
+  label->position->setCoords(top_end.x() + 5, (top_end.y() + bottom_end.y()) / 2);
+  label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+  label->setFont(base_font(8.5, true));
+  label->setColor(kNoteColor);
+  label->setText(qs(note));
+}
+
+// Each bar's value on top of it. Needs the plot laid out first.
+void add_value_labels(QCustomPlot& plot, const QVector<QCPBars*>& all_bars, bool percent,
+                      bool zoomed) {
+  QLocale locale;
+  for (QCPBars* bars : all_bars) {
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+      const QPointF tip = bars->dataPixelPosition(int(it - bars->data()->constBegin()));
+      auto* label = new QCPItemText(&plot);
+      label->setClipToAxisRect(false);
+      label->position->setType(QCPItemPosition::ptAbsolute);
+      label->position->setCoords(tip.x(), tip.y() - 2);
+      label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+      label->setFont(base_font(7));
+      label->setColor(QColor(60, 60, 60));
+      const double v = it->value;
+      // On a cut axis the bars' difference is small: as many decimals as the tables give.
+      label->setText(percent
+                         ? locale.toString(v, 'f', zoomed ? 2 : 1)
+                         : (std::abs(v) >= 1e-4 && std::abs(v) < 1e5 ? locale.toString(v, 'g', 3)
+                                                                     : locale.toString(v, 'e', 1)));
+    }
+  }
+}
+
 QImage render_bar_chart(const BarChart& chart, const ChartStyle& style) {
   QCustomPlot plot;
   plot.setAttribute(Qt::WA_DontShowOnScreen);
@@ -261,156 +428,34 @@ QImage render_bar_chart(const BarChart& chart, const ChartStyle& style) {
   x->setLabel(qs(chart.x_label));
   y->setLabel(qs(chart.y_label));
   if (chart.log_y) make_log(y);
+  set_category_axis(x, chart);
 
-  QVector<double> ticks;
-  QVector<QString> labels;
-  for (size_t i = 0; i < chart.categories.size(); ++i) {
-    ticks << double(i + 1);
-    labels << qs(chart.categories[i]);
-  }
-  QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-  ticker->addTicks(ticks, labels);
-  x->setTicker(ticker);
-  x->setTickLength(0, 3);
-  x->setRange(0.4, double(chart.categories.size()) + 0.6);
-
-  const int groups = std::max(1, int(chart.groups.size()));
-  auto* group = new QCPBarsGroup(&plot);
-  group->setSpacingType(QCPBarsGroup::stAbsolute);
-  group->setSpacing(2);
-  double top = 0, low = std::numeric_limits<double>::infinity();
-  QVector<QCPBars*> all_bars;
-  bool label_bars = false;
-  for (size_t g = 0; g < chart.groups.size(); ++g) {
-    auto* bars = new QCPBars(x, y);
-    bars->setName(qs(chart.groups[g].name));
-    bars->setWidth(std::min(0.8 / groups, 0.35));
-    const QColor color = qcolor(chart.groups[g].color);
-    bars->setPen(QPen(color.darker(130), 1));
-    bars->setBrush(color);
-    QVector<double> keys, values;
-    for (size_t i = 0; i < chart.categories.size() && i < chart.groups[g].y.size(); ++i) {
-      double v = chart.groups[g].y[i];
-      if (!std::isfinite(v)) continue;
-      if (chart.percent) v *= 100.0;
-      if (chart.log_y && v <= 0) continue;
-      keys << double(i + 1);
-      values << v;
-      top = std::max(top, v);
-      low = std::min(low, v);
-    }
-    bars->setData(keys, values, true);
-    if (groups > 1) bars->setBarsGroup(group);
-    if (chart.log_y) bars->setBaseValue(std::isfinite(low) ? low / 10 : 1e-6);
-    all_bars << bars;
-  }
+  const BarSeries series = add_bar_groups(plot, x, y, chart);
   int bar_count = 0;
-  for (auto* b : all_bars) bar_count += b->data()->size();
-  // Labels only where they fit: few bars, and short numbers or a single group.
-  if (chart.value_labels && bar_count <= 12 && (chart.percent || chart.groups.size() == 1)) {
-    // After the range is set (below) the bars know where they are; labels go on top.
-    label_bars = true;
-  }
+  for (auto* b : series.bars) bar_count += b->data()->size();
+  // Labels only where they fit: few bars, and short numbers or a single group. They go on top
+  // of the bars once the range is set (below) and the bars know where they are.
+  const bool label_bars =
+      chart.value_labels && bar_count <= 12 && (chart.percent || chart.groups.size() == 1);
   const double unit = chart.percent ? 100.0 : 1.0;
   const bool zoomed = !chart.log_y && chart.y_range_set && !chart.y_range.from_zero();
-  if (chart.log_y) {
-    const double lo = std::isfinite(low) ? low : 1e-6;
-    y->setRange(lo / 2.0, std::max(top, lo) * 2.0);
-  } else if (chart.y_range_set) {
-    // The bars still start at 0 (a base value would be added to them): the axis cuts them.
-    y->setRange(chart.y_range.lower * unit, chart.y_range.upper * unit);
-  } else {
-    y->setRange(0, top > 0 ? top * 1.15 : 1.0);
-  }
+  set_bar_value_range(y, chart, series, unit);
   const double reference = chart.reference * unit;
-  const bool gap_arrow = std::isfinite(reference) && !all_bars.isEmpty() &&
-                         !all_bars.front()->data()->isEmpty() && !chart.log_y;
-  if (gap_arrow) {
-    auto* line = new QCPItemStraightLine(&plot);
-    line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
-    line->point1->setCoords(0, reference);
-    line->point2->setCoords(1, reference);
-  }
-  if (!chart.note.empty() && !gap_arrow) {  // under the title
-    auto* note = new QCPTextElement(&plot, qs(chart.note), base_font(8.5, true));
-    note->setTextColor(kNoteColor);
-    note->setMargins(QMargins(0, 0, 0, 2));
-    const int row = chart.title.empty() ? 0 : 1;
-    plot.plotLayout()->insertRow(row);
-    plot.plotLayout()->addElement(row, 0, note);
-  }
+  const bool gap_arrow = std::isfinite(reference) && !series.bars.isEmpty() &&
+                         !series.bars.front()->data()->isEmpty() && !chart.log_y;
+  if (gap_arrow) add_reference_line(plot, reference);
+  if (!chart.note.empty() && !gap_arrow) add_note_row(plot, chart);
   // Everything that takes room in the layout comes before it is laid out (below), so that the
   // items placed in pixels after it stay where they belong.
-  if (chart.groups.size() > 1) {  // under the axes, never on the bars
-    plot.legend->setVisible(true);
-    plot.legend->setFont(base_font(7.5));
-    plot.legend->setBrush(Qt::NoBrush);
-    plot.legend->setBorderPen(Qt::NoPen);
-    plot.legend->setIconSize(QSize(14, 10));
-    plot.axisRect()->insetLayout()->take(plot.legend);
-    plot.axisRect()->insetLayout()->simplify();
-    const int row = plot.plotLayout()->rowCount();
-    plot.plotLayout()->addElement(row, 0, plot.legend);
-    plot.plotLayout()->setRowStretchFactor(row, 0.001);
-    plot.legend->setWrap(6);
-    plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-  }
+  if (chart.groups.size() > 1) move_legend_below(plot);
   if (label_bars || zoomed || gap_arrow) {
     set_size(plot, style);
     plot.replot(
         QCustomPlot::rpImmediateRefresh);  // lays the axes out: the bars' pixel positions are known
   }
   if (zoomed) add_axis_break(plot, plot.axisRect());
-  if (gap_arrow) {
-    // From the reference down (or up) to the last bar's top, beside the bar, labelled.
-    const QCPBars* bars = all_bars.front();
-    const int last = bars->data()->size() - 1;
-    const QPointF tip = bars->dataPixelPosition(last);
-    const double key = (bars->data()->constBegin() + last)->key;
-    const double half = std::abs(x->coordToPixel(key + bars->width() / 2) - x->coordToPixel(key));
-    const QPointF top_end(tip.x() + half + 8, y->coordToPixel(reference));
-    const QPointF bottom_end(top_end.x(), tip.y());
-    auto* arrow = new QCPItemLine(&plot);
-    arrow->setClipToAxisRect(false);
-    arrow->setPen(QPen(kNoteColor, 1.2));
-    arrow->setHead(QCPLineEnding(QCPLineEnding::esSpikeArrow, 6, 7));
-    arrow->setTail(QCPLineEnding(QCPLineEnding::esSpikeArrow, 6, 7));
-    arrow->start->setType(QCPItemPosition::ptAbsolute);
-    arrow->end->setType(QCPItemPosition::ptAbsolute);
-    arrow->start->setCoords(top_end);
-    arrow->end->setCoords(bottom_end);
-    if (!chart.note.empty()) {
-      auto* label = new QCPItemText(&plot);
-      label->setClipToAxisRect(false);
-      label->position->setType(QCPItemPosition::ptAbsolute);
-      label->position->setCoords(top_end.x() + 5, (top_end.y() + bottom_end.y()) / 2);
-      label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-      label->setFont(base_font(8.5, true));
-      label->setColor(kNoteColor);
-      label->setText(qs(chart.note));
-    }
-  }
-  if (label_bars) {
-    QLocale locale;
-    for (QCPBars* bars : all_bars) {
-      for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
-        const QPointF tip = bars->dataPixelPosition(int(it - bars->data()->constBegin()));
-        auto* label = new QCPItemText(&plot);
-        label->setClipToAxisRect(false);
-        label->position->setType(QCPItemPosition::ptAbsolute);
-        label->position->setCoords(tip.x(), tip.y() - 2);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setFont(base_font(7));
-        label->setColor(QColor(60, 60, 60));
-        const double v = it->value;
-        // On a cut axis the bars' difference is small: as many decimals as the tables give.
-        label->setText(chart.percent ? locale.toString(v, 'f', zoomed ? 2 : 1)
-                                     : (std::abs(v) >= 1e-4 && std::abs(v) < 1e5
-                                            ? locale.toString(v, 'g', 3)
-                                            : locale.toString(v, 'e', 1)));
-      }
-    }
-  }
+  if (gap_arrow) add_gap_arrow(plot, series.bars.front(), reference, chart.note);
+  if (label_bars) add_value_labels(plot, series.bars, chart.percent, zoomed);
   return finish(plot, style);
 }
 }  // namespace

@@ -187,14 +187,45 @@ QString rich_table(const ReportTable& t, const PdfLayout& layout) {
 }
 
 // `breaks`: sub-headings ("sub-N") and figures ("fig-N") that start a new page (keep-with-next).
-QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, const PdfLayout& layout,
-                  const std::set<QString>& breaks) {
-  int subheading = 0;
-  auto page_break = [&](const QString& key) {
+struct BlockWriter {
+  const ReportDocument& doc;
+  const PdfLayout& layout;
+  const std::set<QString>& breaks;
+  QString& out;
+  int subheading = 0;  // the sub-headings so far, for their keys
+
+  QString page_break(const QString& key) const {
     return breaks.count(key) ? QStringLiteral(" page-break-before: always;") : QString();
-  };
-  QString out;
-  auto blocks = [&](const ReportSection& s) {
+  }
+  void notice(const ReportBlock& b) {
+    out += QStringLiteral(
+               "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"6\" border=\"1\" "
+               "style=\"border-collapse: collapse; border-color: #d29922;\"><tr><td "
+               "bgcolor=\"#fff8e5\">"
+               "<p><b>%1</b></p>")
+               .arg(esc(b.text));
+    for (const auto& item : b.items) out += QStringLiteral("<p>• %1</p>").arg(breakable(item));
+    out += QStringLiteral("</td></tr></table>\n");
+  }
+  void figure(const ReportBlock& b) {
+    const ReportFigure& f = doc.figures[size_t(b.figure)];
+    QSizeF size(f.display.width, f.display.height);
+    if (size.width() > layout.content_logical_width)
+      size = size * (layout.content_logical_width / size.width());
+    out +=
+        QStringLiteral(
+            "<p align=\"center\" style=\"margin-top: 10px;%1\"><img src=\"%2:%3\" "
+            "width=\"%4\" height=\"%5\"></p>\n")
+            .arg(page_break(QStringLiteral("fig-%1").arg(b.figure)), QLatin1String(kFigureScheme))
+            .arg(b.figure)
+            .arg(int(size.width()))
+            .arg(int(size.height()));
+    out += QStringLiteral(
+               "<p align=\"center\" style=\"margin-bottom: 10px;\"><span style=\"color: "
+               "#57606a; font-size: 8.5pt;\">%1</span></p>\n")
+               .arg(esc(report::figure_caption(f)));
+  }
+  void section(const ReportSection& s) {
     for (const auto& b : s.blocks) {
       switch (b.kind) {
         case ReportBlock::Kind::Subheading: {
@@ -213,41 +244,38 @@ QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, cons
           out += QStringLiteral("</ul>\n");
           break;
         case ReportBlock::Kind::Notice:
-          out += QStringLiteral(
-                     "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"6\" border=\"1\" "
-                     "style=\"border-collapse: collapse; border-color: #d29922;\"><tr><td "
-                     "bgcolor=\"#fff8e5\">"
-                     "<p><b>%1</b></p>")
-                     .arg(esc(b.text));
-          for (const auto& item : b.items)
-            out += QStringLiteral("<p>• %1</p>").arg(breakable(item));
-          out += QStringLiteral("</td></tr></table>\n");
+          notice(b);
           break;
         case ReportBlock::Kind::Table:
           out += rich_table(b.table, layout);
           break;
-        case ReportBlock::Kind::Figure: {
-          const ReportFigure& f = doc.figures[size_t(b.figure)];
-          QSizeF size(f.display.width, f.display.height);
-          if (size.width() > layout.content_logical_width)
-            size = size * (layout.content_logical_width / size.width());
-          out += QStringLiteral(
-                     "<p align=\"center\" style=\"margin-top: 10px;%1\"><img src=\"%2:%3\" "
-                     "width=\"%4\" height=\"%5\"></p>\n")
-                     .arg(page_break(QStringLiteral("fig-%1").arg(b.figure)),
-                          QLatin1String(kFigureScheme))
-                     .arg(b.figure)
-                     .arg(int(size.width()))
-                     .arg(int(size.height()));
-          out += QStringLiteral(
-                     "<p align=\"center\" style=\"margin-bottom: 10px;\"><span style=\"color: "
-                     "#57606a; font-size: 8.5pt;\">%1</span></p>\n")
-                     .arg(esc(report::figure_caption(f)));
+        case ReportBlock::Kind::Figure:
+          figure(b);
           break;
-        }
       }
     }
-  };
+  }
+};
+
+// The table of contents: each section's number, title and page (0 while not known).
+QString contents_table(const ReportDocument& doc, const QVector<int>& toc_pages) {
+  QString out = QStringLiteral(
+      "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
+  for (int i = 0; i < int(doc.sections.size()); ++i) {
+    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i])
+                                                                  : QStringLiteral("0");
+    out +=
+        QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
+            .arg(QString::number(i + 1), esc(doc.sections[size_t(i)].title), page);
+  }
+  out += QStringLiteral("</table>\n");
+  return out;
+}
+
+QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, const PdfLayout& layout,
+                  const std::set<QString>& breaks) {
+  QString out;
+  BlockWriter blocks{doc, layout, breaks, out, 0};
   out += QStringLiteral(
       "<html><head><style>"
       "h1 { font-size: 20pt; color: #14304f; }"
@@ -261,24 +289,15 @@ QString rich_html(const ReportDocument& doc, const QVector<int>& toc_pages, cons
                .arg(breakable(line));
   // The summary, as an abstract, then the contents: the first two level-2 headings.
   out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(doc.summary.title));
-  blocks(doc.summary);
+  blocks.section(doc.summary);
   out += QStringLiteral("<p>&nbsp;</p>\n<h2>%1</h2>\n").arg(esc(AdalaReport::tr("Contents")));
-  out += QStringLiteral(
-      "<table width=\"100%\" cellspacing=\"0\" cellpadding=\"4\" style=\"font-size: 11pt;\">\n");
-  for (int i = 0; i < int(doc.sections.size()); ++i) {
-    const QString page = i < toc_pages.size() && toc_pages[i] > 0 ? QString::number(toc_pages[i])
-                                                                  : QStringLiteral("0");
-    out +=
-        QStringLiteral("<tr><td width=\"7%\">%1.</td><td>%2</td><td align=\"right\">%3</td></tr>\n")
-            .arg(QString::number(i + 1), esc(doc.sections[size_t(i)].title), page);
-  }
-  out += QStringLiteral("</table>\n");
+  out += contents_table(doc, toc_pages);
 
   for (int i = 0; i < int(doc.sections.size()); ++i) {
     const ReportSection& s = doc.sections[size_t(i)];
     out += QStringLiteral("<h2 style=\"page-break-before: always;\">%1. %2</h2>\n")
                .arg(QString::number(i + 1), esc(s.title));
-    blocks(s);
+    blocks.section(s);
   }
   out += QStringLiteral("</body></html>\n");
   return out;
@@ -299,35 +318,47 @@ QString block_key(const QTextBlock& b) {
   return {};
 }
 
-}  // namespace
+QString cannot_write(const QString& path, const QSaveFile& file) {
+  return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+}
 
-WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
-  WriteResult result;
-  const QString path = qs(output);
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    result.error =
-        QStringLiteral("cannot write %1: %2").arg(path, file.errorString()).toStdString();
-    return result;
-  }
-  QPdfWriter writer(&file);
+// A4 at 300 dpi with the document's title.
+void set_up_writer(QPdfWriter& writer, const ReportDocument& doc) {
   writer.setResolution(300);
   writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
                                    QMarginsF(16, 15, 16, 12), QPageLayout::Millimeter));
   writer.setTitle(qs(doc.title));
   writer.setCreator(QStringLiteral("AdaLA Workbench"));
+}
 
-  const QRect paint = writer.pageLayout().paintRectPixels(writer.resolution());
+// A page in the writer's pixels: the paint rectangle, the footer at its foot, the text above.
+struct PageGeometry {
+  QRect paint;
+  double footer_height = 0;
+  QSizeF page;  // the text's part
+};
+
+PageGeometry page_geometry(const QPdfWriter& writer) {
+  PageGeometry g;
+  g.paint = writer.pageLayout().paintRectPixels(writer.resolution());
+  g.footer_height = 9.0 / 25.4 * writer.resolution();  // 9 mm
+  g.page = QSizeF(g.paint.width(), g.paint.height() - g.footer_height);
+  return g;
+}
+
+PdfLayout pdf_layout(QPdfWriter& writer, const QSizeF& page) {
   const double device_per_logical = writer.logicalDpiY() / layout_dpi();
-  const double footer_height = 9.0 / 25.4 * writer.resolution();  // 9 mm
-  const QSizeF page(paint.width(), paint.height() - footer_height);
   PdfLayout layout;
   layout.content_logical_width = std::floor(page.width() / device_per_logical) - 2;
   layout.device = &writer;
   layout.device_per_logical = device_per_logical;
   layout.content_device_width = page.width();
+  return layout;
+}
 
-  QTextDocument text;
+// The text document laid out on the writer's pages, with the figures as its images.
+void set_up_text(QTextDocument& text, QPdfWriter& writer, const QSizeF& page,
+                 const ReportDocument& doc) {
   text.documentLayout()->setPaintDevice(&writer);
   text.setPageSize(page);
   text.setDocumentMargin(0);
@@ -338,64 +369,141 @@ WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
     text.addResource(QTextDocument::ImageResource,
                      QUrl(QStringLiteral("%1:%2").arg(QLatin1String(kFigureScheme)).arg(i)),
                      QVariant(figure_image(doc.figures[i])));
+}
 
-  QVector<int> toc_pages(int(doc.sections.size()), 0);
-  std::set<QString> breaks;  // keys (block_key) of blocks that start a new page
-  const double h = page.height();
+// The pages a laid-out block's lines fall on, pages `h` high.
+struct PageLocator {
+  const QTextDocument& text;
+  double h;
+
   // Where a block's first and last lines are (a page break moves the lines, not the block's
   // top), in document coordinates.
-  auto line_top = [&](const QTextBlock& b) {
+  double line_top(const QTextBlock& b) const {
     const double top = text.documentLayout()->blockBoundingRect(b).top();
     const QTextLayout* l = b.layout();
     return l && l->lineCount() > 0 ? top + l->lineAt(0).y() : top;
-  };
-  auto line_bottom = [&](const QTextBlock& b) {
+  }
+  double line_bottom(const QTextBlock& b) const {
     const QRectF r = text.documentLayout()->blockBoundingRect(b);
     const QTextLayout* l = b.layout();
     return l && l->lineCount() > 0 ? r.top() + l->lineAt(l->lineCount() - 1).rect().bottom()
                                    : r.bottom();
-  };
-  auto top_page = [&](const QTextBlock& b) { return int(std::floor((line_top(b) + 0.5) / h)); };
-  auto bottom_page = [&](const QTextBlock& b) {
-    return int(std::floor((line_bottom(b) - 0.5) / h));
-  };
+  }
+  int top_page(const QTextBlock& b) const { return int(std::floor((line_top(b) + 0.5) / h)); }
+  int bottom_page(const QTextBlock& b) const { return int(std::floor((line_bottom(b) - 0.5) / h)); }
+};
+
+// Keeps a sub-heading with what follows, and a figure with its caption: adds to `breaks` the
+// keys of those that end a page whose next block is on the next one. Whether it added any.
+bool add_keep_with_next_breaks(const QTextDocument& text, const PageLocator& at,
+                               std::set<QString>& breaks) {
+  bool changed = false;
+  for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
+    const QTextBlock next = b.next();
+    const QString key = block_key(b);
+    if (!next.isValid() || key.isEmpty() || breaks.count(key)) continue;
+    if (at.top_page(next) > at.bottom_page(b) && at.top_page(b) == at.bottom_page(b)) {
+      // Not when the block already starts a page (it would only move to the next one).
+      if (std::fmod(at.line_top(b) + 0.5, at.h) < 2.0) continue;
+      breaks.insert(key);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+// Pages of the section headings (the first two level-2 headings are the summary's and the
+// contents').
+QVector<int> section_pages(const QTextDocument& text, const PageLocator& at) {
+  QVector<int> pages;
+  int front = 2;
+  for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
+    if (b.blockFormat().headingLevel() != 2) continue;
+    if (front > 0) {
+      --front;
+      continue;
+    }
+    pages << at.top_page(b) + 1;
+  }
+  return pages;
+}
+
+// Sets the document's HTML and lays it out until its contents' page numbers and its page
+// breaks stand still; returns the sections' pages.
+QVector<int> lay_out(QTextDocument& text, const ReportDocument& doc, const PdfLayout& layout,
+                     double page_height) {
+  QVector<int> toc_pages(int(doc.sections.size()), 0);
+  std::set<QString> breaks;  // keys (block_key) of blocks that start a new page
+  const PageLocator at{text, page_height};
   for (int round = 0; round < 8; ++round) {
     // The breaks go into the HTML: changing block formats after setHtml leaves stale layout
     // check points behind, and the painting then skips blocks.
     text.setHtml(rich_html(doc, toc_pages, layout, breaks));
     (void)text.pageCount();  // lays it out
 
-    bool changed = false;
-    // Keep a sub-heading with what follows, and a figure with its caption.
-    for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
-      const QTextBlock next = b.next();
-      const QString key = block_key(b);
-      if (!next.isValid() || key.isEmpty() || breaks.count(key)) continue;
-      if (top_page(next) > bottom_page(b) && top_page(b) == bottom_page(b)) {
-        // Not when the block already starts a page (it would only move to the next one).
-        if (std::fmod(line_top(b) + 0.5, h) < 2.0) continue;
-        breaks.insert(key);
-        changed = true;
-      }
-    }
-    // Pages of the section headings (the first two level-2 headings are the summary's and
-    // the contents').
-    QVector<int> pages;
-    int front = 2;
-    for (QTextBlock b = text.begin(); b.isValid(); b = b.next()) {
-      if (b.blockFormat().headingLevel() != 2) continue;
-      if (front > 0) {
-        --front;
-        continue;
-      }
-      pages << top_page(b) + 1;
-    }
+    bool changed = add_keep_with_next_breaks(text, at, breaks);
+    const QVector<int> pages = section_pages(text, at);
     if (pages != toc_pages) {
       toc_pages = pages;
       changed = true;
     }
     if (!changed) break;
   }
+  return toc_pages;
+}
+
+// Page `p` of the text, then its footer: a rule, the title and "Page N of M".
+void paint_page(QPainter& painter, QPdfWriter& writer, QTextDocument& text, const PageGeometry& g,
+                const QString& title, int p, int pages) {
+  const QSizeF& page = g.page;
+  const double h = page.height();
+  painter.save();
+  painter.setClipRect(QRectF(0, 0, page.width(), page.height()));
+  painter.translate(0, -p * h);
+  QAbstractTextDocumentLayout::PaintContext context;
+  // One device pixel less: a line starting exactly at the next page's top is not drawn
+  // (clipped, but its text would still be in this page's content stream).
+  context.clip = QRectF(0, p * h, page.width(), h - 1);
+  context.palette.setColor(QPalette::Text, Qt::black);
+  text.documentLayout()->draw(&painter, context);
+  painter.restore();
+
+  QFont footer_font = QApplication::font();
+  footer_font.setPointSizeF(8);
+  const QFontMetricsF footer_metrics(footer_font, &writer);
+  const double line_y = page.height() + g.footer_height * 0.35;
+  painter.setPen(QPen(QColor(190, 196, 204), writer.resolution() / 150.0));
+  painter.drawLine(QPointF(0, line_y), QPointF(page.width(), line_y));
+  painter.setFont(footer_font);
+  painter.setPen(QColor(110, 118, 129));
+  const QRectF footer(0, line_y, page.width(), g.paint.height() - line_y);
+  const QString number = qs(AdalaReport::tr("Page %1 of %2")).arg(p + 1).arg(pages);
+  const double number_width = footer_metrics.horizontalAdvance(number);
+  painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, number);
+  painter.drawText(
+      QRectF(footer.left(), footer.top(), footer.width() - number_width - 40, footer.height()),
+      Qt::AlignLeft | Qt::AlignVCenter,
+      footer_metrics.elidedText(title, Qt::ElideRight, footer.width() - number_width - 60));
+}
+
+}  // namespace
+
+WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
+  WriteResult result;
+  const QString path = qs(output);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    result.error = cannot_write(path, file).toStdString();
+    return result;
+  }
+  QPdfWriter writer(&file);
+  set_up_writer(writer, doc);
+  const PageGeometry geometry = page_geometry(writer);
+  const PdfLayout layout = pdf_layout(writer, geometry.page);
+
+  QTextDocument text;
+  set_up_text(text, writer, geometry.page, doc);
+  const QVector<int> toc_pages = lay_out(text, doc, layout, geometry.page.height());
 
   const int pages = text.pageCount();
   QPainter painter;
@@ -403,41 +511,13 @@ WriteResult write_pdf(const ReportDocument& doc, const std::string& output) {
     result.error = QStringLiteral("cannot start the PDF writer for %1").arg(path).toStdString();
     return result;
   }
-  QFont footer_font = QApplication::font();
-  footer_font.setPointSizeF(8);
-  const QFontMetricsF footer_metrics(footer_font, &writer);
   for (int p = 0; p < pages; ++p) {
     if (p > 0) writer.newPage();
-    painter.save();
-    painter.setClipRect(QRectF(0, 0, page.width(), page.height()));
-    painter.translate(0, -p * h);
-    QAbstractTextDocumentLayout::PaintContext context;
-    // One device pixel less: a line starting exactly at the next page's top is not drawn
-    // (clipped, but its text would still be in this page's content stream).
-    context.clip = QRectF(0, p * h, page.width(), h - 1);
-    context.palette.setColor(QPalette::Text, Qt::black);
-    text.documentLayout()->draw(&painter, context);
-    painter.restore();
-
-    const double line_y = page.height() + footer_height * 0.35;
-    painter.setPen(QPen(QColor(190, 196, 204), writer.resolution() / 150.0));
-    painter.drawLine(QPointF(0, line_y), QPointF(page.width(), line_y));
-    painter.setFont(footer_font);
-    painter.setPen(QColor(110, 118, 129));
-    const QRectF footer(0, line_y, page.width(), paint.height() - line_y);
-    const QString number = qs(AdalaReport::tr("Page %1 of %2")).arg(p + 1).arg(pages);
-    const double number_width = footer_metrics.horizontalAdvance(number);
-    painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter, number);
-    painter.drawText(
-        QRectF(footer.left(), footer.top(), footer.width() - number_width - 40, footer.height()),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        footer_metrics.elidedText(qs(doc.title), Qt::ElideRight,
-                                  footer.width() - number_width - 60));
+    paint_page(painter, writer, text, geometry, qs(doc.title), p, pages);
   }
   painter.end();
   if (!file.commit()) {
-    result.error =
-        QStringLiteral("cannot write %1: %2").arg(path, file.errorString()).toStdString();
+    result.error = cannot_write(path, file).toStdString();
     return result;
   }
   result.ok = true;

@@ -9,7 +9,7 @@
 #include "engine/data/image_transform.h"
 #include "engine/infer/image_inputs.h"
 #include "engine/infer/inspection_dataset.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 #include "engine/train/stage_catalog.h"
 
 namespace adala {

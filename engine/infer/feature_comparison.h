@@ -1,13 +1,13 @@
 #pragma once
 // The teacher's and the student's final patch features of one image, compared (PCA colour maps
-// fitted on the teacher, per-patch cosine similarity: engine/analysis/feature_pca.h), and the
+// fitted on the teacher, per-patch cosine similarity: engine/inspect/feature_pca.h), and the
 // models a run folder holds. Shared by `adala features` and the workbench's Features tab.
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
 #include <string>
 
-#include "engine/analysis/feature_pca.h"
+#include "engine/inspect/feature_pca.h"
 #include "engine/data/dataset.h"
 #include "engine/infer/inference_model.h"
 

@@ -5,7 +5,7 @@
 
 #include "engine/model/load_weights.h"
 #include "engine/io/safetensors.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

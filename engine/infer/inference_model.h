@@ -9,7 +9,7 @@
 #include "engine/model/vision_transformer.h"
 #include "engine/model/weights_file_config.h"
 #include "engine/infer/preprocessing.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 
 namespace adala {
 

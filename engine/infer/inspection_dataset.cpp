@@ -6,7 +6,7 @@
 #include "engine/data/fashion_mnist.h"
 #include "engine/data/opencv/image_file_dataset.h"
 #include "engine/infer/image_inputs.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/stage_data.h"
 
 namespace adala {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

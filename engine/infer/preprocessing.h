@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 
 namespace adala {
 

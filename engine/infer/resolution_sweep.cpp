@@ -10,7 +10,7 @@
 
 #include "engine/infer/feature_comparison.h"
 #include "engine/infer/inference_model.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

@@ -131,6 +131,140 @@ KeyMapping plan_key_mapping(const std::vector<std::string>& names) {
   return plan_key_mapping(names, detect_checkpoint_format(names));
 }
 
+namespace {
+
+void map_identity(KeyMapping& m, const std::string& source, const std::string& target) {
+  m.entries.push_back({target, {source}});
+}
+
+// Meta's DINOv2: register_tokens -> reg_token, blocks.{chunk}.{i} -> blocks.{i}, mask_token
+// dropped, SwiGLU feed-forward unsupported.
+void map_meta_dinov2(const std::vector<std::string>& names, size_t levels, KeyMapping& m) {
+  bool swiglu = false;
+  for (const auto& source : names) {
+    std::string n = strip_module_prefix(source, levels);
+    if (n == "mask_token") {
+      m.dropped.push_back(source);
+      continue;
+    }
+    if (n == "register_tokens") {
+      map_identity(m, source, "reg_token");
+      continue;
+    }
+    if (is_chunked_block_name(n)) {
+      auto parts = split_dots(n);  // blocks, chunk, i, rest...
+      parts.erase(parts.begin() + 1);
+      n = join(parts, ".");
+    }
+    if (n.find(".mlp.w12.") != std::string::npos || n.find(".mlp.w3.") != std::string::npos) {
+      m.unsupported.push_back(source);
+      swiglu = true;
+      continue;
+    }
+    map_identity(m, source, n);
+  }
+  if (swiglu)
+    m.notes.push_back(
+        "SwiGLU feed-forward (mlp.w12 / mlp.w3, as in DINOv2 ViT-g) is not "
+        "supported: our blocks use fc1 -> GELU -> fc2");
+}
+
+// (layer, suffix) -> the query, key and value source names of Hugging Face's separate q/k/v.
+using HfQkvSources = std::map<std::pair<int64_t, std::string>, std::array<std::string, 3>>;
+
+// One Hugging Face name under "encoder.layer.", without its prefix `n`: mapped to our block's
+// name, set aside as a q/k/v part, or unsupported (returns true: SwiGLU).
+bool map_hf_layer_tensor(const std::string& source, const std::string& n, KeyMapping& m,
+                         HfQkvSources& qkv) {
+  auto parts = split_dots(n);
+  if (parts.size() < 4 || !is_number(parts[2])) {
+    map_identity(m, source, n);
+    return false;
+  }
+  const int64_t layer = std::stoll(parts[2]);
+  const std::string rest = join(std::vector<std::string>(parts.begin() + 3, parts.end()), ".");
+  const std::string block = "blocks." + parts[2] + ".";
+  static const char* kQkv[3] = {"attention.attention.query.", "attention.attention.key.",
+                                "attention.attention.value."};
+  for (int k = 0; k < 3; ++k) {
+    if (starts_with(rest, kQkv[k])) {
+      qkv[{layer, rest.substr(std::string(kQkv[k]).size())}][static_cast<size_t>(k)] = source;
+      return false;
+    }
+  }
+  if (starts_with(rest, "attention.output.dense."))
+    map_identity(m, source, block + "attn.proj." + rest.substr(23));
+  else if (rest == "layer_scale1.lambda1")
+    map_identity(m, source, block + "ls1.gamma");
+  else if (rest == "layer_scale2.lambda1")
+    map_identity(m, source, block + "ls2.gamma");
+  else if (starts_with(rest, "norm1.") || starts_with(rest, "norm2.") ||
+           starts_with(rest, "mlp.fc1.") || starts_with(rest, "mlp.fc2."))
+    map_identity(m, source, block + rest);
+  else if (starts_with(rest, "mlp.weights_in.") || starts_with(rest, "mlp.weights_out.")) {
+    m.unsupported.push_back(source);
+    return true;
+  } else {
+    map_identity(m, source, n);
+  }
+  return false;
+}
+
+// Each layer's query, key and value concatenated into our qkv; a layer missing one of them keeps
+// the ones it has under their own names, with a note.
+void merge_hf_qkv(const HfQkvSources& qkv, size_t levels, KeyMapping& m) {
+  static const char* kLetters[3] = {"query", "key", "value"};
+  for (const auto& [key, sources] : qkv) {
+    const std::string target = "blocks." + std::to_string(key.first) + ".attn.qkv." + key.second;
+    if (!sources[0].empty() && !sources[1].empty() && !sources[2].empty()) {
+      m.entries.push_back({target, {sources[0], sources[1], sources[2]}});
+      continue;
+    }
+    std::string have;
+    for (size_t k = 0; k < 3; ++k) {
+      if (sources[k].empty()) continue;
+      map_identity(m, sources[k], hf_strip(strip_module_prefix(sources[k], levels)));
+      have += (have.empty() ? "" : ", ") + std::string(kLetters[k]);
+    }
+    m.notes.push_back(target + ": the checkpoint has only " + have +
+                      " (query, key and value are needed)");
+  }
+}
+
+// Hugging Face's DINOv2: embeddings.* and layernorm.* to ours, encoder.layer.{i}.* to our
+// blocks with q/k/v concatenated, mask_token dropped, SwiGLU feed-forward unsupported.
+void map_hf_dinov2(const std::vector<std::string>& names, size_t levels, KeyMapping& m) {
+  HfQkvSources qkv;
+  bool swiglu = false;
+  for (const auto& source : names) {
+    const std::string n = hf_strip(strip_module_prefix(source, levels));
+    if (n == "embeddings.mask_token") {
+      m.dropped.push_back(source);
+    } else if (n == "embeddings.cls_token") {
+      map_identity(m, source, "cls_token");
+    } else if (n == "embeddings.register_tokens") {
+      map_identity(m, source, "reg_token");
+    } else if (n == "embeddings.position_embeddings") {
+      map_identity(m, source, "pos_embed");
+    } else if (starts_with(n, "embeddings.patch_embeddings.projection.")) {
+      map_identity(m, source, "patch_embed.proj." + n.substr(39));
+    } else if (starts_with(n, "layernorm.")) {
+      map_identity(m, source, "norm." + n.substr(10));
+    } else if (starts_with(n, "encoder.layer.")) {
+      if (map_hf_layer_tensor(source, n, m, qkv)) swiglu = true;
+    } else {
+      map_identity(m, source, n);
+    }
+  }
+  merge_hf_qkv(qkv, levels, m);
+  if (swiglu)
+    m.notes.push_back(
+        "SwiGLU feed-forward (mlp.weights_in / mlp.weights_out) is not "
+        "supported: our blocks use fc1 -> GELU -> fc2");
+}
+
+}  // namespace
+
 KeyMapping plan_key_mapping(const std::vector<std::string>& names, CheckpointFormat format) {
   KeyMapping m;
   m.format = format;
@@ -138,122 +272,12 @@ KeyMapping plan_key_mapping(const std::vector<std::string>& names, CheckpointFor
   if (levels > 0)
     m.notes.push_back("stripped a \"" + std::string("module.") + "\" prefix (x" +
                       std::to_string(levels) + ") from every name");
-  auto identity = [&](const std::string& source, const std::string& target) {
-    m.entries.push_back({target, {source}});
-  };
-
-  if (format == CheckpointFormat::MetaDinov2) {
-    bool swiglu = false;
-    for (const auto& source : names) {
-      std::string n = strip_module_prefix(source, levels);
-      if (n == "mask_token") {
-        m.dropped.push_back(source);
-        continue;
-      }
-      if (n == "register_tokens") {
-        identity(source, "reg_token");
-        continue;
-      }
-      if (is_chunked_block_name(n)) {
-        auto parts = split_dots(n);  // blocks, chunk, i, rest...
-        parts.erase(parts.begin() + 1);
-        n = join(parts, ".");
-      }
-      if (n.find(".mlp.w12.") != std::string::npos || n.find(".mlp.w3.") != std::string::npos) {
-        m.unsupported.push_back(source);
-        swiglu = true;
-        continue;
-      }
-      identity(source, n);
-    }
-    if (swiglu)
-      m.notes.push_back(
-          "SwiGLU feed-forward (mlp.w12 / mlp.w3, as in DINOv2 ViT-g) is not "
-          "supported: our blocks use fc1 -> GELU -> fc2");
-    return m;
-  }
-
-  if (format == CheckpointFormat::HuggingFaceDinov2) {
-    // (layer, suffix) -> q, k, v source names
-    std::map<std::pair<int64_t, std::string>, std::array<std::string, 3>> qkv;
-    bool swiglu = false;
-    for (const auto& source : names) {
-      const std::string n = hf_strip(strip_module_prefix(source, levels));
-      if (n == "embeddings.mask_token") {
-        m.dropped.push_back(source);
-      } else if (n == "embeddings.cls_token") {
-        identity(source, "cls_token");
-      } else if (n == "embeddings.register_tokens") {
-        identity(source, "reg_token");
-      } else if (n == "embeddings.position_embeddings") {
-        identity(source, "pos_embed");
-      } else if (starts_with(n, "embeddings.patch_embeddings.projection.")) {
-        identity(source, "patch_embed.proj." + n.substr(39));
-      } else if (starts_with(n, "layernorm.")) {
-        identity(source, "norm." + n.substr(10));
-      } else if (starts_with(n, "encoder.layer.")) {
-        auto parts = split_dots(n);
-        if (parts.size() < 4 || !is_number(parts[2])) {
-          identity(source, n);
-          continue;
-        }
-        const int64_t layer = std::stoll(parts[2]);
-        const std::string rest =
-            join(std::vector<std::string>(parts.begin() + 3, parts.end()), ".");
-        const std::string block = "blocks." + parts[2] + ".";
-        static const char* kQkv[3] = {"attention.attention.query.", "attention.attention.key.",
-                                      "attention.attention.value."};
-        bool done = false;
-        for (int k = 0; k < 3 && !done; ++k) {
-          if (starts_with(rest, kQkv[k])) {
-            qkv[{layer, rest.substr(std::string(kQkv[k]).size())}][static_cast<size_t>(k)] = source;
-            done = true;
-          }
-        }
-        if (done) continue;
-        if (starts_with(rest, "attention.output.dense."))
-          identity(source, block + "attn.proj." + rest.substr(23));
-        else if (rest == "layer_scale1.lambda1")
-          identity(source, block + "ls1.gamma");
-        else if (rest == "layer_scale2.lambda1")
-          identity(source, block + "ls2.gamma");
-        else if (starts_with(rest, "norm1.") || starts_with(rest, "norm2.") ||
-                 starts_with(rest, "mlp.fc1.") || starts_with(rest, "mlp.fc2."))
-          identity(source, block + rest);
-        else if (starts_with(rest, "mlp.weights_in.") || starts_with(rest, "mlp.weights_out.")) {
-          m.unsupported.push_back(source);
-          swiglu = true;
-        } else {
-          identity(source, n);
-        }
-      } else {
-        identity(source, n);
-      }
-    }
-    static const char* kLetters[3] = {"query", "key", "value"};
-    for (const auto& [key, sources] : qkv) {
-      const std::string target = "blocks." + std::to_string(key.first) + ".attn.qkv." + key.second;
-      if (!sources[0].empty() && !sources[1].empty() && !sources[2].empty()) {
-        m.entries.push_back({target, {sources[0], sources[1], sources[2]}});
-        continue;
-      }
-      std::string have;
-      for (size_t k = 0; k < 3; ++k) {
-        if (sources[k].empty()) continue;
-        identity(sources[k], hf_strip(strip_module_prefix(sources[k], levels)));
-        have += (have.empty() ? "" : ", ") + std::string(kLetters[k]);
-      }
-      m.notes.push_back(target + ": the checkpoint has only " + have +
-                        " (query, key and value are needed)");
-    }
-    if (swiglu)
-      m.notes.push_back(
-          "SwiGLU feed-forward (mlp.weights_in / mlp.weights_out) is not "
-          "supported: our blocks use fc1 -> GELU -> fc2");
-    return m;
-  }
-
-  for (const auto& source : names) identity(source, strip_module_prefix(source, levels));
+  if (format == CheckpointFormat::MetaDinov2)
+    map_meta_dinov2(names, levels, m);
+  else if (format == CheckpointFormat::HuggingFaceDinov2)
+    map_hf_dinov2(names, levels, m);
+  else
+    for (const auto& source : names) map_identity(m, source, strip_module_prefix(source, levels));
   return m;
 }
 

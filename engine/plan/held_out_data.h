@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "engine/data/dataset.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/stage_data.h"
 
 namespace adala::plan {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/analysis/flop_model.h"
+#include "engine/measure/flop_model.h"
 
 namespace adala::plan {
 

@@ -1,6 +1,6 @@
 #pragma once
 // What a plan costs at a resolution, before anything runs: multiply-adds from the analytic FLOP
-// model (engine/analysis/flop_model.h; window+linear blocks through window_linear_attention_macs)
+// model (engine/measure/flop_model.h; window+linear blocks through window_linear_attention_macs)
 // and a memory model, the activation bytes each block holds at batch 1 in float32; then both
 // tied to the machine by measured points (calibrate_costs): milliseconds as a line through the
 // measured (GMACs, ms) points, bytes scaled by measured / modelled.

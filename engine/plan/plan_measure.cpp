@@ -2,7 +2,7 @@
 
 #include <torch/torch.h>
 
-#include "engine/analysis/call_cost.h"
+#include "engine/measure/call_cost.h"
 
 namespace adala::plan {
 

@@ -1,7 +1,7 @@
 #pragma once
 // One measured inference cost point, as `adala compare-methods` measures it: batch 1, the
 // allocator's peak above the weights and the input over one forward pass, then the median ms
-// of `repeats` timed forward passes (engine/analysis/call_cost.h).
+// of `repeats` timed forward passes (engine/measure/call_cost.h).
 #include <c10/core/Device.h>
 
 #include "engine/model/vision_transformer.h"

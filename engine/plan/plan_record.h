@@ -1,7 +1,7 @@
 #pragma once
 // A trained attention plan as the run database holds it: `adala plan --train` writes
-// one point per trained plan; the frontier view (widgets/plan_frontier_view.h), the report and
-// `adala frontier` read them back. Torch-free: the widgets and the report link it.
+// one point per trained plan; the frontier view (widgets/plans/plan_frontier_view.h), the report
+// and `adala frontier` read them back. Torch-free: the widgets and the report link it.
 //   tags         "plan", "plan:<name>", "planner:<folder>" (one planning session's folder)
 //   evaluations  stage "plan": "top1" (test split, 0..1), "mode@<block>" (the AttentionMode's
 //                value), "window", "ms_per_img@<res>", "peak_bytes@<res>", and, where the

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/analysis/bench_common.h"
+#include "engine/measure/bench_common.h"
 #include "engine/plan/plan_measure.h"
 #include "engine/train/events.h"
 #include "engine/train/pipeline.h"

@@ -13,7 +13,7 @@
 
 #include "engine/plan/plan_report.h"
 #include "engine/plan/plan_request.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala::plan {
 

@@ -18,7 +18,7 @@ struct Rgb {
 Rgb palette_color(size_t index);
 
 // The attention modes the teacher and the student run, as the scaling benchmark names them
-// (engine/analysis/scaling_bench.h) in its CSV's "mode" column.
+// (engine/bench/scaling_bench.h) in its CSV's "mode" column.
 inline constexpr const char* kSoftmaxMode = "softmax";
 inline constexpr const char* kLinearMode = "linear";
 

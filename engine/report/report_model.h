@@ -104,7 +104,7 @@ struct CsvTable {
 
 struct ScalingData {
   ArtifactRef artifact;
-  CsvTable table;  // columns of scaling_csv_columns() (engine/analysis/scaling_csv.h)
+  CsvTable table;  // columns of scaling_csv_columns() (engine/bench/scaling_csv.h)
   std::string problem;
 };
 
@@ -233,7 +233,7 @@ ReportModel load_report_model(store::RunStore& store, const std::vector<int64_t>
 // Helpers shared with the writers and the tests.
 std::map<std::string, std::string> flatten_json(const std::string& json);
 Timestamp parse_store_time(const std::string& iso);  // UTC ISO-8601
-// RFC 4180 through engine/analysis/scaling_csv's reader; a short row is padded with empty
+// RFC 4180 through engine/bench/scaling_csv's reader; a short row is padded with empty
 // fields. read_csv reports a malformed file in *error and returns an empty table; parse_csv
 // throws ScalingCsvError.
 CsvTable read_csv(const std::string& path, std::string* error);

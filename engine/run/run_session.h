@@ -11,7 +11,7 @@
 #include "engine/store/run_status.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/pipeline.h"
 
 namespace adala {

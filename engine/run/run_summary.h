@@ -1,7 +1,7 @@
 #pragma once
 #include <string>
 
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/pipeline.h"
 
 namespace adala {

@@ -12,7 +12,7 @@
 // student miou, pixel_accuracy, img_per_s, peak_mb) and "paper_reference".
 // Paths are relative to index.json. IoU is null for a class absent from both truth and
 // prediction (of the split, or of the image for per-image values); mIoU averages the others
-// (engine/analysis/segmentation_metrics.h). disagreement = share of labelled pixels where
+// (engine/seg/segmentation_metrics.h). disagreement = share of labelled pixels where
 // teacher and student predict different classes.
 #include <ATen/ATen.h>
 

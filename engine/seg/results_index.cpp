@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "engine/json/json.h"
-#include "engine/train/segmentation_config.h"
+#include "engine/train/config/segmentation_config.h"
 
 namespace adala {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "engine/seg/segmentation_model.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/stages.h"
 
 namespace adala {

@@ -14,7 +14,7 @@
 #include "engine/seg/segmentation_job.h"
 #include "engine/seg/segmentation_stage.h"
 #include "engine/seg/segmentation_sweep.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 #include "engine/train/stage_checkpoint.h"
 
 namespace adala {
@@ -38,7 +38,7 @@ SceneTeacherResult pretrain_scene_teacher(const ExperimentConfig& config,
                       "the scene teacher trains on fashion-mnist-scenes");
   const std::string& init = seg.pretrain.init;
   if (!fs::exists(init)) throw ConfigError("segmentation.pretrain.init", "file not found: " + init);
-  const c10::Device device = resolve_device(device_name.empty() ? config.device : device_name);
+  const c10::Device device = resolve_device(device_name, config.device);
   if (config.threads > 0) configure_threads(static_cast<int>(config.threads));
   const fs::path out(out_path);
   if (out.has_parent_path()) fs::create_directories(out.parent_path());

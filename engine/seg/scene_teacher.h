@@ -14,7 +14,7 @@
 #include "engine/seg/segmentation_evaluation.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

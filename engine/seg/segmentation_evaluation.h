@@ -2,8 +2,8 @@
 #include <ATen/ATen.h>
 #include <c10/core/Device.h>
 
-#include "engine/analysis/classes_per_image.h"
-#include "engine/analysis/segmentation_metrics.h"
+#include "engine/seg/classes_per_image.h"
+#include "engine/seg/segmentation_metrics.h"
 #include "engine/data/segmentation_dataset.h"
 #include "engine/seg/segmentation_model.h"
 

@@ -11,7 +11,7 @@
 #include "engine/seg/linear_head.h"
 #include "engine/seg/mask2former_head.h"
 #include "engine/seg/mask_classification_loss.h"
-#include "engine/train/segmentation_config.h"
+#include "engine/train/config/segmentation_config.h"
 
 namespace adala {
 

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/analysis/call_cost.h"
+#include "engine/measure/call_cost.h"
 #include "engine/data/segmentation_scenes.h"
 #include "engine/seg/segmentation_model.h"
-#include "engine/train/segmentation_config.h"
+#include "engine/train/config/segmentation_config.h"
 
 namespace adala {
 

@@ -131,7 +131,7 @@ RunOverview load_run_overview(RunStore& store, int64_t run) {
   o.feature_map = string_at(o.config, "model.feature_map");
   o.preset = string_at(o.config, "model.preset");
   if (o.method.empty() && !o.config.empty() && !o.config.front().first.empty()) {
-    // As engine/train/experiment_config.h chooses it.
+    // As engine/train/config/experiment_config.h chooses it.
     o.method_default = true;
     o.method = kLinearisationMethods[0].name;
   }

@@ -3,7 +3,7 @@
 // exists and is of the right kind. Nothing is listed or decoded, so a form can call it on
 // every keystroke; the full checks (empty class folders, bad images) happen when the run opens
 // its data.
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

@@ -10,7 +10,7 @@
 
 #include "engine/model/vision_transformer.h"
 #include "engine/train/events.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

@@ -6,8 +6,8 @@
 // progress events iterate over this table; each stage's runner sits beside it in the same
 // order (engine/train/stage_runners.h). Plain C++ with no torch and no Qt, so the store, the
 // report and the widgets can include it. Front ends translate `title` with the context
-// kStageTitleContext; lupdate finds the titles in widgets/run_types.cpp, whose QT_TRANSLATE_NOOP
-// copies are checked against this table at compile time.
+// kStageTitleContext; lupdate finds the titles in widgets/runs/run_types.cpp, whose
+// QT_TRANSLATE_NOOP copies are checked against this table at compile time.
 #include <array>
 #include <string>
 #include <string_view>

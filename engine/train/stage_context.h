@@ -7,7 +7,7 @@
 #include "engine/train/cancellation.h"
 #include "engine/train/data_parallel.h"
 #include "engine/train/events.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/stage_catalog.h"
 
 namespace adala {

@@ -12,7 +12,7 @@
 #include "engine/data/dataset.h"
 #include "engine/data/image_transform.h"
 #include "engine/train/data_parallel.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 namespace adala {
 

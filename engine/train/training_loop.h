@@ -19,7 +19,7 @@
 #include "engine/train/batch_sampler.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/stage_checkpoint.h"
 #include "engine/train/gradient_health.h"
 #include "engine/train/grad_scaler.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "engine/train/data_paths.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "tests/support/config_errors.h"
 #include "tests/support/test_suite.h"
 

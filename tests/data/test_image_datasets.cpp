@@ -20,6 +20,7 @@
 #include "engine/data/opencv/image_file.h"
 #include "engine/data/opencv/image_file_dataset.h"
 #include "engine/data/png_chunks.h"
+#include "tests/support/error_text.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
@@ -53,22 +54,12 @@ void write_image(const fs::path& path, const cv::Mat& m) {
   QVERIFY2(cv::imwrite(path.string(), m), qPrintable(QString::fromStdString(path.string())));
 }
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // QCOMPARE of the message `statement` throws. A local first: QCOMPARE checks its operands' types
 // (tests/support/float_compare.h), and C++17 takes no lambda in that unevaluated context.
-#define ADALA_COMPARE_ERROR(statement, expected)               \
-  do {                                                         \
-    const std::string message_ = error_of([&] { statement; }); \
-    QCOMPARE(message_, expected);                              \
+#define ADALA_COMPARE_ERROR(statement, expected)                             \
+  do {                                                                       \
+    const std::string message_ = adala_test::error_text([&] { statement; }); \
+    QCOMPARE(message_, expected);                                            \
   } while (false)
 
 bool have_fashion_mnist() {
@@ -458,6 +449,8 @@ class TestImageDatasets : public QObject {
                              std::invalid_argument);
   }
 };
+
+#undef ADALA_COMPARE_ERROR
 
 ADALA_TEST_GUILESS_MAIN(TestImageDatasets)
 }  // namespace test_image_datasets

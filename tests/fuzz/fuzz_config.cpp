@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "engine/json/json.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

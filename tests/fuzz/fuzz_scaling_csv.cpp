@@ -1,4 +1,4 @@
-// libFuzzer target: the scaling benchmark's CSV reader (engine/analysis/scaling_csv.h), which
+// libFuzzer target: the scaling benchmark's CSV reader (engine/bench/scaling_csv.h), which
 // reads files a user opens in the workbench. Whatever the bytes, it returns rows or throws
 // ScalingCsvError (never anything else, never crashes); every row it accepts has a resolution
 // in range, a mode, no negative or non-finite number and spreads that hold their medians; and
@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "engine/analysis/scaling_csv.h"
+#include "engine/bench/scaling_csv.h"
 
 using namespace adala;
 

@@ -75,7 +75,7 @@ void json_and_config_seeds(const fs::path& out) {
   };
   for (const char* s : method_configs)
     write(out / "fuzz_config" / ("method" + std::to_string(n++) + ".json"), s);
-  // The attention plan (engine/train/attention_plan_config.cpp), valid and not.
+  // The attention plan (engine/train/config/attention_plan_config.cpp), valid and not.
   const char* attention_configs[] = {
       R"({"attention":{"blocks":["softmax","linear","window+linear","linear"],"window":5}})",
       R"({"model":{"preset":"fmnist_micro"},"attention":{"softmax_blocks":[0],"mode":"window+linear"}})",

@@ -9,7 +9,7 @@
 #include <QString>
 
 #include "tests/support/test_dirs.h"
-#include "widgets/job_status.h"
+#include "widgets/runs/job_status.h"
 
 namespace gui_test {
 

@@ -19,8 +19,8 @@
 
 #include <cmath>
 
-#include "widgets/segmentation_metrics.h"
-#include "widgets/segmentation_results.h"
+#include "widgets/segmentation/segmentation_metrics.h"
+#include "widgets/segmentation/segmentation_results.h"
 
 namespace seg_test {
 

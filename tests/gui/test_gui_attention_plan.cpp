@@ -19,10 +19,10 @@
 #include "app/gui/scaling_bench_process.h"
 #include "app/gui/scaling_panel.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/attention_blocks_editor.h"
-#include "widgets/attention_plan_form.h"
-#include "widgets/scaling_form.h"
-#include "widgets/stage_launcher.h"
+#include "widgets/launch/attention_blocks_editor.h"
+#include "widgets/launch/attention_plan_form.h"
+#include "widgets/scaling/scaling_form.h"
+#include "widgets/launch/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -23,8 +23,8 @@
 #include "app/gui/main_window.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/support/run_adala.h"
-#include "widgets/feature_view.h"
-#include "widgets/plot_style.h"
+#include "widgets/inspect/feature_view.h"
+#include "widgets/common/plot_style.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

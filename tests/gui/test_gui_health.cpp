@@ -17,7 +17,7 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/health_heatmap.h"
+#include "widgets/runs/health_heatmap.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -19,18 +19,18 @@
 
 #include "app/gui/engine_controller.h"
 #include "app/gui/main_window.h"
-#include "engine/analysis/attention_probe.h"
+#include "engine/inspect/attention_probe.h"
 #include "engine/model/load_weights.h"
 #include "engine/model/linear_eps_scope.h"
 #include "engine/runtime/precision.h"
 #include "engine/io/text_file.h"
 #include "engine/data/fashion_mnist.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/attention_grid_view.h"
-#include "widgets/attention_inspector.h"
-#include "widgets/colour_scale.h"
-#include "widgets/figure_export.h"
-#include "widgets/image_pane.h"
+#include "widgets/inspect/attention_grid_view.h"
+#include "widgets/inspect/attention_inspector.h"
+#include "widgets/common/colour_scale.h"
+#include "widgets/common/figure_export.h"
+#include "widgets/common/image_pane.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
@@ -162,6 +162,160 @@ class TestGuiInspector : public QObject {
     return image.prefixTokens + int(ip.y()) / cell * image.gridWidth + int(ip.x()) / cell;
   }
 
+  // Opens checkpoint `path` as `name` on Fashion-MNIST's test image 3 at the model's own input
+  // size; `ready` and `maps` see its probe and its maps arrive.
+  void openOnTestImage3(const QString& name, const std::string& path, QSignalSpy& ready,
+                        QSignalSpy& maps) {
+    inspector_->setInputSize(0);
+    inspector_->setDataset(QString());
+    inspector_->setDatasetItem(3);
+    inspector_->addCheckpoint(name, QString::fromStdString(path), true);
+    QVERIFY(ready.wait(60000));
+    QVERIFY(maps.wait(10000));
+  }
+
+  // The three maps colour_scales reads (softmax, linear, |linear - softmax|) and their maxima
+  // over the patch tokens.
+  struct ShownMaps {
+    ShownMaps(const widgets::AttentionRows& shownRows, const widgets::InspectorImage& image)
+        : rows(shownRows), prefix(image.prefixTokens), gridWidth(image.gridWidth) {
+      diff.resize(rows.softmax.size());
+      for (qsizetype i = 0; i < diff.size(); ++i)
+        diff[i] = std::abs(rows.linear[i] - rows.softmax[i]);
+      for (int k = 0; k < 3; ++k)
+        maxima[k] = *std::max_element(values(k).begin() + prefix, values(k).end());
+    }
+    const QVector<float>& values(int k) const {
+      return k == 0 ? rows.softmax : k == 1 ? rows.linear : diff;
+    }
+    QPoint argmax(int k) const { return argmaxCell(values(k), prefix, gridWidth); }
+
+    const widgets::AttentionRows& rows;
+    int prefix, gridWidth;
+    QVector<float> diff;
+    double maxima[3];
+  };
+
+  static constexpr AttentionInspector::Pane kScalePanes[3] = {AttentionInspector::SoftmaxPane,
+                                                              AttentionInspector::LinearPane,
+                                                              AttentionInspector::DifferencePane};
+
+  // The grid cell holding the largest value of a map (prefix tokens skipped).
+  static QPoint argmaxCell(const QVector<float>& row, int prefix, int gridWidth) {
+    const auto it = std::max_element(row.begin() + prefix, row.end());
+    const int p = int(it - row.begin()) - prefix;
+    return {p % gridWidth, p / gridWidth};
+  }
+
+  QColor colourAt(int k, QPoint cell) const {
+    return inspector_->paneImage(kScalePanes[k])
+        .pixelColor(inspector_->cellRect(cell.y(), cell.x()).center());
+  }
+
+  static QColor topColour() { return widgets::colormapColor(widgets::Colormap::Viridis, 255); }
+
+  // Shared: the map with the smaller maximum does not reach the top colour.
+  void checkSharedScale(const ShownMaps& m) {
+    const double* maxima = m.maxima;
+    const int weaker = maxima[1] < maxima[0] ? 1 : 0;
+    QVERIFY2(maxima[weaker] < 0.99 * std::max(maxima[0], maxima[1]),
+             qPrintable(QString("maxima %1 %2").arg(maxima[0]).arg(maxima[1])));
+    QVERIFY(!close(colourAt(weaker, m.argmax(weaker)), topColour()));
+    QVERIFY(!close(colourAt(2, m.argmax(2)), topColour()));
+    // The larger maximum of the shown weights: the same floats, the same max.
+    ADALA_COMPARE_EXACT(inspector_->paneScale(kScalePanes[weaker]).vmax,
+                        std::max(maxima[0], maxima[1]));
+  }
+
+  // Per pane: every map's brightest cell is the colour map's top colour, and each pane's
+  // strip is labelled with its own maximum.
+  void checkPerPaneScales(const ShownMaps& m) {
+    inspector_->setScaleMode(ScaleMode::PerPane);
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::PerPane);
+    for (int k = 0; k < 3; ++k) {
+      if (k < 2) {
+        // The maximum of the shown weights: the same floats, the same max.
+        ADALA_COMPARE_EXACT(inspector_->paneScale(kScalePanes[k]).vmax, m.maxima[k]);
+      } else {
+        // The difference: the inspector keeps |linear - softmax| in double, the test's diff
+        // rounds it to float (at most half a float32 ulp, 2^-24 relative).
+        ADALA_COMPARE_NEAR(inspector_->paneScale(kScalePanes[k]).vmax, m.maxima[k],
+                           0x1p-23 * m.maxima[k]);
+      }
+      QVERIFY2(close(colourAt(k, m.argmax(k)), topColour()),
+               qPrintable(QString("pane %1: %2").arg(k).arg(colourAt(k, m.argmax(k)).name())));
+      const auto ticks = inspector_->pane(kScalePanes[k])->scaleStripTicks();
+      QCOMPARE(ticks.size(), 5);
+      QCOMPARE(ticks.last().label, QString::number(m.maxima[k], 'g', 3));
+      QCOMPARE(ticks.first().label, QString("0"));
+    }
+  }
+
+  // The exponent of a decade label "10⁻³".
+  static int decadeExponent(const QString& label) {
+    QString digits = label.mid(2);
+    const bool negative = digits.startsWith(QString::fromUtf8("⁻"));
+    if (negative) digits = digits.mid(1);
+    int e = 0;
+    for (QChar c : digits) e = e * 10 + int(QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹").indexOf(c));
+    return negative ? -e : e;
+  }
+
+  // Log: from max / 1e4 to max, every label a decade at its place on the strip, every cell
+  // coloured by log10 of its weight.
+  void checkLogScale(const ShownMaps& m) {
+    QTest::keyClick(inspector_, Qt::Key_S);  // per pane -> log
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::Log);
+    const double vmax = std::max(m.maxima[0], m.maxima[1]);
+    const auto logScale = inspector_->paneScale(AttentionInspector::LinearPane);
+    QVERIFY(logScale.log);
+    // The shared maximum, and it divided by kLogDynamicRange (1e4): the same division.
+    ADALA_COMPARE_EXACT(logScale.vmax, vmax);
+    ADALA_COMPARE_EXACT(logScale.vmin, vmax / 1e4);
+    const auto ticks = inspector_->pane(AttentionInspector::LinearPane)->scaleStripTicks();
+    QVERIFY(ticks.size() >= 4);
+    const QRegularExpression decade(QString::fromUtf8("^10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$"));
+    for (const auto& t : ticks) {
+      QVERIFY2(decade.match(t.label).hasMatch(), qPrintable(t.label));
+      const int e = decadeExponent(t.label);
+      QVERIFY(std::abs(t.position - (e - std::log10(vmax / 1e4)) / 4.0) < 1e-9);
+    }
+    for (int r = 0; r < 7; ++r)
+      for (int c = 0; c < 7; ++c) {
+        const double v = m.rows.linear[m.prefix + r * m.gridWidth + c];
+        const int level = int(std::lround(
+            std::clamp((std::log10(std::max(v, vmax / 1e4)) - std::log10(vmax / 1e4)) / 4.0, 0.0,
+                       1.0) *
+            255));
+        QVERIFY(close(colourAt(1, QPoint(c, r)),
+                      widgets::colormapColor(widgets::Colormap::Viridis, level)));
+      }
+  }
+
+  // Fixed: refused unless two finite numbers with min < max, with a message that says why;
+  // a refused range leaves the maps as they were.
+  void checkFixedRange(const ShownMaps& m) {
+    const double vmax = std::max(m.maxima[0], m.maxima[1]);
+    const QImage logImage = inspector_->paneImage(AttentionInspector::LinearPane);
+    QVERIFY(inspector_->setFixedRange("0.5..0.1").contains("below its maximum"));
+    QVERIFY(inspector_->setFixedRange("0.1..0.1").contains("below its maximum"));
+    QVERIFY(inspector_->setFixedRange("nan..1").contains("finite"));
+    QVERIFY(inspector_->setFixedRange("0..inf").contains("finite"));
+    QVERIFY(inspector_->setFixedRange("zero to one").contains("two numbers"));
+    QCOMPARE(inspector_->paneImage(AttentionInspector::LinearPane), logImage);
+    QVERIFY(inspector_->setFixedRange(QString("0..%1").arg(vmax / 2, 0, 'g', 17)).isEmpty());
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::Fixed);
+    // Typed with 17 significant digits, which a double reads back to the same bits.
+    ADALA_COMPARE_EXACT(inspector_->paneScale(AttentionInspector::SoftmaxPane).vmax, vmax / 2);
+    for (int r = 0; r < 7; ++r)
+      for (int c = 0; c < 7; ++c) {
+        const double v = m.rows.softmax[m.prefix + r * m.gridWidth + c];
+        QVERIFY(close(colourAt(0, QPoint(c, r)), expectedColour(v, vmax / 2)));
+      }
+    QTest::keyClick(inspector_, Qt::Key_S);  // fixed -> shared
+    QCOMPARE(inspector_->scaleMode(), ScaleMode::Shared);
+  }
+
  private slots:
   void initTestCase() {
     gui_test::isolateSettings();
@@ -240,12 +394,8 @@ class TestGuiInspector : public QObject {
     const std::string path = makeCheckpoint(dir_, "plain.safetensors", AttentionMode::Softmax);
     QSignalSpy ready(controller_.get(), &EngineController::probeReady);
     QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
-    inspector_->setInputSize(0);
-    inspector_->setDataset(QString());
-    inspector_->setDatasetItem(3);
-    inspector_->addCheckpoint("plain", QString::fromStdString(path), true);
-    QVERIFY(ready.wait(60000));
-    QVERIFY(maps.wait(10000));
+    openOnTestImage3("plain", path, ready, maps);
+    if (QTest::currentTestFailed()) return;
     QString status = inspector_->statusLabel()->text();
     QVERIFY2(status.contains("plain.safetensors has no adala.pretrained_cfg: assumed "
                              "interpolation bilinear, crop-mode center, crop-pct 0.875, mean 0, "
@@ -359,129 +509,20 @@ class TestGuiInspector : public QObject {
     inspector_->setDataset(QString());  // back to Fashion-MNIST for the other cases
   }
 
-  // The grid cell holding the largest value of a map (prefix tokens skipped).
-  static QPoint argmaxCell(const QVector<float>& row, int prefix, int gridWidth) {
-    const auto it = std::max_element(row.begin() + prefix, row.end());
-    const int p = int(it - row.begin()) - prefix;
-    return {p % gridWidth, p / gridWidth};
-  }
-
   void colour_scales() {
     const std::string path = makeCheckpoint(dir_, "scales.safetensors", AttentionMode::Softmax);
     QSignalSpy ready(controller_.get(), &EngineController::probeReady);
     QSignalSpy maps(inspector_, &AttentionInspector::mapsUpdated);
-    inspector_->setInputSize(0);
-    inspector_->setDataset(QString());
-    inspector_->setDatasetItem(3);
-    inspector_->addCheckpoint("scales", QString::fromStdString(path), true);
-    QVERIFY(ready.wait(60000));
-    QVERIFY(maps.wait(10000));
+    openOnTestImage3("scales", path, ready, maps);
+    if (QTest::currentTestFailed()) return;
     inspector_->setOpacity(1.0);
     inspector_->setScaleMode(ScaleMode::Shared);
-    const auto& rows = inspector_->rows();
-    const int prefix = inspector_->probeImage().prefixTokens;
-    const int gw = inspector_->probeImage().gridWidth;
-    QVector<float> diff(rows.softmax.size());
-    for (qsizetype i = 0; i < diff.size(); ++i)
-      diff[i] = std::abs(rows.linear[i] - rows.softmax[i]);
-    const QVector<float>* values[3] = {&rows.softmax, &rows.linear, &diff};
-    const AttentionInspector::Pane panes[3] = {AttentionInspector::SoftmaxPane,
-                                               AttentionInspector::LinearPane,
-                                               AttentionInspector::DifferencePane};
-    double maxima[3];
-    for (int k = 0; k < 3; ++k)
-      maxima[k] = *std::max_element(values[k]->begin() + prefix, values[k]->end());
-    const QColor top = widgets::colormapColor(widgets::Colormap::Viridis, 255);
-    auto colourAt = [&](int k, QPoint cell) {
-      return inspector_->paneImage(panes[k]).pixelColor(
-          inspector_->cellRect(cell.y(), cell.x()).center());
-    };
-    // Shared: the map with the smaller maximum does not reach the top colour.
-    const int weaker = maxima[1] < maxima[0] ? 1 : 0;
-    QVERIFY2(maxima[weaker] < 0.99 * std::max(maxima[0], maxima[1]),
-             qPrintable(QString("maxima %1 %2").arg(maxima[0]).arg(maxima[1])));
-    QVERIFY(!close(colourAt(weaker, argmaxCell(*values[weaker], prefix, gw)), top));
-    QVERIFY(!close(colourAt(2, argmaxCell(diff, prefix, gw)), top));
-    // The larger maximum of the shown weights: the same floats, the same max.
-    ADALA_COMPARE_EXACT(inspector_->paneScale(panes[weaker]).vmax, std::max(maxima[0], maxima[1]));
-
-    // Per pane: every map's brightest cell is the colour map's top colour, and each pane's
-    // strip is labelled with its own maximum.
-    inspector_->setScaleMode(ScaleMode::PerPane);
-    QCOMPARE(inspector_->scaleMode(), ScaleMode::PerPane);
-    for (int k = 0; k < 3; ++k) {
-      if (k < 2) {
-        // The maximum of the shown weights: the same floats, the same max.
-        ADALA_COMPARE_EXACT(inspector_->paneScale(panes[k]).vmax, maxima[k]);
-      } else {
-        // The difference: the inspector keeps |linear - softmax| in double, the test's diff
-        // rounds it to float (at most half a float32 ulp, 2^-24 relative).
-        ADALA_COMPARE_NEAR(inspector_->paneScale(panes[k]).vmax, maxima[k], 0x1p-23 * maxima[k]);
-      }
-      QVERIFY2(close(colourAt(k, argmaxCell(*values[k], prefix, gw)), top),
-               qPrintable(QString("pane %1: %2")
-                              .arg(k)
-                              .arg(colourAt(k, argmaxCell(*values[k], prefix, gw)).name())));
-      const auto ticks = inspector_->pane(panes[k])->scaleStripTicks();
-      QCOMPARE(ticks.size(), 5);
-      QCOMPARE(ticks.last().label, QString::number(maxima[k], 'g', 3));
-      QCOMPARE(ticks.first().label, QString("0"));
+    const ShownMaps shown(inspector_->rows(), inspector_->probeImage());
+    for (auto check : {&TestGuiInspector::checkSharedScale, &TestGuiInspector::checkPerPaneScales,
+                       &TestGuiInspector::checkLogScale, &TestGuiInspector::checkFixedRange}) {
+      (this->*check)(shown);
+      if (QTest::currentTestFailed()) return;
     }
-
-    // Log: from max / 1e4 to max, every label a decade at its place on the strip, every cell
-    // coloured by log10 of its weight.
-    QTest::keyClick(inspector_, Qt::Key_S);  // per pane -> log
-    QCOMPARE(inspector_->scaleMode(), ScaleMode::Log);
-    const double vmax = std::max(maxima[0], maxima[1]);
-    const auto logScale = inspector_->paneScale(AttentionInspector::LinearPane);
-    QVERIFY(logScale.log);
-    // The shared maximum, and it divided by kLogDynamicRange (1e4): the same division.
-    ADALA_COMPARE_EXACT(logScale.vmax, vmax);
-    ADALA_COMPARE_EXACT(logScale.vmin, vmax / 1e4);
-    const auto ticks = inspector_->pane(AttentionInspector::LinearPane)->scaleStripTicks();
-    QVERIFY(ticks.size() >= 4);
-    const QRegularExpression decade(QString::fromUtf8("^10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$"));
-    for (const auto& t : ticks) {
-      QVERIFY2(decade.match(t.label).hasMatch(), qPrintable(t.label));
-      QString digits = t.label.mid(2);
-      const bool negative = digits.startsWith(QString::fromUtf8("⁻"));
-      if (negative) digits = digits.mid(1);
-      int e = 0;
-      for (QChar c : digits) e = e * 10 + int(QString::fromUtf8("⁰¹²³⁴⁵⁶⁷⁸⁹").indexOf(c));
-      if (negative) e = -e;
-      QVERIFY(std::abs(t.position - (e - std::log10(vmax / 1e4)) / 4.0) < 1e-9);
-    }
-    for (int r = 0; r < 7; ++r)
-      for (int c = 0; c < 7; ++c) {
-        const double v = rows.linear[prefix + r * gw + c];
-        const int level = int(std::lround(
-            std::clamp((std::log10(std::max(v, vmax / 1e4)) - std::log10(vmax / 1e4)) / 4.0, 0.0,
-                       1.0) *
-            255));
-        QVERIFY(close(colourAt(1, QPoint(c, r)),
-                      widgets::colormapColor(widgets::Colormap::Viridis, level)));
-      }
-
-    // Fixed: refused unless two finite numbers with min < max, with a message that says why;
-    // a refused range leaves the maps as they were.
-    const QImage logImage = inspector_->paneImage(AttentionInspector::LinearPane);
-    QVERIFY(inspector_->setFixedRange("0.5..0.1").contains("below its maximum"));
-    QVERIFY(inspector_->setFixedRange("0.1..0.1").contains("below its maximum"));
-    QVERIFY(inspector_->setFixedRange("nan..1").contains("finite"));
-    QVERIFY(inspector_->setFixedRange("0..inf").contains("finite"));
-    QVERIFY(inspector_->setFixedRange("zero to one").contains("two numbers"));
-    QCOMPARE(inspector_->paneImage(AttentionInspector::LinearPane), logImage);
-    QVERIFY(inspector_->setFixedRange(QString("0..%1").arg(vmax / 2, 0, 'g', 17)).isEmpty());
-    QCOMPARE(inspector_->scaleMode(), ScaleMode::Fixed);
-    // Typed with 17 significant digits, which a double reads back to the same bits.
-    ADALA_COMPARE_EXACT(inspector_->paneScale(AttentionInspector::SoftmaxPane).vmax, vmax / 2);
-    for (int r = 0; r < 7; ++r)
-      for (int c = 0; c < 7; ++c) {
-        const double v = rows.softmax[prefix + r * gw + c];
-        QVERIFY(close(colourAt(0, QPoint(c, r)), expectedColour(v, vmax / 2)));
-      }
-    QTest::keyClick(inspector_, Qt::Key_S);  // fixed -> shared
-    QCOMPARE(inspector_->scaleMode(), ScaleMode::Shared);
   }
 
   // A 90 x 60 (3:2) image at a 56 x 56 input: scaled whole to 56 x 37, centred on whole patches

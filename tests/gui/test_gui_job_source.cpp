@@ -11,7 +11,7 @@
 #include "app/gui/run_process.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/support/test_suite.h"
-#include "widgets/run_types.h"
+#include "widgets/runs/run_types.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
 namespace test_gui_job_source {

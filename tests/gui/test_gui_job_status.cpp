@@ -1,13 +1,13 @@
-// The job states' one table (widgets/job_status.h): every state spelled once and read back, the
-// recorded ones as the database spells them (engine/store/run_status.h), and shown in the
+// The job states' one table (widgets/runs/job_status.h): every state spelled once and read back,
+// the recorded ones as the database spells them (engine/store/run_status.h), and shown in the
 // interface language.
 #include <QSet>
 #include <QtTest/QtTest>
 
 #include "tests/gui/gui_test_support.h"
 #include "tests/support/test_suite.h"
-#include "widgets/job_status.h"
-#include "widgets/run_types.h"
+#include "widgets/runs/job_status.h"
+#include "widgets/runs/run_types.h"
 #include "app/i18n/language.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -14,8 +14,8 @@
 
 #include "app/gui/engine_controller.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/data_source_form.h"
-#include "widgets/stage_launcher.h"
+#include "widgets/launch/data_source_form.h"
+#include "widgets/launch/stage_launcher.h"
 #include "engine/runtime/device.h"
 #include "tests/support/test_suite.h"
 

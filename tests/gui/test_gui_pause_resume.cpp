@@ -19,9 +19,9 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/attention_mse_plot.h"
-#include "widgets/run_browser.h"
-#include "widgets/stage_launcher.h"
+#include "widgets/runs/attention_mse_plot.h"
+#include "widgets/runs/run_browser.h"
+#include "widgets/launch/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -1,4 +1,4 @@
-// The Plans tab (widgets/plan_frontier_view.h) against a run database the test writes with
+// The Plans tab (widgets/plans/plan_frontier_view.h) against a run database the test writes with
 // record_plan_point, driven as a person would: the table's rows and frontier marks, a click on
 // a point's pixel, the cost toggle clicked, the session and resolution combos changed from the
 // keyboard, a row double-clicked, the empty state; and in the main window, Ctrl+Shift+P and a
@@ -21,9 +21,9 @@
 #include "tests/gui/gui_test_support.h"
 #include "tests/plan/plan_fixture.h"
 #include "tests/support/test_suite.h"
-#include "widgets/plan_frontier_view.h"
-#include "widgets/run_browser.h"
-#include "widgets/run_summary_panel.h"
+#include "widgets/plans/plan_frontier_view.h"
+#include "widgets/runs/run_browser.h"
+#include "widgets/runs/run_summary_panel.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
 namespace test_gui_plans {

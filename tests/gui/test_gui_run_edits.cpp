@@ -20,7 +20,7 @@
 
 #include "engine/store/run_store.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/run_browser.h"
+#include "widgets/runs/run_browser.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -28,12 +28,12 @@
 #include "app/gui/scaling_panel.h"
 #include "engine/store/run_store.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/log_axis_ticker.h"
-#include "widgets/plot_hover.h"
-#include "widgets/run_browser.h"
-#include "widgets/scaling_data.h"
-#include "widgets/scaling_form.h"
-#include "widgets/scaling_view.h"
+#include "widgets/common/log_axis_ticker.h"
+#include "widgets/common/plot_hover.h"
+#include "widgets/runs/run_browser.h"
+#include "widgets/scaling/scaling_data.h"
+#include "widgets/scaling/scaling_form.h"
+#include "widgets/scaling/scaling_view.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
@@ -348,7 +348,7 @@ class TestGuiScaling : public QObject {
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(f.readAll());
-    // (One column schema, engine/analysis/scaling_csv.h: what the view does not know is empty.)
+    // (One column schema, engine/bench/scaling_csv.h: what the view does not know is empty.)
     QVERIFY(text.startsWith(QLatin1String(
         "preset,resolution,tokens,mode,chunk,batch,gmacs_model,gmacs_attention_only,"
         "gmacs_measured,gflops_model_2x,ran,note,ms_per_img,timed_runs,imgs_per_s,peak_rss_mb,"

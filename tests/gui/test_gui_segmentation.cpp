@@ -27,11 +27,11 @@
 #include "engine/store/run_store.h"
 #include "tests/gui/gui_test_support.h"
 #include "tests/gui/segmentation_fixture.h"
-#include "widgets/run_browser.h"
-#include "widgets/segmentation_legend.h"
-#include "widgets/segmentation_render.h"
-#include "widgets/segmentation_viewer.h"
-#include "widgets/zoom_image_pane.h"
+#include "widgets/runs/run_browser.h"
+#include "widgets/segmentation/segmentation_legend.h"
+#include "widgets/segmentation/segmentation_render.h"
+#include "widgets/segmentation/segmentation_viewer.h"
+#include "widgets/common/zoom_image_pane.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
@@ -142,6 +142,29 @@ QJsonObject readJson(const QString& path) {
   QFile f(path);
   f.open(QIODevice::ReadOnly);
   return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// dir's index.json rewritten with `edit` applied.
+void editIndex(const QString& dir, const std::function<void(QJsonObject&)>& edit) {
+  QJsonObject o = readJson(dir + "/index.json");
+  edit(o);
+  seg_test::writeJson(dir + "/index.json", o);
+}
+
+// dir's index.json without field `field` of images[i].
+void removeImageField(const QString& dir, int i, const QString& field) {
+  editIndex(dir, [&](QJsonObject& o) {
+    QJsonArray images = o["images"].toArray();
+    QJsonObject image = images[i].toObject();
+    image.remove(field);
+    images[i] = image;
+    o["images"] = images;
+  });
+}
+
+// How an error message spells <dir>/<file>.
+QString nativePath(const QString& dir, const QString& file) {
+  return QDir::toNativeSeparators(dir + "/" + file);
 }
 
 QString loadError(const QString& dir) {
@@ -270,101 +293,100 @@ class TestGuiSegmentation : public QObject {
     compareNear(pixelAccuracy(s.truth, s.student, 255), 7.0 / 11.0);
   }
 
-  void loader_errors_name_the_file() {
-    const seg_test::Folder good = basicFolder();
-    auto fresh = [&](const QString& name) {
-      return seg_test::writeFolder(dir_ + "/bad-" + name, good);
-    };
-    QString dir, error;
+  // A copy of basicFolder() under dir_, named bad-<name>, to break one way.
+  QString badFolder(const QString& name) {
+    return seg_test::writeFolder(dir_ + "/bad-" + name, basicFolder());
+  }
 
-    dir = fresh("no-index");
+  void index_errors_name_the_file() {
+    QString dir = badFolder("no-index");
     QFile::remove(dir + "/index.json");
-    error = loadError(dir);
-    QVERIFY2(error.contains(QDir::toNativeSeparators(dir + "/index.json")) &&
-                 error.contains("does not exist"),
+    QString error = loadError(dir);
+    QVERIFY2(error.contains(nativePath(dir, "index.json")) && error.contains("does not exist"),
              qPrintable(error));
 
-    dir = fresh("json");
+    dir = badFolder("json");
     {
       QFile f(dir + "/index.json");
       f.open(QIODevice::WriteOnly | QIODevice::Truncate);
       f.write("{ \"head\": \"linear\", \"classes\": [ ");
     }
     error = loadError(dir);
-    QVERIFY2(error.startsWith(QDir::toNativeSeparators(dir + "/index.json") + ": not valid JSON"),
+    QVERIFY2(error.startsWith(nativePath(dir, "index.json") + ": not valid JSON"),
              qPrintable(error));
 
-    dir = fresh("field");
-    {
-      QJsonObject o = readJson(dir + "/index.json");
-      QJsonArray images = o["images"].toArray();
-      QJsonObject third = images[2].toObject();
-      third.remove("truth");
-      images[2] = third;
-      o["images"] = images;
-      seg_test::writeJson(dir + "/index.json", o);
-    }
-    error = loadError(dir);
-    QCOMPARE(error,
-             QDir::toNativeSeparators(dir + "/index.json") + ": images[2].truth is missing.");
+    dir = badFolder("field");
+    removeImageField(dir, 2, "truth");
+    QCOMPARE(loadError(dir), nativePath(dir, "index.json") + ": images[2].truth is missing.");
+  }
 
-    dir = fresh("summary");
-    {
-      QJsonObject o = readJson(dir + "/index.json");
+  void index_value_errors_name_the_field() {
+    QString dir = badFolder("summary");
+    editIndex(dir, [](QJsonObject& o) {
       QJsonObject summary = o["summary"].toObject();
       QJsonObject student = summary["student"].toObject();
       student["per_class_iou"] = QJsonArray{0.5, 0.4};
       summary["student"] = student;
       o["summary"] = summary;
-      seg_test::writeJson(dir + "/index.json", o);
-    }
-    error = loadError(dir);
-    QCOMPARE(error,
-             QDir::toNativeSeparators(dir + "/index.json") +
+    });
+    QCOMPARE(loadError(dir),
+             nativePath(dir, "index.json") +
                  ": summary.student.per_class_iou has 2 entries, expected 11 (one per class).");
 
-    dir = fresh("colour");
-    {
-      QJsonObject o = readJson(dir + "/index.json");
+    dir = badFolder("colour");
+    editIndex(dir, [](QJsonObject& o) {
       QJsonArray classes = o["classes"].toArray();
       classes[4] = QJsonObject{{"name", "Dress"}, {"color", "blueish"}};
       o["classes"] = classes;
-      seg_test::writeJson(dir + "/index.json", o);
-    }
-    error = loadError(dir);
+    });
+    const QString error = loadError(dir);
     QVERIFY2(error.contains("classes[4].color \"blueish\" is not a colour"), qPrintable(error));
+  }
 
-    dir = fresh("png");
+  void mask_file_errors_name_the_file() {
+    QString dir = badFolder("png");
     QFile::remove(dir + "/teacher/000001.png");
-    error = loadError(dir);
-    QCOMPARE(error, QDir::toNativeSeparators(dir + "/teacher/000001.png") +
-                        " does not exist (images[1].teacher in " +
-                        QDir::toNativeSeparators(dir + "/index.json") + ").");
+    QCOMPARE(loadError(dir), nativePath(dir, "teacher/000001.png") +
+                                 " does not exist (images[1].teacher in " +
+                                 nativePath(dir, "index.json") + ").");
 
-    dir = fresh("size");
+    dir = badFolder("size");
     {
       QImage wrong(5, 3, QImage::Format_Grayscale8);
       wrong.fill(0);
       wrong.save(dir + "/student/000003.png");
     }
-    error = loadError(dir);
-    QCOMPARE(error, QDir::toNativeSeparators(dir + "/student/000003.png") +
-                        " is 5 × 3 pixels, but its image " +
-                        QDir::toNativeSeparators(dir + "/images/000003.png") + " is 4 × 3.");
+    QCOMPARE(loadError(dir), nativePath(dir, "student/000003.png") +
+                                 " is 5 × 3 pixels, but its image " +
+                                 nativePath(dir, "images/000003.png") + " is 4 × 3.");
 
-    // A class index past the classes: found when the image is decoded (the index has its
-    // metrics, so loading reads headers only), and shown by the viewer for that image.
-    dir = fresh("class");
+    dir = badFolder("rgb-mask");
+    smallPhoto(1).save(dir + "/student/000001.png");
+    SegmentationResults r;
+    SegmentationSample s;
+    QString error;
+    QVERIFY(SegmentationResults::load(dir, &r, &error));
+    QVERIFY(!r.loadSample(1, &s, &error));
+    QVERIFY2(error.startsWith(nativePath(dir, "student/000001.png") +
+                              " is not an 8-bit single-channel PNG of class indices"),
+             qPrintable(error));
+  }
+
+  // A class index past the classes: found when the image is decoded (the index has its
+  // metrics, so loading reads headers only), and shown by the viewer for that image.
+  void class_past_the_classes_names_the_mask() {
+    const QString dir = badFolder("class");
     {
       auto m = seg_test::mask(4, 3, kTruth);
       m.labels[6] = 11;  // (2, 1)
       classMaskToImage(m).save(dir + "/truth/000002.png");
     }
     SegmentationResults r;
+    QString error;
     QVERIFY(SegmentationResults::load(dir, &r, &error));
     SegmentationSample s;
     QVERIFY(!r.loadSample(2, &s, &error));
-    QCOMPARE(error, QDir::toNativeSeparators(dir + "/truth/000002.png") +
+    QCOMPARE(error, nativePath(dir, "truth/000002.png") +
                         ": pixel (2, 1) holds class 11, but there are 11 classes (0 to 10) and the "
                         "ignore index is 255.");
     QVERIFY(r.loadSample(1, &s, &error));
@@ -380,32 +402,20 @@ class TestGuiSegmentation : public QObject {
     QVERIFY(viewer->errorText().isEmpty());
     QVERIFY(!viewer->pane(SegmentationViewer::TeacherPane)->image().isNull());
     // The same with the metrics missing: now loading decodes the mask and fails on it.
-    {
-      QJsonObject o = readJson(dir + "/index.json");
-      QJsonArray images = o["images"].toArray();
-      QJsonObject third = images[2].toObject();
-      third.remove("disagreement");
-      images[2] = third;
-      o["images"] = images;
-      seg_test::writeJson(dir + "/index.json", o);
-    }
+    removeImageField(dir, 2, "disagreement");
     error = loadError(dir);
-    QVERIFY2(error.startsWith(QDir::toNativeSeparators(dir + "/truth/000002.png") +
-                              ": pixel (2, 1) holds class 11"),
-             qPrintable(error));
+    QVERIFY2(
+        error.startsWith(nativePath(dir, "truth/000002.png") + ": pixel (2, 1) holds class 11"),
+        qPrintable(error));
+  }
 
-    dir = fresh("rgb-mask");
-    smallPhoto(1).save(dir + "/student/000001.png");
-    QVERIFY(SegmentationResults::load(dir, &r, &error));
-    QVERIFY(!r.loadSample(1, &s, &error));
-    QVERIFY2(error.startsWith(QDir::toNativeSeparators(dir + "/student/000001.png") +
-                              " is not an 8-bit single-channel PNG of class indices"),
-             qPrintable(error));
-
-    // A folder holding no results at all: the viewer says which index.json it looked for.
+  // A folder holding no results at all: the viewer says which index.json it looked for.
+  void viewer_names_the_missing_index() {
+    const QString dir = badFolder("no-index");
+    QFile::remove(dir + "/index.json");
     QString viewerError;
-    SegmentationViewer fresh2;
-    QVERIFY(!fresh2.openFolder(dir_ + "/bad-no-index", &viewerError));
+    SegmentationViewer viewer;
+    QVERIFY(!viewer.openFolder(dir, &viewerError));
     QVERIFY2(viewerError.contains("index.json"), qPrintable(viewerError));
   }
 
@@ -815,9 +825,7 @@ class TestGuiSegmentation : public QObject {
     };
     for (const auto& c : cases) {
       const QString dir = seg_test::writeFolder(dir_ + "/bad-story-" + c.name, storyFolder());
-      QJsonObject o = readJson(dir + "/index.json");
-      c.change(o);
-      seg_test::writeJson(dir + "/index.json", o);
+      editIndex(dir, c.change);
       const QString want = QDir::toNativeSeparators(dir + "/index.json") + ": " + c.problem;
       QCOMPARE(loadError(dir), want);
       SegmentationViewer viewer;

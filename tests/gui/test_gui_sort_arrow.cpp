@@ -7,7 +7,7 @@
 #include <QTreeView>
 #include <QtTest/QtTest>
 
-#include "widgets/sort_arrow_style.h"
+#include "widgets/common/sort_arrow_style.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

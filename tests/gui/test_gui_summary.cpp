@@ -20,9 +20,9 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/run_compare_table.h"
-#include "widgets/run_summary_panel.h"
-#include "widgets/stage_launcher.h"
+#include "widgets/runs/run_compare_table.h"
+#include "widgets/runs/run_summary_panel.h"
+#include "widgets/launch/stage_launcher.h"
 #include "tests/support/test_suite.h"
 
 using namespace adala;

@@ -18,9 +18,9 @@
 #include "engine/store/run_store.h"
 #include "engine/train/stage_catalog.h"
 #include "tests/gui/gui_test_support.h"
-#include "widgets/run_types.h"
-#include "widgets/series_smoothing.h"
-#include "widgets/training_curves_plot.h"
+#include "widgets/runs/run_types.h"
+#include "widgets/common/series_smoothing.h"
+#include "widgets/runs/training_curves_plot.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -6,7 +6,7 @@
 
 #include "app/gui/workbench_options.h"
 #include "tests/support/test_suite.h"
-#include "widgets/colour_scale.h"
+#include "widgets/common/colour_scale.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
 namespace test_gui_workbench_options {

@@ -21,7 +21,7 @@
 #include "engine/infer/resolution_sweep.h"
 #include "engine/infer/resolution_sweep_keys.h"
 #include "engine/store/run_store.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/stages.h"
 #include "tests/support/run_adala.h"
 #include "tests/support/test_dirs.h"

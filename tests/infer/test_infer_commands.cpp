@@ -19,7 +19,7 @@
 #include "engine/data/opencv/image_file_dataset.h"
 #include "engine/infer/inference_model.h"
 #include "engine/train/pipeline.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 #include "engine/train/stage_data.h"
 #include "tests/support/run_adala.h"
 #include "tests/support/test_suite.h"

@@ -3,7 +3,7 @@
 // arithmetic, and the calibration to measured points.
 #include <QtTest/QtTest>
 
-#include "engine/analysis/flop_model.h"
+#include "engine/measure/flop_model.h"
 #include "engine/plan/plan_cost_model.h"
 #include "tests/support/test_suite.h"
 

@@ -9,7 +9,7 @@
 #include "engine/io/safetensors.h"
 #include "engine/model/load_weights.h"
 #include "engine/seg/scene_teacher.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 #include "engine/train/stage_checkpoint.h"
 #include "tests/support/cancel_after_sink.h"
 #include "tests/support/test_dirs.h"

@@ -6,7 +6,7 @@
 
 #include "engine/io/text_file.h"
 #include "engine/json/json.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

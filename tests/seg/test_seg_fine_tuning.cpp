@@ -15,7 +15,7 @@
 #include "engine/model/patch_recut.h"
 #include "engine/seg/segmentation_stage.h"
 #include "engine/seg/segmentation_sweep.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/cancellation.h"
 #include "engine/train/events.h"
 #include "engine/train/stages.h"

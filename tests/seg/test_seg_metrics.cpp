@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "engine/analysis/classes_per_image.h"
-#include "engine/analysis/segmentation_metrics.h"
+#include "engine/seg/classes_per_image.h"
+#include "engine/seg/segmentation_metrics.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <map>
 
-#include "engine/analysis/classes_per_image.h"
-#include "engine/analysis/segmentation_metrics.h"
+#include "engine/seg/classes_per_image.h"
+#include "engine/seg/segmentation_metrics.h"
 #include "engine/model/load_weights.h"
 #include "engine/data/opencv/png_io.h"
 #include "engine/data/segmentation_classes.h"
@@ -44,6 +44,99 @@ const char* const kTinyConfig = R"({
     }})";
 
 ExperimentConfig tiny_config() { return parse_experiment_config(parse_json_strict(kTinyConfig)); }
+
+// index.json's head, split, ignore index and classes.
+void check_index_classes(const Json& index, const std::string& head) {
+  QCOMPARE(QString::fromStdString(index.at("head").get<std::string>()),
+           QString::fromStdString(head));
+  QCOMPARE(QString::fromStdString(index.at("split").get<std::string>()), QString("validation"));
+  QCOMPARE(index.at("ignore_index").get<int64_t>(), int64_t(255));
+  const auto& classes = index.at("classes");
+  QVERIFY(classes.is_array());
+  QCOMPARE(int64_t(classes.size()), kSceneClassCount);
+  QCOMPARE(QString::fromStdString(classes[0].at("name").get<std::string>()), QString("background"));
+  QCOMPARE(QString::fromStdString(classes[0].at("color").get<std::string>()), QString("#202020"));
+  QCOMPARE(QString::fromStdString(classes[1].at("name").get<std::string>()),
+           QString("T-shirt/top"));
+}
+
+// summary.json's groups of one model by garments per scene: every validation image in one
+// group, each group's mIoU the evaluation's.
+void check_classes_per_image_groups(const Json& groups, const std::string& who,
+                                    const SegmentationEvaluation& eval,
+                                    const SegmentationDataset& val) {
+  const auto& eval_groups = eval.by_classes_per_image;
+  QCOMPARE(groups.size(), eval_groups.size());
+  int64_t grouped = 0;
+  ClassesPerImageBreakdown expected(kSceneClassCount, kSceneBackground);
+  std::map<int64_t, int64_t> images_with;
+  for (int64_t i = 0; i < val.size(); ++i)
+    ++images_with[std::min(expected.classes_in(val.masks[i]), ClassesPerImageBreakdown::kCap)];
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const int64_t k = groups[g].at("classes").get<int64_t>();
+    QCOMPARE(groups[g].at("images").get<int64_t>(), images_with[k]);
+    grouped += groups[g].at("images").get<int64_t>();
+    QVERIFY(std::fabs(groups[g].at(who + "_miou").get<double>() -
+                      eval_groups[g].confusion.mean_iou()) < 1e-6);
+  }
+  QCOMPARE(grouped, val.size());
+}
+
+// One model's numbers of one head: index.json's summary (`s`) against its confusion matrix,
+// and the head's part of summary.json: the errors split against the scenes' background
+// (class 0), the groups by garments per scene.
+void check_model_summary(const Json& s, const Json& head_summary, const std::string& who,
+                         const SegmentationEvaluation& eval, const SegmentationDataset& val) {
+  const auto& conf = eval.confusion;
+  QVERIFY(std::fabs(s.at("miou").get<double>() - conf.mean_iou()) < 1e-6);
+  QVERIFY(std::fabs(s.at("pixel_accuracy").get<double>() - conf.pixel_accuracy()) < 1e-6);
+  const Json& fg = head_summary.at("foreground");
+  QCOMPARE(fg.at("background_class").get<int64_t>(), kSceneBackground);
+  const ForegroundSplit split = foreground_split(conf, kSceneBackground);
+  QVERIFY(std::fabs(fg.at(who).at("foreground_iou").get<double>() - split.foreground_iou) < 1e-6);
+  QVERIFY(std::fabs(fg.at(who).at("class_accuracy").get<double>() - split.class_accuracy) < 1e-6);
+  QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
+  check_classes_per_image_groups(head_summary.at("by_classes_per_image"), who, eval, val);
+  if (QTest::currentTestFailed()) return;
+  QVERIFY(s.at("per_class_iou").is_array());
+  for (const auto& v : s.at("per_class_iou")) QVERIFY(v.is_null() || v.is_number());
+}
+
+// Image i of a head's results folder: its PNGs against the split and the teacher's
+// predictions, its per-image numbers recomputed from the PNGs.
+void check_result_image(const Json& e, size_t i, const fs::path& dir,
+                        const SegmentationHeadResult& h, const SegmentationDataset& val) {
+  char id[32];
+  std::snprintf(id, sizeof id, "%06zu", i);
+  QCOMPARE(QString::fromStdString(e.at("id").get<std::string>()), QString(id));
+  QCOMPARE(QString::fromStdString(e.at("image").get<std::string>()),
+           QString("images/%1.png").arg(id));
+  auto truth = read_label_png((dir / e.at("truth").get<std::string>()).string());
+  auto teacher = read_label_png((dir / e.at("teacher").get<std::string>()).string());
+  auto student = read_label_png((dir / e.at("student").get<std::string>()).string());
+  QVERIFY(torch::equal(truth, val.masks[int64_t(i)]));
+  QVERIFY(teacher.max().item<int64_t>() < kSceneClassCount);
+  QVERIFY(torch::equal(teacher, h.teacher.predictions[int64_t(i)]));
+  auto rgb = read_rgb_image((dir / e.at("image").get<std::string>()).string());
+  QCOMPARE(rgb.sizes(), (torch::IntArrayRef{3, 32, 32}));
+  ConfusionMatrix ct(kSceneClassCount);
+  ct.add(teacher, truth);
+  if (e.at("teacher_miou").is_null())
+    QVERIFY(std::isnan(ct.mean_iou()));
+  else
+    QVERIFY(std::fabs(e.at("teacher_miou").get<double>() - ct.mean_iou()) < 1e-6);
+  const auto iou = ct.per_class_iou();
+  const auto& listed = e.at("teacher_iou");
+  QVERIFY(listed.is_array());
+  QCOMPARE(listed.size(), iou.size());
+  for (size_t c = 0; c < iou.size(); ++c) {
+    QCOMPARE(listed[c].is_null(), !iou[c].has_value());
+    if (iou[c]) QVERIFY(std::fabs(listed[c].get<double>() - *iou[c]) < 1e-6);
+  }
+  QCOMPARE(int64_t(e.at("student_iou").size()), kSceneClassCount);
+  const double dis = teacher.ne(student).to(torch::kFloat).mean().item<double>();
+  QVERIFY(std::fabs(e.at("disagreement").get<double>() - dis) < 1e-6);
+}
 
 }  // namespace
 
@@ -114,92 +207,20 @@ class SegmentJobTest : public QObject {
       const std::string head = to_string(h.head);
       const fs::path dir = kDir / "out" / head;
       Json index = read_json(dir / "index.json");
-      QCOMPARE(QString::fromStdString(index.at("head").get<std::string>()),
-               QString::fromStdString(head));
-      QCOMPARE(QString::fromStdString(index.at("split").get<std::string>()), QString("validation"));
-      QCOMPARE(index.at("ignore_index").get<int64_t>(), int64_t(255));
-      const auto& classes = index.at("classes");
-      QVERIFY(classes.is_array());
-      QCOMPARE(int64_t(classes.size()), kSceneClassCount);
-      QCOMPARE(QString::fromStdString(classes[0].at("name").get<std::string>()),
-               QString("background"));
-      QCOMPARE(QString::fromStdString(classes[0].at("color").get<std::string>()),
-               QString("#202020"));
-      QCOMPARE(QString::fromStdString(classes[1].at("name").get<std::string>()),
-               QString("T-shirt/top"));
+      check_index_classes(index, head);
+      if (QTest::currentTestFailed()) return;
       for (const char* who : {"teacher", "student"}) {
-        const Json& s = index.at("summary").at(who);
-        const auto& conf =
-            std::string(who) == "teacher" ? h.teacher.confusion : h.student.confusion;
-        QVERIFY(std::fabs(s.at("miou").get<double>() - conf.mean_iou()) < 1e-6);
-        QVERIFY(std::fabs(s.at("pixel_accuracy").get<double>() - conf.pixel_accuracy()) < 1e-6);
-        // summary.json splits the errors against the scenes' background (class 0).
-        const Json& fg = summary.at("heads").at(head).at("foreground");
-        QCOMPARE(fg.at("background_class").get<int64_t>(), kSceneBackground);
-        const ForegroundSplit split = foreground_split(conf, kSceneBackground);
-        QVERIFY(std::fabs(fg.at(who).at("foreground_iou").get<double>() - split.foreground_iou) <
-                1e-6);
-        QVERIFY(std::fabs(fg.at(who).at("class_accuracy").get<double>() - split.class_accuracy) <
-                1e-6);
-        QCOMPARE(int64_t(s.at("per_class_iou").size()), kSceneClassCount);
-        // The same split by garments per scene: every validation image in one group.
-        const auto& groups = summary.at("heads").at(head).at("by_classes_per_image");
-        const auto& eval_groups = who == std::string("teacher") ? h.teacher.by_classes_per_image
-                                                                : h.student.by_classes_per_image;
-        QCOMPARE(groups.size(), eval_groups.size());
-        int64_t grouped = 0;
-        ClassesPerImageBreakdown expected(kSceneClassCount, kSceneBackground);
-        std::map<int64_t, int64_t> images_with;
-        for (int64_t i = 0; i < val.size(); ++i)
-          ++images_with[std::min(expected.classes_in(val.masks[i]),
-                                 ClassesPerImageBreakdown::kCap)];
-        for (size_t g = 0; g < groups.size(); ++g) {
-          const int64_t k = groups[g].at("classes").get<int64_t>();
-          QCOMPARE(groups[g].at("images").get<int64_t>(), images_with[k]);
-          grouped += groups[g].at("images").get<int64_t>();
-          QVERIFY(std::fabs(groups[g].at(std::string(who) + "_miou").get<double>() -
-                            eval_groups[g].confusion.mean_iou()) < 1e-6);
-        }
-        QCOMPARE(grouped, val.size());
-        QVERIFY(s.at("per_class_iou").is_array());
-        for (const auto& v : s.at("per_class_iou")) QVERIFY(v.is_null() || v.is_number());
+        const SegmentationEvaluation& eval = std::string(who) == "teacher" ? h.teacher : h.student;
+        check_model_summary(index.at("summary").at(who), summary.at("heads").at(head), who, eval,
+                            val);
+        if (QTest::currentTestFailed()) return;
       }
       const auto& images = index.at("images");
       QVERIFY(images.is_array());
       QCOMPARE(images.size(), size_t(3));
       for (size_t i = 0; i < images.size(); ++i) {
-        const Json& e = images[i];
-        char id[32];
-        std::snprintf(id, sizeof id, "%06zu", i);
-        QCOMPARE(QString::fromStdString(e.at("id").get<std::string>()), QString(id));
-        QCOMPARE(QString::fromStdString(e.at("image").get<std::string>()),
-                 QString("images/%1.png").arg(id));
-        auto truth = read_label_png((dir / e.at("truth").get<std::string>()).string());
-        auto teacher = read_label_png((dir / e.at("teacher").get<std::string>()).string());
-        auto student = read_label_png((dir / e.at("student").get<std::string>()).string());
-        QVERIFY(torch::equal(truth, val.masks[int64_t(i)]));
-        QVERIFY(teacher.max().item<int64_t>() < kSceneClassCount);
-        QVERIFY(torch::equal(teacher, h.teacher.predictions[int64_t(i)]));
-        auto rgb = read_rgb_image((dir / e.at("image").get<std::string>()).string());
-        QCOMPARE(rgb.sizes(), (torch::IntArrayRef{3, 32, 32}));
-        // Per-image numbers recomputed from the PNGs.
-        ConfusionMatrix ct(kSceneClassCount);
-        ct.add(teacher, truth);
-        if (e.at("teacher_miou").is_null())
-          QVERIFY(std::isnan(ct.mean_iou()));
-        else
-          QVERIFY(std::fabs(e.at("teacher_miou").get<double>() - ct.mean_iou()) < 1e-6);
-        const auto iou = ct.per_class_iou();
-        const auto& listed = e.at("teacher_iou");
-        QVERIFY(listed.is_array());
-        QCOMPARE(listed.size(), iou.size());
-        for (size_t c = 0; c < iou.size(); ++c) {
-          QCOMPARE(listed[c].is_null(), !iou[c].has_value());
-          if (iou[c]) QVERIFY(std::fabs(listed[c].get<double>() - *iou[c]) < 1e-6);
-        }
-        QCOMPARE(int64_t(e.at("student_iou").size()), kSceneClassCount);
-        const double dis = teacher.ne(student).to(torch::kFloat).mean().item<double>();
-        QVERIFY(std::fabs(e.at("disagreement").get<double>() - dis) < 1e-6);
+        check_result_image(images[i], i, dir, h, val);
+        if (QTest::currentTestFailed()) return;
       }
     }
   }

@@ -11,7 +11,7 @@ namespace adala::test {
 // A suite's own main, given the arguments after the suite's name (argv[0] kept).
 using SuiteMain = int (*)(int argc, char** argv);
 
-// Registers `main` as the suite named by `file`'s base name ("tests/core/test_json.cpp" ->
+// Registers `main` as the suite named by `file`'s base name ("tests/io/test_json.cpp" ->
 // "test_json"). Returns true, so that a namespace-scope constant can call it.
 bool register_suite(const char* file, SuiteMain main);
 

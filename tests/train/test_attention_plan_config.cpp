@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "tests/support/config_errors.h"
 #include "tests/support/micro_config.h"
 #include "tests/support/test_suite.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "engine/data/fashion_mnist.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "tests/support/config_errors.h"
 #include "tests/support/test_suite.h"
 

@@ -15,7 +15,7 @@
 #include "engine/model/numerical_health.h"
 #include "engine/runtime/precision.h"
 #include "engine/json/json.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "engine/train/grad_scaler.h"
 #include "engine/train/run_preflight.h"
 #include "engine/model/linear_eps_scope.h"

@@ -13,7 +13,7 @@
 #include "engine/io/safetensors.h"
 #include "engine/model/weights_file_config.h"
 #include "engine/train/pipeline.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/pretrained_config.h"
 #include "engine/train/run_preflight.h"
 #include "tests/support/test_suite.h"
 

@@ -1,8 +1,8 @@
 // adala.pretrained_cfg: the data settings and class names a checkpoint carries. Round trip,
 // the defaults for files without it, and one test per malformed case, each naming its field.
 // Torch headers before Qt's (Qt's `slots` macro breaks ATen).
-#include "engine/train/experiment_config.h"
-#include "engine/train/pretrained_config.h"
+#include "engine/train/config/experiment_config.h"
+#include "engine/train/config/pretrained_config.h"
 #include "tests/support/test_suite.h"
 
 #include <QtTest/QtTest>

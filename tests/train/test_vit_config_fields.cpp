@@ -8,7 +8,7 @@
 #include "engine/model/overloaded.h"
 #include "engine/model/vit_config.h"
 #include "engine/model/vit_config_json.h"
-#include "engine/train/experiment_config.h"
+#include "engine/train/config/experiment_config.h"
 #include "tests/support/test_suite.h"
 
 // Its own namespace: a unity build compiles several suites in one unit (tests/CMakeLists.txt).
