@@ -78,9 +78,9 @@ void restore_exported_linear_names(std::map<std::string, at::Tensor>& ours,
   }
 }
 
-LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor> tensors,
-                     const LoadOptions& o, const std::string& source) {
-  LoadReport r;
+// Maps the checkpoint's names to ours (weight_mapping.h), noting in `r` what the mapping dropped,
+// could not represent or explained. The checkpoint's own tensors are released once mapped.
+MappedTensors map_checkpoint_names(std::map<std::string, at::Tensor> tensors, LoadReport& r) {
   std::vector<std::string> names;
   for (const auto& kv : tensors) names.push_back(kv.first);
   const KeyMapping plan = plan_key_mapping(names);
@@ -91,74 +91,49 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
   MappedTensors mapped = apply_key_mapping(plan, tensors);
   tensors.clear();
   r.notes.insert(r.notes.end(), mapped.notes.begin(), mapped.notes.end());
-  auto& ours = mapped.tensors;
+  return mapped;
+}
 
+// Brings the checkpoint's pos_embed to the model's layout (cls slot) and, where asked, grid.
+void fit_pos_embed(std::map<std::string, at::Tensor>& ours, VisionTransformer& model,
+                   const LoadOptions& o, LoadReport& r) {
   const ViTConfig& cfg = model->config();
   const int64_t model_pos_len = model->pos_embed.size(1);
   const std::string pos_note = adjust_pos_embed_layout(ours, model_pos_len, cfg.no_embed_class,
                                                        cfg.class_token, cfg.num_register_tokens);
   if (!pos_note.empty()) r.notes.push_back(pos_note);
-  if (o.interpolate_pos_embed) {
-    auto it = ours.find("pos_embed");
-    const int64_t prefix = cfg.no_embed_class ? 0 : cfg.num_prefix_tokens();
-    if (it != ours.end() && it->second.dim() == 3 && it->second.size(0) == 1 &&
-        it->second.size(2) == cfg.embed_dim && it->second.size(1) != model_pos_len &&
-        it->second.size(1) > prefix) {
-      const int64_t g = cfg.grid_size();
-      try {
-        const auto before = it->second.sizes().vec();
-        it->second = interpolate_pos_embed(it->second, prefix, g, g);
-        r.notes.push_back("pos_embed: resampled bicubically from " + shape_str(before) + " to " +
-                          shape_str(it->second.sizes()));
-      } catch (const std::exception& e) {
-        r.notes.push_back(std::string("pos_embed: cannot resample: ") + e.what());
-      }
+  if (!o.interpolate_pos_embed) return;
+  auto it = ours.find("pos_embed");
+  const int64_t prefix = cfg.no_embed_class ? 0 : cfg.num_prefix_tokens();
+  if (it != ours.end() && it->second.dim() == 3 && it->second.size(0) == 1 &&
+      it->second.size(2) == cfg.embed_dim && it->second.size(1) != model_pos_len &&
+      it->second.size(1) > prefix) {
+    const int64_t g = cfg.grid_size();
+    try {
+      const auto before = it->second.sizes().vec();
+      it->second = interpolate_pos_embed(it->second, prefix, g, g);
+      r.notes.push_back("pos_embed: resampled bicubically from " + shape_str(before) + " to " +
+                        shape_str(it->second.sizes()));
+    } catch (const std::exception& e) {
+      r.notes.push_back(std::string("pos_embed: cannot resample: ") + e.what());
     }
   }
+}
 
-  auto label = [&](const std::string& name) {
-    auto it = mapped.origin.find(name);
-    if (it == mapped.origin.end() || it->second == name) return name;
-    return name + " (from " + it->second + ")";
-  };
+// Our name, with the checkpoint name(s) it came from where they differ.
+std::string origin_label(const std::map<std::string, std::string>& origin,
+                         const std::string& name) {
+  auto it = origin.find(name);
+  if (it == origin.end() || it->second == name) return name;
+  return name + " (from " + it->second + ")";
+}
 
-  const auto targets = model_tensors(model);
-  const std::map<std::string, at::Tensor> by_name(targets.begin(), targets.end());
-  restore_exported_linear_names(ours, by_name, mapped.origin);
-
-  std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // dst, src
-  std::vector<std::string> to_initialise;
-  std::map<std::string, int> conversions;
-  for (const auto& [name, dst] : targets) {
-    if (!o.load_head && is_head(name)) continue;
-    auto it = ours.find(name);
-    if (it == ours.end()) {
-      if (is_linear_branch(name) && o.init_missing_linear_from_softmax) {
-        if (is_feature_map(name)) {
-          r.kept_initial.push_back(name);
-          continue;
-        }
-        auto soft = by_name.find(softmax_counterpart(name));
-        if (soft != by_name.end() && soft->second.sizes() == dst.sizes()) {
-          to_initialise.push_back(name);
-          continue;
-        }
-      }
-      r.missing.push_back(name);
-      continue;
-    }
-    const at::Tensor& src = it->second;
-    if (src.sizes() != dst.sizes()) {
-      r.misshapen.push_back(label(name) + ": checkpoint " + shape_str(src.sizes()) + " vs model " +
-                            shape_str(dst.sizes()));
-      continue;
-    }
-    if (src.scalar_type() != dst.scalar_type())
-      ++conversions[dtype_label(src.scalar_type()) + " -> " + dtype_label(dst.scalar_type())];
-    copies.emplace_back(dst, src);
-    r.loaded.push_back(name);
-  }
-  for (const auto& [name, t] : ours) {
+// The checkpoint's tensors the model has no place for: skipped (the head, not loaded) or
+// unexpected, by their checkpoint names.
+void report_unused_tensors(const MappedTensors& mapped,
+                           const std::map<std::string, at::Tensor>& by_name, const LoadOptions& o,
+                           LoadReport& r) {
+  for (const auto& [name, t] : mapped.tensors) {
     auto it = mapped.origin.find(name);
     const std::string from = it == mapped.origin.end() ? name : it->second;
     if (!o.load_head && is_head(name)) {
@@ -168,30 +143,93 @@ LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor>
     if (by_name.count(name)) continue;
     r.unexpected.push_back(from == name ? name : from + " (as " + name + ")");
   }
+}
+
+// What loading will do, decided before any tensor of the model changes.
+struct LoadMatch {
+  std::vector<std::pair<at::Tensor, at::Tensor>> copies;  // dst, src; one per r.loaded
+  std::vector<std::string> to_initialise;                 // linear branch from softmax
+};
+
+// Matches every model tensor with the checkpoint's: loaded, initialised from softmax, kept as
+// initialised, missing or misshapen; notes the dtype conversions the copies make.
+LoadMatch match_model_tensors(const std::vector<std::pair<std::string, at::Tensor>>& targets,
+                              const std::map<std::string, at::Tensor>& by_name,
+                              const MappedTensors& mapped, const LoadOptions& o, LoadReport& r) {
+  LoadMatch match;
+  std::map<std::string, int> conversions;
+  for (const auto& [name, dst] : targets) {
+    if (!o.load_head && is_head(name)) continue;
+    auto it = mapped.tensors.find(name);
+    if (it == mapped.tensors.end()) {
+      if (is_linear_branch(name) && o.init_missing_linear_from_softmax) {
+        if (is_feature_map(name)) {
+          r.kept_initial.push_back(name);
+          continue;
+        }
+        auto soft = by_name.find(softmax_counterpart(name));
+        if (soft != by_name.end() && soft->second.sizes() == dst.sizes()) {
+          match.to_initialise.push_back(name);
+          continue;
+        }
+      }
+      r.missing.push_back(name);
+      continue;
+    }
+    const at::Tensor& src = it->second;
+    if (src.sizes() != dst.sizes()) {
+      r.misshapen.push_back(origin_label(mapped.origin, name) + ": checkpoint " +
+                            shape_str(src.sizes()) + " vs model " + shape_str(dst.sizes()));
+      continue;
+    }
+    if (src.scalar_type() != dst.scalar_type())
+      ++conversions[dtype_label(src.scalar_type()) + " -> " + dtype_label(dst.scalar_type())];
+    match.copies.emplace_back(dst, src);
+    r.loaded.push_back(name);
+  }
   for (const auto& [what, n] : conversions)
     r.notes.push_back("converted " + std::to_string(n) + " tensor" + (n == 1 ? "" : "s") + " " +
                       what);
+  return match;
+}
 
-  r.initialised = to_initialise;
-  if (o.strict && !r.ok()) throw WeightLoadError(source, r);
-
-  for (size_t i = 0; i < copies.size(); ++i) {
-    const at::Tensor& src = copies[i].second;
+// Refuses (or, with allow_nonfinite, notes) each tensor to be loaded that holds NaN or Inf.
+void check_finite_copies(const LoadMatch& match, const std::map<std::string, std::string>& origin,
+                         const LoadOptions& o, const std::string& source, LoadReport& r) {
+  for (size_t i = 0; i < match.copies.size(); ++i) {
+    const at::Tensor& src = match.copies[i].second;
     if (!src.is_floating_point()) continue;
     const int64_t bad = src.numel() - at::isfinite(src).sum().item<int64_t>();
     if (bad == 0) continue;
-    const std::string what = "tensor \"" + label(r.loaded[i]) + "\" holds " + std::to_string(bad) +
-                             " non-finite value" + (bad == 1 ? "" : "s") + " (NaN or Inf) of " +
-                             std::to_string(src.numel());
+    const std::string what = "tensor \"" + origin_label(origin, r.loaded[i]) + "\" holds " +
+                             std::to_string(bad) + " non-finite value" + (bad == 1 ? "" : "s") +
+                             " (NaN or Inf) of " + std::to_string(src.numel());
     if (!o.allow_nonfinite)
       throw NonFiniteWeightsError(source + ": " + what +
                                   "; refusing to load it (--allow-nonfinite loads it anyway)");
     r.notes.push_back("warning: " + what);
   }
+}
+
+LoadReport load_impl(VisionTransformer& model, std::map<std::string, at::Tensor> tensors,
+                     const LoadOptions& o, const std::string& source) {
+  LoadReport r;
+  MappedTensors mapped = map_checkpoint_names(std::move(tensors), r);
+  fit_pos_embed(mapped.tensors, model, o, r);
+
+  const auto targets = model_tensors(model);
+  const std::map<std::string, at::Tensor> by_name(targets.begin(), targets.end());
+  restore_exported_linear_names(mapped.tensors, by_name, mapped.origin);
+  const LoadMatch match = match_model_tensors(targets, by_name, mapped, o, r);
+  report_unused_tensors(mapped, by_name, o, r);
+
+  r.initialised = match.to_initialise;
+  if (o.strict && !r.ok()) throw WeightLoadError(source, r);
+  check_finite_copies(match, mapped.origin, o, source, r);
 
   torch::NoGradGuard no_grad;
-  for (auto& [dst, src] : copies) dst.copy_(src);
-  for (const auto& name : to_initialise)
+  for (const auto& [dst, src] : match.copies) dst.copy_(src);
+  for (const auto& name : match.to_initialise)
     by_name.at(name).copy_(by_name.at(softmax_counterpart(name)));
   return r;
 }
