@@ -57,7 +57,8 @@ const std::map<std::string, Command>& command_table() {
         "student mIoU"}},
 #endif
       {"runs",
-       {runs_command, "list|show|compare|export|delete|tag|note|check|bench: the run database"}},
+       {runs_command,
+        "list|show|compare|export|delete|tag|note|rename|check|bench: the run database"}},
       {"frontier",
        {frontier_command,
         "[--planner FOLDER] [--res R] [--cost ms|peak] [--csv FILE]: trained attention plans, "
