@@ -18,6 +18,7 @@
 #include "engine/dist/local_launcher.h"
 #endif
 #include "engine/train/pipeline.h"
+#include "engine/train/stage_catalog.h"
 
 namespace adala::cli {
 
@@ -26,9 +27,9 @@ namespace {
 std::vector<int> parse_stages(const std::string& text) {
   std::vector<int> stages;
   for (const auto& part : split_list(text)) {
-    if (part.size() != 1 || part[0] < '0' || part[0] > '3')
-      throw UsageError("--stages: \"" + part +
-                       "\" is not a stage (use numbers 0..3, e.g. 0,1,2,3)");
+    if (part.size() != 1 || !is_stage_index(part[0] - '0'))
+      throw UsageError("--stages: \"" + part + "\" is not a stage (use numbers " +
+                       stage_index_range() + ", e.g. 0,1,2,3)");
     const int stage = part[0] - '0';
     if (std::find(stages.begin(), stages.end(), stage) != stages.end())
       throw UsageError("--stages: stage " + part + " is listed twice");

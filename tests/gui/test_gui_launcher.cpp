@@ -444,6 +444,39 @@ class TestGuiLauncher : public QObject {
     launcher_->onStage(done);
     QCOMPARE(launcher_->stageStatus(1)->text(), QString("done in 1:05 · data wait 18%"));
   }
+
+  // Steps the engine reported before it held can reach the window after the pause: the line
+  // keeps saying paused (with their step) until the run resumes.
+  void a_late_step_report_keeps_the_paused_line() {
+    widgets::JobState job;
+    job.jobId = 1;
+    job.runId = 1;
+    job.status = widgets::JobStatus::Running;
+    launcher_->onJobStarted(job);
+    widgets::StageUpdate started;
+    started.stage = "attention_alignment";
+    started.totalSteps = 20;
+    launcher_->onStage(started);
+    auto step = [](qint64 s) {
+      widgets::StepUpdate u;
+      u.stage = "attention_alignment";
+      u.step = s;
+      u.totalSteps = 20;
+      u.loss = 0.25;
+      u.imagesPerSecond = 50;
+      return u;
+    };
+    launcher_->onSteps({step(4)});
+    launcher_->onPaused(true);
+    QCOMPARE(launcher_->stageStatus(1)->text(), QString("paused at step 4 of 20"));
+    launcher_->onSteps({step(6)});
+    QCOMPARE(launcher_->stageStatus(1)->text(), QString("paused at step 6 of 20"));
+    launcher_->onPaused(false);
+    QCOMPARE(launcher_->stageStatus(1)->text(), QString("resumed at step 6"));
+    launcher_->onSteps({step(8)});
+    QVERIFY2(launcher_->stageStatus(1)->text().startsWith("ETA "),
+             qPrintable(launcher_->stageStatus(1)->text()));
+  }
 };
 
 ADALA_TEST_MAIN(TestGuiLauncher)

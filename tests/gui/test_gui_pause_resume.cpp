@@ -97,7 +97,7 @@ class TestGuiPauseResume : public QObject {
              qPrintable(window.statusMessage()));
     QCOMPARE(window.runBrowser()->statusOf(run.runId), JobStatus::Paused);
     int shownPaused = 0;
-    for (int s = 1; s < 4; ++s)
+    for (int s = 1; s < kStageCount; ++s)
       shownPaused += launcher->progressLabel(s)->text().startsWith(QLatin1String("paused at step"));
     QCOMPARE(shownPaused, 1);
     QCOMPARE(launcher->pauseButton()->text(), QString("Resume"));

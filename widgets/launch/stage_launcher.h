@@ -133,6 +133,7 @@ class StageLauncher : public QWidget {
   void onFieldEdited(const QString& path, const QString& text);
   void markProblem();
   void updateButtons();
+  QString pausedAtText(int stage) const;  // "paused at step 40 of 468"
   void resetProgress();
   void countDataWait(int stage, const StepUpdate& m);
 

@@ -112,11 +112,14 @@ void StageLauncher::onSteps(const QVector<StepUpdate>& steps) {
       if (stageIndex(m.stage) == s) countDataWait(s, m);
     // Data wait before the loss: on a narrow dock the end of the line is cut (the tooltip
     // keeps it whole).
-    const QString text = tr("ETA %1 · %2 img/s · data %3% · loss %4")
-                             .arg(formatDuration(last->etaSeconds))
-                             .arg(last->imagesPerSecond, 0, 'f', 0)
-                             .arg(std::lround(100.0 * std::clamp(last->dataWaitShare, 0.0, 1.0)))
-                             .arg(last->loss, 0, 'g', 3);
+    // Steps reported before the pause can arrive after it: the label keeps saying paused.
+    const QString text =
+        paused_ ? pausedAtText(s)
+                : tr("ETA %1 · %2 img/s · data %3% · loss %4")
+                      .arg(formatDuration(last->etaSeconds))
+                      .arg(last->imagesPerSecond, 0, 'f', 0)
+                      .arg(std::lround(100.0 * std::clamp(last->dataWaitShare, 0.0, 1.0)))
+                      .arg(last->loss, 0, 'g', 3);
     barLabels_[s]->setText(text);
     barLabels_[s]->setToolTip(text);
   }
@@ -180,15 +183,18 @@ void StageLauncher::onJobFinished(const JobState& state) {
   updateButtons();
 }
 
+QString StageLauncher::pausedAtText(int stage) const {
+  return tr("paused at step %1 of %2").arg(bars_[stage]->value()).arg(bars_[stage]->maximum());
+}
+
 void StageLauncher::onPaused(bool paused) {
   paused_ = paused;
   appendLog(paused ? tr("Paused (after the current step).") : tr("Resumed."));
   // An ETA frozen while paused would read as a stalled run.
   if (running_ && activeStage_ >= 0) {
     const int s = activeStage_;
-    barLabels_[s]->setText(
-        paused ? tr("paused at step %1 of %2").arg(bars_[s]->value()).arg(bars_[s]->maximum())
-               : tr("resumed at step %1").arg(bars_[s]->value()));
+    barLabels_[s]->setText(paused ? pausedAtText(s)
+                                  : tr("resumed at step %1").arg(bars_[s]->value()));
     barLabels_[s]->setToolTip(barLabels_[s]->text());
   }
   updateButtons();
