@@ -13,6 +13,7 @@
 #include <torch/nn/functional/loss.h>
 #include <torch/optim/adamw.h>
 
+#include "engine/bench/timed_runs_record.h"
 #include "engine/bench/attention_bench.h"
 #include "engine/measure/child_process.h"
 #include "engine/measure/flop_model.h"
@@ -109,13 +110,7 @@ Json measure_inference(const ScalingOptions& o, const ViTConfig& c, const std::s
     if (o.count_ops) counted = [&] { ops = count_ops(forward); };
     auto times = time_runs_ms(forward, o.warmup, o.repeats, o.device, o.point_budget_s, counted);
     out = torch::Tensor();
-    const auto mem = probe.result();
-    r["median_ms"] = median(times);
-    r["min_ms"] = *std::min_element(times.begin(), times.end());
-    r["max_ms"] = *std::max_element(times.begin(), times.end());
-    r["runs"] = int64_t(times.size());
-    r["rss"] = mem.rss_bytes;
-    r["alloc"] = mem.allocator_bytes;
+    record_timed_runs(r, times, probe.result());
     if (o.count_ops) r["macs"] = ops.macs / double(o.batch);
   }
   return r;
@@ -150,13 +145,7 @@ Json measure_train_step(const ScalingOptions& o, const ViTConfig& c, const std::
     };
     auto times = time_runs_ms(step, o.warmup, o.repeats, o.device, o.point_budget_s);
     opt.zero_grad();
-    const auto mem = probe.result();
-    r["median_ms"] = median(times);
-    r["min_ms"] = *std::min_element(times.begin(), times.end());
-    r["max_ms"] = *std::max_element(times.begin(), times.end());
-    r["runs"] = int64_t(times.size());
-    r["rss"] = mem.rss_bytes;
-    r["alloc"] = mem.allocator_bytes;
+    record_timed_runs(r, times, probe.result());
   }
   return r;
 }

@@ -8,6 +8,7 @@
 
 #include <ATen/Parallel.h>
 
+#include "engine/bench/timed_runs_record.h"
 #include "engine/measure/child_process.h"
 #include "engine/measure/peak_memory.h"
 #include "engine/kernels/fused_adamw.h"
@@ -86,13 +87,7 @@ Json measure_step(const Stage2BenchOptions& o, const std::string& mode) {
     };
     const auto times = time_runs_ms(step, o.warmup, o.repeats, o.device, o.point_budget_s);
     opt.zero_grad();
-    const auto mem = probe.result();
-    r["median_ms"] = median(times);
-    r["min_ms"] = *std::min_element(times.begin(), times.end());
-    r["max_ms"] = *std::max_element(times.begin(), times.end());
-    r["runs"] = int64_t(times.size());
-    r["rss"] = mem.rss_bytes;
-    r["alloc"] = mem.allocator_bytes;
+    record_timed_runs(r, times, probe.result());
   }
   return r;
 }

@@ -23,20 +23,11 @@
 #include <cmath>
 
 #include "widgets/inspect/attention_grid_view.h"
+#include "widgets/common/caption_label.h"
 #include "widgets/common/image_pane.h"
 #include "widgets/common/pane_grid.h"
 
 namespace adala::widgets {
-
-namespace {
-
-QLabel* caption(const QString& text, QWidget* parent) {
-  auto* l = new QLabel(text, parent);
-  l->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-  return l;
-}
-
-}  // namespace
 
 AttentionInspector::AttentionInspector(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);

@@ -19,21 +19,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/common/caption_label.h"
 #include "widgets/common/zoom_image_pane.h"
 #include "widgets/segmentation/segmentation_legend.h"
 #include "widgets/segmentation/segmentation_pane_grid.h"
 
 namespace adala::widgets {
-
-namespace {
-
-QLabel* caption(const QString& text, QWidget* parent) {
-  auto* l = new QLabel(text, parent);
-  l->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-  return l;
-}
-
-}  // namespace
 
 SegmentationViewer::SegmentationViewer(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
